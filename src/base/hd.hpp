@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
+// Host/device function qualifiers. Arithmetic headers (.hpp) are valid C++ for both g++ and nvcc;
+// they mark functions with CUZK_HD so nvcc also compiles them for the device. Keywords are never
+// redefined (STYLE.md §5.1).
+#pragma once
+
+#if defined(__CUDACC__)
+#define CUZK_HD __host__ __device__
+#define CUZK_HD_INLINE __host__ __device__ __forceinline__
+#else
+#define CUZK_HD
+#define CUZK_HD_INLINE inline __attribute__((always_inline))
+#endif
