@@ -7,6 +7,11 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+#include <x86intrin.h>
+#endif
 
 namespace cuzk::ff {
 
@@ -14,6 +19,35 @@ template <size_t N>
 using limbs = std::array<uint64_t, N>;
 
 using u128 = unsigned __int128;
+
+/// a + b + carry (carry in {0,1}); carry receives the carry-out. On x86-64 at run time this is one
+/// ADC (GCC 12 keeps the flag in a chain of _addcarry_u64, but not through __int128 arithmetic).
+constexpr uint64_t addc(uint64_t a, uint64_t b, uint64_t& carry) {
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+  if (!std::is_constant_evaluated()) {
+    unsigned long long out;
+    carry = _addcarry_u64((unsigned char)carry, a, b, &out);
+    return out;
+  }
+#endif
+  u128 t = u128(a) + b + carry;
+  carry = uint64_t(t >> 64);
+  return uint64_t(t);
+}
+
+/// a - b - borrow (borrow in {0,1}); borrow receives the borrow-out. One SBB on x86-64.
+constexpr uint64_t subb(uint64_t a, uint64_t b, uint64_t& borrow) {
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+  if (!std::is_constant_evaluated()) {
+    unsigned long long out;
+    borrow = _subborrow_u64((unsigned char)borrow, a, b, &out);
+    return out;
+  }
+#endif
+  u128 t = u128(a) - b - borrow;
+  borrow = uint64_t(t >> 64) & 1;
+  return uint64_t(t);
+}
 
 /// a + b, returning the carry-out.
 template <size_t N>

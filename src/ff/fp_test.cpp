@@ -133,3 +133,20 @@ TEST(fr_constants, root_of_unity_has_order_2_pow_32) {
 
 }  // namespace
 }  // namespace cuzk::ff
+
+namespace cuzk::ff {
+namespace {
+
+// The run-time multiplication (assembly on x86-64) against the portable CIOS, incl. edge values.
+TYPED_TEST(field_test, runtime_mul_matches_portable) {
+  std::vector<TypeParam> v = {TypeParam::zero(), TypeParam::one(), -TypeParam::one()};
+  for (int i = 0; i < 500; ++i) v.push_back(TypeParam::random(this->rng));
+  for (size_t i = 0; i < v.size(); ++i) {
+    const TypeParam& a = v[i];
+    const TypeParam& b = v[(i * 13 + 1) % v.size()];
+    EXPECT_EQ(a * b, TypeParam::mul_portable(a, b));
+  }
+}
+
+}  // namespace
+}  // namespace cuzk::ff

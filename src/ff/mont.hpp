@@ -19,6 +19,13 @@
 #include "ff/bigint.hpp"
 #include "ff/mont_derive.hpp"
 
+#if defined(CUZK_X86_ASM) && defined(__x86_64__) && !defined(__CUDA_ARCH__)
+#include <type_traits>
+
+#include "ff/mont_asm_x86.hpp"
+#define CUZK_MONT_USE_ADX 1
+#endif
+
 namespace cuzk::ff {
 
 template <class Config>
@@ -43,6 +50,7 @@ struct mont_t {
   /// Wraps limbs that are already in Montgomery form.
   static constexpr mont_t from_raw(const limbs<N>& m) {
     mont_t r{};
+    CUZK_UNROLL
     for (size_t i = 0; i < N; ++i) r.limb[i] = m[i];
     return r;
   }
@@ -60,11 +68,13 @@ struct mont_t {
   constexpr limbs<N> to_canonical() const {
     mont_t r = *this * from_raw(from_u64<N>(1));
     limbs<N> out{};
+    CUZK_UNROLL
     for (size_t i = 0; i < N; ++i) out[i] = r.limb[i];
     return out;
   }
   constexpr limbs<N> raw() const {
     limbs<N> out{};
+    CUZK_UNROLL
     for (size_t i = 0; i < N; ++i) out[i] = limb[i];
     return out;
   }
@@ -97,12 +107,14 @@ struct mont_t {
 
   constexpr bool is_zero() const {
     uint64_t acc = 0;
+    CUZK_UNROLL
     for (size_t i = 0; i < N; ++i) acc |= limb[i];
     return acc == 0;
   }
   constexpr bool is_one() const { return *this == one(); }
   friend constexpr bool operator==(const mont_t& a, const mont_t& b) {
     uint64_t acc = 0;
+    CUZK_UNROLL
     for (size_t i = 0; i < N; ++i) acc |= a.limb[i] ^ b.limb[i];
     return acc == 0;
   }
@@ -119,10 +131,9 @@ struct mont_t {
     // a + b < 2p < 2^(64N) thanks to the spare top bit, so no carry-out; subtract p if >= p.
     mont_t r{};
     uint64_t carry = 0;
+    CUZK_UNROLL
     for (size_t i = 0; i < N; ++i) {
-      u128 t = u128(a.limb[i]) + b.limb[i] + carry;
-      r.limb[i] = uint64_t(t);
-      carry = uint64_t(t >> 64);
+      r.limb[i] = addc(a.limb[i], b.limb[i], carry);
     }
     r.reduce_once();
     return r;
@@ -130,27 +141,46 @@ struct mont_t {
   friend constexpr mont_t operator-(const mont_t& a, const mont_t& b) {
     mont_t r{};
     uint64_t borrow = 0;
+    CUZK_UNROLL
     for (size_t i = 0; i < N; ++i) {
-      u128 t = u128(a.limb[i]) - b.limb[i] - borrow;
-      r.limb[i] = uint64_t(t);
-      borrow = uint64_t(t >> 64) & 1;
+      r.limb[i] = subb(a.limb[i], b.limb[i], borrow);
     }
     // add p back when the subtraction borrowed; mask = 0 or all ones
     const uint64_t mask = 0 - borrow;
     uint64_t carry = 0;
+    CUZK_UNROLL
     for (size_t i = 0; i < N; ++i) {
-      u128 t = u128(r.limb[i]) + (MODULUS[i] & mask) + carry;
-      r.limb[i] = uint64_t(t);
-      carry = uint64_t(t >> 64);
+      r.limb[i] = addc(r.limb[i], MODULUS[i] & mask, carry);
     }
     return r;
   }
   constexpr mont_t operator-() const { return zero() - *this; }
   constexpr mont_t dbl() const { return *this + *this; }
 
-  /// Montgomery product a·b·R^-1 mod p (no-carry CIOS, see file comment).
+  /// Montgomery product a·b·R^-1 mod p. At run time on x86-64 the MULX/ADX kernel
+  /// (mont_asm_x86.hpp); in constant evaluation and elsewhere the portable CIOS below.
   friend constexpr mont_t operator*(const mont_t& a, const mont_t& b) {
+#if defined(CUZK_MONT_USE_ADX)
+    if (!std::is_constant_evaluated()) {
+      if constexpr (N == 4 || N == 6) {
+        mont_t r;
+        if constexpr (N == 4) {
+          x86::mont_mul_adx_4(r.limb, a.limb, b.limb, MODULUS.data(), INV);
+        } else {
+          x86::mont_mul_adx_6(r.limb, a.limb, b.limb, MODULUS.data(), INV);
+        }
+        r.reduce_once();
+        return r;
+      }
+    }
+#endif
+    return mul_portable(a, b);
+  }
+
+  /// Portable no-carry CIOS (see file comment); the reference for the assembly kernels.
+  static constexpr mont_t mul_portable(const mont_t& a, const mont_t& b) {
     uint64_t t[N] = {};
+    CUZK_UNROLL
     for (size_t i = 0; i < N; ++i) {
       // t += a·b[i]; A is the carry of this row
       u128 p = u128(a.limb[0]) * b.limb[i] + t[0];
@@ -160,6 +190,7 @@ struct mont_t {
       const uint64_t m = t[0] * INV;
       u128 q = u128(m) * MODULUS[0] + t[0];
       uint64_t C = uint64_t(q >> 64);
+      CUZK_UNROLL
       for (size_t j = 1; j < N; ++j) {
         p = u128(a.limb[j]) * b.limb[i] + t[j] + A;
         A = uint64_t(p >> 64);
@@ -170,6 +201,7 @@ struct mont_t {
       t[N - 1] = C + A;
     }
     mont_t r{};
+    CUZK_UNROLL
     for (size_t i = 0; i < N; ++i) r.limb[i] = t[i];
     r.reduce_once();
     return r;
@@ -245,6 +277,7 @@ struct mont_t {
     constexpr unsigned top_bits = BITS - 64 * (N - 1);
     for (;;) {
       limbs<N> c{};
+      CUZK_UNROLL
       for (size_t i = 0; i < N; ++i) c[i] = rng();
       if (top_bits < 64) c[N - 1] &= (uint64_t(1) << top_bits) - 1;
       mont_t r{};
@@ -276,18 +309,18 @@ struct mont_t {
   }();
 
  private:
+  /// Subtract p when the value is >= p. Branch-free: after a multiplication the outcome is a coin
+  /// toss, and a mispredicted branch costs more than the whole subtraction.
   constexpr void reduce_once() {
-    // subtract p when limb >= p
     uint64_t tmp[N];
     uint64_t borrow = 0;
+    CUZK_UNROLL
     for (size_t i = 0; i < N; ++i) {
-      u128 t = u128(limb[i]) - MODULUS[i] - borrow;
-      tmp[i] = uint64_t(t);
-      borrow = uint64_t(t >> 64) & 1;
+      tmp[i] = subb(limb[i], MODULUS[i], borrow);
     }
-    if (!borrow) {
-      for (size_t i = 0; i < N; ++i) limb[i] = tmp[i];
-    }
+    const uint64_t keep = 0 - borrow;  // all ones: the value was < p, keep it
+    CUZK_UNROLL
+    for (size_t i = 0; i < N; ++i) limb[i] = (limb[i] & keep) | (tmp[i] & ~keep);
   }
 };
 
