@@ -4,31 +4,55 @@
 #include <cstring>
 #include <string>
 
+#include "base/cpu_features.hpp"
 #include "base/version.hpp"
+#if defined(CUZK_WITH_CUDA)
+#include "gpu/runtime.hpp"
+#endif
+
+namespace cuzk::app {
+int cmd_demo(int argc, char** argv);
+}
 
 namespace {
 
 int cmd_version() {
 #if defined(CUZK_WITH_CUDA)
-  const char* cuda = "yes";
+  std::printf("cuzk %s (commit %s, cuda yes, runtime %s)\n", cuzk::VERSION, cuzk::GIT_COMMIT,
+              cuzk::gpu::runtime_version().c_str());
+  for (const auto& d : cuzk::gpu::list_devices()) {
+    std::printf("  gpu %d: %s, sm_%d%d, %d SMs, %.1f GiB\n", d.ordinal, d.name.c_str(), d.sm_major,
+                d.sm_minor, d.multiprocessors, double(d.total_memory_bytes) / (1ull << 30));
+  }
 #else
-  const char* cuda = "no";
+  std::printf("cuzk %s (commit %s, cuda no)\n", cuzk::VERSION, cuzk::GIT_COMMIT);
 #endif
-  std::printf("cuzk %s (commit %s, cuda %s)\n", cuzk::VERSION, cuzk::GIT_COMMIT, cuda);
   return 0;
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: cuzk version\n");
+  std::fprintf(stderr,
+               "usage: cuzk <command>\n"
+               "  version   print the version, git commit and CUDA support\n"
+               "  demo      run the foundation demonstration (MSM, NTT, pairing) with timings\n");
   return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (std::string err = cuzk::check_cpu_features(); !err.empty()) {
+    std::fprintf(stderr, "cuzk: %s\n", err.c_str());
+    return 2;
+  }
   if (argc < 2) return usage();
   std::string cmd = argv[1];
   if (cmd == "version" || cmd == "--version") return cmd_version();
+  if (cmd == "demo") return cuzk::app::cmd_demo(argc - 1, argv + 1);
+  if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+    usage();
+    return 0;
+  }
   std::fprintf(stderr, "cuzk: unknown command '%s'\n", cmd.c_str());
   return usage();
 }

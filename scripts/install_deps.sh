@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Installs what cuzk needs to build and test on Debian 12, idempotently: only missing packages are
+# installed. Every dependency is a Debian package (STYLE.md §4.0); the test oracles come from npm.
+set -euo pipefail
+
+packages=(build-essential cmake git pkg-config python3 libgtest-dev libgmock-dev libbenchmark-dev
+          libgmp-dev clang-format)
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "install_deps: installing ${missing[*]}"
+  SUDO=""
+  [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "install_deps: all Debian packages present"
+fi

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# README command 2 (and CI): install what is missing, install the npm test oracles when the registry
+# is reachable, build, and run the `unit` test tier. Heavier tiers: ctest --test-dir build -L slow.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install_deps.sh
+if [[ -f tests/oracle/package-lock.json ]]; then
+  (cd tests/oracle && npm ci --no-audit --no-fund --loglevel=error) ||
+    echo "test.sh: npm ci failed; the live @noble/curves cross-check will be skipped"
+fi
+./scripts/build.sh
+ctest --test-dir build -L unit --output-on-failure -j"$(nproc)"
