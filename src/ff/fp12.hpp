@@ -91,8 +91,8 @@ struct fp12_t {
       r1 = (x + y).sqr() - x2 - y2;
     };
     fp2_t a0, a1, b0, b1, cc0, cc1;
-    fp4_sqr(c0.c0, c1.c1, a0, a1);  // A^2
-    fp4_sqr(c1.c0, c0.c2, b0, b1);  // B^2
+    fp4_sqr(c0.c0, c1.c1, a0, a1);    // A^2
+    fp4_sqr(c1.c0, c0.c2, b0, b1);    // B^2
     fp4_sqr(c0.c1, c1.c2, cc0, cc1);  // C^2
     fp12_t r;
     // A' = 3A^2 - 2 conj(A)

@@ -13,7 +13,9 @@ namespace {
 
 const fp2_t XI{fp_t::one(), fp_t::one()};
 
-mpz_class p_mpz() { return test::to_mpz(fp_t::MODULUS); }
+mpz_class p_mpz() {
+  return test::to_mpz(fp_t::MODULUS);
+}
 
 template <size_t M>
 limbs<M> limbs_of(const mpz_class& v) {
