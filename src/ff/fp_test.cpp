@@ -17,7 +17,8 @@ template <class F>
 class field_test : public ::testing::Test {
  protected:
   mpz_class p = test::to_mpz(F::MODULUS);
-  test_rng rng = test_rng::from_env(::testing::UnitTest::GetInstance()->current_test_info()->name());
+  test_rng rng =
+      test_rng::from_env(::testing::UnitTest::GetInstance()->current_test_info()->name());
 
   /// Random elements plus the edge values 0, 1, 2, p-1, p-2, (p-1)/2, (p+1)/2.
   std::vector<mpz_class> samples(int n_random) {
@@ -146,6 +147,25 @@ TYPED_TEST(field_test, runtime_mul_matches_portable) {
     const TypeParam& b = v[(i * 13 + 1) % v.size()];
     EXPECT_EQ(a * b, TypeParam::mul_portable(a, b));
   }
+}
+
+}  // namespace
+}  // namespace cuzk::ff
+
+#include "ff/batch_inverse.hpp"
+
+namespace cuzk::ff {
+namespace {
+
+TYPED_TEST(field_test, batch_inverse_matches_single_and_skips_zeros) {
+  std::vector<TypeParam> v;
+  for (int i = 0; i < 100; ++i)
+    v.push_back(i % 7 == 3 ? TypeParam::zero() : TypeParam::random(this->rng));
+  std::vector<TypeParam> w = v;
+  batch_inverse(std::span<TypeParam>(w));
+  for (size_t i = 0; i < v.size(); ++i) EXPECT_EQ(w[i], v[i].inverse());
+  std::vector<TypeParam> empty;
+  batch_inverse(std::span<TypeParam>(empty));
 }
 
 }  // namespace
