@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+// Bit vectors for density trackers and the 0/1 scalar split: `bitmap` owns its words, `bitmap_view`
+// is the read-only span the MSM and the provers take. Bit i is words[i / 64] >> (i % 64) & 1.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace cuzk {
+
+struct bitmap_view {
+  std::span<const uint64_t> words;
+  size_t count = 0;  ///< number of bits
+
+  bool test(size_t i) const { return (words[i / 64] >> (i % 64)) & 1; }
+  size_t popcount() const {
+    size_t n = 0;
+    for (uint64_t w : words) n += size_t(std::popcount(w));
+    return n;
+  }
+};
+
+/// A growable bit vector (bellperson's DensityTracker is one of these plus a running popcount).
+class bitmap {
+ public:
+  bitmap() = default;
+  explicit bitmap(size_t count) : words_((count + 63) / 64, 0), count_(count) {}
+
+  size_t size() const { return count_; }
+  size_t popcount() const { return popcount_; }
+  bool test(size_t i) const { return (words_[i / 64] >> (i % 64)) & 1; }
+  /// Sets bit i; returns true when it was clear.
+  bool set(size_t i) {
+    uint64_t& w = words_[i / 64];
+    const uint64_t m = uint64_t(1) << (i % 64);
+    if (w & m) return false;
+    w |= m;
+    ++popcount_;
+    return true;
+  }
+  /// Appends one clear bit (a new variable).
+  void push_back_clear() {
+    if (count_ % 64 == 0) words_.push_back(0);
+    ++count_;
+  }
+  void reserve(size_t count) { words_.reserve((count + 63) / 64); }
+  bitmap_view view() const { return {words_, count_}; }
+  std::span<const uint64_t> words() const { return words_; }
+
+ private:
+  std::vector<uint64_t> words_;
+  size_t count_ = 0;
+  size_t popcount_ = 0;
+};
+
+}  // namespace cuzk

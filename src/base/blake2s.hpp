@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+// BLAKE2s (RFC 7693): 32-bit BLAKE2 with 10 rounds, digests of 1..32 bytes, optional key of up to
+// 32 bytes. Used for stable fingerprints (the R1CS shape hash, r1cs/shape_cs.hpp); not a
+// Filecoin-protocol hash here. Sequential mode only (fanout 1, depth 1, no salt/personalization).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace cuzk {
+
+class blake2s {
+ public:
+  static constexpr size_t BLOCK_BYTES = 64;
+  static constexpr size_t MAX_DIGEST_BYTES = 32;
+  static constexpr size_t MAX_KEY_BYTES = 32;
+
+  /// Unkeyed BLAKE2s with a digest of `digest_bytes` (1..32; 32 = BLAKE2s-256).
+  explicit blake2s(size_t digest_bytes = 32) : blake2s(digest_bytes, {}) {}
+  /// Keyed BLAKE2s (RFC 7693 §3.3: the key, zero-padded to one block, is the first block).
+  blake2s(size_t digest_bytes, std::span<const uint8_t> key);
+
+  void update(std::span<const uint8_t> data);
+  void update(const void* data, size_t len) {
+    update(std::span<const uint8_t>(static_cast<const uint8_t*>(data), len));
+  }
+  /// Writes digest_bytes() bytes. The object must not be updated or finalized again.
+  void finalize(uint8_t* out);
+  size_t digest_bytes() const { return digest_bytes_; }
+
+  /// One-shot BLAKE2s-256.
+  static std::array<uint8_t, 32> hash256(std::span<const uint8_t> data);
+
+ private:
+  void compress(const uint8_t* block, bool last);
+
+  std::array<uint32_t, 8> h_;
+  std::array<uint8_t, BLOCK_BYTES> buf_{};
+  size_t buf_len_ = 0;
+  uint64_t total_ = 0;  ///< bytes compressed so far (the counter t of RFC 7693)
+  size_t digest_bytes_;
+};
+
+/// Lower-case hex of a byte string (for digests in messages and test expectations).
+std::string to_hex(std::span<const uint8_t> bytes);
+
+}  // namespace cuzk
