@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// Groth16 key and proof types in bellperson's structure (FILECOIN.md §5.2–5.4). In memory points
+// are affine in Montgomery form; the byte layouts live in params_io.hpp / proof.hpp.
+#pragma once
+
+#include <vector>
+
+#include "ec/point.hpp"
+
+namespace cuzk::groth16 {
+
+using ec::g1_affine_t;
+using ec::g2_affine_t;
+
+struct verifying_key {
+  g1_affine_t alpha_g1;
+  g1_affine_t beta_g1;
+  g2_affine_t beta_g2;
+  g2_affine_t gamma_g2;
+  g1_affine_t delta_g1;
+  g2_affine_t delta_g2;
+  /// (β·A_j(τ) + α·B_j(τ) + C_j(τ))/γ for each input j (ONE first): num_inputs entries.
+  std::vector<g1_affine_t> ic;
+};
+
+/// The proving key ("parameters") in bellperson's order. a, b_g1, b_g2 are density-filtered:
+/// inputs first (a: all inputs; b: inputs with nonzero B), then aux with nonzero A (resp. B).
+struct parameters {
+  verifying_key vk;
+  std::vector<g1_affine_t> h;     ///< τ^i·t(τ)/δ, i = 0..m-2 (m = domain size)
+  std::vector<g1_affine_t> l;     ///< (β·A_j + α·B_j + C_j)(τ)/δ per aux variable
+  std::vector<g1_affine_t> a;     ///< A_j(τ)
+  std::vector<g1_affine_t> b_g1;  ///< B_j(τ) in G1
+  std::vector<g2_affine_t> b_g2;  ///< B_j(τ) in G2
+};
+
+struct proof {
+  g1_affine_t a;
+  g2_affine_t b;
+  g1_affine_t c;
+};
+
+}  // namespace cuzk::groth16
