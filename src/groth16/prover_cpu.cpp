@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: Apache-2.0
+// CPU Groth16 prover (see prover_cpu.hpp for the formulas). NTT orders are chosen so that only the
+// last transform pays a bit-reversal pass: iFFT natural→reversed, coset FFT reversed→natural,
+// inverse coset FFT natural→natural (the h coefficients must come out in natural order).
+#include "groth16/prover_cpu.hpp"
+
+#include <sys/random.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <string>
+
+#include "ec/scalar_mul.hpp"
+#include "msm/msm_cpu.hpp"
+#include "ntt/domain.hpp"
+#include "ntt/ntt_cpu.hpp"
+
+namespace cuzk::groth16 {
+
+using ec::g1_affine_t;
+using ec::g1_jacobian_t;
+using ec::g2_affine_t;
+using ec::g2_jacobian_t;
+using ff::fr_t;
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double ms_since(clock_type::time_point t0) {
+  return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+}
+
+msm::bitmap_view to_msm(bitmap_view v) {
+  return {v.words, v.count};
+}
+
+/// The transforms of one of a, b, c: zero-pad to m, iFFT (values on ⟨ω⟩ → coefficients), coset
+/// FFT (coefficients → values on g·⟨ω⟩).
+void to_coset(const ntt::domain_t& d, std::span<const fr_t> v, std::vector<fr_t>& out,
+              thread_pool& pool) {
+  out.assign(d.size(), fr_t::zero());
+  pool.parallel_range(
+      v.size(),
+      [&](size_t b, size_t e) { std::copy(v.begin() + b, v.begin() + e, out.begin() + b); },
+      1 << 14);
+  ntt::ifft(d, out, pool, ntt::ntt_order::nr);
+  ntt::coset_fft(d, out, pool, ntt::ntt_order::rn);
+}
+
+/// Σ w_j·P_j over aux variables using the 0/1 split: batch addition for w_j = 1, Pippenger for
+/// the others, nothing for 0. `split` indexes `bases` (compacted when it was made with a density).
+template <class Affine>
+auto split_msm(std::span<const Affine> bases, std::span<const fr_t> scalars,
+               const msm::witness_split_t& split, thread_pool& pool) {
+  auto ones = msm::batch_add(bases, split.ones_view(), pool);
+  auto others = msm::msm_masked(bases, scalars, split.others_view(), pool);
+  return ones + others;
+}
+
+status check_sizes(const parameters& p, const assignment& asg, size_t m) {
+  const size_t n_in = asg.num_inputs(), n_aux = asg.num_aux();
+  auto bad = [](std::string what) { return status(status_code::size_mismatch, std::move(what)); };
+  if (asg.b.size() != asg.num_rows() || asg.c.size() != asg.num_rows())
+    return bad("a, b, c have different lengths");
+  if (n_in == 0) return bad("no ONE input");
+  if (asg.a_aux_density.count != n_aux || asg.b_aux_density.count != n_aux)
+    return bad("aux density length differs from num_aux");
+  if (asg.b_input_density.count != n_in) return bad("b_input density length differs");
+  if (p.vk.ic.size() != n_in)
+    return bad("ic has " + std::to_string(p.vk.ic.size()) + " points for " + std::to_string(n_in) +
+               " inputs");
+  if (p.h.size() != m - 1)
+    return bad("h query has " + std::to_string(p.h.size()) + " points, expected " +
+               std::to_string(m - 1));
+  if (p.l.size() != n_aux) return bad("l query length differs from num_aux");
+  if (p.a.size() != n_in + asg.a_aux_density.popcount()) return bad("a query length differs");
+  const size_t nb = asg.b_input_density.popcount() + asg.b_aux_density.popcount();
+  if (p.b_g1.size() != nb) return bad("b_g1 query length differs");
+  if (p.b_g2.size() != nb) return bad("b_g2 query length differs");
+  return {};
+}
+
+}  // namespace
+
+result<fr_t> os_random_fr() {
+  uint8_t wide[64];
+  size_t got = 0;
+  while (got < sizeof wide) {
+    const ssize_t n = getrandom(wide + got, sizeof wide - got, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return status(status_code::io_error, "getrandom failed: " + std::string(strerror(errno)));
+    }
+    got += size_t(n);
+  }
+  // Big-endian 512-bit integer mod r (bias below 2^-250).
+  const fr_t radix = fr_t::from_uint(256);
+  fr_t acc = fr_t::zero();
+  for (uint8_t byte : wide) acc = acc * radix + fr_t::from_uint(byte);
+  std::memset(wide, 0, sizeof wide);
+  return acc;
+}
+
+result<std::vector<fr_t>> compute_h(const assignment& asg, thread_pool& pool,
+                                    prover_timings* timings) {
+  const size_t rows = asg.num_rows();
+  if (rows == 0 || asg.b.size() != rows || asg.c.size() != rows)
+    return status(status_code::size_mismatch, "a, b, c must have the same nonzero length");
+  auto dom = ntt::domain_t::create(rows);
+  if (!dom) return dom.error();
+  const ntt::domain_t& d = *dom;
+  const size_t m = d.size();
+
+  std::vector<fr_t> a, b, c;
+  auto t0 = clock_type::now();
+  to_coset(d, asg.a, a, pool);
+  if (timings) timings->ntt_a = ms_since(t0);
+  t0 = clock_type::now();
+  to_coset(d, asg.b, b, pool);
+  if (timings) timings->ntt_b = ms_since(t0);
+  t0 = clock_type::now();
+  to_coset(d, asg.c, c, pool);
+  if (timings) timings->ntt_c = ms_since(t0);
+
+  // On the coset t(X) = X^m − 1 takes the constant value Z = g^m − 1, so h = (a·b − c)·Z^-1
+  // pointwise; then back to coefficients.
+  t0 = clock_type::now();
+  const fr_t zi = d.z_coset_inv();
+  pool.parallel_range(
+      m,
+      [&](size_t lo, size_t hi) {
+        for (size_t i = lo; i < hi; ++i) a[i] = (a[i] * b[i] - c[i]) * zi;
+      },
+      1 << 12);
+  b = {};
+  c = {};
+  ntt::icoset_fft(d, a, pool, ntt::ntt_order::nn);
+  a.resize(m - 1);  // deg h ≤ m − 2: bellperson keeps exactly m − 1 coefficients
+  if (timings) timings->h_compute = ms_since(t0);
+  return a;
+}
+
+result<proof> create_proof(const parameters& params, const assignment& asg, const fr_t& r,
+                           const fr_t& s, thread_pool& pool, prover_timings* timings) {
+  const auto t_start = clock_type::now();
+  prover_timings local;
+  prover_timings& tm = timings ? *timings : local;
+  tm = {};
+
+  if (asg.num_rows() == 0) return status(status_code::size_mismatch, "empty assignment");
+  auto dom = ntt::domain_t::create(asg.num_rows());
+  if (!dom) return dom.error();
+  if (status st = check_sizes(params, asg, dom->size()); !st) return st;
+  const verifying_key& vk = params.vk;
+  if (vk.delta_g1.is_infinity() || vk.delta_g2.is_infinity())
+    return status(status_code::invalid_argument, "delta is the identity");
+
+  auto hr = compute_h(asg, pool, &tm);
+  if (!hr) return hr.error();
+  const std::vector<fr_t>& h = *hr;
+
+  const size_t n_in = asg.num_inputs();
+  auto t0 = clock_type::now();
+  const msm::bitmap_view a_aux = to_msm(asg.a_aux_density);
+  const msm::bitmap_view b_in = to_msm(asg.b_input_density);
+  const msm::bitmap_view b_aux = to_msm(asg.b_aux_density);
+  const msm::witness_split_t split_l = msm::split_witness(asg.aux);
+  const msm::witness_split_t split_a = msm::split_witness(asg.aux, &a_aux);
+  const msm::witness_split_t split_b = msm::split_witness(asg.aux, &b_aux);
+  tm.split = ms_since(t0);
+
+  t0 = clock_type::now();
+  const g1_jacobian_t H = msm::msm(std::span<const g1_affine_t>(params.h), h, pool);
+  tm.msm_h = ms_since(t0);
+
+  t0 = clock_type::now();
+  const g1_jacobian_t L = split_msm<g1_affine_t>(params.l, asg.aux, split_l, pool);
+  tm.msm_l = ms_since(t0);
+
+  // A_part: the inputs are dense in A (input constraints), aux follow over a_aux.
+  t0 = clock_type::now();
+  const std::span<const g1_affine_t> a_q(params.a);
+  const g1_jacobian_t a_part =
+      msm::msm(a_q.first(n_in), asg.inputs, pool) +
+      split_msm<g1_affine_t>(a_q.subspan(n_in), split_a.scalars, split_a, pool);
+  tm.msm_a = ms_since(t0);
+
+  // B: inputs with nonzero B first, then aux over b_aux; the same split serves G1 and G2.
+  const size_t nb_in = asg.b_input_density.popcount();
+  t0 = clock_type::now();
+  const std::span<const g1_affine_t> b1_q(params.b_g1);
+  const g1_jacobian_t b1 =
+      msm::msm_dense(b1_q.first(nb_in), asg.inputs, b_in, pool) +
+      split_msm<g1_affine_t>(b1_q.subspan(nb_in), split_b.scalars, split_b, pool);
+  tm.msm_b_g1 = ms_since(t0);
+  t0 = clock_type::now();
+  const std::span<const g2_affine_t> b2_q(params.b_g2);
+  const g2_jacobian_t b2 =
+      msm::msm_dense(b2_q.first(nb_in), asg.inputs, b_in, pool) +
+      split_msm<g2_affine_t>(b2_q.subspan(nb_in), split_b.scalars, split_b, pool);
+  tm.msm_b_g2 = ms_since(t0);
+
+  // Epilogue (bellperson prover/mod.rs; Groth16 with A = α + A_part + rδ, B = β + B + sδ and
+  // C = (H + L) + s·A + r·B₁ − r·s·δ, expanded):
+  //   A = α₁ + A_part + r·δ₁,  B = β₂ + B₂ + s·δ₂,
+  //   C = H + L + s·A_part + r·B₁ + r·s·δ₁ + s·α₁ + r·β₁.
+  // The products by r and s use the variable-time wNAF of ec/scalar_mul.hpp (timing exposure of
+  // the blinding scalars is a documented limitation, docs/notes/groth16.md).
+  t0 = clock_type::now();
+  const g1_jacobian_t alpha1 = g1_jacobian_t::from_affine(vk.alpha_g1);
+  const g1_jacobian_t beta1 = g1_jacobian_t::from_affine(vk.beta_g1);
+  const g1_jacobian_t delta1 = g1_jacobian_t::from_affine(vk.delta_g1);
+  const g2_jacobian_t beta2 = g2_jacobian_t::from_affine(vk.beta_g2);
+  const g2_jacobian_t delta2 = g2_jacobian_t::from_affine(vk.delta_g2);
+  const g1_jacobian_t A = alpha1 + a_part + ec::mul(delta1, r);
+  const g2_jacobian_t B = beta2 + b2 + ec::mul(delta2, s);
+  const g1_jacobian_t C = H + L + ec::mul(a_part, s) + ec::mul(b1, r) + ec::mul(delta1, r * s) +
+                          ec::mul(alpha1, s) + ec::mul(beta1, r);
+  proof pf{A.to_affine(), B.to_affine(), C.to_affine()};
+  tm.epilogue = ms_since(t0);
+  tm.total = ms_since(t_start);
+  return pf;
+}
+
+result<proof> create_proof(const parameters& params, const assignment& asg, thread_pool& pool,
+                           prover_timings* timings) {
+  auto r = os_random_fr();
+  if (!r) return r.error();
+  auto s = os_random_fr();
+  if (!s) return s.error();
+  return create_proof(params, asg, *r, *s, pool, timings);
+}
+
+}  // namespace cuzk::groth16

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+// The CPU Groth16 prover with bellperson's math (FILECOIN.md §5.5): h from the a/b/c row values by
+// iFFT / coset FFT (g = 7) / division by Z / inverse coset FFT, then the H, L, A, B1, B2 MSMs over
+// density-filtered bases with the 0/1 witness split, then the r/s epilogue. The reference for the
+// GPU prover; consumes only groth16::assignment and groth16::parameters.
+#pragma once
+
+#include <vector>
+
+#include "base/status.hpp"
+#include "base/thread_pool.hpp"
+#include "ff/fields.hpp"
+#include "groth16/assignment.hpp"
+#include "groth16/keys.hpp"
+
+namespace cuzk::groth16 {
+
+/// Wall-clock milliseconds per phase of one create_proof.
+struct prover_timings {
+  double ntt_a = 0, ntt_b = 0, ntt_c = 0;  ///< iFFT + coset FFT of a, b, c (incl. zero padding)
+  double h_compute = 0;  ///< a·b − c, ·Z^-1, inverse coset FFT, truncation to m − 1
+  double split = 0;      ///< 0/1/other classification of aux (for L, A, B)
+  double msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0;
+  double epilogue = 0;  ///< the r/s combination and the three affine conversions
+  double total = 0;
+};
+
+/// The m − 1 coefficients of h(X) = (A(X)·B(X) − C(X))/t(X), m = next power of two ≥ rows,
+/// computed exactly as bellperson does (works for unsatisfied assignments too: then the division
+/// on the coset is not exact and the result is just what bellperson would compute).
+/// size_mismatch when a, b, c differ in length or are empty.
+result<std::vector<ff::fr_t>> compute_h(const assignment& asg, thread_pool& pool,
+                                        prover_timings* timings = nullptr);
+
+/// A proof with the given blinding scalars (r = s = 0: deterministic, not zero-knowledge):
+///   A = α₁ + A_part + r·δ₁
+///   B = β₂ + B₂ + s·δ₂
+///   C = H + L + s·A_part + r·B₁ + r·s·δ₁ + s·α₁ + r·β₁
+/// where A_part = Σ_j w_j·A_j(τ)G1, B₁/B₂ = Σ_j w_j·B_j(τ) in G1/G2 over the densities,
+/// H = Σ_i h_i·h_query_i, L = Σ_aux w_j·l_j. size_mismatch when the query lengths do not fit the
+/// assignment (h: m − 1; l: num_aux; a: num_inputs + popcount(a_aux); b_g1 = b_g2:
+/// popcount(b_input) + popcount(b_aux); ic: num_inputs) or the densities have the wrong length;
+/// invalid_argument when δ is the identity.
+result<proof> create_proof(const parameters& params, const assignment& asg, const ff::fr_t& r,
+                           const ff::fr_t& s, thread_pool& pool, prover_timings* timings = nullptr);
+
+/// The same with r and s drawn from the OS CSPRNG (getrandom); io_error if that fails.
+result<proof> create_proof(const parameters& params, const assignment& asg, thread_pool& pool,
+                           prover_timings* timings = nullptr);
+
+/// A uniform Fr element from the OS CSPRNG (64 bytes reduced mod r).
+result<ff::fr_t> os_random_fr();
+
+}  // namespace cuzk::groth16
