@@ -5,9 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install_deps.sh
-if [[ -f tests/oracle/package-lock.json ]]; then
-  (cd tests/oracle && npm ci --no-audit --no-fund --loglevel=error) ||
-    echo "test.sh: npm ci failed; the live @noble/curves cross-check will be skipped"
-fi
+# npm oracles (before configuring: their tests are registered only when node_modules exists)
+for dir in tests/oracle tests/snarkjs; do
+  if [[ -f $dir/package-lock.json ]]; then
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) ||
+      echo "test.sh: npm ci failed in $dir; its oracle tests will be skipped"
+  fi
+done
 ./scripts/build.sh
 ctest --test-dir build -L unit --output-on-failure -j"$(nproc)"
