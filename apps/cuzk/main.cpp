@@ -12,6 +12,7 @@
 
 namespace cuzk::app {
 int cmd_demo(int argc, char** argv);
+int cmd_groth16(int argc, char** argv);
 }
 
 namespace {
@@ -34,7 +35,8 @@ int usage() {
   std::fprintf(stderr,
                "usage: cuzk <command>\n"
                "  version   print the version, git commit and CUDA support\n"
-               "  demo      run the foundation demonstration (MSM, NTT, pairing) with timings\n");
+               "  demo      run the foundation demonstration (MSM, NTT, pairing) with timings\n"
+               "  groth16   setup, prove, verify; snarkjs export/verify (cuzk groth16 help)\n");
   return 2;
 }
 
@@ -49,6 +51,7 @@ int main(int argc, char** argv) {
   std::string cmd = argv[1];
   if (cmd == "version" || cmd == "--version") return cmd_version();
   if (cmd == "demo") return cuzk::app::cmd_demo(argc - 1, argv + 1);
+  if (cmd == "groth16") return cuzk::app::cmd_groth16(argc - 1, argv + 1);
   if (cmd == "help" || cmd == "--help" || cmd == "-h") {
     usage();
     return 0;

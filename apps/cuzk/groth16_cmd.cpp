@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: Apache-2.0
+// `cuzk groth16 …`: setup, prove, verify over iden3 .r1cs/.wtns circuits with bellperson
+// .params/.vk files and 192-byte proofs, plus snarkjs JSON export and verification.
+// Exit codes: 0 ok / proof valid, 1 proof invalid, 2 bad input or usage (one line on stderr).
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "base/thread_pool.hpp"
+#include "groth16/params_io.hpp"
+#include "groth16/proof.hpp"
+#include "groth16/prover_cpu.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/snarkjs_json.hpp"
+#include "groth16/verifier.hpp"
+#include "ntt/domain.hpp"
+#include "r1cs/assignment_data.hpp"
+#include "r1cs/iden3_io.hpp"
+
+namespace cuzk::app {
+namespace {
+
+using ff::fr_t;
+
+constexpr int EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_BAD = 2;
+
+const char* const USAGE =
+    "usage: cuzk groth16 <command> [options]\n"
+    "  setup          --r1cs C.r1cs --params-out P.params --vk-out P.vk [--seed HEX]\n"
+    "  prove          --params P.params --r1cs C.r1cs --wtns W.wtns --proof-out proof.bin\n"
+    "                 --public-out public.json\n"
+    "  verify         --vk P.vk --proof proof.bin --public public.json\n"
+    "  export-snarkjs --vk P.vk [--proof proof.bin --public public.json] --out-dir D\n"
+    "  verify-snarkjs --vk vk.json --proof proof.json --public public.json\n"
+    "exit status: 0 ok/valid, 1 invalid proof, 2 bad input or usage\n";
+
+/// A one-line error for command `cmd`, exit status 2.
+int fail(const std::string& cmd, const std::string& msg) {
+  std::string line = msg;
+  for (char& c : line) {
+    if (c == '\n') c = ' ';
+  }
+  std::fprintf(stderr, "cuzk groth16 %s: %s\n", cmd.c_str(), line.c_str());
+  return EXIT_BAD;
+}
+int fail(const std::string& cmd, const status& s) {
+  return fail(cmd, s.to_string());
+}
+
+/// --key value pairs; every key must be in `allowed`, none repeated.
+std::optional<std::map<std::string, std::string>> parse_options(
+    int argc, char** argv, const std::vector<std::string>& allowed, std::string& error) {
+  std::map<std::string, std::string> out;
+  for (int i = 1; i < argc; ++i) {
+    const std::string key = argv[i];
+    if (key.rfind("--", 0) != 0 ||
+        std::find(allowed.begin(), allowed.end(), key.substr(2)) == allowed.end()) {
+      error = "unknown argument '" + key + "'";
+      return std::nullopt;
+    }
+    if (i + 1 >= argc) {
+      error = "missing value for " + key;
+      return std::nullopt;
+    }
+    if (!out.emplace(key.substr(2), argv[++i]).second) {
+      error = "repeated " + key;
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+result<std::string> read_text(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return status(status_code::io_error, path + ": cannot open");
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  if (f.bad()) return status(status_code::io_error, path + ": read failed");
+  return ss.str();
+}
+
+status write_text(const std::string& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f) return {status_code::io_error, path + ": cannot open for writing"};
+  f << text;
+  f.flush();
+  if (!f) return {status_code::io_error, path + ": write failed"};
+  return {};
+}
+
+template <class T>
+result<T> with_path(result<T> r, const std::string& path) {
+  if (r) return r;
+  return status(r.error().code(), path + ": " + r.error().message());
+}
+
+/// A proof whose points fail the curve or subgroup check (or are the identity) is an invalid
+/// proof (exit 1); anything else wrong with the file is bad input (exit 2).
+bool is_invalid_point(status_code c) {
+  return c == status_code::not_on_curve || c == status_code::not_in_subgroup ||
+         c == status_code::is_infinity;
+}
+
+result<std::vector<uint8_t>> hex_to_bytes(const std::string& hex) {
+  std::string h = hex;
+  if (h.rfind("0x", 0) == 0) h = h.substr(2);
+  if (h.empty() || h.size() % 2 != 0) {
+    return status(status_code::invalid_argument, "--seed: expected an even number of hex digits");
+  }
+  std::vector<uint8_t> out;
+  for (size_t i = 0; i < h.size(); i += 2) {
+    auto nib = [](char c) -> int {
+      if (c >= '0' && c <= '9') return c - '0';
+      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+      if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+      return -1;
+    };
+    const int hi = nib(h[i]), lo = nib(h[i + 1]);
+    if (hi < 0 || lo < 0) return status(status_code::invalid_argument, "--seed: not hex");
+    out.push_back(uint8_t(hi << 4 | lo));
+  }
+  return out;
+}
+
+/// Runs verification and maps the outcome to the exit status.
+int verify_and_report(const std::string& cmd, const groth16::verifying_key& vk,
+                      const groth16::proof& pf, const std::vector<fr_t>& pub) {
+  if (pub.size() + 1 != vk.ic.size()) {
+    return fail(cmd, "size_mismatch: " + std::to_string(pub.size()) +
+                         " public inputs, the verifying key expects " +
+                         std::to_string(vk.ic.size() - 1));
+  }
+  auto ok = groth16::verify(groth16::prepare_verifying_key(vk), pf, pub);
+  if (!ok) return fail(cmd, ok.error());
+  if (!*ok) {
+    std::fprintf(stderr, "cuzk groth16 %s: invalid proof\n", cmd.c_str());
+    return EXIT_INVALID;
+  }
+  std::printf("valid\n");
+  return EXIT_VALID;
+}
+
+// ---- setup --------------------------------------------------------------------------------------
+
+int cmd_setup(int argc, char** argv) {
+  const std::string cmd = "setup";
+  std::string e;
+  auto o = parse_options(argc, argv, {"r1cs", "params-out", "vk-out", "seed"}, e);
+  if (!o) return fail(cmd, e);
+  for (const char* k : {"r1cs", "params-out", "vk-out"}) {
+    if (!o->count(k)) return fail(cmd, std::string("missing --") + k);
+  }
+  auto circuit = r1cs::read_r1cs((*o)["r1cs"]);
+  if (!circuit) return fail(cmd, circuit.error());
+  std::optional<groth16::toxic_waste> tw;
+  if (o->count("seed")) {
+    auto seed = hex_to_bytes((*o)["seed"]);
+    if (!seed) return fail(cmd, seed.error());
+    tw = groth16::toxic_waste::from_seed(*seed);
+  } else {
+    auto r = groth16::toxic_waste::random();
+    if (!r) return fail(cmd, r.error());
+    tw = *r;
+  }
+  thread_pool& pool = thread_pool::default_pool();
+  auto params = groth16::generate_parameters(circuit->cs, *tw, pool);
+  tw.reset();
+  if (!params) return fail(cmd, params.error());
+  if (status s = groth16::write_params(*params, (*o)["params-out"], pool); !s) return fail(cmd, s);
+  if (status s = groth16::write_vk(params->vk, (*o)["vk-out"]); !s) return fail(cmd, s);
+  std::printf("setup: %u constraints, %zu public inputs, %zu aux; wrote %s and %s\n",
+              circuit->header.num_constraints, circuit->cs.num_inputs - 1, circuit->cs.num_aux,
+              (*o)["params-out"].c_str(), (*o)["vk-out"].c_str());
+  return EXIT_VALID;
+}
+
+// ---- prove --------------------------------------------------------------------------------------
+
+int cmd_prove(int argc, char** argv) {
+  const std::string cmd = "prove";
+  std::string e;
+  auto o = parse_options(argc, argv, {"params", "r1cs", "wtns", "proof-out", "public-out"}, e);
+  if (!o) return fail(cmd, e);
+  for (const char* k : {"params", "r1cs", "wtns", "proof-out", "public-out"}) {
+    if (!o->count(k)) return fail(cmd, std::string("missing --") + k);
+  }
+  thread_pool& pool = thread_pool::default_pool();
+  auto circuit = r1cs::read_r1cs((*o)["r1cs"]);
+  if (!circuit) return fail(cmd, circuit.error());
+  const r1cs::matrices& cs = circuit->cs;
+  auto witness = r1cs::read_wtns((*o)["wtns"]);
+  if (!witness) return fail(cmd, witness.error());
+  auto split = r1cs::split_witness(cs, *witness);
+  if (!split) return fail(cmd, with_path(std::move(split), (*o)["wtns"]).error());
+  if (auto row = r1cs::is_satisfied(cs, split->inputs, split->aux)) {
+    return fail(cmd, "the witness does not satisfy constraint " + std::to_string(*row) + " of " +
+                         std::to_string(cs.num_constraints()));
+  }
+
+  auto pf_file = groth16::params_file::open((*o)["params"]);
+  if (!pf_file) return fail(cmd, with_path(std::move(pf_file), (*o)["params"]).error());
+  auto data = r1cs::build_assignment_data(cs, split->inputs, split->aux, pool);
+  if (!data) return fail(cmd, data.error());
+  auto dom = ntt::domain_t::create(cs.num_rows());
+  if (!dom) return fail(cmd, dom.error());
+  groth16::parameters_shape shape;
+  shape.num_inputs = cs.num_inputs;
+  shape.num_aux = cs.num_aux;
+  shape.domain_size = dom->size();
+  shape.a_aux_density = data->density.a_aux.popcount();
+  shape.b_input_density = data->density.b_input.popcount();
+  shape.b_aux_density = data->density.b_aux.popcount();
+  if (status s = pf_file->validate_against(shape); !s) {
+    return fail(cmd, (*o)["params"] + " does not fit " + (*o)["r1cs"] + ": " + s.to_string());
+  }
+  auto params = pf_file->load_all(groth16::point_checks::full, pool);
+  if (!params) return fail(cmd, with_path(std::move(params), (*o)["params"]).error());
+
+  groth16::assignment asg;
+  asg.a = data->a;
+  asg.b = data->b;
+  asg.c = data->c;
+  asg.inputs = split->inputs;
+  asg.aux = split->aux;
+  asg.a_aux_density = data->density.a_aux.view();
+  asg.b_input_density = data->density.b_input.view();
+  asg.b_aux_density = data->density.b_aux.view();
+  auto pf = groth16::create_proof(*params, asg, pool);
+  if (!pf) return fail(cmd, pf.error());
+
+  const std::vector<fr_t> pub(split->inputs.begin() + 1, split->inputs.end());
+  auto ok = groth16::verify(groth16::prepare_verifying_key(params->vk), *pf, pub);
+  if (!ok) return fail(cmd, ok.error());
+  if (!*ok) return fail(cmd, "the new proof does not verify against the parameters' own key");
+
+  const auto bytes = groth16::encode_proof(*pf);
+  if (status s = write_text((*o)["proof-out"], std::string(bytes.begin(), bytes.end())); !s) {
+    return fail(cmd, s);
+  }
+  if (status s = write_text((*o)["public-out"], groth16::public_to_snarkjs_json(pub)); !s) {
+    return fail(cmd, s);
+  }
+  std::printf("proved and self-verified: %zu constraints, %zu public inputs\n",
+              cs.num_constraints(), pub.size());
+  return EXIT_VALID;
+}
+
+// ---- verify -------------------------------------------------------------------------------------
+
+/// Loads a 192-byte proof file; *invalid is set when the bytes decode to bad points.
+result<groth16::proof> load_proof_bin(const std::string& path, bool* invalid) {
+  auto text = read_text(path);
+  if (!text) return text.error();
+  const auto* p = reinterpret_cast<const uint8_t*>(text->data());
+  auto pf = groth16::decode_proof(std::span<const uint8_t>(p, text->size()));
+  if (!pf) *invalid = is_invalid_point(pf.error().code());
+  return with_path(std::move(pf), path);
+}
+
+result<std::vector<fr_t>> load_public(const std::string& path) {
+  auto text = read_text(path);
+  if (!text) return text.error();
+  return with_path(groth16::public_from_snarkjs_json(*text), path);
+}
+
+int cmd_verify(int argc, char** argv) {
+  const std::string cmd = "verify";
+  std::string e;
+  auto o = parse_options(argc, argv, {"vk", "proof", "public"}, e);
+  if (!o) return fail(cmd, e);
+  for (const char* k : {"vk", "proof", "public"}) {
+    if (!o->count(k)) return fail(cmd, std::string("missing --") + k);
+  }
+  auto vk = groth16::read_vk((*o)["vk"]);
+  if (!vk) return fail(cmd, with_path(std::move(vk), (*o)["vk"]).error());
+  bool invalid = false;
+  auto pf = load_proof_bin((*o)["proof"], &invalid);
+  if (!pf) {
+    if (invalid) {
+      std::fprintf(stderr, "cuzk groth16 %s: invalid proof: %s\n", cmd.c_str(),
+                   pf.error().to_string().c_str());
+      return EXIT_INVALID;
+    }
+    return fail(cmd, pf.error());
+  }
+  auto pub = load_public((*o)["public"]);
+  if (!pub) return fail(cmd, pub.error());
+  return verify_and_report(cmd, *vk, *pf, *pub);
+}
+
+// ---- export-snarkjs -----------------------------------------------------------------------------
+
+int cmd_export_snarkjs(int argc, char** argv) {
+  const std::string cmd = "export-snarkjs";
+  std::string e;
+  auto o = parse_options(argc, argv, {"vk", "proof", "public", "out-dir"}, e);
+  if (!o) return fail(cmd, e);
+  for (const char* k : {"vk", "out-dir"}) {
+    if (!o->count(k)) return fail(cmd, std::string("missing --") + k);
+  }
+  if (o->count("proof") != o->count("public")) {
+    return fail(cmd, "--proof and --public go together");
+  }
+  auto vk = groth16::read_vk((*o)["vk"]);
+  if (!vk) return fail(cmd, with_path(std::move(vk), (*o)["vk"]).error());
+  std::optional<groth16::proof> pf;
+  std::vector<fr_t> pub;
+  if (o->count("proof")) {
+    bool invalid = false;
+    auto p = load_proof_bin((*o)["proof"], &invalid);
+    if (!p) return fail(cmd, p.error());
+    pf = *p;
+    auto q = load_public((*o)["public"]);
+    if (!q) return fail(cmd, q.error());
+    pub = std::move(*q);
+    if (pub.size() + 1 != vk->ic.size()) {
+      return fail(cmd, "size_mismatch: " + std::to_string(pub.size()) +
+                           " public inputs, the verifying key expects " +
+                           std::to_string(vk->ic.size() - 1));
+    }
+  }
+  const std::filesystem::path dir = (*o)["out-dir"];
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return fail(cmd, "io_error: " + dir.string() + ": " + ec.message());
+  if (status s =
+          write_text((dir / "verification_key.json").string(), groth16::vk_to_snarkjs_json(*vk));
+      !s) {
+    return fail(cmd, s);
+  }
+  if (pf) {
+    if (status s = write_text((dir / "proof.json").string(), groth16::proof_to_snarkjs_json(*pf));
+        !s) {
+      return fail(cmd, s);
+    }
+    if (status s = write_text((dir / "public.json").string(), groth16::public_to_snarkjs_json(pub));
+        !s) {
+      return fail(cmd, s);
+    }
+  }
+  std::printf("wrote %s\n", dir.string().c_str());
+  return EXIT_VALID;
+}
+
+// ---- verify-snarkjs -----------------------------------------------------------------------------
+
+int cmd_verify_snarkjs(int argc, char** argv) {
+  const std::string cmd = "verify-snarkjs";
+  std::string e;
+  auto o = parse_options(argc, argv, {"vk", "proof", "public"}, e);
+  if (!o) return fail(cmd, e);
+  for (const char* k : {"vk", "proof", "public"}) {
+    if (!o->count(k)) return fail(cmd, std::string("missing --") + k);
+  }
+  auto vk_text = read_text((*o)["vk"]);
+  if (!vk_text) return fail(cmd, vk_text.error());
+  auto vk = with_path(groth16::vk_from_snarkjs_json(*vk_text), (*o)["vk"]);
+  if (!vk) return fail(cmd, vk.error());
+  auto pf_text = read_text((*o)["proof"]);
+  if (!pf_text) return fail(cmd, pf_text.error());
+  auto pf = with_path(groth16::proof_from_snarkjs_json(*pf_text), (*o)["proof"]);
+  if (!pf) {
+    if (is_invalid_point(pf.error().code())) {
+      std::fprintf(stderr, "cuzk groth16 %s: invalid proof: %s\n", cmd.c_str(),
+                   pf.error().to_string().c_str());
+      return EXIT_INVALID;
+    }
+    return fail(cmd, pf.error());
+  }
+  auto pub = load_public((*o)["public"]);
+  if (!pub) return fail(cmd, pub.error());
+  return verify_and_report(cmd, *vk, *pf, *pub);
+}
+
+}  // namespace
+
+int cmd_groth16(int argc, char** argv) {
+  if (argc < 2) {
+    std::fputs("cuzk groth16: missing command (see 'cuzk groth16 help')\n", stderr);
+    return EXIT_BAD;
+  }
+  const std::string sub = argv[1];
+  if (sub == "setup") return cmd_setup(argc - 1, argv + 1);
+  if (sub == "prove") return cmd_prove(argc - 1, argv + 1);
+  if (sub == "verify") return cmd_verify(argc - 1, argv + 1);
+  if (sub == "export-snarkjs") return cmd_export_snarkjs(argc - 1, argv + 1);
+  if (sub == "verify-snarkjs") return cmd_verify_snarkjs(argc - 1, argv + 1);
+  if (sub == "help" || sub == "--help" || sub == "-h") {
+    std::fputs(USAGE, stdout);
+    return EXIT_VALID;
+  }
+  std::fprintf(stderr, "cuzk groth16: unknown command '%s' (see 'cuzk groth16 help')\n",
+               sub.c_str());
+  return EXIT_BAD;
+}
+
+}  // namespace cuzk::app
