@@ -67,7 +67,7 @@ def gen(n):
     return f"""
 /// out = a·b·2^(-{64*n}) mod p (result < 2p; caller subtracts p once). a, b, p: {n} limbs LE.
 /// out may alias a or b: inputs are read before any output is written.
-inline void mont_mul_adx_{n}(uint64_t out[{n}], const uint64_t a[{n}], const uint64_t b[{n}],
+CUZK_ALWAYS_INLINE inline void mont_mul_adx_{n}(uint64_t out[{n}], const uint64_t a[{n}], const uint64_t b[{n}],
                           const uint64_t p[{n}], uint64_t inv) {{
   uint64_t {", ".join(f"t{k}" for k in range(n+1))}, lo, hi;
   asm volatile(
@@ -89,6 +89,8 @@ print("""// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include <cstdint>
+
+#include "base/hd.hpp"
 
 namespace cuzk::ff::x86 {""")
 print(gen(4))

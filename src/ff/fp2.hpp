@@ -21,17 +21,17 @@ struct fp2_t {
   }
   friend constexpr bool operator!=(const fp2_t& a, const fp2_t& b) { return !(a == b); }
 
-  friend constexpr fp2_t operator+(const fp2_t& a, const fp2_t& b) {
+  CUZK_ALWAYS_INLINE friend constexpr fp2_t operator+(const fp2_t& a, const fp2_t& b) {
     return {a.c0 + b.c0, a.c1 + b.c1};
   }
-  friend constexpr fp2_t operator-(const fp2_t& a, const fp2_t& b) {
+  CUZK_ALWAYS_INLINE friend constexpr fp2_t operator-(const fp2_t& a, const fp2_t& b) {
     return {a.c0 - b.c0, a.c1 - b.c1};
   }
-  constexpr fp2_t operator-() const { return {-c0, -c1}; }
-  constexpr fp2_t dbl() const { return {c0.dbl(), c1.dbl()}; }
+  CUZK_ALWAYS_INLINE constexpr fp2_t operator-() const { return {-c0, -c1}; }
+  CUZK_ALWAYS_INLINE constexpr fp2_t dbl() const { return {c0.dbl(), c1.dbl()}; }
 
   /// Karatsuba, 3M: (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u
-  friend constexpr fp2_t operator*(const fp2_t& a, const fp2_t& b) {
+  CUZK_ALWAYS_INLINE friend constexpr fp2_t operator*(const fp2_t& a, const fp2_t& b) {
     fp_t t0 = a.c0 * b.c0;
     fp_t t1 = a.c1 * b.c1;
     fp_t t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
@@ -40,7 +40,7 @@ struct fp2_t {
   /// Fp2 times an Fp scalar, 2M.
   constexpr fp2_t mul_fp(const fp_t& s) const { return {c0 * s, c1 * s}; }
   /// Complex squaring, 2M: (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u
-  constexpr fp2_t sqr() const { return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()}; }
+  CUZK_ALWAYS_INLINE constexpr fp2_t sqr() const { return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()}; }
 
   constexpr fp2_t& operator+=(const fp2_t& b) { return *this = *this + b; }
   constexpr fp2_t& operator-=(const fp2_t& b) { return *this = *this - b; }

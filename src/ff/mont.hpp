@@ -105,14 +105,14 @@ struct mont_t {
 
   // ---- predicates ---------------------------------------------------------------------------
 
-  constexpr bool is_zero() const {
+  CUZK_ALWAYS_INLINE constexpr bool is_zero() const {
     uint64_t acc = 0;
     CUZK_UNROLL
     for (size_t i = 0; i < N; ++i) acc |= limb[i];
     return acc == 0;
   }
   constexpr bool is_one() const { return *this == one(); }
-  friend constexpr bool operator==(const mont_t& a, const mont_t& b) {
+  CUZK_ALWAYS_INLINE friend constexpr bool operator==(const mont_t& a, const mont_t& b) {
     uint64_t acc = 0;
     CUZK_UNROLL
     for (size_t i = 0; i < N; ++i) acc |= a.limb[i] ^ b.limb[i];
@@ -127,7 +127,7 @@ struct mont_t {
 
   // ---- ring operations ----------------------------------------------------------------------
 
-  friend constexpr mont_t operator+(const mont_t& a, const mont_t& b) {
+  CUZK_ALWAYS_INLINE friend constexpr mont_t operator+(const mont_t& a, const mont_t& b) {
     // a + b < 2p < 2^(64N) thanks to the spare top bit, so no carry-out; subtract p if >= p.
     mont_t r{};
     uint64_t carry = 0;
@@ -138,7 +138,7 @@ struct mont_t {
     r.reduce_once();
     return r;
   }
-  friend constexpr mont_t operator-(const mont_t& a, const mont_t& b) {
+  CUZK_ALWAYS_INLINE friend constexpr mont_t operator-(const mont_t& a, const mont_t& b) {
     mont_t r{};
     uint64_t borrow = 0;
     CUZK_UNROLL
@@ -154,12 +154,12 @@ struct mont_t {
     }
     return r;
   }
-  constexpr mont_t operator-() const { return zero() - *this; }
-  constexpr mont_t dbl() const { return *this + *this; }
+  CUZK_ALWAYS_INLINE constexpr mont_t operator-() const { return zero() - *this; }
+  CUZK_ALWAYS_INLINE constexpr mont_t dbl() const { return *this + *this; }
 
   /// Montgomery product a·b·R^-1 mod p. At run time on x86-64 the MULX/ADX kernel
   /// (mont_asm_x86.hpp); in constant evaluation and elsewhere the portable CIOS below.
-  friend constexpr mont_t operator*(const mont_t& a, const mont_t& b) {
+  CUZK_ALWAYS_INLINE friend constexpr mont_t operator*(const mont_t& a, const mont_t& b) {
 #if defined(CUZK_MONT_USE_ADX)
     if (!std::is_constant_evaluated()) {
       if constexpr (N == 4 || N == 6) {
@@ -178,7 +178,7 @@ struct mont_t {
   }
 
   /// Portable no-carry CIOS (see file comment); the reference for the assembly kernels.
-  static constexpr mont_t mul_portable(const mont_t& a, const mont_t& b) {
+  CUZK_ALWAYS_INLINE static constexpr mont_t mul_portable(const mont_t& a, const mont_t& b) {
     uint64_t t[N] = {};
     CUZK_UNROLL
     for (size_t i = 0; i < N; ++i) {
@@ -206,7 +206,7 @@ struct mont_t {
     r.reduce_once();
     return r;
   }
-  constexpr mont_t sqr() const { return *this * *this; }
+  CUZK_ALWAYS_INLINE constexpr mont_t sqr() const { return *this * *this; }
 
   constexpr mont_t& operator+=(const mont_t& b) { return *this = *this + b; }
   constexpr mont_t& operator-=(const mont_t& b) { return *this = *this - b; }
@@ -311,7 +311,7 @@ struct mont_t {
  private:
   /// Subtract p when the value is >= p. Branch-free: after a multiplication the outcome is a coin
   /// toss, and a mispredicted branch costs more than the whole subtraction.
-  constexpr void reduce_once() {
+  CUZK_ALWAYS_INLINE constexpr void reduce_once() {
     uint64_t tmp[N];
     uint64_t borrow = 0;
     CUZK_UNROLL

@@ -7,11 +7,13 @@
 
 #include <cstdint>
 
+#include "base/hd.hpp"
+
 namespace cuzk::ff::x86 {
 
 /// out = a·b·2^(-256) mod p (result < 2p; caller subtracts p once). a, b, p: 4 limbs LE.
 /// out may alias a or b: inputs are read before any output is written.
-inline void mont_mul_adx_4(uint64_t out[4], const uint64_t a[4], const uint64_t b[4],
+CUZK_ALWAYS_INLINE inline void mont_mul_adx_4(uint64_t out[4], const uint64_t a[4], const uint64_t b[4],
                           const uint64_t p[4], uint64_t inv) {
   uint64_t t0, t1, t2, t3, t4, lo, hi;
   asm volatile(
@@ -155,7 +157,7 @@ inline void mont_mul_adx_4(uint64_t out[4], const uint64_t a[4], const uint64_t 
 
 /// out = a·b·2^(-384) mod p (result < 2p; caller subtracts p once). a, b, p: 6 limbs LE.
 /// out may alias a or b: inputs are read before any output is written.
-inline void mont_mul_adx_6(uint64_t out[6], const uint64_t a[6], const uint64_t b[6],
+CUZK_ALWAYS_INLINE inline void mont_mul_adx_6(uint64_t out[6], const uint64_t a[6], const uint64_t b[6],
                           const uint64_t p[6], uint64_t inv) {
   uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi;
   asm volatile(
