@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // CPU NTT micro-benchmarks: BM_ntt/<lg> (forward, natural order, one thread) for 2^16…2^24,
-// BM_ntt_mt/<lg>/<threads>, the cheap nr/rn orders, and BM_fr_mul as the cost unit the
-// N/2·log2 N multiplication model is measured in.
+// BM_ntt_mt/<lg>/<threads> and the cheap nr/rn orders. The N/2·log2 N multiplication model's unit
+// is BM_fr_mul (ff_bench.cpp).
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -65,20 +65,5 @@ void BM_ntt_mt(benchmark::State& state) {
   run_ntt(state, unsigned(state.range(0)), unsigned(state.range(1)), cuzk::ntt::ntt_order::nn);
 }
 BENCHMARK(BM_ntt_mt)->ArgsProduct({{16, 20, 24}, {2}})->Unit(benchmark::kMillisecond);
-
-void BM_fr_mul(benchmark::State& state) {
-  // y[i] = x[i]·c over 1024 independent elements in L1: multiplication throughput, the regime
-  // of the butterflies (not the latency of one dependent chain)
-  auto x = bench_input(1024);
-  std::vector<fr_t> y(x.size());
-  const fr_t c = x[7];
-  for (auto _ : state) {
-    for (size_t i = 0; i < x.size(); ++i) y[i] = x[i] * c;
-    benchmark::DoNotOptimize(y.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(x.size()));
-}
-BENCHMARK(BM_fr_mul);
 
 }  // namespace
