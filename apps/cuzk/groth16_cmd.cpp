@@ -222,15 +222,7 @@ int cmd_prove(int argc, char** argv) {
   auto params = pf_file->load_all(groth16::point_checks::full, pool);
   if (!params) return fail(cmd, with_path(std::move(params), (*o)["params"]).error());
 
-  groth16::assignment asg;
-  asg.a = data->a;
-  asg.b = data->b;
-  asg.c = data->c;
-  asg.inputs = split->inputs;
-  asg.aux = split->aux;
-  asg.a_aux_density = data->density.a_aux.view();
-  asg.b_input_density = data->density.b_input.view();
-  asg.b_aux_density = data->density.b_aux.view();
+  const groth16::assignment asg = groth16::make_assignment(*data, split->inputs, split->aux);
   auto pf = groth16::create_proof(*params, asg, pool);
   if (!pf) return fail(cmd, pf.error());
 

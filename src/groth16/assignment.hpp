@@ -10,6 +10,8 @@
 
 #include "base/bitmap.hpp"
 #include "ff/fields.hpp"
+#include "r1cs/assignment_data.hpp"
+#include "r1cs/proving_cs.hpp"
 
 namespace cuzk::groth16 {
 
@@ -31,5 +33,31 @@ struct assignment {
   size_t num_inputs() const { return inputs.size(); }
   size_t num_aux() const { return aux.size(); }
 };
+
+/// View of evaluated rows + densities from matrices (r1cs::build_assignment_data) and the witness
+/// they were evaluated on. Everything must outlive the view.
+inline assignment make_assignment(const r1cs::assignment_data& data,
+                                  std::span<const ff::fr_t> inputs, std::span<const ff::fr_t> aux) {
+  return {data.a,
+          data.b,
+          data.c,
+          inputs,
+          aux,
+          data.density.a_aux.view(),
+          data.density.b_input.view(),
+          data.density.b_aux.view()};
+}
+
+/// View of a finalized proving constraint system (synthesis output).
+inline assignment make_assignment(const r1cs::proving_cs& cs) {
+  return {cs.a(),
+          cs.b(),
+          cs.c(),
+          cs.inputs(),
+          cs.aux(),
+          cs.a_aux_density().view(),
+          cs.b_input_density().view(),
+          cs.b_aux_density().view()};
+}
 
 }  // namespace cuzk::groth16

@@ -9,6 +9,8 @@
 #include "groth16/setup.hpp"
 #include "groth16/test_circuits.hpp"
 #include "groth16/verifier.hpp"
+#include "r1cs/matrix_cs.hpp"
+#include "r1cs/proving_cs.hpp"
 #include "test_rng.hpp"
 
 namespace cuzk::groth16 {
@@ -163,6 +165,61 @@ TEST(Groth16Prover, CubicProveVerify) {
   const fr_t good[] = {fr_t::from_uint(35)}, bad[] = {fr_t::from_uint(36)};
   EXPECT_TRUE(*verify(pvk, *pf, good));
   EXPECT_FALSE(*verify(pvk, *pf, bad));
+}
+
+// Synthesis to proof through the constraint-system API: the same circuit code runs in a matrix_cs
+// (for the setup) and a proving_cs (for the assignment); densities and row order must agree.
+template <class CS>
+void synthesize_cubic_chain(CS& cs, uint64_t x_int, int links) {
+  using r1cs::linear_combination;
+  using r1cs::variable;
+  fr_t x_val = fr_t::from_uint(x_int);
+  variable x = cs.alloc([&] { return x_val; });
+  for (int i = 0; i < links; ++i) {  // x <- x^3 + x + 5, one link = 3 constraints
+    const fr_t x2_val = x_val * x_val, x3_val = x2_val * x_val,
+               next_val = x3_val + x_val + fr_t::from_uint(5);
+    const variable x2 = cs.alloc([&] { return x2_val; });
+    cs.enforce([&](linear_combination& lc) { lc += x; }, [&](linear_combination& lc) { lc += x; },
+               [&](linear_combination& lc) { lc += x2; });
+    const variable x3 = cs.alloc([&] { return x3_val; });
+    cs.enforce([&](linear_combination& lc) { lc += x2; }, [&](linear_combination& lc) { lc += x; },
+               [&](linear_combination& lc) { lc += x3; });
+    const bool last = i + 1 == links;
+    const variable next =
+        last ? cs.alloc_input([&] { return next_val; }) : cs.alloc([&] { return next_val; });
+    cs.enforce(
+        [&](linear_combination& lc) {
+          lc += x3;
+          lc += x;
+          lc += fr_t::from_uint(5) * variable::one();
+        },
+        [&](linear_combination& lc) { lc += variable::one(); },
+        [&](linear_combination& lc) { lc += next; });
+    x = next;
+    x_val = next_val;
+  }
+}
+
+TEST(Groth16Prover, ProvingCsToProof) {
+  thread_pool pool(2);
+  r1cs::matrix_cs shape;
+  synthesize_cubic_chain(shape, 0, 20);
+  const r1cs::matrices m = shape.take_matrices();
+  const uint8_t seed[] = {7};
+  auto params = generate_parameters(m, toxic_waste::from_seed(seed), pool);
+  ASSERT_TRUE(params.ok()) << params.error().to_string();
+
+  r1cs::proving_cs cs;
+  synthesize_cubic_chain(cs, 3, 20);
+  cs.finalize();
+  ASSERT_EQ(cs.num_rows(), m.num_rows());
+  auto pf = create_proof(*params, make_assignment(cs), pool);
+  ASSERT_TRUE(pf.ok()) << pf.error().to_string();
+  const auto pvk = prepare_verifying_key(params->vk);
+  const fr_t out = cs.inputs()[1];
+  EXPECT_TRUE(*verify(pvk, *pf, std::span<const fr_t>(&out, 1)));
+  const fr_t wrong = out + fr_t::one();
+  EXPECT_FALSE(*verify(pvk, *pf, std::span<const fr_t>(&wrong, 1)));
 }
 
 TEST(Groth16Prover, RandomCircuitsProveVerifyAndTamper) {

@@ -128,18 +128,7 @@ struct owned_assignment {
   r1cs::assignment_data data;
   std::vector<fr_t> inputs, aux;
 
-  assignment view() const {
-    assignment a;
-    a.a = data.a;
-    a.b = data.b;
-    a.c = data.c;
-    a.inputs = inputs;
-    a.aux = aux;
-    a.a_aux_density = data.density.a_aux.view();
-    a.b_input_density = data.density.b_input.view();
-    a.b_aux_density = data.density.b_aux.view();
-    return a;
-  }
+  assignment view() const { return groth16::make_assignment(data, inputs, aux); }
 };
 
 inline result<owned_assignment> make_assignment(const r1cs::matrices& cs, std::vector<fr_t> inputs,
