@@ -13,6 +13,9 @@
 namespace cuzk::app {
 int cmd_demo(int argc, char** argv);
 int cmd_groth16(int argc, char** argv);
+int cmd_hash(int argc, char** argv);
+int cmd_porep(int argc, char** argv);
+int cmd_piece(int argc, char** argv);
 }
 
 namespace {
@@ -36,7 +39,10 @@ int usage() {
                "usage: cuzk <command>\n"
                "  version   print the version, git commit and CUDA support\n"
                "  demo      run the foundation demonstration (MSM, NTT, pairing) with timings\n"
-               "  groth16   setup, prove, verify; snarkjs export/verify (cuzk groth16 help)\n");
+               "  groth16   setup, prove, verify; snarkjs export/verify (cuzk groth16 help)\n"
+               "  hash      Poseidon and SHA256-trunc254 of given inputs (cuzk hash help)\n"
+               "  porep     PoRep vanilla side: parent cache, seal, C1 (cuzk porep help)\n"
+               "  piece     piece commitment (commP) of a file (cuzk piece help)\n");
   return 2;
 }
 
@@ -52,6 +58,9 @@ int main(int argc, char** argv) {
   if (cmd == "version" || cmd == "--version") return cmd_version();
   if (cmd == "demo") return cuzk::app::cmd_demo(argc - 1, argv + 1);
   if (cmd == "groth16") return cuzk::app::cmd_groth16(argc - 1, argv + 1);
+  if (cmd == "hash") return cuzk::app::cmd_hash(argc - 1, argv + 1);
+  if (cmd == "porep") return cuzk::app::cmd_porep(argc - 1, argv + 1);
+  if (cmd == "piece") return cuzk::app::cmd_piece(argc - 1, argv + 1);
   if (cmd == "help" || cmd == "--help" || cmd == "-h") {
     usage();
     return 0;
