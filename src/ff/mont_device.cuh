@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: Apache-2.0
+// dmont_t<Config>: the device twin of mont_t<Config> (ff/mont.hpp). Same value (a·R mod p,
+// R = 2^(64N)), same bytes: 2N little-endian 32-bit words are the N little-endian 64-bit limbs of
+// the host type, so an array of fp_t/fr_t is copied to the device unchanged. Every constant is
+// derived from Config::MODULUS at compile time (nothing retyped, STYLE.md §5.11).
+//
+// Multiplication: CIOS over 32-bit words with PTX carry chains. Each row adds a·b[i] as two chains
+// (mad.lo.cc into t[j], then mad.hi.cc into t[j+1]) and then m·p the same way with
+// m = t[0]·(-p^-1) mod 2^32, and shifts one word: 4n^2 + n 32-bit multiplies for n = 2N words
+// (Fp: 588, Fr: 264). PTX ptxas fuses lo/hi pairs into IMAD.WIDE. Both BLS12-381 moduli leave the
+// top bit of the top word clear, so the running sum stays below 2p and fits in n + 1 words.
+// nvcc only (.cuh).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ff/fields.hpp"
+
+namespace cuzk::ff::device {
+
+/// n 32-bit words of a 64-bit-limb constant, as a literal type usable in device constant
+/// expressions (a plain array member: no host-only member functions involved).
+template <size_t N32>
+struct words_t {
+  uint32_t v[N32];
+};
+
+template <size_t N>
+constexpr words_t<2 * N> split_words(const limbs<N>& x) {
+  words_t<2 * N> r{};
+  for (size_t i = 0; i < 2 * N; ++i) r.v[i] = uint32_t(x[i / 2] >> (32 * (i % 2)));
+  return r;
+}
+
+template <class Config>
+struct dmont_t {
+  using host_t = mont_t<Config>;
+  static constexpr int n = int(2 * Config::N);
+  // Constants as scalars/literal structs evaluated on the host at compile time.
+  static constexpr words_t<2 * Config::N> P = split_words<Config::N>(host_t::MODULUS);
+  static constexpr words_t<2 * Config::N> ONE = split_words<Config::N>(host_t::R);
+  static constexpr uint32_t M0 =
+      uint32_t(host_t::INV);  // -p^-1 mod 2^32 (low word of -p^-1 mod 2^64)
+  static_assert(P.v[2 * Config::N - 1] < 0x7fffffffu, "need a spare top bit");
+
+  uint32_t w[2 * Config::N];
+
+  // ---- construction ---------------------------------------------------------------------------
+
+  __device__ __forceinline__ static dmont_t zero() {
+    dmont_t r;
+#pragma unroll
+    for (int i = 0; i < n; ++i) r.w[i] = 0;
+    return r;
+  }
+  __device__ __forceinline__ static dmont_t one() {
+    constexpr words_t<2 * Config::N> k = ONE;
+    dmont_t r;
+#pragma unroll
+    for (int i = 0; i < n; ++i) r.w[i] = k.v[i];
+    return r;
+  }
+  /// Out of Montgomery form: a·1·R^-1 = the canonical integer, as words.
+  __device__ __forceinline__ dmont_t from_mont() const {
+    dmont_t u = zero();
+    u.w[0] = 1;
+    return *this * u;
+  }
+
+  // ---- predicates -----------------------------------------------------------------------------
+
+  __device__ __forceinline__ bool is_zero() const {
+    uint32_t acc = 0;
+#pragma unroll
+    for (int i = 0; i < n; ++i) acc |= w[i];
+    return acc == 0;
+  }
+  __device__ __forceinline__ friend bool operator==(const dmont_t& a, const dmont_t& b) {
+    uint32_t acc = 0;
+#pragma unroll
+    for (int i = 0; i < n; ++i) acc |= a.w[i] ^ b.w[i];
+    return acc == 0;
+  }
+
+  // ---- ring operations ------------------------------------------------------------------------
+
+  /// r = t - p if t >= p else t, for t < 2p (n words).
+  __device__ __forceinline__ static void reduce_once(uint32_t (&t)[2 * Config::N]) {
+    constexpr words_t<2 * Config::N> p = P;
+    uint32_t s[2 * Config::N], borrow;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(t[0]), "r"(p.v[0]));
+#pragma unroll
+    for (int i = 1; i < n; ++i)
+      asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(t[i]), "r"(p.v[i]));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));  // all ones when t < p
+#pragma unroll
+    for (int i = 0; i < n; ++i) t[i] = borrow ? t[i] : s[i];
+  }
+
+  __device__ __forceinline__ friend dmont_t operator+(const dmont_t& a, const dmont_t& b) {
+    dmont_t r;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.w[0]) : "r"(a.w[0]), "r"(b.w[0]));
+#pragma unroll
+    for (int i = 1; i < n - 1; ++i)
+      asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.w[i]) : "r"(a.w[i]), "r"(b.w[i]));
+    // a + b < 2p < 2^(32n): no carry out of the top word
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(r.w[n - 1]) : "r"(a.w[n - 1]), "r"(b.w[n - 1]));
+    reduce_once(r.w);
+    return r;
+  }
+
+  __device__ __forceinline__ friend dmont_t operator-(const dmont_t& a, const dmont_t& b) {
+    constexpr words_t<2 * Config::N> p = P;
+    dmont_t r;
+    uint32_t mask;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r.w[0]) : "r"(a.w[0]), "r"(b.w[0]));
+#pragma unroll
+    for (int i = 1; i < n; ++i)
+      asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r.w[i]) : "r"(a.w[i]), "r"(b.w[i]));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(mask));  // all ones when a < b: add p back
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(r.w[0]) : "r"(p.v[0] & mask));
+#pragma unroll
+    for (int i = 1; i < n - 1; ++i)
+      asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(r.w[i]) : "r"(p.v[i] & mask));
+    asm volatile("addc.u32 %0, %0, %1;" : "+r"(r.w[n - 1]) : "r"(p.v[n - 1] & mask));
+    return r;
+  }
+
+  __device__ __forceinline__ dmont_t operator-() const {
+    return zero() - *this;
+  }
+  __device__ __forceinline__ dmont_t dbl() const {
+    return *this + *this;
+  }
+
+  /// t[0..n] += a·b (n+1 words; the caller guarantees no carry out of t[n]).
+  __device__ __forceinline__ static void mul_add_row(uint32_t (&t)[2 * Config::N + 1],
+                                                     const uint32_t (&a)[2 * Config::N],
+                                                     uint32_t b) {
+    // low halves into t[j]
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(a[0]), "r"(b));
+#pragma unroll
+    for (int j = 1; j < n; ++j)
+      asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(a[j]), "r"(b));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[n]));
+    // high halves into t[j+1]
+    asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(a[0]), "r"(b));
+#pragma unroll
+    for (int j = 1; j < n - 1; ++j)
+      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a[j]), "r"(b));
+    asm volatile("madc.hi.u32 %0, %1, %2, %0;" : "+r"(t[n]) : "r"(a[n - 1]), "r"(b));
+  }
+
+  /// Montgomery product a·b·R^-1 mod p (CIOS, see the file comment).
+  __device__ __forceinline__ friend dmont_t operator*(const dmont_t& a, const dmont_t& b) {
+    constexpr words_t<2 * Config::N> p = P;
+    uint32_t t[2 * Config::N + 1];
+#pragma unroll
+    for (int j = 0; j <= n; ++j) t[j] = 0;
+#pragma unroll
+    for (int i = 0; i < n; ++i) {
+      mul_add_row(t, a.w, b.w[i]);
+      const uint32_t m = t[0] * M0;
+      mul_add_row(t, p.v, m);  // t[0] becomes 0
+#pragma unroll
+      for (int j = 0; j < n; ++j) t[j] = t[j + 1];
+      t[n] = 0;
+    }
+    dmont_t r;
+#pragma unroll
+    for (int j = 0; j < n; ++j) r.w[j] = t[j];
+    reduce_once(r.w);
+    return r;
+  }
+  __device__ __forceinline__ dmont_t sqr() const {
+    return *this * *this;
+  }
+
+  __device__ __forceinline__ dmont_t& operator+=(const dmont_t& b) {
+    return *this = *this + b;
+  }
+  __device__ __forceinline__ dmont_t& operator-=(const dmont_t& b) {
+    return *this = *this - b;
+  }
+  __device__ __forceinline__ dmont_t& operator*=(const dmont_t& b) {
+    return *this = *this * b;
+  }
+};
+
+using fp_d = dmont_t<fp_config>;
+using fr_d = dmont_t<fr_config>;
+
+// The layout contract with the host types: same size, words alias limbs.
+static_assert(sizeof(fp_d) == sizeof(fp_t) && sizeof(fr_d) == sizeof(fr_t));
+static_assert(alignof(fp_d) <= alignof(fp_t) && alignof(fr_d) <= alignof(fr_t));
+
+}  // namespace cuzk::ff::device

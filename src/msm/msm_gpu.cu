@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: Apache-2.0
+// GPU Pippenger MSM and bitmap batch addition over G1.
+//
+// MSM, for window width c and W = ⌈256/c⌉ windows, processed in groups of windows that fit the
+// memory budget:
+//   1. digits:     each scalar leaves Montgomery form and is recoded into signed digits
+//                  d ∈ [−2^(c−1)+1, 2^(c−1)] (carry into the next window); per window, key |d|
+//                  and value index | sign<<31. Zero digits get key 0 and are never read.
+//   2. sort:       per window, CUB radix sort of (key, value) on the low c bits.
+//   3. bounds:     start/end of every bucket in the sorted run.
+//   4. accumulate: each bucket's points are cut into chunks of at most 64; one thread per chunk
+//                  adds its affine points (negated for negative digits) into an XYZZ
+//                  accumulator (madd-2008-s, 8M + 2S); chunk sums are merged 64 at a time,
+//                  level by level, until one per bucket is left (a heavy bucket, e.g. the carry-
+//                  only top window, is reduced as a tree).
+//   5. reduce:     one thread per segment of 16 buckets: running sums give Σ (b − lo + 1)·B_b and
+//                  Σ B_b, then + (lo − 1)·Σ B_b by double-and-add; a block per window sums the
+//                  segments.
+//   6. host:       Horner over the W window sums (c doublings between windows).
+// Batch add: one thread per 4 bitmap words adds the selected bases; partial sums are reduced by
+// blocks of 128 threads until one point is left.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <vector>
+
+#include "gpu/device_memory.cuh"
+#include "gpu/ec_device.cuh"
+#include "msm/msm_gpu.hpp"
+
+namespace cuzk::msm::gpu {
+namespace {
+
+using cuzk::gpu::device_buffer;
+using cuzk::gpu::g1_affine_d;
+using cuzk::gpu::g1_xyzz_d;
+using fr_d = ff::device::fr_d;
+
+constexpr unsigned SCALAR_BITS = 256;  // windows cover 256 bits so the top carry is absorbed
+constexpr unsigned SEGMENT_LG = 4;     // buckets per reduction thread: 16
+constexpr unsigned SUM_THREADS = 128;  // 128 × 192 B = 24 KiB of shared memory
+constexpr size_t GROUP_BYTES = size_t(8) << 30;  // digit/sort memory budget per window group
+// Points per accumulation thread. Buckets are split into chunks so that one heavy bucket (the
+// top window has fewer bits, so fewer and fuller buckets; Groth16 witnesses are full of 1s) does
+// not leave the whole GPU waiting on one thread.
+constexpr uint32_t CHUNK_POINTS = 64;
+
+unsigned blocks_for(size_t n, unsigned threads) {
+  return unsigned((n + threads - 1) / threads);
+}
+
+__global__ void digits_kernel(const fr_d* scalars, size_t n, unsigned c, unsigned w0, unsigned g,
+                              uint32_t* keys, uint32_t* vals) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const fr_d s = scalars[i].from_mont();
+  const uint32_t mask = (1u << c) - 1, half = 1u << (c - 1);
+  uint32_t carry = 0;
+  for (unsigned w = 0; w < w0 + g; ++w) {
+    const unsigned bit = w * c, word = bit / 32, sh = bit % 32;
+    uint32_t v = 0;
+    if (word < 8) {
+      v = s.w[word] >> sh;
+      if (sh != 0 && sh + c > 32 && word + 1 < 8) v |= s.w[word + 1] << (32 - sh);
+    }
+    v = (v & mask) + carry;  // ≤ 2^c
+    uint32_t key, neg;
+    if (v > half) {
+      key = (1u << c) - v;  // digit v − 2^c < 0
+      neg = 1;
+      carry = 1;
+    } else {
+      key = v;
+      neg = 0;
+      carry = 0;
+    }
+    if (w >= w0) {
+      const size_t o = size_t(w - w0) * n + i;
+      keys[o] = key;
+      vals[o] = uint32_t(i) | (neg << 31);
+    }
+  }
+}
+
+__global__ void bounds_kernel(const uint32_t* keys, size_t n, size_t total, uint32_t* start,
+                              uint32_t* end, unsigned c) {
+  const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= total) return;
+  const size_t gw = t / n, i = t % n;
+  const uint32_t k = keys[t];
+  if (k == 0) return;
+  const size_t slot = (gw << (c - 1)) + (k - 1);
+  if (i == 0 || keys[t - 1] != k) start[slot] = uint32_t(i);
+  if (i == n - 1 || keys[t + 1] != k) end[slot] = uint32_t(i + 1);
+}
+
+/// Chunks of at most CHUNK_POINTS points per bucket: chunks[t] = ⌈(end − start)/CHUNK_POINTS⌉.
+__global__ void chunk_count_kernel(const uint32_t* start, const uint32_t* end, size_t buckets,
+                                   uint32_t* chunks) {
+  const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t < buckets) chunks[t] = (end[t] - start[t] + CHUNK_POINTS - 1) / CHUNK_POINTS;
+}
+
+/// owner[offset[t] + j] = t for every chunk j of bucket t.
+__global__ void chunk_owner_kernel(const uint32_t* chunks, const uint32_t* offset, size_t buckets,
+                                   uint32_t* owner) {
+  const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= buckets) return;
+  for (uint32_t j = 0, o = offset[t]; j < chunks[t]; ++j) owner[o + j] = uint32_t(t);
+}
+
+/// One thread per chunk: the XYZZ sum of its (sign-adjusted) affine points.
+__global__ void accumulate_kernel(const g1_affine_d* bases, const uint32_t* vals, size_t n,
+                                  const uint32_t* start, const uint32_t* end,
+                                  const uint32_t* offset, const uint32_t* owner, size_t nchunks,
+                                  unsigned c, g1_xyzz_d* out) {
+  const size_t q = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (q >= nchunks) return;
+  const uint32_t t = owner[q];
+  const uint32_t* v = vals + (size_t(t) >> (c - 1)) * n;
+  const uint32_t lo = start[t] + (uint32_t(q) - offset[t]) * CHUNK_POINTS;
+  const uint32_t hi = min(end[t], lo + CHUNK_POINTS);
+  g1_xyzz_d acc = g1_xyzz_d::infinity();
+  for (uint32_t j = lo; j < hi; ++j) {
+    const uint32_t x = v[j];
+    g1_affine_d p = bases[x & 0x7fffffffu];
+    if (x >> 31) p = p.neg();
+    acc.add_affine(p);
+  }
+  out[q] = acc;
+}
+
+/// next[t] = ⌈cur[t]/CHUNK_POINTS⌉: chunk counts after one more merge level.
+__global__ void ceil_div_kernel(const uint32_t* cur, size_t buckets, uint32_t* next) {
+  const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t < buckets) next[t] = (cur[t] + CHUNK_POINTS - 1) / CHUNK_POINTS;
+}
+
+/// One merge level: output chunk q of bucket t = owner[q] sums at most CHUNK_POINTS of the
+/// bucket's input chunk sums, so a heavy bucket is reduced as a tree, not by one thread.
+__global__ void merge_kernel(const g1_xyzz_d* in, const uint32_t* in_cnt, const uint32_t* in_off,
+                             const uint32_t* out_off, const uint32_t* owner, size_t nout,
+                             g1_xyzz_d* out) {
+  const size_t q = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (q >= nout) return;
+  const uint32_t t = owner[q];
+  const uint32_t j = uint32_t(q) - out_off[t];
+  const uint32_t lo = j * CHUNK_POINTS, hi = min(in_cnt[t], lo + CHUNK_POINTS);
+  g1_xyzz_d acc = g1_xyzz_d::infinity();
+  for (uint32_t i = lo; i < hi; ++i) acc.add(in[in_off[t] + i]);
+  out[q] = acc;
+}
+
+/// One thread per bucket: the sum of its chunk sums (infinity for an empty bucket).
+__global__ void bucket_kernel(const g1_xyzz_d* partial, const uint32_t* chunks,
+                              const uint32_t* offset, size_t buckets, g1_xyzz_d* out) {
+  const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= buckets) return;
+  g1_xyzz_d acc = g1_xyzz_d::infinity();
+  for (uint32_t j = 0, o = offset[t]; j < chunks[t]; ++j) acc.add(partial[o + j]);
+  out[t] = acc;
+}
+
+/// Segment s of window gw covers bucket values [lo, lo + 16) (lo = 1 + 16s; slot = value − 1).
+__global__ void segment_kernel(const g1_xyzz_d* buckets, size_t segments, unsigned c,
+                               g1_xyzz_d* out) {
+  const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= segments) return;
+  const unsigned per_window_lg = (c - 1) > SEGMENT_LG ? (c - 1) - SEGMENT_LG : 0;
+  const unsigned seg_len = 1u << ((c - 1) - per_window_lg);
+  const size_t gw = t >> per_window_lg, s = t & ((size_t(1) << per_window_lg) - 1);
+  const g1_xyzz_d* b = buckets + (gw << (c - 1)) + s * seg_len;
+  g1_xyzz_d run = g1_xyzz_d::infinity(), sum = g1_xyzz_d::infinity();
+  for (int j = int(seg_len) - 1; j >= 0; --j) {
+    run.add(b[j]);
+    sum.add(run);
+  }
+  // sum = Σ (value − lo + 1)·B; add (lo − 1)·run with lo − 1 = s·seg_len.
+  const uint32_t k = uint32_t(s) * seg_len;
+  if (k != 0 && !run.is_infinity()) {
+    g1_xyzz_d m = g1_xyzz_d::infinity();
+    for (int bit = 31 - __clz(k); bit >= 0; --bit) {
+      m = m.dbl();
+      if ((k >> bit) & 1) m.add(run);
+    }
+    sum.add(m);
+  }
+  out[t] = sum;
+}
+
+/// out[b] = Σ in[b·chunk + j] for j < chunk (clipped to m): a block of SUM_THREADS per output.
+__global__ void __launch_bounds__(SUM_THREADS)
+    sum_kernel(const g1_xyzz_d* in, size_t m, size_t chunk, g1_xyzz_d* out) {
+  __shared__ g1_xyzz_d sh[SUM_THREADS];
+  const size_t lo = size_t(blockIdx.x) * chunk, hi = min(m, lo + chunk);
+  g1_xyzz_d acc = g1_xyzz_d::infinity();
+  for (size_t j = lo + threadIdx.x; j < hi; j += SUM_THREADS) acc.add(in[j]);
+  sh[threadIdx.x] = acc;
+  __syncthreads();
+  for (unsigned s = SUM_THREADS / 2; s > 0; s /= 2) {
+    if (threadIdx.x < s) {
+      g1_xyzz_d a = sh[threadIdx.x];
+      a.add(sh[threadIdx.x + s]);
+      sh[threadIdx.x] = a;
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = sh[0];
+}
+
+constexpr size_t BATCH_WORDS = 4;  // bitmap words per batch-add thread (256 bases)
+
+__global__ void batch_add_kernel(const g1_affine_d* bases, const uint64_t* words, size_t n,
+                                 size_t threads, g1_xyzz_d* out) {
+  const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= threads) return;
+  const size_t nwords = (n + 63) / 64;
+  g1_xyzz_d acc = g1_xyzz_d::infinity();
+  for (size_t wi = t * BATCH_WORDS; wi < min(nwords, (t + 1) * BATCH_WORDS); ++wi) {
+    uint64_t w = words[wi];
+    if (wi == nwords - 1 && n % 64 != 0) w &= (uint64_t(1) << (n % 64)) - 1;
+    while (w != 0) {
+      const unsigned bit = __ffsll((long long)w) - 1;
+      w &= w - 1;
+      acc.add_affine(bases[wi * 64 + bit]);
+    }
+  }
+  out[t] = acc;
+}
+
+ec::g1_xyzz_t to_host(const g1_xyzz_d& p) {
+  ec::g1_xyzz_t r;
+  static_assert(sizeof(r) == sizeof(p));
+  std::memcpy(&r, &p, sizeof(r));
+  return r;
+}
+
+/// Sums m device points into one, reducing by blocks of chunk inputs; returns the host point.
+ec::g1_xyzz_t sum_all(device_buffer<g1_xyzz_d>& a, size_t m) {
+  constexpr size_t CHUNK = 1024;
+  device_buffer<g1_xyzz_d> b(blocks_for(m, CHUNK));
+  g1_xyzz_d* src = a.data();
+  g1_xyzz_d* dst = b.data();
+  while (m > 1) {
+    const size_t blocks = (m + CHUNK - 1) / CHUNK;
+    sum_kernel<<<unsigned(blocks), SUM_THREADS>>>(src, m, CHUNK, dst);
+    CUZK_CUDA_LAUNCH_OK();
+    std::swap(src, dst);
+    m = blocks;
+  }
+  g1_xyzz_d r;
+  CUZK_CUDA_OK(cudaMemcpy(&r, src, sizeof(r), cudaMemcpyDeviceToHost));
+  return to_host(r);
+}
+
+}  // namespace
+
+unsigned choose_window_gpu(size_t n) {
+  unsigned lg = 0;
+  while ((size_t(1) << lg) < n) ++lg;
+  return std::clamp(lg > 7 ? lg - 7 : 0u, 5u, 18u);
+}
+
+ec::g1_jacobian_t msm_device(const ec::g1_affine_t* d_bases_h, const ff::fr_t* d_scalars_h,
+                             size_t n, const msm_config& cfg) {
+  if (n == 0) return ec::g1_jacobian_t::infinity();
+  if (n >= (size_t(1) << 31)) {
+    std::fprintf(stderr, "msm::gpu::msm_device: %zu points exceed 2^31\n", n);
+    std::abort();
+  }
+  const auto* bases = reinterpret_cast<const g1_affine_d*>(d_bases_h);
+  const auto* scalars = reinterpret_cast<const fr_d*>(d_scalars_h);
+  const unsigned c =
+      cfg.window_bits != 0 ? std::clamp(cfg.window_bits, 2u, 24u) : choose_window_gpu(n);
+  const unsigned nwin = (SCALAR_BITS + c - 1) / c;
+  const size_t per_window = size_t(1) << (c - 1);  // buckets 1..2^(c−1)
+  const unsigned group =
+      unsigned(std::clamp<size_t>(GROUP_BYTES / (16 * n), size_t(1), size_t(nwin)));
+  const unsigned seg_lg = (c - 1) > SEGMENT_LG ? (c - 1) - SEGMENT_LG : 0;
+
+  device_buffer<uint32_t> keys(group * n), vals(group * n), keys_s(group * n), vals_s(group * n);
+  device_buffer<uint32_t> start(group * per_window), end(group * per_window);
+  device_buffer<g1_xyzz_d> buckets(group * per_window);
+  device_buffer<g1_xyzz_d> segs(size_t(group) << seg_lg), wins(group);
+  size_t temp_bytes = 0;
+  CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), keys_s.data(),
+                                               vals.data(), vals_s.data(), int(n), 0, int(c)));
+  device_buffer<uint8_t> temp(temp_bytes);
+  device_buffer<uint32_t> chunks(group * per_window), offset(group * per_window);
+  size_t scan_bytes = 0;
+  CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, chunks.data(), offset.data(),
+                                             int(group * per_window)));
+  device_buffer<uint8_t> scan_temp(scan_bytes);
+  // chunk buffers grow on demand: at most g·n/CHUNK_POINTS + buckets
+  device_buffer<uint32_t> owner;
+  device_buffer<g1_xyzz_d> partial, partial2;
+  device_buffer<uint32_t> chunks2(group * per_window), offset2(group * per_window);
+
+  std::vector<ec::g1_xyzz_t> window_sums(nwin);
+  for (unsigned w0 = 0; w0 < nwin; w0 += group) {
+    const unsigned g = std::min(group, nwin - w0);
+    digits_kernel<<<blocks_for(n, 256), 256>>>(scalars, n, c, w0, g, keys.data(), vals.data());
+    CUZK_CUDA_LAUNCH_OK();
+    for (unsigned gw = 0; gw < g; ++gw) {
+      size_t tb = temp_bytes;
+      CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(temp.data(), tb, keys.data() + gw * n,
+                                                   keys_s.data() + gw * n, vals.data() + gw * n,
+                                                   vals_s.data() + gw * n, int(n), 0, int(c)));
+    }
+    CUZK_CUDA_OK(cudaMemset(start.data(), 0, start.bytes()));
+    CUZK_CUDA_OK(cudaMemset(end.data(), 0, end.bytes()));
+    bounds_kernel<<<blocks_for(g * n, 256), 256>>>(keys_s.data(), n, g * n, start.data(),
+                                                   end.data(), c);
+    CUZK_CUDA_LAUNCH_OK();
+    const size_t nb = g * per_window;
+    chunk_count_kernel<<<blocks_for(nb, 256), 256>>>(start.data(), end.data(), nb, chunks.data());
+    CUZK_CUDA_LAUNCH_OK();
+    size_t sb = scan_bytes;
+    CUZK_CUDA_OK(
+        cub::DeviceScan::ExclusiveSum(scan_temp.data(), sb, chunks.data(), offset.data(), int(nb)));
+    uint32_t last[2];
+    CUZK_CUDA_OK(cudaMemcpy(&last[0], chunks.data() + nb - 1, 4, cudaMemcpyDeviceToHost));
+    CUZK_CUDA_OK(cudaMemcpy(&last[1], offset.data() + nb - 1, 4, cudaMemcpyDeviceToHost));
+    const size_t nchunks = size_t(last[0]) + last[1];
+    if (nchunks > owner.size()) owner = device_buffer<uint32_t>(nchunks);
+    if (nchunks > partial.size()) partial = device_buffer<g1_xyzz_d>(nchunks);
+    chunk_owner_kernel<<<blocks_for(nb, 256), 256>>>(chunks.data(), offset.data(), nb,
+                                                     owner.data());
+    CUZK_CUDA_LAUNCH_OK();
+    if (nchunks != 0) {
+      accumulate_kernel<<<blocks_for(nchunks, 128), 128>>>(bases, vals_s.data(), n, start.data(),
+                                                           end.data(), offset.data(), owner.data(),
+                                                           nchunks, c, partial.data());
+      CUZK_CUDA_LAUNCH_OK();
+    }
+    // Merge levels until every bucket has at most one chunk sum left.
+    uint32_t* cnt = chunks.data();
+    uint32_t* off = offset.data();
+    uint32_t* cnt2 = chunks2.data();
+    uint32_t* off2 = offset2.data();
+    for (size_t m = (n + CHUNK_POINTS - 1) / CHUNK_POINTS; m > 1;
+         m = (m + CHUNK_POINTS - 1) / CHUNK_POINTS) {
+      ceil_div_kernel<<<blocks_for(nb, 256), 256>>>(cnt, nb, cnt2);
+      CUZK_CUDA_LAUNCH_OK();
+      sb = scan_bytes;
+      CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), sb, cnt2, off2, int(nb)));
+      CUZK_CUDA_OK(cudaMemcpy(&last[0], cnt2 + nb - 1, 4, cudaMemcpyDeviceToHost));
+      CUZK_CUDA_OK(cudaMemcpy(&last[1], off2 + nb - 1, 4, cudaMemcpyDeviceToHost));
+      const size_t nout = size_t(last[0]) + last[1];
+      if (nout > partial2.size()) partial2 = device_buffer<g1_xyzz_d>(nout);
+      chunk_owner_kernel<<<blocks_for(nb, 256), 256>>>(cnt2, off2, nb, owner.data());
+      CUZK_CUDA_LAUNCH_OK();
+      if (nout != 0) {
+        merge_kernel<<<blocks_for(nout, 128), 128>>>(partial.data(), cnt, off, off2, owner.data(),
+                                                     nout, partial2.data());
+        CUZK_CUDA_LAUNCH_OK();
+      }
+      std::swap(partial, partial2);
+      std::swap(cnt, cnt2);
+      std::swap(off, off2);
+    }
+    bucket_kernel<<<blocks_for(nb, 128), 128>>>(partial.data(), cnt, off, nb, buckets.data());
+    CUZK_CUDA_LAUNCH_OK();
+    const size_t ns = size_t(g) << seg_lg;
+    segment_kernel<<<blocks_for(ns, 128), 128>>>(buckets.data(), ns, c, segs.data());
+    CUZK_CUDA_LAUNCH_OK();
+    sum_kernel<<<g, SUM_THREADS>>>(segs.data(), ns, size_t(1) << seg_lg, wins.data());
+    CUZK_CUDA_LAUNCH_OK();
+    std::vector<g1_xyzz_d> host(g);
+    CUZK_CUDA_OK(
+        cudaMemcpy(host.data(), wins.data(), g * sizeof(g1_xyzz_d), cudaMemcpyDeviceToHost));
+    for (unsigned gw = 0; gw < g; ++gw) window_sums[w0 + gw] = to_host(host[gw]);
+  }
+
+  ec::g1_jacobian_t acc = ec::g1_jacobian_t::infinity();
+  for (unsigned w = nwin; w-- > 0;) {
+    for (unsigned i = 0; i < c; ++i) acc = acc.dbl();
+    acc += window_sums[w].to_jacobian();
+  }
+  return acc;
+}
+
+ec::g1_jacobian_t msm(std::span<const ec::g1_affine_t> bases, std::span<const ff::fr_t> scalars,
+                      const msm_config& cfg) {
+  if (bases.size() != scalars.size()) {
+    std::fprintf(stderr, "msm::gpu::msm: %zu bases, %zu scalars\n", bases.size(), scalars.size());
+    std::abort();
+  }
+  const size_t n = bases.size();
+  if (n == 0) return ec::g1_jacobian_t::infinity();
+  device_buffer<ec::g1_affine_t> db(n);
+  device_buffer<ff::fr_t> ds(n);
+  db.upload(bases.data(), n);
+  ds.upload(scalars.data(), n);
+  return msm_device(db.data(), ds.data(), n, cfg);
+}
+
+ec::g1_jacobian_t batch_add_device(const ec::g1_affine_t* d_bases, const uint64_t* d_words,
+                                   size_t n) {
+  if (n == 0) return ec::g1_jacobian_t::infinity();
+  const size_t nwords = (n + 63) / 64;
+  const size_t threads = (nwords + BATCH_WORDS - 1) / BATCH_WORDS;
+  device_buffer<g1_xyzz_d> partial(threads);
+  batch_add_kernel<<<blocks_for(threads, 128), 128>>>(reinterpret_cast<const g1_affine_d*>(d_bases),
+                                                      d_words, n, threads, partial.data());
+  CUZK_CUDA_LAUNCH_OK();
+  return sum_all(partial, threads).to_jacobian();
+}
+
+ec::g1_jacobian_t batch_add(std::span<const ec::g1_affine_t> bases, bitmap_view mask) {
+  if (mask.count != bases.size() || mask.words.size() < (bases.size() + 63) / 64) {
+    std::fprintf(stderr, "msm::gpu::batch_add: mask of %zu bits for %zu bases\n", mask.count,
+                 bases.size());
+    std::abort();
+  }
+  const size_t n = bases.size();
+  if (n == 0) return ec::g1_jacobian_t::infinity();
+  device_buffer<ec::g1_affine_t> db(n);
+  device_buffer<uint64_t> dw((n + 63) / 64);
+  db.upload(bases.data(), n);
+  dw.upload(mask.words.data(), (n + 63) / 64);
+  return batch_add_device(db.data(), dw.data(), n);
+}
+
+}  // namespace cuzk::msm::gpu

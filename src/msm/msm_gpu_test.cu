@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+// GPU G1 MSM and batch addition against the CPU reference (msm_cpu.hpp) at sizes 2^1…2^20 and
+// non-powers of two, with zero scalars, ±1 scalars, infinity bases, repeated bases and forced
+// window widths; the largest size is also checked against one scalar multiplication (bases
+// P_i = (a + i·s)·G, so Σ k_i·P_i = (Σ k_i·(a + i·s))·G). Label gpu: needs a CUDA device.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "ec/curves.hpp"
+#include "ec/scalar_mul.hpp"
+#include "ff/batch_inverse.hpp"
+#include "msm/msm_cpu.hpp"
+#include "msm/msm_gpu.hpp"
+#include "test_rng.hpp"
+
+namespace cuzk::msm {
+namespace {
+
+using ec::g1_affine_t;
+using ec::g1_jacobian_t;
+using ff::fp_t;
+using ff::fr_t;
+
+struct bases_t {
+  std::vector<g1_affine_t> pts;
+  fr_t a, s;  // P_i = (a + i·s)·G
+};
+
+bases_t make_bases(size_t n, test::test_rng& rng) {
+  bases_t b{std::vector<g1_affine_t>(n), fr_t::random(rng), fr_t::random(rng)};
+  std::vector<g1_jacobian_t> jac(n);
+  const g1_jacobian_t step = ec::mul(ec::g1_generator(), b.s);
+  g1_jacobian_t p = ec::mul(ec::g1_generator(), b.a);
+  for (size_t i = 0; i < n; ++i) {
+    jac[i] = p;
+    p += step;
+  }
+  std::vector<fp_t> zinv(n);
+  for (size_t i = 0; i < n; ++i) zinv[i] = jac[i].z;
+  ff::batch_inverse<fp_t>(zinv);
+  for (size_t i = 0; i < n; ++i) {
+    const fp_t zi2 = zinv[i].sqr();
+    b.pts[i] = jac[i].is_infinity() ? g1_affine_t::infinity()
+                                    : g1_affine_t{jac[i].x * zi2, jac[i].y * zi2 * zinv[i]};
+  }
+  return b;
+}
+
+std::vector<fr_t> random_scalars(size_t n, test::test_rng& rng) {
+  std::vector<fr_t> v(n);
+  for (auto& x : v) x = fr_t::random(rng);
+  return v;
+}
+
+thread_pool& pool() {
+  static thread_pool p;
+  return p;
+}
+
+void expect_same(std::span<const g1_affine_t> b, std::span<const fr_t> k, const char* what,
+                 unsigned window = 0) {
+  msm_config cfg;
+  cfg.window_bits = window;
+  const g1_jacobian_t ref = msm::msm(b, k, pool());
+  const g1_jacobian_t got = gpu::msm(b, k, cfg);
+  EXPECT_TRUE(got == ref) << what << " n=" << b.size() << " window=" << window;
+}
+
+TEST(MsmGpu, PowersOfTwoAndOthers) {
+  auto rng = test::test_rng::from_env("MsmGpu.PowersOfTwoAndOthers");
+  const bases_t b = make_bases(1 << 20, rng);
+  const std::vector<fr_t> k = random_scalars(1 << 20, rng);
+  for (unsigned lg = 1; lg <= 20; ++lg) {
+    const size_t n = size_t(1) << lg;
+    expect_same({b.pts.data(), n}, {k.data(), n}, "random");
+  }
+  for (size_t n : {1u, 3u, 5u, 63u, 100u, 1000u, 12345u, 100003u, 777777u})
+    expect_same({b.pts.data(), n}, {k.data(), n}, "non-power");
+  // Independent check at 2^20: Σ k_i·(a + i·s) in Fr, times G.
+  fr_t e = fr_t::zero(), x = b.a;
+  for (size_t i = 0; i < k.size(); ++i) {
+    e += k[i] * x;
+    x += b.s;
+  }
+  EXPECT_TRUE(gpu::msm(b.pts, k) == ec::mul(ec::g1_generator(), e)) << "scalar-sum oracle";
+}
+
+TEST(MsmGpu, SpecialScalarsAndBases) {
+  auto rng = test::test_rng::from_env("MsmGpu.SpecialScalarsAndBases");
+  const size_t n = 1 << 14;
+  bases_t b = make_bases(n, rng);
+  std::vector<fr_t> k = random_scalars(n, rng);
+  // all zero scalars -> infinity
+  std::vector<fr_t> zeros(n, fr_t::zero());
+  EXPECT_TRUE(gpu::msm(b.pts, zeros).is_infinity());
+  // mixed zeros, ones, minus ones, small values
+  for (size_t i = 0; i < n; ++i) {
+    switch (i % 5) {
+      case 0:
+        k[i] = fr_t::zero();
+        break;
+      case 1:
+        k[i] = fr_t::one();
+        break;
+      case 2:
+        k[i] = -fr_t::one();
+        break;
+      case 3:
+        k[i] = fr_t::from_uint(i);
+        break;
+      default:
+        break;
+    }
+  }
+  expect_same(b.pts, k, "special scalars");
+  // infinity bases sprinkled in
+  std::vector<g1_affine_t> with_inf = b.pts;
+  for (size_t i = 0; i < n; i += 3) with_inf[i] = g1_affine_t::infinity();
+  expect_same(with_inf, k, "infinity bases");
+  std::vector<g1_affine_t> all_inf(n, g1_affine_t::infinity());
+  EXPECT_TRUE(gpu::msm(all_inf, k).is_infinity());
+  // repeated bases: one point everywhere (doublings inside buckets), and equal scalars
+  std::vector<g1_affine_t> same(n, b.pts[7]);
+  expect_same(same, k, "repeated bases");
+  std::vector<fr_t> same_k(n, k[9]);
+  expect_same(b.pts, same_k, "repeated scalar");
+  expect_same(same, same_k, "repeated base and scalar");
+  // a point next to its negation
+  std::vector<g1_affine_t> pm = b.pts;
+  for (size_t i = 1; i < n; i += 2) pm[i] = -pm[i - 1];
+  std::vector<fr_t> kk(n, fr_t::from_uint(5));
+  EXPECT_TRUE(gpu::msm(pm, kk).is_infinity());
+  expect_same(pm, k, "opposite pairs");
+}
+
+TEST(MsmGpu, WindowWidths) {
+  auto rng = test::test_rng::from_env("MsmGpu.WindowWidths");
+  const size_t n = 30000;
+  const bases_t b = make_bases(n, rng);
+  const std::vector<fr_t> k = random_scalars(n, rng);
+  for (unsigned c : {2u, 3u, 5u, 8u, 11u, 13u, 16u, 17u, 20u}) expect_same(b.pts, k, "window", c);
+}
+
+TEST(MsmGpu, BatchAdd) {
+  auto rng = test::test_rng::from_env("MsmGpu.BatchAdd");
+  const size_t nmax = 1 << 20;
+  bases_t b = make_bases(nmax, rng);
+  std::vector<uint64_t> words((nmax + 63) / 64);
+  for (auto& w : words) w = rng() & rng();  // ~25 % density
+  for (size_t n : {1u, 2u, 63u, 64u, 65u, 1000u, 4097u, 65536u, 300001u, 1u << 20}) {
+    const bitmap_view m{{words.data(), (n + 63) / 64}, n};
+    const std::span<const g1_affine_t> bs{b.pts.data(), n};
+    EXPECT_TRUE(gpu::batch_add(bs, m) == msm::batch_add(bs, m, pool())) << "n=" << n;
+  }
+  const size_t n = 1 << 16;
+  std::vector<uint64_t> none(n / 64, 0), all(n / 64, ~uint64_t(0));
+  const std::span<const g1_affine_t> bs{b.pts.data(), n};
+  EXPECT_TRUE(gpu::batch_add(bs, {none, n}).is_infinity());
+  EXPECT_TRUE(gpu::batch_add(bs, {all, n}) == msm::batch_add(bs, {all, n}, pool()));
+  std::vector<g1_affine_t> mixed(b.pts.begin(), b.pts.begin() + n);
+  for (size_t i = 0; i < n; i += 5) mixed[i] = g1_affine_t::infinity();
+  for (size_t i = 1; i < n; i += 7) mixed[i] = mixed[0];
+  EXPECT_TRUE(gpu::batch_add(mixed, {all, n}) == msm::batch_add(mixed, {all, n}, pool()));
+}
+
+}  // namespace
+}  // namespace cuzk::msm

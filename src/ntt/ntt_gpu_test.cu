@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+// GPU NTT against the CPU reference (ntt_cpu.hpp): every kind at every size 2^0…2^22 in natural
+// order, every order at a spread of sizes (single-pass, two-pass and three-pass plans), plus
+// round trips and the device-resident entry point. Label gpu: needs a CUDA device.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "ntt/ntt_cpu.hpp"
+#include "ntt/ntt_gpu.hpp"
+#include "test_rng.hpp"
+
+namespace cuzk::ntt {
+namespace {
+
+using ff::fr_t;
+using gpu::ntt_kind;
+
+std::vector<fr_t> random_vec(size_t n, test::test_rng& rng) {
+  std::vector<fr_t> v(n);
+  for (auto& x : v) x = fr_t::random(rng);
+  return v;
+}
+
+void cpu_ref(const domain_t& d, std::vector<fr_t>& a, ntt_kind k, ntt_order o, thread_pool& pool) {
+  switch (k) {
+    case ntt_kind::fft:
+      fft(d, a, pool, o);
+      break;
+    case ntt_kind::ifft:
+      ifft(d, a, pool, o);
+      break;
+    case ntt_kind::coset_fft:
+      coset_fft(d, a, pool, o);
+      break;
+    case ntt_kind::icoset_fft:
+      icoset_fft(d, a, pool, o);
+      break;
+  }
+}
+
+size_t first_mismatch(const std::vector<fr_t>& a, const std::vector<fr_t>& b) {
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return i;
+  return a.size();
+}
+
+const char* kind_name(ntt_kind k) {
+  switch (k) {
+    case ntt_kind::fft:
+      return "fft";
+    case ntt_kind::ifft:
+      return "ifft";
+    case ntt_kind::coset_fft:
+      return "coset_fft";
+    case ntt_kind::icoset_fft:
+      return "icoset_fft";
+  }
+  return "?";
+}
+
+void check(unsigned lg, ntt_kind k, ntt_order o, test::test_rng& rng, thread_pool& pool) {
+  auto d = domain_t::for_log_size(lg);
+  ASSERT_TRUE(d.ok());
+  std::vector<fr_t> a = random_vec(d->size(), rng), ref = a;
+  cpu_ref(*d, ref, k, o, pool);
+  gpu::transform(*d, a, k, o);
+  const size_t i = first_mismatch(a, ref);
+  EXPECT_EQ(i, a.size()) << "lg " << lg << " " << kind_name(k) << " order " << int(o)
+                         << ": first mismatch at " << i;
+}
+
+constexpr ntt_kind KINDS[] = {ntt_kind::fft, ntt_kind::ifft, ntt_kind::coset_fft,
+                              ntt_kind::icoset_fft};
+
+TEST(NttGpu, AllKindsNaturalOrder) {
+  auto rng = test::test_rng::from_env("NttGpu.AllKindsNaturalOrder");
+  thread_pool pool;
+  for (unsigned lg = 0; lg <= 22; ++lg)
+    for (ntt_kind k : KINDS) check(lg, k, ntt_order::nn, rng, pool);
+}
+
+TEST(NttGpu, AllOrders) {
+  auto rng = test::test_rng::from_env("NttGpu.AllOrders");
+  thread_pool pool;
+  for (unsigned lg : {1u, 2u, 3u, 9u, 10u, 11u, 14u, 19u, 20u, 21u})
+    for (ntt_kind k : KINDS)
+      for (ntt_order o : {ntt_order::nr, ntt_order::rn, ntt_order::rr}) check(lg, k, o, rng, pool);
+}
+
+TEST(NttGpu, RoundTripAndEdgeValues) {
+  auto rng = test::test_rng::from_env("NttGpu.RoundTripAndEdgeValues");
+  auto d = domain_t::for_log_size(16);
+  ASSERT_TRUE(d.ok());
+  std::vector<fr_t> a = random_vec(d->size(), rng), orig = a;
+  gpu::transform(*d, a, ntt_kind::ifft, ntt_order::nr);
+  gpu::transform(*d, a, ntt_kind::fft, ntt_order::rn);
+  EXPECT_EQ(first_mismatch(a, orig), a.size());
+  gpu::transform(*d, a, ntt_kind::coset_fft);
+  gpu::transform(*d, a, ntt_kind::icoset_fft);
+  EXPECT_EQ(first_mismatch(a, orig), a.size());
+  // Zero stays zero; the fft of a unit impulse is all ones; -1 = p - 1 values survive reduction.
+  std::vector<fr_t> z(d->size(), fr_t::zero());
+  gpu::transform(*d, z, ntt_kind::fft);
+  EXPECT_EQ(first_mismatch(z, std::vector<fr_t>(d->size(), fr_t::zero())), z.size());
+  std::vector<fr_t> e(d->size(), fr_t::zero());
+  e[0] = fr_t::one();
+  gpu::transform(*d, e, ntt_kind::fft);
+  EXPECT_EQ(first_mismatch(e, std::vector<fr_t>(d->size(), fr_t::one())), e.size());
+  thread_pool pool;
+  std::vector<fr_t> m(d->size(), -fr_t::one()), mref = m;
+  gpu::transform(*d, m, ntt_kind::coset_fft);
+  coset_fft(*d, mref, pool);
+  EXPECT_EQ(first_mismatch(m, mref), m.size());
+}
+
+}  // namespace
+}  // namespace cuzk::ntt
