@@ -2,9 +2,11 @@
 // Device point types over a device field (ff/mont_device.cuh): affine_d (same bytes as
 // ec::affine_t, (0, 0) = infinity) and xyzz_d (same bytes as ec::xyzz_t, ZZ = 0 = infinity), with
 // the EFD formulas the MSM buckets use (costs in M/S of the coordinate field). The host versions
-// in ec/point.hpp are the reference these are tested against. nvcc only.
+// in ec/point.hpp are the reference these are tested against. Instantiated over fp_d (G1) and
+// fp2_d (G2); the formulas use a = 0 only, which holds on both curves. nvcc only.
 #pragma once
 
+#include "ff/fp2_device.cuh"
 #include "ff/mont_device.cuh"
 
 namespace cuzk::gpu {
@@ -92,5 +94,8 @@ struct xyzz_d {
 using g1_affine_d = affine_d<ff::device::fp_d>;
 using g1_xyzz_d = xyzz_d<ff::device::fp_d>;
 static_assert(sizeof(g1_affine_d) == 96 && sizeof(g1_xyzz_d) == 192);
+using g2_affine_d = affine_d<ff::device::fp2_d>;
+using g2_xyzz_d = xyzz_d<ff::device::fp2_d>;
+static_assert(sizeof(g2_affine_d) == 192 && sizeof(g2_xyzz_d) == 384);
 
 }  // namespace cuzk::gpu

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// GPU Pippenger MSM and bitmap batch addition over G1.
+// GPU Pippenger MSM and bitmap batch addition over G1 and G2: every kernel is a template over the
+// device affine/XYZZ point types (gpu/ec_device.cuh), so G2 runs the same code over fp2_d.
 //
 // MSM, for window width c and W = ⌈256/c⌉ windows, processed in groups of windows that fit the
 // memory budget:
@@ -39,11 +40,34 @@ namespace {
 using cuzk::gpu::device_buffer;
 using cuzk::gpu::g1_affine_d;
 using cuzk::gpu::g1_xyzz_d;
+using cuzk::gpu::g2_affine_d;
+using cuzk::gpu::g2_xyzz_d;
 using fr_d = ff::device::fr_d;
+
+/// Host and device types of one group: G = ec::g1_* or ec::g2_* (the host types), A/X the device
+/// affine/XYZZ twins with the same bytes.
+template <class HostAffine>
+struct group_t;
+template <>
+struct group_t<ec::g1_affine_t> {
+  using A = g1_affine_d;
+  using X = g1_xyzz_d;
+  using host_xyzz = ec::g1_xyzz_t;
+  using jacobian = ec::g1_jacobian_t;
+};
+template <>
+struct group_t<ec::g2_affine_t> {
+  using A = g2_affine_d;
+  using X = g2_xyzz_d;
+  using host_xyzz = ec::g2_xyzz_t;
+  using jacobian = ec::g2_jacobian_t;
+};
 
 constexpr unsigned SCALAR_BITS = 256;  // windows cover 256 bits so the top carry is absorbed
 constexpr unsigned SEGMENT_LG = 4;     // buckets per reduction thread: 16
-constexpr unsigned SUM_THREADS = 128;  // 128 × 192 B = 24 KiB of shared memory
+// Threads of a block-sum: 24 KiB of shared memory for G1 (192 B points), 24 KiB for G2 (384 B).
+template <class X>
+constexpr unsigned SUM_THREADS = sizeof(X) <= 192 ? 128 : 64;
 constexpr size_t GROUP_BYTES = size_t(8) << 30;  // digit/sort memory budget per window group
 // Points per accumulation thread. Buckets are split into chunks so that one heavy bucket (the
 // top window has fewer bits, so fewer and fuller buckets; Groth16 witnesses are full of 1s) does
@@ -115,20 +139,21 @@ __global__ void chunk_owner_kernel(const uint32_t* chunks, const uint32_t* offse
 }
 
 /// One thread per chunk: the XYZZ sum of its (sign-adjusted) affine points.
-__global__ void accumulate_kernel(const g1_affine_d* bases, const uint32_t* vals, size_t n,
+template <class A, class X>
+__global__ void accumulate_kernel(const A* bases, const uint32_t* vals, size_t n,
                                   const uint32_t* start, const uint32_t* end,
                                   const uint32_t* offset, const uint32_t* owner, size_t nchunks,
-                                  unsigned c, g1_xyzz_d* out) {
+                                  unsigned c, X* out) {
   const size_t q = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (q >= nchunks) return;
   const uint32_t t = owner[q];
   const uint32_t* v = vals + (size_t(t) >> (c - 1)) * n;
   const uint32_t lo = start[t] + (uint32_t(q) - offset[t]) * CHUNK_POINTS;
   const uint32_t hi = min(end[t], lo + CHUNK_POINTS);
-  g1_xyzz_d acc = g1_xyzz_d::infinity();
+  X acc = X::infinity();
   for (uint32_t j = lo; j < hi; ++j) {
     const uint32_t x = v[j];
-    g1_affine_d p = bases[x & 0x7fffffffu];
+    A p = bases[x & 0x7fffffffu];
     if (x >> 31) p = p.neg();
     acc.add_affine(p);
   }
@@ -143,39 +168,40 @@ __global__ void ceil_div_kernel(const uint32_t* cur, size_t buckets, uint32_t* n
 
 /// One merge level: output chunk q of bucket t = owner[q] sums at most CHUNK_POINTS of the
 /// bucket's input chunk sums, so a heavy bucket is reduced as a tree, not by one thread.
-__global__ void merge_kernel(const g1_xyzz_d* in, const uint32_t* in_cnt, const uint32_t* in_off,
-                             const uint32_t* out_off, const uint32_t* owner, size_t nout,
-                             g1_xyzz_d* out) {
+template <class X>
+__global__ void merge_kernel(const X* in, const uint32_t* in_cnt, const uint32_t* in_off,
+                             const uint32_t* out_off, const uint32_t* owner, size_t nout, X* out) {
   const size_t q = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (q >= nout) return;
   const uint32_t t = owner[q];
   const uint32_t j = uint32_t(q) - out_off[t];
   const uint32_t lo = j * CHUNK_POINTS, hi = min(in_cnt[t], lo + CHUNK_POINTS);
-  g1_xyzz_d acc = g1_xyzz_d::infinity();
+  X acc = X::infinity();
   for (uint32_t i = lo; i < hi; ++i) acc.add(in[in_off[t] + i]);
   out[q] = acc;
 }
 
 /// One thread per bucket: the sum of its chunk sums (infinity for an empty bucket).
-__global__ void bucket_kernel(const g1_xyzz_d* partial, const uint32_t* chunks,
-                              const uint32_t* offset, size_t buckets, g1_xyzz_d* out) {
+template <class X>
+__global__ void bucket_kernel(const X* partial, const uint32_t* chunks, const uint32_t* offset,
+                              size_t buckets, X* out) {
   const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= buckets) return;
-  g1_xyzz_d acc = g1_xyzz_d::infinity();
+  X acc = X::infinity();
   for (uint32_t j = 0, o = offset[t]; j < chunks[t]; ++j) acc.add(partial[o + j]);
   out[t] = acc;
 }
 
 /// Segment s of window gw covers bucket values [lo, lo + 16) (lo = 1 + 16s; slot = value − 1).
-__global__ void segment_kernel(const g1_xyzz_d* buckets, size_t segments, unsigned c,
-                               g1_xyzz_d* out) {
+template <class X>
+__global__ void segment_kernel(const X* buckets, size_t segments, unsigned c, X* out) {
   const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= segments) return;
   const unsigned per_window_lg = (c - 1) > SEGMENT_LG ? (c - 1) - SEGMENT_LG : 0;
   const unsigned seg_len = 1u << ((c - 1) - per_window_lg);
   const size_t gw = t >> per_window_lg, s = t & ((size_t(1) << per_window_lg) - 1);
-  const g1_xyzz_d* b = buckets + (gw << (c - 1)) + s * seg_len;
-  g1_xyzz_d run = g1_xyzz_d::infinity(), sum = g1_xyzz_d::infinity();
+  const X* b = buckets + (gw << (c - 1)) + s * seg_len;
+  X run = X::infinity(), sum = X::infinity();
   for (int j = int(seg_len) - 1; j >= 0; --j) {
     run.add(b[j]);
     sum.add(run);
@@ -183,7 +209,7 @@ __global__ void segment_kernel(const g1_xyzz_d* buckets, size_t segments, unsign
   // sum = Σ (value − lo + 1)·B; add (lo − 1)·run with lo − 1 = s·seg_len.
   const uint32_t k = uint32_t(s) * seg_len;
   if (k != 0 && !run.is_infinity()) {
-    g1_xyzz_d m = g1_xyzz_d::infinity();
+    X m = X::infinity();
     for (int bit = 31 - __clz(k); bit >= 0; --bit) {
       m = m.dbl();
       if ((k >> bit) & 1) m.add(run);
@@ -194,17 +220,19 @@ __global__ void segment_kernel(const g1_xyzz_d* buckets, size_t segments, unsign
 }
 
 /// out[b] = Σ in[b·chunk + j] for j < chunk (clipped to m): a block of SUM_THREADS per output.
-__global__ void __launch_bounds__(SUM_THREADS)
-    sum_kernel(const g1_xyzz_d* in, size_t m, size_t chunk, g1_xyzz_d* out) {
-  __shared__ g1_xyzz_d sh[SUM_THREADS];
+template <class X>
+__global__ void __launch_bounds__(SUM_THREADS<X>)
+    sum_kernel(const X* in, size_t m, size_t chunk, X* out) {
+  constexpr unsigned T = SUM_THREADS<X>;
+  __shared__ X sh[T];
   const size_t lo = size_t(blockIdx.x) * chunk, hi = min(m, lo + chunk);
-  g1_xyzz_d acc = g1_xyzz_d::infinity();
-  for (size_t j = lo + threadIdx.x; j < hi; j += SUM_THREADS) acc.add(in[j]);
+  X acc = X::infinity();
+  for (size_t j = lo + threadIdx.x; j < hi; j += T) acc.add(in[j]);
   sh[threadIdx.x] = acc;
   __syncthreads();
-  for (unsigned s = SUM_THREADS / 2; s > 0; s /= 2) {
+  for (unsigned s = T / 2; s > 0; s /= 2) {
     if (threadIdx.x < s) {
-      g1_xyzz_d a = sh[threadIdx.x];
+      X a = sh[threadIdx.x];
       a.add(sh[threadIdx.x + s]);
       sh[threadIdx.x] = a;
     }
@@ -215,12 +243,13 @@ __global__ void __launch_bounds__(SUM_THREADS)
 
 constexpr size_t BATCH_WORDS = 4;  // bitmap words per batch-add thread (256 bases)
 
-__global__ void batch_add_kernel(const g1_affine_d* bases, const uint64_t* words, size_t n,
-                                 size_t threads, g1_xyzz_d* out) {
+template <class A, class X>
+__global__ void batch_add_kernel(const A* bases, const uint64_t* words, size_t n, size_t threads,
+                                 X* out) {
   const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= threads) return;
   const size_t nwords = (n + 63) / 64;
-  g1_xyzz_d acc = g1_xyzz_d::infinity();
+  X acc = X::infinity();
   for (size_t wi = t * BATCH_WORDS; wi < min(nwords, (t + 1) * BATCH_WORDS); ++wi) {
     uint64_t w = words[wi];
     if (wi == nwords - 1 && n % 64 != 0) w &= (uint64_t(1) << (n % 64)) - 1;
@@ -233,47 +262,47 @@ __global__ void batch_add_kernel(const g1_affine_d* bases, const uint64_t* words
   out[t] = acc;
 }
 
-ec::g1_xyzz_t to_host(const g1_xyzz_d& p) {
-  ec::g1_xyzz_t r;
+template <class G>
+typename group_t<G>::host_xyzz to_host(const typename group_t<G>::X& p) {
+  typename group_t<G>::host_xyzz r;
   static_assert(sizeof(r) == sizeof(p));
   std::memcpy(&r, &p, sizeof(r));
   return r;
 }
 
 /// Sums m device points into one, reducing by blocks of chunk inputs; returns the host point.
-ec::g1_xyzz_t sum_all(device_buffer<g1_xyzz_d>& a, size_t m) {
+template <class G>
+typename group_t<G>::host_xyzz sum_all(device_buffer<typename group_t<G>::X>& a, size_t m) {
+  using X = typename group_t<G>::X;
   constexpr size_t CHUNK = 1024;
-  device_buffer<g1_xyzz_d> b(blocks_for(m, CHUNK));
-  g1_xyzz_d* src = a.data();
-  g1_xyzz_d* dst = b.data();
+  device_buffer<X> b(blocks_for(m, CHUNK));
+  X* src = a.data();
+  X* dst = b.data();
   while (m > 1) {
     const size_t blocks = (m + CHUNK - 1) / CHUNK;
-    sum_kernel<<<unsigned(blocks), SUM_THREADS>>>(src, m, CHUNK, dst);
+    constexpr unsigned T = SUM_THREADS<X>;
+    sum_kernel<X><<<unsigned(blocks), T>>>(src, m, CHUNK, dst);
     CUZK_CUDA_LAUNCH_OK();
     std::swap(src, dst);
     m = blocks;
   }
-  g1_xyzz_d r;
+  X r;
   CUZK_CUDA_OK(cudaMemcpy(&r, src, sizeof(r), cudaMemcpyDeviceToHost));
-  return to_host(r);
+  return to_host<G>(r);
 }
 
-}  // namespace
-
-unsigned choose_window_gpu(size_t n) {
-  unsigned lg = 0;
-  while ((size_t(1) << lg) < n) ++lg;
-  return std::clamp(lg > 7 ? lg - 7 : 0u, 5u, 18u);
-}
-
-ec::g1_jacobian_t msm_device(const ec::g1_affine_t* d_bases_h, const ff::fr_t* d_scalars_h,
-                             size_t n, const msm_config& cfg) {
-  if (n == 0) return ec::g1_jacobian_t::infinity();
+template <class G>
+typename group_t<G>::jacobian msm_device_impl(const G* d_bases_h, const ff::fr_t* d_scalars_h,
+                                              size_t n, const msm_config& cfg) {
+  using A = typename group_t<G>::A;
+  using X = typename group_t<G>::X;
+  using J = typename group_t<G>::jacobian;
+  if (n == 0) return J::infinity();
   if (n >= (size_t(1) << 31)) {
     std::fprintf(stderr, "msm::gpu::msm_device: %zu points exceed 2^31\n", n);
     std::abort();
   }
-  const auto* bases = reinterpret_cast<const g1_affine_d*>(d_bases_h);
+  const auto* bases = reinterpret_cast<const A*>(d_bases_h);
   const auto* scalars = reinterpret_cast<const fr_d*>(d_scalars_h);
   const unsigned c =
       cfg.window_bits != 0 ? std::clamp(cfg.window_bits, 2u, 24u) : choose_window_gpu(n);
@@ -285,8 +314,8 @@ ec::g1_jacobian_t msm_device(const ec::g1_affine_t* d_bases_h, const ff::fr_t* d
 
   device_buffer<uint32_t> keys(group * n), vals(group * n), keys_s(group * n), vals_s(group * n);
   device_buffer<uint32_t> start(group * per_window), end(group * per_window);
-  device_buffer<g1_xyzz_d> buckets(group * per_window);
-  device_buffer<g1_xyzz_d> segs(size_t(group) << seg_lg), wins(group);
+  device_buffer<X> buckets(group * per_window);
+  device_buffer<X> segs(size_t(group) << seg_lg), wins(group);
   size_t temp_bytes = 0;
   CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), keys_s.data(),
                                                vals.data(), vals_s.data(), int(n), 0, int(c)));
@@ -298,10 +327,10 @@ ec::g1_jacobian_t msm_device(const ec::g1_affine_t* d_bases_h, const ff::fr_t* d
   device_buffer<uint8_t> scan_temp(scan_bytes);
   // chunk buffers grow on demand: at most g·n/CHUNK_POINTS + buckets
   device_buffer<uint32_t> owner;
-  device_buffer<g1_xyzz_d> partial, partial2;
+  device_buffer<X> partial, partial2;
   device_buffer<uint32_t> chunks2(group * per_window), offset2(group * per_window);
 
-  std::vector<ec::g1_xyzz_t> window_sums(nwin);
+  std::vector<typename group_t<G>::host_xyzz> window_sums(nwin);
   for (unsigned w0 = 0; w0 < nwin; w0 += group) {
     const unsigned g = std::min(group, nwin - w0);
     digits_kernel<<<blocks_for(n, 256), 256>>>(scalars, n, c, w0, g, keys.data(), vals.data());
@@ -328,14 +357,14 @@ ec::g1_jacobian_t msm_device(const ec::g1_affine_t* d_bases_h, const ff::fr_t* d
     CUZK_CUDA_OK(cudaMemcpy(&last[1], offset.data() + nb - 1, 4, cudaMemcpyDeviceToHost));
     const size_t nchunks = size_t(last[0]) + last[1];
     if (nchunks > owner.size()) owner = device_buffer<uint32_t>(nchunks);
-    if (nchunks > partial.size()) partial = device_buffer<g1_xyzz_d>(nchunks);
+    if (nchunks > partial.size()) partial = device_buffer<X>(nchunks);
     chunk_owner_kernel<<<blocks_for(nb, 256), 256>>>(chunks.data(), offset.data(), nb,
                                                      owner.data());
     CUZK_CUDA_LAUNCH_OK();
     if (nchunks != 0) {
-      accumulate_kernel<<<blocks_for(nchunks, 128), 128>>>(bases, vals_s.data(), n, start.data(),
-                                                           end.data(), offset.data(), owner.data(),
-                                                           nchunks, c, partial.data());
+      accumulate_kernel<A, X><<<blocks_for(nchunks, 128), 128>>>(
+          bases, vals_s.data(), n, start.data(), end.data(), offset.data(), owner.data(), nchunks,
+          c, partial.data());
       CUZK_CUDA_LAUNCH_OK();
     }
     // Merge levels until every bucket has at most one chunk sum left.
@@ -352,32 +381,32 @@ ec::g1_jacobian_t msm_device(const ec::g1_affine_t* d_bases_h, const ff::fr_t* d
       CUZK_CUDA_OK(cudaMemcpy(&last[0], cnt2 + nb - 1, 4, cudaMemcpyDeviceToHost));
       CUZK_CUDA_OK(cudaMemcpy(&last[1], off2 + nb - 1, 4, cudaMemcpyDeviceToHost));
       const size_t nout = size_t(last[0]) + last[1];
-      if (nout > partial2.size()) partial2 = device_buffer<g1_xyzz_d>(nout);
+      if (nout > partial2.size()) partial2 = device_buffer<X>(nout);
       chunk_owner_kernel<<<blocks_for(nb, 256), 256>>>(cnt2, off2, nb, owner.data());
       CUZK_CUDA_LAUNCH_OK();
       if (nout != 0) {
-        merge_kernel<<<blocks_for(nout, 128), 128>>>(partial.data(), cnt, off, off2, owner.data(),
-                                                     nout, partial2.data());
+        merge_kernel<X><<<blocks_for(nout, 128), 128>>>(partial.data(), cnt, off, off2,
+                                                        owner.data(), nout, partial2.data());
         CUZK_CUDA_LAUNCH_OK();
       }
       std::swap(partial, partial2);
       std::swap(cnt, cnt2);
       std::swap(off, off2);
     }
-    bucket_kernel<<<blocks_for(nb, 128), 128>>>(partial.data(), cnt, off, nb, buckets.data());
+    bucket_kernel<X><<<blocks_for(nb, 128), 128>>>(partial.data(), cnt, off, nb, buckets.data());
     CUZK_CUDA_LAUNCH_OK();
     const size_t ns = size_t(g) << seg_lg;
-    segment_kernel<<<blocks_for(ns, 128), 128>>>(buckets.data(), ns, c, segs.data());
+    segment_kernel<X><<<blocks_for(ns, 128), 128>>>(buckets.data(), ns, c, segs.data());
     CUZK_CUDA_LAUNCH_OK();
-    sum_kernel<<<g, SUM_THREADS>>>(segs.data(), ns, size_t(1) << seg_lg, wins.data());
+    constexpr unsigned T = SUM_THREADS<X>;
+    sum_kernel<X><<<g, T>>>(segs.data(), ns, size_t(1) << seg_lg, wins.data());
     CUZK_CUDA_LAUNCH_OK();
-    std::vector<g1_xyzz_d> host(g);
-    CUZK_CUDA_OK(
-        cudaMemcpy(host.data(), wins.data(), g * sizeof(g1_xyzz_d), cudaMemcpyDeviceToHost));
-    for (unsigned gw = 0; gw < g; ++gw) window_sums[w0 + gw] = to_host(host[gw]);
+    std::vector<X> host(g);
+    CUZK_CUDA_OK(cudaMemcpy(host.data(), wins.data(), g * sizeof(X), cudaMemcpyDeviceToHost));
+    for (unsigned gw = 0; gw < g; ++gw) window_sums[w0 + gw] = to_host<G>(host[gw]);
   }
 
-  ec::g1_jacobian_t acc = ec::g1_jacobian_t::infinity();
+  J acc = J::infinity();
   for (unsigned w = nwin; w-- > 0;) {
     for (unsigned i = 0; i < c; ++i) acc = acc.dbl();
     acc += window_sums[w].to_jacobian();
@@ -385,46 +414,94 @@ ec::g1_jacobian_t msm_device(const ec::g1_affine_t* d_bases_h, const ff::fr_t* d
   return acc;
 }
 
-ec::g1_jacobian_t msm(std::span<const ec::g1_affine_t> bases, std::span<const ff::fr_t> scalars,
-                      const msm_config& cfg) {
+template <class G>
+typename group_t<G>::jacobian msm_host_impl(std::span<const G> bases,
+                                            std::span<const ff::fr_t> scalars,
+                                            const msm_config& cfg) {
   if (bases.size() != scalars.size()) {
     std::fprintf(stderr, "msm::gpu::msm: %zu bases, %zu scalars\n", bases.size(), scalars.size());
     std::abort();
   }
   const size_t n = bases.size();
-  if (n == 0) return ec::g1_jacobian_t::infinity();
-  device_buffer<ec::g1_affine_t> db(n);
+  if (n == 0) return group_t<G>::jacobian::infinity();
+  device_buffer<G> db(n);
   device_buffer<ff::fr_t> ds(n);
   db.upload(bases.data(), n);
   ds.upload(scalars.data(), n);
-  return msm_device(db.data(), ds.data(), n, cfg);
+  return msm_device_impl<G>(db.data(), ds.data(), n, cfg);
 }
 
-ec::g1_jacobian_t batch_add_device(const ec::g1_affine_t* d_bases, const uint64_t* d_words,
-                                   size_t n) {
-  if (n == 0) return ec::g1_jacobian_t::infinity();
+template <class G>
+typename group_t<G>::jacobian batch_add_device_impl(const G* d_bases, const uint64_t* d_words,
+                                                    size_t n) {
+  using A = typename group_t<G>::A;
+  using X = typename group_t<G>::X;
+  if (n == 0) return group_t<G>::jacobian::infinity();
   const size_t nwords = (n + 63) / 64;
   const size_t threads = (nwords + BATCH_WORDS - 1) / BATCH_WORDS;
-  device_buffer<g1_xyzz_d> partial(threads);
-  batch_add_kernel<<<blocks_for(threads, 128), 128>>>(reinterpret_cast<const g1_affine_d*>(d_bases),
-                                                      d_words, n, threads, partial.data());
+  device_buffer<X> partial(threads);
+  batch_add_kernel<A, X><<<blocks_for(threads, 128), 128>>>(reinterpret_cast<const A*>(d_bases),
+                                                            d_words, n, threads, partial.data());
   CUZK_CUDA_LAUNCH_OK();
-  return sum_all(partial, threads).to_jacobian();
+  return sum_all<G>(partial, threads).to_jacobian();
 }
 
-ec::g1_jacobian_t batch_add(std::span<const ec::g1_affine_t> bases, bitmap_view mask) {
+template <class G>
+typename group_t<G>::jacobian batch_add_host_impl(std::span<const G> bases, bitmap_view mask) {
   if (mask.count != bases.size() || mask.words.size() < (bases.size() + 63) / 64) {
     std::fprintf(stderr, "msm::gpu::batch_add: mask of %zu bits for %zu bases\n", mask.count,
                  bases.size());
     std::abort();
   }
   const size_t n = bases.size();
-  if (n == 0) return ec::g1_jacobian_t::infinity();
-  device_buffer<ec::g1_affine_t> db(n);
+  if (n == 0) return group_t<G>::jacobian::infinity();
+  device_buffer<G> db(n);
   device_buffer<uint64_t> dw((n + 63) / 64);
   db.upload(bases.data(), n);
   dw.upload(mask.words.data(), (n + 63) / 64);
-  return batch_add_device(db.data(), dw.data(), n);
+  return batch_add_device_impl<G>(db.data(), dw.data(), n);
+}
+
+}  // namespace
+
+unsigned choose_window_gpu(size_t n) {
+  unsigned lg = 0;
+  while ((size_t(1) << lg) < n) ++lg;
+  return std::clamp(lg > 7 ? lg - 7 : 0u, 5u, 18u);
+}
+
+ec::g1_jacobian_t msm_device(const ec::g1_affine_t* d_bases, const ff::fr_t* d_scalars, size_t n,
+                             const msm_config& cfg) {
+  return msm_device_impl<ec::g1_affine_t>(d_bases, d_scalars, n, cfg);
+}
+ec::g2_jacobian_t msm_g2_device(const ec::g2_affine_t* d_bases, const ff::fr_t* d_scalars, size_t n,
+                                const msm_config& cfg) {
+  return msm_device_impl<ec::g2_affine_t>(d_bases, d_scalars, n, cfg);
+}
+
+ec::g1_jacobian_t msm(std::span<const ec::g1_affine_t> bases, std::span<const ff::fr_t> scalars,
+                      const msm_config& cfg) {
+  return msm_host_impl<ec::g1_affine_t>(bases, scalars, cfg);
+}
+ec::g2_jacobian_t msm(std::span<const ec::g2_affine_t> bases, std::span<const ff::fr_t> scalars,
+                      const msm_config& cfg) {
+  return msm_host_impl<ec::g2_affine_t>(bases, scalars, cfg);
+}
+
+ec::g1_jacobian_t batch_add_device(const ec::g1_affine_t* d_bases, const uint64_t* d_words,
+                                   size_t n) {
+  return batch_add_device_impl<ec::g1_affine_t>(d_bases, d_words, n);
+}
+ec::g2_jacobian_t batch_add_g2_device(const ec::g2_affine_t* d_bases, const uint64_t* d_words,
+                                      size_t n) {
+  return batch_add_device_impl<ec::g2_affine_t>(d_bases, d_words, n);
+}
+
+ec::g1_jacobian_t batch_add(std::span<const ec::g1_affine_t> bases, bitmap_view mask) {
+  return batch_add_host_impl<ec::g1_affine_t>(bases, mask);
+}
+ec::g2_jacobian_t batch_add(std::span<const ec::g2_affine_t> bases, bitmap_view mask) {
+  return batch_add_host_impl<ec::g2_affine_t>(bases, mask);
 }
 
 }  // namespace cuzk::msm::gpu

@@ -2,7 +2,8 @@
 // GPU G1 MSM and batch addition against the CPU reference (msm_cpu.hpp) at sizes 2^1…2^20 and
 // non-powers of two, with zero scalars, ±1 scalars, infinity bases, repeated bases and forced
 // window widths; the largest size is also checked against one scalar multiplication (bases
-// P_i = (a + i·s)·G, so Σ k_i·P_i = (Σ k_i·(a + i·s))·G). Label gpu: needs a CUDA device.
+// P_i = (a + i·s)·G, so Σ k_i·P_i = (Σ k_i·(a + i·s))·G). The G2 MSM and G2 batch addition get
+// the same treatment at 2^1…2^16 (same kernels over Fp2). Label gpu: needs a CUDA device.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -19,6 +20,9 @@ namespace {
 
 using ec::g1_affine_t;
 using ec::g1_jacobian_t;
+using ec::g2_affine_t;
+using ec::g2_jacobian_t;
+using ff::fp2_t;
 using ff::fp_t;
 using ff::fr_t;
 
@@ -162,6 +166,114 @@ TEST(MsmGpu, BatchAdd) {
   for (size_t i = 0; i < n; i += 5) mixed[i] = g1_affine_t::infinity();
   for (size_t i = 1; i < n; i += 7) mixed[i] = mixed[0];
   EXPECT_TRUE(gpu::batch_add(mixed, {all, n}) == msm::batch_add(mixed, {all, n}, pool()));
+}
+
+// ---- G2 -----------------------------------------------------------------------------------
+
+struct g2_bases_t {
+  std::vector<g2_affine_t> pts;
+  fr_t a, s;  // P_i = (a + i·s)·G2
+};
+
+g2_bases_t make_g2_bases(size_t n, test::test_rng& rng) {
+  g2_bases_t b{std::vector<g2_affine_t>(n), fr_t::random(rng), fr_t::random(rng)};
+  std::vector<g2_jacobian_t> jac(n);
+  const g2_jacobian_t step = ec::mul(g2_jacobian_t::from_affine(ec::g2_generator()), b.s);
+  g2_jacobian_t p = ec::mul(g2_jacobian_t::from_affine(ec::g2_generator()), b.a);
+  for (size_t i = 0; i < n; ++i) {
+    jac[i] = p;
+    p += step;
+  }
+  std::vector<fp2_t> zinv(n);
+  for (size_t i = 0; i < n; ++i) zinv[i] = jac[i].z;
+  ff::batch_inverse<fp2_t>(zinv);
+  for (size_t i = 0; i < n; ++i) {
+    const fp2_t zi2 = zinv[i].sqr();
+    b.pts[i] = jac[i].is_infinity() ? g2_affine_t::infinity()
+                                    : g2_affine_t{jac[i].x * zi2, jac[i].y * zi2 * zinv[i]};
+  }
+  return b;
+}
+
+void expect_same_g2(std::span<const g2_affine_t> b, std::span<const fr_t> k, const char* what,
+                    unsigned window = 0) {
+  msm_config cfg;
+  cfg.window_bits = window;
+  const g2_jacobian_t ref = msm::msm(b, k, pool());
+  const g2_jacobian_t got = gpu::msm(b, k, cfg);
+  EXPECT_TRUE(got == ref) << what << " n=" << b.size() << " window=" << window;
+}
+
+TEST(MsmGpuG2, PowersOfTwoAndOthers) {
+  auto rng = test::test_rng::from_env("MsmGpuG2.PowersOfTwoAndOthers");
+  const g2_bases_t b = make_g2_bases(1 << 16, rng);
+  const std::vector<fr_t> k = random_scalars(1 << 16, rng);
+  for (unsigned lg = 1; lg <= 16; ++lg) {
+    const size_t n = size_t(1) << lg;
+    expect_same_g2({b.pts.data(), n}, {k.data(), n}, "random");
+  }
+  for (size_t n : {1u, 3u, 63u, 1000u, 12345u})
+    expect_same_g2({b.pts.data(), n}, {k.data(), n}, "non-power");
+  // Independent check at 2^16: Σ k_i·(a + i·s) in Fr, times G2.
+  fr_t e = fr_t::zero(), x = b.a;
+  for (size_t i = 0; i < k.size(); ++i) {
+    e += k[i] * x;
+    x += b.s;
+  }
+  EXPECT_TRUE(gpu::msm(std::span<const g2_affine_t>(b.pts), k) ==
+              ec::mul(g2_jacobian_t::from_affine(ec::g2_generator()), e))
+      << "scalar-sum oracle";
+}
+
+TEST(MsmGpuG2, SpecialScalarsBasesAndWindows) {
+  auto rng = test::test_rng::from_env("MsmGpuG2.SpecialScalarsBasesAndWindows");
+  const size_t n = 1 << 12;
+  const g2_bases_t b = make_g2_bases(n, rng);
+  std::vector<fr_t> k = random_scalars(n, rng);
+  const std::span<const g2_affine_t> pts(b.pts);
+  std::vector<fr_t> zeros(n, fr_t::zero());
+  EXPECT_TRUE(gpu::msm(pts, zeros).is_infinity());
+  for (size_t i = 0; i < n; ++i) {
+    if (i % 5 == 0) k[i] = fr_t::zero();
+    if (i % 5 == 1) k[i] = fr_t::one();
+    if (i % 5 == 2) k[i] = -fr_t::one();
+    if (i % 5 == 3) k[i] = fr_t::from_uint(i);
+  }
+  expect_same_g2(pts, k, "special scalars");
+  std::vector<g2_affine_t> with_inf = b.pts;
+  for (size_t i = 0; i < n; i += 3) with_inf[i] = g2_affine_t::infinity();
+  expect_same_g2(with_inf, k, "infinity bases");
+  std::vector<g2_affine_t> all_inf(n, g2_affine_t::infinity());
+  EXPECT_TRUE(gpu::msm(std::span<const g2_affine_t>(all_inf), k).is_infinity());
+  std::vector<g2_affine_t> same(n, b.pts[7]);
+  expect_same_g2(same, k, "repeated bases");
+  std::vector<fr_t> same_k(n, k[9]);
+  expect_same_g2(pts, same_k, "repeated scalar");
+  std::vector<g2_affine_t> pm = b.pts;
+  for (size_t i = 1; i < n; i += 2) pm[i] = -pm[i - 1];
+  std::vector<fr_t> kk(n, fr_t::from_uint(5));
+  EXPECT_TRUE(gpu::msm(std::span<const g2_affine_t>(pm), kk).is_infinity());
+  expect_same_g2(pm, k, "opposite pairs");
+  for (unsigned c : {2u, 5u, 8u, 13u, 16u}) expect_same_g2(pts, k, "window", c);
+}
+
+TEST(MsmGpuG2, BatchAdd) {
+  auto rng = test::test_rng::from_env("MsmGpuG2.BatchAdd");
+  const size_t nmax = 1 << 16;
+  g2_bases_t b = make_g2_bases(nmax, rng);
+  std::vector<uint64_t> words((nmax + 63) / 64);
+  for (auto& w : words) w = rng() & rng();
+  for (size_t n : {1u, 63u, 65u, 4097u, 1u << 16}) {
+    const bitmap_view m{{words.data(), (n + 63) / 64}, n};
+    const std::span<const g2_affine_t> bs{b.pts.data(), n};
+    EXPECT_TRUE(gpu::batch_add(bs, m) == msm::batch_add(bs, m, pool())) << "n=" << n;
+  }
+  std::vector<g2_affine_t> mixed(b.pts.begin(), b.pts.begin() + 4096);
+  for (size_t i = 0; i < mixed.size(); i += 5) mixed[i] = g2_affine_t::infinity();
+  for (size_t i = 1; i < mixed.size(); i += 7) mixed[i] = mixed[1];
+  std::vector<uint64_t> all(64, ~uint64_t(0));
+  const std::span<const g2_affine_t> ms(mixed);
+  EXPECT_TRUE(gpu::batch_add(ms, {all, 4096}) == msm::batch_add(ms, {all, 4096}, pool()));
 }
 
 }  // namespace

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+// fp2_d: the device twin of ff::fp2_t (Fp[u]/(u^2 + 1), c0 + c1·u), same bytes (c0 then c1, 96
+// bytes), so G2 coordinates are copied to the device unchanged. The formulas are fp2.hpp's:
+// Karatsuba multiplication (3 Fp multiplications) and complex squaring (2). It exposes the same
+// member set as dmont_t, so gpu::xyzz_d/affine_d are instantiated over it unchanged. nvcc only.
+#pragma once
+
+#include "ff/fp2.hpp"
+#include "ff/mont_device.cuh"
+
+namespace cuzk::ff::device {
+
+struct fp2_d {
+  fp_d c0, c1;
+
+  __device__ __forceinline__ static fp2_d zero() { return {fp_d::zero(), fp_d::zero()}; }
+  __device__ __forceinline__ static fp2_d one() { return {fp_d::one(), fp_d::zero()}; }
+
+  __device__ __forceinline__ bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
+  __device__ __forceinline__ friend bool operator==(const fp2_d& a, const fp2_d& b) {
+    return a.c0 == b.c0 && a.c1 == b.c1;
+  }
+
+  __device__ __forceinline__ friend fp2_d operator+(const fp2_d& a, const fp2_d& b) {
+    return {a.c0 + b.c0, a.c1 + b.c1};
+  }
+  __device__ __forceinline__ friend fp2_d operator-(const fp2_d& a, const fp2_d& b) {
+    return {a.c0 - b.c0, a.c1 - b.c1};
+  }
+  __device__ __forceinline__ fp2_d operator-() const { return {-c0, -c1}; }
+  __device__ __forceinline__ fp2_d dbl() const { return {c0.dbl(), c1.dbl()}; }
+
+  /// Karatsuba, 3M: (a0 b0 − a1 b1) + ((a0 + a1)(b0 + b1) − a0 b0 − a1 b1)·u.
+  __device__ __forceinline__ friend fp2_d operator*(const fp2_d& a, const fp2_d& b) {
+    const fp_d t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
+    const fp_d t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
+    return {t0 - t1, t2 - t0 - t1};
+  }
+  /// Complex squaring, 2M: (a0 + a1)(a0 − a1) + 2·a0·a1·u.
+  __device__ __forceinline__ fp2_d sqr() const { return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()}; }
+
+  __device__ __forceinline__ fp2_d& operator+=(const fp2_d& b) { return *this = *this + b; }
+  __device__ __forceinline__ fp2_d& operator-=(const fp2_d& b) { return *this = *this - b; }
+  __device__ __forceinline__ fp2_d& operator*=(const fp2_d& b) { return *this = *this * b; }
+};
+
+static_assert(sizeof(fp2_d) == sizeof(fp2_t) && alignof(fp2_d) <= alignof(fp2_t));
+
+}  // namespace cuzk::ff::device
