@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install_deps.sh
 # npm oracles (before configuring: their tests are registered only when node_modules exists)
-for dir in tests/oracle tests/snarkjs; do
+for dir in tests/oracle tests/snarkjs tests/commp; do
   if [[ -f $dir/package-lock.json ]]; then
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) ||
       echo "test.sh: npm ci failed in $dir; its oracle tests will be skipped"

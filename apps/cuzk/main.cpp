@@ -16,6 +16,7 @@ int cmd_groth16(int argc, char** argv);
 int cmd_hash(int argc, char** argv);
 int cmd_porep(int argc, char** argv);
 int cmd_piece(int argc, char** argv);
+int cmd_circuit(int argc, char** argv);
 }
 
 namespace {
@@ -42,7 +43,8 @@ int usage() {
                "  groth16   setup, prove, verify; snarkjs export/verify (cuzk groth16 help)\n"
                "  hash      Poseidon and SHA256-trunc254 of given inputs (cuzk hash help)\n"
                "  porep     PoRep vanilla side: parent cache, seal, C1 (cuzk porep help)\n"
-               "  piece     piece commitment (commP) of a file (cuzk piece help)\n");
+               "  piece     piece commitment (commP) of a file (cuzk piece help)\n"
+               "  circuit   Filecoin circuit shapes: rows, nnz, densities (cuzk circuit help)\n");
   return 2;
 }
 
@@ -61,6 +63,7 @@ int main(int argc, char** argv) {
   if (cmd == "hash") return cuzk::app::cmd_hash(argc - 1, argv + 1);
   if (cmd == "porep") return cuzk::app::cmd_porep(argc - 1, argv + 1);
   if (cmd == "piece") return cuzk::app::cmd_piece(argc - 1, argv + 1);
+  if (cmd == "circuit") return cuzk::app::cmd_circuit(argc - 1, argv + 1);
   if (cmd == "help" || cmd == "--help" || cmd == "-h") {
     usage();
     return 0;

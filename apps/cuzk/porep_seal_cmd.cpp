@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: Apache-2.0
+// `cuzk porep seal`: seal a small sector and write its C1 output.
+//   seal --registered-proof NAME [--data FILE] [--prover-id HEX|--miner-id N] [--sector-id N]
+//        [--ticket HEX] [--seed HEX] [--threads N] --out-dir D
+// NAME is a registered seal proof of at most 512 MiB (StackedDrg2KiBV1_1, 6, …). FILE is the
+// unpadded payload (≤ sector·127/128 bytes), Fr32-padded and zero-extended to the sector; without
+// it the sector is all zeros (CC). Defaults, all deterministic: --miner-id 1000 (prover_id =
+// LEB128(1000) zero-padded), --sector-id 1, --ticket 01…01, --seed 02…02 (32 bytes each, given
+// as 64 hex digits). The seed is ignored by NonInteractivePoRep proofs.
+// Writes D/c1.json (the lotus-bench wrapper: SectorNum = sector id, Phase1Out = base64 of the
+// serde JSON C1, SectorSize) and the sealed state (seal.hpp write_sealed_sector: unsealed, sealed,
+// sc-02-data-tree-{d,c,r-last}.dat, sc-02-data-layer-<l>.dat, p_aux); prints the commitments.
+// Exit codes: 0 ok, 2 bad input or usage (one line on stderr), 1 sealing or I/O failure.
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "base/blake2s.hpp"  // to_hex
+#include "porep/c1_wrapper.hpp"
+#include "porep/commp.hpp"
+#include "porep/config.hpp"
+#include "porep/fr32.hpp"
+#include "porep/seal.hpp"
+#include "porep/vanilla_prove.hpp"
+#include "porep_cmds.hpp"
+
+namespace cuzk::app {
+namespace {
+
+constexpr int EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2;
+
+int fail(const std::string& msg, int code = EXIT_BAD) {
+  std::fprintf(stderr, "cuzk porep seal: %s\n", msg.c_str());
+  return code;
+}
+
+bool parse_u64(const std::string& s, uint64_t& out) {
+  if (s.empty() || s[0] == '-') return false;
+  char* end = nullptr;
+  errno = 0;
+  out = std::strtoull(s.c_str(), &end, 10);
+  return *end == '\0' && errno == 0;
+}
+
+}  // namespace
+
+int cmd_porep_seal(int argc, char** argv) {
+  std::string proof_name, data_path, out_dir, prover_hex, ticket_hex, seed_hex;
+  uint64_t miner_id = 1000, sector_id = 1, threads = 0;
+  bool have_miner = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (i + 1 >= argc) return fail("missing value after " + a);
+    const std::string v = argv[++i];
+    if (a == "--registered-proof") {
+      proof_name = v;
+    } else if (a == "--data") {
+      data_path = v;
+    } else if (a == "--out-dir") {
+      out_dir = v;
+    } else if (a == "--prover-id") {
+      prover_hex = v;
+    } else if (a == "--ticket") {
+      ticket_hex = v;
+    } else if (a == "--seed") {
+      seed_hex = v;
+    } else if (a == "--miner-id") {
+      if (!parse_u64(v, miner_id)) return fail("--miner-id must be a decimal u64, got '" + v + "'");
+      have_miner = true;
+    } else if (a == "--sector-id") {
+      if (!parse_u64(v, sector_id))
+        return fail("--sector-id must be a decimal u64, got '" + v + "'");
+    } else if (a == "--threads") {
+      if (!parse_u64(v, threads) || threads == 0 || threads > 4096)
+        return fail("--threads must be 1..4096, got '" + v + "'");
+    } else {
+      return fail("unknown option " + a);
+    }
+  }
+  if (proof_name.empty()) return fail("--registered-proof is required");
+  if (out_dir.empty()) return fail("--out-dir is required");
+  if (!prover_hex.empty() && have_miner) return fail("give --prover-id or --miner-id, not both");
+
+  const auto proof = porep::parse_registered_seal_proof(proof_name);
+  if (!proof) return fail(proof.error().message());
+  const auto cfg = porep::porep_config(*proof);
+  if (!cfg) return fail(cfg.error().message());
+  if (cfg->sector.sector_bytes > porep::MAX_SEAL_SECTOR_BYTES)
+    return fail(std::string(porep::name_of(*proof)) +
+                ": sealing is supported up to 512 MiB (use gen-vanilla --synthetic)");
+
+  porep::seal_request_t req;
+  req.config = *cfg;
+  req.sector_id = sector_id;
+  req.prover_id = porep::prover_id_from_actor(miner_id);
+  if (!prover_hex.empty()) {
+    auto p = porep::parse_hex32(prover_hex);
+    if (!p) return fail("--prover-id: " + p.error().message());
+    req.prover_id = *p;
+  }
+  req.ticket.fill(0x01);
+  if (!ticket_hex.empty()) {
+    auto t = porep::parse_hex32(ticket_hex);
+    if (!t) return fail("--ticket: " + t.error().message());
+    req.ticket = *t;
+  }
+  porep::bytes32_t seed;
+  seed.fill(0x02);
+  if (!seed_hex.empty()) {
+    auto s = porep::parse_hex32(seed_hex);
+    if (!s) return fail("--seed: " + s.error().message());
+    seed = *s;
+  }
+
+  std::vector<uint8_t> payload;
+  if (!data_path.empty()) {
+    std::ifstream f(data_path, std::ios::binary);
+    if (!f) return fail("cannot read --data " + data_path);
+    payload.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    const uint64_t cap = porep::fr32_unpadded_size(cfg->sector.sector_bytes);
+    if (payload.size() > cap)
+      return fail("--data has " + std::to_string(payload.size()) + " bytes, the sector holds " +
+                  std::to_string(cap) + " unpadded bytes");
+  }
+
+  thread_pool pool{unsigned(threads)};
+  auto sealed = porep::seal_sector(req, payload, pool);
+  if (!sealed) return fail(sealed.error().to_string(), EXIT_FAIL);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto c1 = porep::seal_commit_phase1(*sealed, seed, pool);
+  if (!c1) return fail(c1.error().to_string(), EXIT_FAIL);
+  const double c1_secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (status s = porep::write_sealed_sector(*sealed, out_dir); !s)
+    return fail(s.to_string(), EXIT_FAIL);
+  const std::string c1_path = (std::filesystem::path(out_dir) / "c1.json").string();
+  if (status s = porep::write_c1_wrapper_file(c1_path, *c1, int64_t(sector_id)); !s)
+    return fail(s.to_string(), EXIT_FAIL);
+
+  const auto& t = sealed->timings;
+  std::printf("sealed %s, sector %llu, %s\n", std::string(porep::name_of(*proof)).c_str(),
+              (unsigned long long)sector_id,
+              payload.empty() ? "zero data (CC)" : data_path.c_str());
+  std::printf("  prover_id   %s\n", to_hex(req.prover_id).c_str());
+  std::printf("  ticket      %s\n  seed        %s\n", to_hex(req.ticket).c_str(),
+              to_hex(seed).c_str());
+  std::printf("  replica_id  %s\n", to_hex(sealed->replica_id).c_str());
+  std::printf("  comm_d      %s  %s\n", to_hex(sealed->comm_d).c_str(),
+              porep::piece_cid(sealed->comm_d).c_str());
+  std::printf("  comm_c      %s\n  comm_r_last %s\n", to_hex(sealed->comm_c).c_str(),
+              to_hex(sealed->comm_r_last).c_str());
+  std::printf("  comm_r      %s  %s\n", to_hex(sealed->comm_r).c_str(),
+              porep::sealed_cid(sealed->comm_r).c_str());
+  std::printf(
+      "  time        parents %.3f s, tree_d %.3f s, labels %.3f s, tree_c %.3f s, "
+      "tree_r_last %.3f s, c1 %.3f s (%u threads)\n",
+      t.parents, t.tree_d, t.labels, t.tree_c, t.tree_r_last, c1_secs, pool.size());
+  std::printf("  wrote       %s (%zu partitions × %zu challenges) and the sealed state in %s\n",
+              c1_path.c_str(), c1->vanilla_proofs.size(), c1->vanilla_proofs[0].size(),
+              out_dir.c_str());
+  return EXIT_OK;
+}
+
+}  // namespace cuzk::app
