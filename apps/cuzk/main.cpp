@@ -17,6 +17,9 @@ int cmd_hash(int argc, char** argv);
 int cmd_porep(int argc, char** argv);
 int cmd_piece(int argc, char** argv);
 int cmd_circuit(int argc, char** argv);
+int cmd_params(int argc, char** argv);
+int cmd_prove(int argc, char** argv);
+int cmd_verify(int argc, char** argv);
 }
 
 namespace {
@@ -44,7 +47,10 @@ int usage() {
                "  hash      Poseidon and SHA256-trunc254 of given inputs (cuzk hash help)\n"
                "  porep     PoRep vanilla side: parent cache, seal, C1 (cuzk porep help)\n"
                "  piece     piece commitment (commP) of a file (cuzk piece help)\n"
-               "  circuit   Filecoin circuit shapes: rows, nnz, densities (cuzk circuit help)\n");
+               "  circuit   Filecoin circuit shapes: rows, nnz, densities (cuzk circuit help)\n"
+               "  params    generate PoRep Groth16 parameters (cuzk params help)\n"
+               "  prove     prove PoRep C2 from a C1 file (cuzk prove help)\n"
+               "  verify    verify a PoRep proof (cuzk verify help)\n");
   return 2;
 }
 
@@ -64,6 +70,9 @@ int main(int argc, char** argv) {
   if (cmd == "porep") return cuzk::app::cmd_porep(argc - 1, argv + 1);
   if (cmd == "piece") return cuzk::app::cmd_piece(argc - 1, argv + 1);
   if (cmd == "circuit") return cuzk::app::cmd_circuit(argc - 1, argv + 1);
+  if (cmd == "params") return cuzk::app::cmd_params(argc - 1, argv + 1);
+  if (cmd == "prove") return cuzk::app::cmd_prove(argc - 1, argv + 1);
+  if (cmd == "verify") return cuzk::app::cmd_verify(argc - 1, argv + 1);
   if (cmd == "help" || cmd == "--help" || cmd == "-h") {
     usage();
     return 0;
