@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # README command 2 (and CI): install what is missing, install the npm test oracles when the registry
-# is reachable, build, and run the `unit` test tier. Heavier tiers: ctest --test-dir build -L slow.
+# is reachable, build, and run the `unit` and `e2e` test tiers (e2e: a 2 KiB PoRep setup, prove and
+# verify, a few minutes). Heavier tiers by hand: ctest --test-dir build -L slow (and -L gpu on a GPU).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install_deps.sh
@@ -13,4 +14,4 @@ for dir in tests/oracle tests/snarkjs tests/commp; do
   fi
 done
 ./scripts/build.sh
-ctest --test-dir build -L unit --output-on-failure -j"$(nproc)"
+ctest --test-dir build -L "unit|e2e" --output-on-failure -j"$(nproc)"

@@ -7,8 +7,10 @@
 
 #include <cstddef>
 #include <span>
+#include <string>
 
 #include "base/bitmap.hpp"
+#include "base/status.hpp"
 #include "ff/fields.hpp"
 #include "r1cs/assignment_data.hpp"
 #include "r1cs/proving_cs.hpp"
@@ -33,6 +35,36 @@ struct assignment {
   size_t num_inputs() const { return inputs.size(); }
   size_t num_aux() const { return aux.size(); }
 };
+
+/// Point counts of a proving key's queries (host or device resident).
+struct query_sizes {
+  size_t ic, h, l, a, b_g1, b_g2;
+};
+
+/// The size contract between a proving key and an assignment, for domain size m (FILECOIN.md §5.3):
+/// ic = inputs, h = m − 1, l = aux, a = inputs + |a_aux|, b_g1 = b_g2 = |b_input| + |b_aux|; also
+/// a/b/c and the densities agree with each other. size_mismatch names the first disagreement.
+inline status check_query_sizes(const query_sizes& q, const assignment& asg, size_t m) {
+  const size_t n_in = asg.num_inputs(), n_aux = asg.num_aux();
+  auto bad = [](std::string what) { return status(status_code::size_mismatch, std::move(what)); };
+  if (asg.b.size() != asg.num_rows() || asg.c.size() != asg.num_rows())
+    return bad("a, b, c have different lengths");
+  if (n_in == 0) return bad("no ONE input");
+  if (asg.a_aux_density.count != n_aux || asg.b_aux_density.count != n_aux)
+    return bad("aux density length differs from num_aux");
+  if (asg.b_input_density.count != n_in) return bad("b_input density length differs");
+  if (q.ic != n_in)
+    return bad("ic has " + std::to_string(q.ic) + " points for " + std::to_string(n_in) +
+               " inputs");
+  if (q.h != m - 1)
+    return bad("h query has " + std::to_string(q.h) + " points, expected " + std::to_string(m - 1));
+  if (q.l != n_aux) return bad("l query length differs from num_aux");
+  if (q.a != n_in + asg.a_aux_density.popcount()) return bad("a query length differs");
+  const size_t nb = asg.b_input_density.popcount() + asg.b_aux_density.popcount();
+  if (q.b_g1 != nb) return bad("b_g1 query length differs");
+  if (q.b_g2 != nb) return bad("b_g2 query length differs");
+  return {};
+}
 
 /// View of evaluated rows + densities from matrices (r1cs::build_assignment_data) and the witness
 /// they were evaluated on. Everything must outlive the view.

@@ -32,10 +32,6 @@ double ms_since(clock_type::time_point t0) {
   return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
 }
 
-msm::bitmap_view to_msm(bitmap_view v) {
-  return {v.words, v.count};
-}
-
 /// The transforms of one of a, b, c: zero-pad to m, iFFT (values on ⟨ω⟩ → coefficients), coset
 /// FFT (coefficients → values on g·⟨ω⟩).
 void to_coset(const ntt::domain_t& d, std::span<const fr_t> v, std::vector<fr_t>& out,
@@ -60,26 +56,8 @@ auto split_msm(std::span<const Affine> bases, std::span<const fr_t> scalars,
 }
 
 status check_sizes(const parameters& p, const assignment& asg, size_t m) {
-  const size_t n_in = asg.num_inputs(), n_aux = asg.num_aux();
-  auto bad = [](std::string what) { return status(status_code::size_mismatch, std::move(what)); };
-  if (asg.b.size() != asg.num_rows() || asg.c.size() != asg.num_rows())
-    return bad("a, b, c have different lengths");
-  if (n_in == 0) return bad("no ONE input");
-  if (asg.a_aux_density.count != n_aux || asg.b_aux_density.count != n_aux)
-    return bad("aux density length differs from num_aux");
-  if (asg.b_input_density.count != n_in) return bad("b_input density length differs");
-  if (p.vk.ic.size() != n_in)
-    return bad("ic has " + std::to_string(p.vk.ic.size()) + " points for " + std::to_string(n_in) +
-               " inputs");
-  if (p.h.size() != m - 1)
-    return bad("h query has " + std::to_string(p.h.size()) + " points, expected " +
-               std::to_string(m - 1));
-  if (p.l.size() != n_aux) return bad("l query length differs from num_aux");
-  if (p.a.size() != n_in + asg.a_aux_density.popcount()) return bad("a query length differs");
-  const size_t nb = asg.b_input_density.popcount() + asg.b_aux_density.popcount();
-  if (p.b_g1.size() != nb) return bad("b_g1 query length differs");
-  if (p.b_g2.size() != nb) return bad("b_g2 query length differs");
-  return {};
+  return check_query_sizes(
+      {p.vk.ic.size(), p.h.size(), p.l.size(), p.a.size(), p.b_g1.size(), p.b_g2.size()}, asg, m);
 }
 
 }  // namespace
@@ -163,9 +141,9 @@ result<proof> create_proof(const parameters& params, const assignment& asg, cons
 
   const size_t n_in = asg.num_inputs();
   auto t0 = clock_type::now();
-  const msm::bitmap_view a_aux = to_msm(asg.a_aux_density);
-  const msm::bitmap_view b_in = to_msm(asg.b_input_density);
-  const msm::bitmap_view b_aux = to_msm(asg.b_aux_density);
+  const msm::bitmap_view a_aux = asg.a_aux_density;
+  const msm::bitmap_view b_in = asg.b_input_density;
+  const msm::bitmap_view b_aux = asg.b_aux_density;
   const msm::witness_split_t split_l = msm::split_witness(asg.aux);
   const msm::witness_split_t split_a = msm::split_witness(asg.aux, &a_aux);
   const msm::witness_split_t split_b = msm::split_witness(asg.aux, &b_aux);

@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "base/bitmap.hpp"
 #include "base/thread_pool.hpp"
 #include "ec/point.hpp"
 
@@ -21,13 +22,8 @@ struct msm_config {
   unsigned window_bits = 0;
 };
 
-/// A read-only bit vector of `count` bits, bit i = words[i / 64] >> (i % 64) & 1.
-struct bitmap_view {
-  std::span<const uint64_t> words;
-  size_t count = 0;
-
-  bool test(size_t i) const { return (words[i / 64] >> (i % 64)) & 1; }
-};
+/// Density and 0/1 masks: the project's read-only bit vector (base/bitmap.hpp).
+using bitmap_view = cuzk::bitmap_view;
 
 /// The window width the cost model picks for `n` nonzero terms on `threads` threads
 /// (docs/notes/msm.md): minimises ceil(W·S/threads)·(n/S·A + 2^(c-1)·R) over c and the number S
