@@ -5,7 +5,11 @@
 // must match the C1's (prove) or defines the public inputs (verify); without one the C1's
 // replica_id is used. --sector-id defaults to the wrapper's SectorNum; --params-dir to
 // $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters. Per-phase timings and peak
-// RSS go to stderr. Exit codes: 0 ok / valid, 1 invalid proof or I/O failure, 2 bad input.
+// RSS go to stderr. `prove --check-digests` first checks the BLAKE2b-512 digests of the .params and
+// .vk against parameters.json (--parameters-json FILE, default the built-in PoRep facts) and
+// refuses to prove with a mismatched or unknown file. `--gpu N` proves on CUDA device N (CUDA
+// builds only). Exit codes: 0 ok / valid, 1 invalid proof or I/O failure, 2 bad input.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -27,7 +31,8 @@ constexpr int EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2;
 
 const char* const PROVE_USAGE =
     "usage: cuzk prove porep --c1 FILE [--params-dir D] [--miner-id N|--prover-id HEX]\n"
-    "         [--sector-id N] --proof-out FILE [--registered-proof NAME (bincode C1 only)]\n";
+    "         [--sector-id N] --proof-out FILE [--registered-proof NAME (bincode C1 only)]\n"
+    "         [--check-digests [--parameters-json FILE]] [--gpu N]\n";
 const char* const VERIFY_USAGE =
     "usage: cuzk verify porep --c1 FILE [--params-dir D] [--miner-id N|--prover-id HEX]\n"
     "         [--sector-id N] --proof FILE [--registered-proof NAME (bincode C1 only)]\n";
@@ -45,7 +50,9 @@ bool parse_u64(const std::string& s, uint64_t& out) {
 }
 
 struct porep_args {
-  std::string c1_path, params_dir, proof_path, proof_name;
+  std::string c1_path, params_dir, proof_path, proof_name, parameters_json;
+  bool check_digests = false;
+  int gpu = -1;
   porep::c1_output_t c1;
   std::optional<engine::prover_identity_t> who;
 };
@@ -67,6 +74,10 @@ int parse_porep_args(int argc, char** argv, const char* prefix, const char* usag
       std::fputs(usage, stdout);
       return EXIT_OK;
     }
+    if (a == "--check-digests" && proof_flag == "--proof-out") {
+      out.check_digests = true;
+      continue;
+    }
     if (i + 1 >= argc) return fail("missing value after " + a);
     const std::string v = argv[++i];
     if (a == "--c1") {
@@ -79,6 +90,13 @@ int parse_porep_args(int argc, char** argv, const char* prefix, const char* usag
       prover_hex = v;
     } else if (a == "--registered-proof") {
       out.proof_name = v;
+    } else if (a == "--parameters-json" && proof_flag == "--proof-out") {
+      out.parameters_json = v;
+    } else if (a == "--gpu" && proof_flag == "--proof-out") {
+      uint64_t g = 0;
+      if (!parse_u64(v, g) || g > 1023)
+        return fail("--gpu must be a device index, got '" + v + "'");
+      out.gpu = int(g);
     } else if (a == "--miner-id") {
       if (!parse_u64(v, miner_id)) return fail("--miner-id must be a decimal u64, got '" + v + "'");
       have_miner = true;
@@ -127,13 +145,40 @@ int cmd_prove_porep(int argc, char** argv) {
   porep_args args;
   if (int rc = parse_porep_args(argc, argv, prefix, PROVE_USAGE, "--proof-out", args); rc >= 0)
     return rc;
+  engine::prove_options_t opt;
+  opt.gpu_device = args.gpu;
+  if (args.check_digests) {
+    if (args.parameters_json.empty()) {
+      const auto b = engine::builtin_porep_facts();
+      opt.check_digests.emplace(b.begin(), b.end());
+    } else {
+      auto f = engine::read_parameters_json(args.parameters_json);
+      if (!f) {
+        std::fprintf(stderr, "%s: --parameters-json: %s\n", prefix, f.error().to_string().c_str());
+        return f.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
+      }
+      opt.check_digests = std::move(*f);
+    }
+  } else if (!args.parameters_json.empty()) {
+    std::fprintf(stderr, "%s: --parameters-json needs --check-digests\n", prefix);
+    return EXIT_BAD;
+  }
   engine::prove_timings_t tm;
-  auto proof =
-      engine::prove_porep(args.c1, args.who, args.params_dir, thread_pool::default_pool(), &tm);
+  auto proof = engine::prove_porep(args.c1, args.who, args.params_dir, thread_pool::default_pool(),
+                                   &tm, opt);
+  for (const auto& c : tm.digests) {
+    std::fprintf(stderr, "%s: digest %-8s %s %s\n", prefix, engine::name_of(c.verdict),
+                 c.name.c_str(), c.actual.c_str());
+  }
   if (!proof) {
     const status_code c = proof.error().code();
     std::fprintf(stderr, "%s: %s\n", prefix, proof.error().to_string().c_str());
-    return c == status_code::io_error || c == status_code::internal ? EXIT_FAIL : EXIT_BAD;
+    // A digest MISMATCH exits 1 like `cuzk params check`; an unknown file 2.
+    const bool mismatch = std::any_of(tm.digests.begin(), tm.digests.end(), [](const auto& d) {
+      return d.verdict == engine::digest_verdict::mismatch;
+    });
+    return mismatch || c == status_code::io_error || c == status_code::internal ? EXIT_FAIL
+                                                                                : EXIT_BAD;
   }
   std::ofstream f(args.proof_path, std::ios::binary);
   f.write(reinterpret_cast<const char*>(proof->data()), std::streamsize(proof->size()));

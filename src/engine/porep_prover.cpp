@@ -9,6 +9,9 @@
 #include <cstdlib>
 #include <filesystem>
 
+#if defined(CUZK_WITH_CUDA)
+#include "groth16/prover_gpu.hpp"
+#endif
 #include "groth16/assignment.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/verifier.hpp"
@@ -150,6 +153,13 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
   tm = {};
   const auto t_start = clock_type::now();
 
+#if !defined(CUZK_WITH_CUDA)
+  if (opt.gpu_device >= 0) {
+    return status(status_code::invalid_argument,
+                  "gpu_device " + std::to_string(opt.gpu_device) +
+                      ": this build has no CUDA support (configure with CUDA for the GPU prover)");
+  }
+#endif
   auto cfg = config_of(c1);
   if (!cfg) return cfg.error();
   const unsigned partitions = cfg->partitions();
@@ -164,6 +174,26 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
                   "the replica_id derived from prover id, sector id " +
                       std::to_string(who->sector_id) +
                       ", ticket, comm_d and porep_id differs from the C1's replica_id");
+  }
+
+  if (opt.check_digests) {
+    auto t0 = clock_type::now();
+    for (const std::string& path :
+         {porep_params_path(*cfg, params_dir), porep_vk_path(*cfg, params_dir)}) {
+      auto c = check_param_file(path, *opt.check_digests);
+      if (!c) return c.error();
+      tm.digests.push_back(*c);
+      if (c->verdict == digest_verdict::mismatch) {
+        return status(status_code::bad_encoding, path + ": BLAKE2b-512 digest " + c->actual +
+                                                     "… differs from " + c->expected +
+                                                     " (parameters.json): corrupt or foreign file");
+      }
+      if (c->verdict == digest_verdict::unknown) {
+        return status(status_code::invalid_argument,
+                      path + ": not in parameters.json, its digest cannot be checked");
+      }
+    }
+    tm.digest_check = seconds_since(t0);
   }
 
   if (opt.check_vanilla) {
@@ -182,6 +212,10 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
 
   std::optional<groth16::parameters> params;
   std::optional<groth16::prepared_verifying_key> pvk;
+#if defined(CUZK_WITH_CUDA)
+  // Uploaded once, after the host load, and shared by every partition.
+  std::unique_ptr<groth16::gpu::device_parameters> dparams;
+#endif
   std::vector<groth16::proof> proofs;
   proofs.reserve(partitions);
   for (unsigned k = 0; k < partitions; ++k) {
@@ -230,12 +264,50 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
       if (!p) return status(p.error().code(), path + ": " + p.error().message());
       params = std::move(*p);
       pvk = groth16::prepare_verifying_key(params->vk);
+#if defined(CUZK_WITH_CUDA)
+      if (opt.gpu_device >= 0) {
+        auto d = groth16::gpu::device_parameters::upload(*params, opt.gpu_device);
+        if (!d) {
+          return status(d.error().code(), "uploading " + path + " to GPU " +
+                                              std::to_string(opt.gpu_device) + ": " +
+                                              d.error().message());
+        }
+        dparams = std::move(*d);
+      }
+#endif
       tm.params_load = seconds_since(t0);
     }
 
     t0 = clock_type::now();
     groth16::prover_timings pt;
-    auto pf = groth16::create_proof(*params, groth16::make_assignment(cs), pool, &pt);
+    result<groth16::proof> pf = status(status_code::internal, "no prover ran");
+#if defined(CUZK_WITH_CUDA)
+    if (dparams) {
+      auto r = groth16::os_random_fr();
+      if (!r) return r.error();
+      auto s = groth16::os_random_fr();
+      if (!s) return s.error();
+      groth16::gpu::gpu_prover_timings gt;
+      pf = groth16::gpu::create_proof(*dparams, groth16::make_assignment(cs), *r, *s, &gt);
+      // CUDA-event milliseconds mapped onto the CPU prover's phases.
+      pt.ntt_a = gt.ntt_a;
+      pt.ntt_b = gt.ntt_b;
+      pt.ntt_c = gt.ntt_c;
+      pt.h_compute = gt.h_compute;
+      pt.msm_h = gt.msm_h;
+      pt.msm_l = gt.msm_l;
+      pt.msm_a = gt.msm_a;
+      pt.msm_b_g1 = gt.msm_b_g1;
+      pt.msm_b_g2 = gt.msm_b_g2;
+      pt.split = gt.split;
+      pt.epilogue = gt.epilogue;
+      pt.total = gt.gpu_total + gt.split + gt.epilogue;
+    } else {
+      pf = groth16::create_proof(*params, groth16::make_assignment(cs), pool, &pt);
+    }
+#else
+    pf = groth16::create_proof(*params, groth16::make_assignment(cs), pool, &pt);
+#endif
     if (!pf) return status(pf.error().code(), part + pf.error().message());
     tm.prove += seconds_since(t0);
     add(tm.prover, pt);

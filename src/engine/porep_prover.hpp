@@ -13,6 +13,7 @@
 
 #include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "engine/params_digest.hpp"
 #include "groth16/params_io.hpp"
 #include "groth16/prover_cpu.hpp"
 #include "groth16/setup.hpp"
@@ -63,13 +64,24 @@ struct prove_options_t {
   bool check_vanilla = true;
   /// Point checks when decoding the .params file (full subgroup checks cost ~1000× more).
   groth16::point_checks params_checks = groth16::point_checks::on_curve_only;
+  /// When set: before anything is loaded, the .params and .vk are hashed (BLAKE2b-512, streamed)
+  /// and must match these parameters.json facts (e.g. builtin_porep_facts()); a digest mismatch
+  /// is bad_encoding, a file the facts do not name is invalid_argument. Costs one read of the
+  /// files (~1 GB/s): seconds for 2 KiB, ~half a minute for 32 GiB.
+  std::optional<std::vector<param_fact_t>> check_digests;
+  /// -1: the CPU prover. >= 0: the CUDA device of that index (groth16::gpu), the parameters
+  /// uploaded once for all partitions; only in CUDA builds (CUZK_WITH_CUDA), else
+  /// invalid_argument.
+  int gpu_device = -1;
 };
 
 /// Wall-clock seconds per phase (summed over partitions where per-partition).
 struct prove_timings_t {
-  double vanilla_check = 0, params_load = 0, synthesis = 0, prove = 0, self_verify = 0, total = 0;
+  double digest_check = 0, vanilla_check = 0, params_load = 0, synthesis = 0, prove = 0,
+         self_verify = 0, total = 0;
   groth16::prover_timings prover;  ///< milliseconds, summed over partitions
   unsigned partitions = 0;
+  std::vector<digest_check_t> digests;  ///< per file, when prove_options_t::check_digests
 };
 
 /// Proves every partition of `c1` with the parameters in `params_dir` and returns the
