@@ -84,8 +84,8 @@ int cmd_demo(int argc, char** argv) {
   }
   std::printf("  inputs      %8.1f ms  (%zu bases (i+1)·G1, random scalars)\n", ms_since(t0), n);
   t0 = clock_type::now();
-  ec::g1_jacobian_t q = msm::msm(std::span<const ec::g1_affine_t>(bases),
-                                 std::span<const ff::fr_t>(scalars), pool);
+  ec::g1_jacobian_t q =
+      msm::msm(std::span<const ec::g1_affine_t>(bases), std::span<const ff::fr_t>(scalars), pool);
   const double msm_ms = ms_since(t0);
   ec::g1_jacobian_t expect = ec::mul(ec::g1_generator(), s);
   const bool msm_ok = q == expect;

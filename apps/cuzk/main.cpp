@@ -20,7 +20,7 @@ int cmd_circuit(int argc, char** argv);
 int cmd_params(int argc, char** argv);
 int cmd_prove(int argc, char** argv);
 int cmd_verify(int argc, char** argv);
-}
+}  // namespace cuzk::app
 
 namespace {
 

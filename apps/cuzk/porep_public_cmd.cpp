@@ -14,6 +14,7 @@
 #include <fstream>
 #include <string>
 
+#include "cli_args.hpp"
 #include "groth16/snarkjs_json.hpp"
 #include "porep/c1_wrapper.hpp"
 #include "porep/commp.hpp"  // parse_hex32
@@ -35,18 +36,6 @@ const char* const USAGE =
 int fail(const std::string& msg, int code = EXIT_BAD) {
   std::fprintf(stderr, "cuzk porep public-inputs: %s\n", msg.c_str());
   return code;
-}
-
-bool parse_u64(const std::string& s, uint64_t& out) {
-  if (s.empty() || s.size() > 20) return false;
-  for (char ch : s)
-    if (ch < '0' || ch > '9') return false;
-  errno = 0;
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0') return false;
-  out = v;
-  return true;
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "base/blake2s.hpp"  // to_hex
+#include "cli_args.hpp"
 #include "porep/c1_wrapper.hpp"
 #include "porep/commp.hpp"
 #include "porep/config.hpp"
@@ -38,14 +39,6 @@ constexpr int EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2;
 int fail(const std::string& msg, int code = EXIT_BAD) {
   std::fprintf(stderr, "cuzk porep seal: %s\n", msg.c_str());
   return code;
-}
-
-bool parse_u64(const std::string& s, uint64_t& out) {
-  if (s.empty() || s[0] == '-') return false;
-  char* end = nullptr;
-  errno = 0;
-  out = std::strtoull(s.c_str(), &end, 10);
-  return *end == '\0' && errno == 0;
 }
 
 }  // namespace

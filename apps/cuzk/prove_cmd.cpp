@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_args.hpp"
 #include "engine/porep_prover.hpp"
 #include "porep/c1_wrapper.hpp"
 #include "porep/commp.hpp"  // parse_hex32
@@ -36,18 +37,6 @@ const char* const PROVE_USAGE =
 const char* const VERIFY_USAGE =
     "usage: cuzk verify porep --c1 FILE [--params-dir D] [--miner-id N|--prover-id HEX]\n"
     "         [--sector-id N] --proof FILE [--registered-proof NAME (bincode C1 only)]\n";
-
-bool parse_u64(const std::string& s, uint64_t& out) {
-  if (s.empty() || s.size() > 20) return false;
-  for (char ch : s)
-    if (ch < '0' || ch > '9') return false;
-  errno = 0;
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0') return false;
-  out = v;
-  return true;
-}
 
 struct porep_args {
   std::string c1_path, params_dir, proof_path, proof_name, parameters_json;
