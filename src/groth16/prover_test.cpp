@@ -256,9 +256,14 @@ TEST(Groth16Prover, RandomCircuitsProveVerifyAndTamper) {
     neg.c = -neg.c;
     EXPECT_FALSE(*verify(f.pvk, neg, x));
 
-    // A witness that does not satisfy the circuit (one aux value changed) must not verify.
+    // A witness that does not satisfy the circuit (one aux value changed) must not verify. Adding
+    // 1 to an unused seed bit 0 keeps b·(1 − b) = 0 true, so the change is redrawn until the
+    // witness really violates a row.
     testing::circuit_instance bad = f.ci;
-    bad.aux[rng() % bad.aux.size()] += fr_t::one();
+    do {
+      bad.aux = f.ci.aux;
+      bad.aux[rng() % bad.aux.size()] += fr_t::one();
+    } while (!r1cs::is_satisfied(bad.cs, bad.inputs, bad.aux).has_value());
     const auto boa = assign(bad, pool);
     auto bpf = create_proof(f.params, boa.view(), r, s, pool);
     ASSERT_TRUE(bpf.ok());
