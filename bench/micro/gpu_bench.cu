@@ -4,7 +4,8 @@
 // BM_gpu_msm_g1/<lg> and BM_gpu_msm_g2/<lg> (uniform 255-bit scalars), BM_gpu_batch_add/<lg>
 // (50 % density bitmap), BM_gpu_groth16_prove/<lg> (a whole GPU proof, start + finalize, over a
 // synthetic assignment of 2^lg rows and 2^lg aux shaped like a PoRep partition: A density 99.7 %,
-// B density 25.4 %, aux 45 % zeros, 45 % ones, 10 % uniform; the SRS resident on the device).
+// B density 25.4 %, aux 45 % zeros, 45 % ones, 10 % uniform; the SRS resident on the device) and
+// BM_gpu_groth16_prove_porep32g (the same at the exact size of a 32 GiB PoRep partition).
 // Inputs are generated on the device (the prover's on the host); bases are random coordinates,
 // not curve points, which times the same arithmetic (GPU.md §0 does the same) but gives a
 // meaningless sum.
@@ -15,6 +16,7 @@
 #include <random>
 #include <vector>
 
+#include "base/thread_pool.hpp"
 #include "ec/curves.hpp"
 #include "gpu/device_memory.cuh"
 #include "groth16/prover_gpu.hpp"
@@ -87,7 +89,11 @@ void BM_gpu_msm_g1(benchmark::State& state) {
   state.counters["pts/s"] =
       benchmark::Counter(double(n), benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_gpu_msm_g1)->DenseRange(20, 26, 2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_gpu_msm_g1)
+    ->DenseRange(20, 26, 2)
+    ->Arg(27)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 void BM_gpu_msm_g2(benchmark::State& state) {
   const size_t n = size_t(1) << state.range(0);
@@ -111,15 +117,22 @@ BENCHMARK(BM_gpu_msm_g2)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-/// Host words below the modulus (top limb masked), for synthetic parameters and assignments.
+/// Host words below the modulus (top limb masked), in parallel (splitmix per 64-bit word).
 template <class T>
-std::vector<T> random_host(size_t n, std::mt19937_64& g, uint64_t top_mask) {
+std::vector<T> random_host(size_t n, uint64_t seed, uint64_t top_mask) {
   std::vector<T> v(n);
   static_assert(sizeof(T) % 8 == 0);
   auto* w = reinterpret_cast<uint64_t*>(v.data());
   const size_t limbs = sizeof(T) / 8, per_field = top_mask == FR_TOP ? 4 : 6;
-  for (size_t i = 0; i < n * limbs; ++i)
-    w[i] = (i % per_field == per_field - 1) ? g() & top_mask : g();
+  cuzk::thread_pool::default_pool().parallel_range(n * limbs, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) {
+      uint64_t z = seed + 0x9e3779b97f4a7c15ull * (i + 1);
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+      z ^= z >> 31;
+      w[i] = (i % per_field == per_field - 1) ? z & top_mask : z;
+    }
+  });
   return v;
 }
 
@@ -132,21 +145,22 @@ struct bitmap_owned {
 
 bitmap_owned random_density(size_t n, double p, std::mt19937_64& g) {
   bitmap_owned b{std::vector<uint64_t>((n + 63) / 64, 0), n};
-  std::uniform_real_distribution<double> u(0, 1);
+  const uint64_t threshold = uint64_t(p * 18446744073709551616.0 * (1 - 1e-12));
   for (size_t i = 0; i < n; ++i)
-    if (u(g) < p) b.words[i / 64] |= uint64_t(1) << (i % 64);
+    if (g() < threshold) b.words[i / 64] |= uint64_t(1) << (i % 64);
   return b;
 }
 
-void BM_gpu_groth16_prove(benchmark::State& state) {
+/// One GPU proof (start + finalize) of a synthetic assignment with `rows` rows (a, b, c lengths),
+/// `n_aux` aux and `n_in` inputs (all of them in B), SRS bases filled on the device.
+void gpu_prove_bench(benchmark::State& state, size_t rows, size_t n_aux, size_t n_in) {
   namespace g16 = cuzk::groth16;
   using cuzk::ff::fr_t;
-  const size_t rows = size_t(1) << state.range(0), n_aux = rows, n_in = 2;
   std::mt19937_64 g(8);
-  const std::vector<fr_t> a = random_host<fr_t>(rows, g, FR_TOP),
-                          b = random_host<fr_t>(rows, g, FR_TOP),
-                          c = random_host<fr_t>(rows, g, FR_TOP);
-  std::vector<fr_t> aux = random_host<fr_t>(n_aux, g, FR_TOP);
+  const std::vector<fr_t> a = random_host<fr_t>(rows, 1, FR_TOP),
+                          b = random_host<fr_t>(rows, 2, FR_TOP),
+                          c = random_host<fr_t>(rows, 3, FR_TOP);
+  std::vector<fr_t> aux = random_host<fr_t>(n_aux, 4, FR_TOP);
   for (auto& x : aux) {
     const uint64_t k = g() % 20;
     if (k < 9)
@@ -154,33 +168,39 @@ void BM_gpu_groth16_prove(benchmark::State& state) {
     else if (k < 18)
       x = fr_t::one();
   }
-  const std::vector<fr_t> inputs = {fr_t::one(), fr_t::from_uint(12345)};
+  std::vector<fr_t> inputs(n_in);
+  for (size_t j = 0; j < n_in; ++j) inputs[j] = j == 0 ? fr_t::one() : fr_t::from_uint(12345 + j);
   const bitmap_owned a_aux = random_density(n_aux, 0.997, g),
                      b_aux = random_density(n_aux, 0.254, g);
-  const bitmap_owned b_in{{3}, n_in};
+  bitmap_owned b_in{std::vector<uint64_t>((n_in + 63) / 64, ~uint64_t(0)), n_in};
   g16::assignment asg{a, b, c, inputs, aux, a_aux.view(), b_in.view(), b_aux.view()};
 
-  g16::parameters p;
+  g16::verifying_key vk;
   const auto g1 = cuzk::ec::g1_generator();
   const auto g2 = cuzk::ec::g2_generator();
-  p.vk.alpha_g1 = p.vk.beta_g1 = p.vk.delta_g1 = g1;
-  p.vk.beta_g2 = p.vk.gamma_g2 = p.vk.delta_g2 = g2;
-  p.vk.ic.assign(n_in, g1);
-  p.h = random_host<cuzk::ec::g1_affine_t>(rows - 1, g, FP_TOP);
-  p.l = random_host<cuzk::ec::g1_affine_t>(n_aux, g, FP_TOP);
-  p.a = random_host<cuzk::ec::g1_affine_t>(n_in + a_aux.popcount(), g, FP_TOP);
+  vk.alpha_g1 = vk.beta_g1 = vk.delta_g1 = g1;
+  vk.beta_g2 = vk.gamma_g2 = vk.delta_g2 = g2;
+  vk.ic.assign(n_in, g1);
+  size_t m = 1;
+  while (m < rows) m <<= 1;  // the domain (rows include the one input row per input)
   const size_t nb = b_in.popcount() + b_aux.popcount();
-  p.b_g1 = random_host<cuzk::ec::g1_affine_t>(nb, g, FP_TOP);
-  p.b_g2 = random_host<cuzk::ec::g2_affine_t>(nb, g, FP_TOP);
-  auto dp = g16::gpu::device_parameters::upload(p, 0);
+  const g16::query_sizes q{n_in, m - 1, n_aux, n_in + a_aux.popcount(), nb, nb};
+  auto dp = g16::gpu::device_parameters::allocate(vk, q, 0);
   if (!dp) {
     state.SkipWithError(dp.error().to_string().c_str());
     return;
   }
+  const auto d = (*dp)->queries();
+  fill(d.h, 12 * q.h, 6, FP_TOP, 11);
+  fill(d.l, 12 * q.l, 6, FP_TOP, 12);
+  fill(d.a, 12 * q.a, 6, FP_TOP, 13);
+  fill(d.b_g1, 12 * q.b_g1, 6, FP_TOP, 14);
+  fill(d.b_g2, 24 * q.b_g2, 6, FP_TOP, 15);
   g16::gpu::gpu_prover_timings tm, sum;
   int iters = 0;
   for (auto _ : state) {
-    auto pf = g16::gpu::create_proof(**dp, asg, fr_t::from_uint(1), fr_t::from_uint(2), &tm);
+    auto pf = g16::gpu::create_proof(**dp, asg, fr_t::from_uint(1), fr_t::from_uint(2),
+                                     cuzk::thread_pool::default_pool(), &tm);
     if (!pf) {
       state.SkipWithError(pf.error().to_string().c_str());
       return;
@@ -193,6 +213,7 @@ void BM_gpu_groth16_prove(benchmark::State& state) {
     sum.msm_a += tm.msm_a;
     sum.msm_b_g1 += tm.msm_b_g1;
     sum.msm_b_g2 += tm.msm_b_g2;
+    sum.gpu_total += tm.gpu_total;
     sum.split += tm.split;
     sum.epilogue += tm.epilogue;
     ++iters;
@@ -205,14 +226,31 @@ void BM_gpu_groth16_prove(benchmark::State& state) {
   state.counters["msm_a_ms"] = sum.msm_a * k;
   state.counters["msm_b1_ms"] = sum.msm_b_g1 * k;
   state.counters["msm_b2_ms"] = sum.msm_b_g2 * k;
+  state.counters["gpu_ms"] = sum.gpu_total * k;
   state.counters["split_ms"] = sum.split * k;
   state.counters["epi_ms"] = sum.epilogue * k;
+  state.counters["srs_GB"] = double((*dp)->bytes()) / 1e9;
+}
+
+void BM_gpu_groth16_prove(benchmark::State& state) {
+  const size_t n = size_t(1) << state.range(0);
+  gpu_prove_bench(state, n, n, 2);
 }
 BENCHMARK(BM_gpu_groth16_prove)
     ->Arg(16)
     ->Arg(18)
     ->Arg(20)
     ->Arg(22)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+/// The shape of one 32 GiB PoRep partition (FILECOIN.md §3; issue 4): 130,278,869 rows,
+/// 130,169,893 aux, 328 inputs, domain 2^27; ≈ 47 GB of SRS on the device.
+void BM_gpu_groth16_prove_porep32g(benchmark::State& state) {
+  gpu_prove_bench(state, 130278869, 130169893, 328);
+}
+BENCHMARK(BM_gpu_groth16_prove_porep32g)
+    ->Iterations(3)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

@@ -98,7 +98,7 @@ void BM_groth16_prove(benchmark::State& state) {
   state.counters["msm_b_g2_ms"] = sum.msm_b_g2 / n;
   state.counters["epilogue_ms"] = sum.epilogue / n;
   state.counters["total_ms"] = sum.total / n;
-  const auto split = msm::split_witness(asg.aux);
+  const auto split = msm::split_witness(asg.aux, nullptr, thread_pool::default_pool());
   state.counters["aux"] = double(asg.num_aux());
   state.counters["aux_01_pct"] =
       100.0 * double(split.num_zero + split.num_one) / double(asg.num_aux() ? asg.num_aux() : 1);

@@ -16,9 +16,15 @@ struct bitmap_view {
   size_t count = 0;  ///< number of bits
 
   bool test(size_t i) const { return (words[i / 64] >> (i % 64)) & 1; }
+  /// Set bits among the first `count` (bits past `count` in the last word do not count).
   size_t popcount() const {
+    const size_t nw = (count + 63) / 64;
     size_t n = 0;
-    for (uint64_t w : words) n += size_t(std::popcount(w));
+    for (size_t i = 0; i < nw; ++i) {
+      uint64_t w = words[i];
+      if (i + 1 == nw && count % 64) w &= (uint64_t(1) << (count % 64)) - 1;
+      n += size_t(std::popcount(w));
+    }
     return n;
   }
 };

@@ -288,7 +288,7 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
       auto s = groth16::os_random_fr();
       if (!s) return s.error();
       groth16::gpu::gpu_prover_timings gt;
-      pf = groth16::gpu::create_proof(*dparams, groth16::make_assignment(cs), *r, *s, &gt);
+      pf = groth16::gpu::create_proof(*dparams, groth16::make_assignment(cs), *r, *s, pool, &gt);
       // CUDA-event milliseconds mapped onto the CPU prover's phases.
       pt.ntt_a = gt.ntt_a;
       pt.ntt_b = gt.ntt_b;

@@ -7,8 +7,15 @@
 // Multiplication: CIOS over 32-bit words with PTX carry chains. Each row adds a·b[i] as two chains
 // (mad.lo.cc into t[j], then mad.hi.cc into t[j+1]) and then m·p the same way with
 // m = t[0]·(-p^-1) mod 2^32, and shifts one word: 4n^2 + n 32-bit multiplies for n = 2N words
-// (Fp: 588, Fr: 264). PTX ptxas fuses lo/hi pairs into IMAD.WIDE. Both BLS12-381 moduli leave the
-// top bit of the top word clear, so the running sum stays below 2p and fits in n + 1 words.
+// (Fp: 588, Fr: 264). Both BLS12-381 moduli leave the top bit of the top word clear, so the running
+// sum stays below 2p and fits in n + 1 words. That CIOS is mul_cios, kept as the baseline of
+// gpu_field_bench: its lo and hi chains write different words, so ptxas cannot fuse them: sm_90
+// SASS per Fp multiply is 321 IMAD + 288 IMAD.HI + 566 IADD3, 1280 instructions (Fr: 656).
+//
+// operator* and sqr() run mul_fast: the even/odd split sequence of ff/mont_words.hpp through
+// device_ops (one PTX instruction per primitive; the same sequence is tested on the CPU by carry
+// emulation): each lo/hi pair fuses into one IMAD.WIDE, 448 instructions per Fp multiply (279
+// IMAD.WIDE), 248 per Fr. sqr_fast (the dedicated squaring) is measured, not used yet.
 // nvcc only (.cuh).
 #pragma once
 
@@ -16,6 +23,7 @@
 #include <cstdint>
 
 #include "ff/fields.hpp"
+#include "ff/mont_words.hpp"
 
 namespace cuzk::ff::device {
 
@@ -32,6 +40,83 @@ constexpr words_t<2 * N> split_words(const limbs<N>& x) {
   for (size_t i = 0; i < 2 * N; ++i) r.v[i] = uint32_t(x[i / 2] >> (32 * (i % 2)));
   return r;
 }
+
+/// The primitives of ff/mont_words.hpp, each exactly one PTX instruction. The carry flag lives in
+/// the hardware condition code (CC.CF) between these separate asm statements: `volatile` keeps
+/// their order, and instructions the compiler places between them do not write CC.
+struct device_ops {
+  __device__ __forceinline__ uint32_t mul_lo(uint32_t x, uint32_t y) const {
+    uint32_t d;
+    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(d) : "r"(x), "r"(y));
+    return d;
+  }
+  __device__ __forceinline__ uint32_t mul_hi(uint32_t x, uint32_t y) const {
+    uint32_t d;
+    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(d) : "r"(x), "r"(y));
+    return d;
+  }
+  __device__ __forceinline__ uint32_t mad_lo_cc(uint32_t x, uint32_t y, uint32_t c) const {
+    uint32_t d;
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(x), "r"(y), "r"(c));
+    return d;
+  }
+  __device__ __forceinline__ uint32_t madc_lo_cc(uint32_t x, uint32_t y, uint32_t c) const {
+    uint32_t d;
+    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(x), "r"(y), "r"(c));
+    return d;
+  }
+  __device__ __forceinline__ uint32_t mad_hi_cc(uint32_t x, uint32_t y, uint32_t c) const {
+    uint32_t d;
+    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(x), "r"(y), "r"(c));
+    return d;
+  }
+  __device__ __forceinline__ uint32_t madc_hi_cc(uint32_t x, uint32_t y, uint32_t c) const {
+    uint32_t d;
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(x), "r"(y), "r"(c));
+    return d;
+  }
+  __device__ __forceinline__ uint32_t madc_hi(uint32_t x, uint32_t y, uint32_t c) const {
+    uint32_t d;
+    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(x), "r"(y), "r"(c));
+    return d;
+  }
+  __device__ __forceinline__ uint32_t add_cc(uint32_t x, uint32_t y) const {
+    uint32_t d;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(x), "r"(y));
+    return d;
+  }
+  __device__ __forceinline__ uint32_t addc_cc(uint32_t x, uint32_t y) const {
+    uint32_t d;
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(x), "r"(y));
+    return d;
+  }
+  __device__ __forceinline__ uint32_t addc(uint32_t x, uint32_t y) const {
+    uint32_t d;
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(d) : "r"(x), "r"(y));
+    return d;
+  }
+  __device__ __forceinline__ uint32_t sub_cc(uint32_t x, uint32_t y) const {
+    uint32_t d;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(x), "r"(y));
+    return d;
+  }
+  __device__ __forceinline__ uint32_t subc_cc(uint32_t x, uint32_t y) const {
+    uint32_t d;
+    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(x), "r"(y));
+    return d;
+  }
+  __device__ __forceinline__ uint32_t subc(uint32_t x, uint32_t y) const {
+    uint32_t d;
+    asm volatile("subc.u32 %0, %1, %2;" : "=r"(d) : "r"(x), "r"(y));
+    return d;
+  }
+};
+
+/// -p^-1 mod 2^32 in constant memory for mul_fast/sqr_fast: an operand ptxas cannot see through.
+/// Fr's is 0xffffffff (r = 1 mod 2^32), and as an immediate ptxas rewrites m = -t0 and the m·p
+/// rows into 32-bit IMAD/IMAD.HI pairs: 296 SASS instructions per Fr multiply instead of 248.
+template <class Config>
+__constant__ uint32_t m0_const = uint32_t(mont_t<Config>::INV);
 
 template <class Config>
 struct dmont_t {
@@ -152,8 +237,8 @@ struct dmont_t {
     asm volatile("madc.hi.u32 %0, %1, %2, %0;" : "+r"(t[n]) : "r"(a[n - 1]), "r"(b));
   }
 
-  /// Montgomery product a·b·R^-1 mod p (CIOS, see the file comment).
-  __device__ __forceinline__ friend dmont_t operator*(const dmont_t& a, const dmont_t& b) {
+  /// Montgomery product a·b·R^-1 mod p (CIOS, see the file comment): the baseline.
+  __device__ __forceinline__ static dmont_t mul_cios(const dmont_t& a, const dmont_t& b) {
     constexpr words_t<2 * Config::N> p = P;
     uint32_t t[2 * Config::N + 1];
 #pragma unroll
@@ -173,8 +258,29 @@ struct dmont_t {
     reduce_once(r.w);
     return r;
   }
+  __device__ __forceinline__ friend dmont_t operator*(const dmont_t& a, const dmont_t& b) {
+    return mul_fast(a, b);
+  }
   __device__ __forceinline__ dmont_t sqr() const {
-    return *this * *this;
+    return mul_fast(*this, *this);
+  }
+
+  /// The same product by the even/odd split sequence (words::mul_split): two accumulators so
+  /// that each (mad.lo, mad.hi) pair fuses into one 64-bit IMAD.WIDE with carry; fully reduced.
+  __device__ __forceinline__ static dmont_t mul_fast(const dmont_t& a, const dmont_t& b) {
+    constexpr words_t<2 * Config::N> p = P;
+    device_ops ops;
+    dmont_t r;
+    words::mul_split<n>(ops, r.w, a.w, b.w, p.v, m0_const<Config>);
+    return r;
+  }
+  /// a² by words::sqr_split: n(n-1)/2 + n word products, then a separate reduction.
+  __device__ __forceinline__ dmont_t sqr_fast() const {
+    constexpr words_t<2 * Config::N> p = P;
+    device_ops ops;
+    dmont_t r;
+    words::sqr_split<n>(ops, r.w, w, p.v, m0_const<Config>);
+    return r;
   }
 
   __device__ __forceinline__ dmont_t& operator+=(const dmont_t& b) {

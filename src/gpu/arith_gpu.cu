@@ -33,6 +33,12 @@ __global__ void field_kernel(field_op op, const F* a, const F* b, F* out, size_t
     case field_op::dbl:
       out[i] = x.dbl();
       break;
+    case field_op::mul_cios:
+      out[i] = F::mul_cios(x, b[i]);
+      break;
+    case field_op::sqr_fast:
+      out[i] = x.sqr_fast();
+      break;
   }
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Device field and G1 point arithmetic against the host types on random and edge inputs (0, 1,
-// p − 1, equal and opposite points, infinity). Label gpu: needs a CUDA device.
+// p − 1, raw words p − 1 and p − 2, equal and opposite points, infinity); the baseline CIOS
+// multiply and the dedicated squaring (field_op::mul_cios, sqr_fast) likewise. Label gpu: needs a
+// CUDA device.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -27,9 +29,17 @@ std::vector<F> values(size_t n, test::test_rng& rng) {
   v.push_back(-F::one());
   v.push_back(F::from_uint(2));
   v.push_back(F::from_raw(ff::from_u64<F::N>(1)));  // the smallest Montgomery word
+  // raw words p − 1 and p − 2: the largest inputs, every carry chain at its longest
+  ff::limbs<F::N> top = F::MODULUS;
+  top[0] -= 1;
+  v.push_back(F::from_raw(top));
+  top[0] -= 1;
+  v.push_back(F::from_raw(top));
   while (v.size() < n) v.push_back(F::random(rng));
   return v;
 }
+
+constexpr size_t n_edges = 7;  // the fixed values at the front of values()
 
 template <class F>
 void check_field(const char* name) {
@@ -37,13 +47,13 @@ void check_field(const char* name) {
   const size_t n = 1 << 16;
   std::vector<F> a = values<F>(n, rng), b = values<F>(n, rng), out(n);
   // pair every edge value with every other one too
-  for (size_t i = 0; i < 5; ++i)
-    for (size_t j = 0; j < 5; ++j) {
-      a[5 + 5 * i + j] = a[i];
-      b[5 + 5 * i + j] = b[j];
+  for (size_t i = 0; i < n_edges; ++i)
+    for (size_t j = 0; j < n_edges; ++j) {
+      a[n_edges + n_edges * i + j] = a[i];
+      b[n_edges + n_edges * i + j] = b[j];
     }
-  for (field_op op :
-       {field_op::add, field_op::sub, field_op::mul, field_op::sqr, field_op::neg, field_op::dbl}) {
+  for (field_op op : {field_op::add, field_op::sub, field_op::mul, field_op::sqr, field_op::neg,
+                      field_op::dbl, field_op::mul_cios, field_op::sqr_fast}) {
     apply(op, a, b, out);
     size_t bad = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -56,9 +66,11 @@ void check_field(const char* name) {
           ref = a[i] - b[i];
           break;
         case field_op::mul:
+        case field_op::mul_cios:
           ref = a[i] * b[i];
           break;
         case field_op::sqr:
+        case field_op::sqr_fast:
           ref = a[i].sqr();
           break;
         case field_op::neg:

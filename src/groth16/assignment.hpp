@@ -12,6 +12,7 @@
 #include "base/bitmap.hpp"
 #include "base/status.hpp"
 #include "ff/fields.hpp"
+#include "groth16/keys.hpp"
 #include "r1cs/assignment_data.hpp"
 #include "r1cs/proving_cs.hpp"
 
@@ -34,11 +35,6 @@ struct assignment {
   size_t num_rows() const { return a.size(); }
   size_t num_inputs() const { return inputs.size(); }
   size_t num_aux() const { return aux.size(); }
-};
-
-/// Point counts of a proving key's queries (host or device resident).
-struct query_sizes {
-  size_t ic, h, l, a, b_g1, b_g2;
 };
 
 /// The size contract between a proving key and an assignment, for domain size m (FILECOIN.md §5.3):

@@ -25,7 +25,15 @@ struct verifying_key {
 
 /// The proving key ("parameters") in bellperson's order. a, b_g1, b_g2 are density-filtered:
 /// inputs first (a: all inputs; b: inputs with nonzero B), then aux with nonzero A (resp. B).
+/// Point counts of a proving key's queries (host or device resident).
+struct query_sizes {
+  size_t ic, h, l, a, b_g1, b_g2;
+};
+
 struct parameters {
+  query_sizes sizes() const {
+    return {vk.ic.size(), h.size(), l.size(), a.size(), b_g1.size(), b_g2.size()};
+  }
   verifying_key vk;
   std::vector<g1_affine_t> h;     ///< τ^i·t(τ)/δ, i = 0..m-2 (m = domain size)
   std::vector<g1_affine_t> l;     ///< (β·A_j + α·B_j + C_j)(τ)/δ per aux variable

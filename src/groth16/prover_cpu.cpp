@@ -55,11 +55,6 @@ auto split_msm(std::span<const Affine> bases, std::span<const fr_t> scalars,
   return ones + others;
 }
 
-status check_sizes(const parameters& p, const assignment& asg, size_t m) {
-  return check_query_sizes(
-      {p.vk.ic.size(), p.h.size(), p.l.size(), p.a.size(), p.b_g1.size(), p.b_g2.size()}, asg, m);
-}
-
 }  // namespace
 
 result<fr_t> os_random_fr() {
@@ -130,7 +125,7 @@ result<proof> create_proof(const parameters& params, const assignment& asg, cons
   if (asg.num_rows() == 0) return status(status_code::size_mismatch, "empty assignment");
   auto dom = ntt::domain_t::create(asg.num_rows());
   if (!dom) return dom.error();
-  if (status st = check_sizes(params, asg, dom->size()); !st) return st;
+  if (status st = check_query_sizes(params.sizes(), asg, dom->size()); !st) return st;
   const verifying_key& vk = params.vk;
   if (vk.delta_g1.is_infinity() || vk.delta_g2.is_infinity())
     return status(status_code::invalid_argument, "delta is the identity");
@@ -144,9 +139,9 @@ result<proof> create_proof(const parameters& params, const assignment& asg, cons
   const msm::bitmap_view a_aux = asg.a_aux_density;
   const msm::bitmap_view b_in = asg.b_input_density;
   const msm::bitmap_view b_aux = asg.b_aux_density;
-  const msm::witness_split_t split_l = msm::split_witness(asg.aux);
-  const msm::witness_split_t split_a = msm::split_witness(asg.aux, &a_aux);
-  const msm::witness_split_t split_b = msm::split_witness(asg.aux, &b_aux);
+  const msm::witness_split_t split_l = msm::split_witness(asg.aux, nullptr, pool);
+  const msm::witness_split_t split_a = msm::split_witness(asg.aux, &a_aux, pool);
+  const msm::witness_split_t split_b = msm::split_witness(asg.aux, &b_aux, pool);
   tm.split = ms_since(t0);
 
   t0 = clock_type::now();

@@ -14,6 +14,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <new>
@@ -124,10 +125,39 @@ auto msm_host_scalars(const G* d_bases, std::span<const fr_t> scalars) {
   return msm_dev(d_bases, ds.data(), scalars.size());
 }
 
+/// The "other" terms of a split as a gather list: idx[k] = the k-th set bit of `others`,
+/// sc[k] = scalars[idx[k]]. Word ranges are counted, then filled at their prefix offsets.
+void other_terms(const msm::witness_split_t& sp, std::span<const fr_t> scalars, thread_pool& pool,
+                 std::vector<uint32_t>& idx, std::vector<fr_t>& sc) {
+  const size_t words = sp.others.size();
+  const size_t chunk = 1 << 12;  // words per task: 2^18 scalars
+  const size_t tasks = (words + chunk - 1) / chunk;
+  std::vector<size_t> offset(tasks + 1, 0);
+  pool.parallel_for(tasks, [&](size_t t) {
+    size_t c = 0;
+    for (size_t w = t * chunk; w < std::min(words, (t + 1) * chunk); ++w)
+      c += size_t(__builtin_popcountll(sp.others[w]));
+    offset[t + 1] = c;
+  });
+  for (size_t t = 0; t < tasks; ++t) offset[t + 1] += offset[t];
+  idx.resize(offset[tasks]);
+  sc.resize(offset[tasks]);
+  pool.parallel_for(tasks, [&](size_t t) {
+    size_t o = offset[t];
+    for (size_t w = t * chunk; w < std::min(words, (t + 1) * chunk); ++w)
+      for (uint64_t x = sp.others[w]; x != 0; x &= x - 1) {
+        const size_t j = w * 64 + size_t(__builtin_ctzll(x));
+        idx[o] = uint32_t(j);
+        sc[o++] = scalars[j];
+      }
+  });
+}
+
 /// Σ w_j·P_j with the 0/1 split: `scalars` pairs with the (compacted) device bases d_bases, the
 /// split's bitmaps index the same space.
 template <class G>
-auto split_msm(const G* d_bases, std::span<const fr_t> scalars, const msm::witness_split_t& sp) {
+auto split_msm(const G* d_bases, std::span<const fr_t> scalars, const msm::witness_split_t& sp,
+               thread_pool& pool) {
   static_assert(sizeof(G) % 16 == 0);
   constexpr unsigned W = sizeof(G) / 16;
   auto acc = decltype(msm_dev(d_bases, nullptr, 0))::infinity();
@@ -139,14 +169,7 @@ auto split_msm(const G* d_bases, std::span<const fr_t> scalars, const msm::witne
   if (sp.num_other != 0) {
     std::vector<uint32_t> idx;
     std::vector<fr_t> sc;
-    idx.reserve(sp.num_other);
-    sc.reserve(sp.num_other);
-    for (size_t wi = 0; wi < sp.others.size(); ++wi)
-      for (uint64_t x = sp.others[wi]; x != 0; x &= x - 1) {
-        const size_t j = wi * 64 + size_t(__builtin_ctzll(x));
-        idx.push_back(uint32_t(j));
-        sc.push_back(scalars[j]);
-      }
+    other_terms(sp, scalars, pool, idx, sc);
     const size_t k = idx.size();
     device_buffer<uint32_t> di(k);
     device_buffer<G> gb(k);
@@ -160,39 +183,6 @@ auto split_msm(const G* d_bases, std::span<const fr_t> scalars, const msm::witne
   return acc;
 }
 
-template <class T>
-void put(device_buffer<T>& buf, const std::vector<T>& v) {
-  buf = device_buffer<T>(v.size());
-  buf.upload(v.data(), v.size());
-}
-
-msm::bitmap_view to_msm(bitmap_view v) {
-  return {v.words, v.count};
-}
-
-status check_sizes(const device_parameters::impl& p, const assignment& asg, size_t m) {
-  const size_t n_in = asg.num_inputs(), n_aux = asg.num_aux();
-  auto bad = [](std::string what) { return status(status_code::size_mismatch, std::move(what)); };
-  if (asg.b.size() != asg.num_rows() || asg.c.size() != asg.num_rows())
-    return bad("a, b, c have different lengths");
-  if (n_in == 0) return bad("no ONE input");
-  if (asg.a_aux_density.count != n_aux || asg.b_aux_density.count != n_aux)
-    return bad("aux density length differs from num_aux");
-  if (asg.b_input_density.count != n_in) return bad("b_input density length differs");
-  if (p.vk.ic.size() != n_in)
-    return bad("ic has " + std::to_string(p.vk.ic.size()) + " points for " + std::to_string(n_in) +
-               " inputs");
-  if (p.h.size() != m - 1)
-    return bad("h query has " + std::to_string(p.h.size()) + " points, expected " +
-               std::to_string(m - 1));
-  if (p.l.size() != n_aux) return bad("l query length differs from num_aux");
-  if (p.a.size() != n_in + asg.a_aux_density.popcount()) return bad("a query length differs");
-  const size_t nb = asg.b_input_density.popcount() + asg.b_aux_density.popcount();
-  if (p.b_g1.size() != nb) return bad("b_g1 query length differs");
-  if (p.b_g2.size() != nb) return bad("b_g2 query length differs");
-  return {};
-}
-
 /// Uploads v zero-padded to m elements, then iFFT (n→r) and coset FFT (r→n), as prover_cpu.
 void to_coset(const ntt::domain_t& d, std::span<const fr_t> v, device_buffer<fr_t>& out) {
   CUZK_CUDA_OK(cudaMemset(out.data(), 0, out.bytes()));
@@ -202,7 +192,7 @@ void to_coset(const ntt::domain_t& d, std::span<const fr_t> v, device_buffer<fr_
 }
 
 proof_parts start_impl(const device_parameters::impl& p, const assignment& asg,
-                       const ntt::domain_t& d, gpu_prover_timings& tm) {
+                       const ntt::domain_t& d, thread_pool& pool, gpu_prover_timings& tm) {
   const size_t m = d.size();
   cuda_event ev[10];  // phase boundaries
   proof_parts out;
@@ -236,23 +226,21 @@ proof_parts start_impl(const device_parameters::impl& p, const assignment& asg,
   ev[5].record();
 
   const auto t0 = clock_type::now();
-  const msm::bitmap_view a_aux = to_msm(asg.a_aux_density);
-  const msm::bitmap_view b_in = to_msm(asg.b_input_density);
-  const msm::bitmap_view b_aux = to_msm(asg.b_aux_density);
-  const msm::witness_split_t split_l = msm::split_witness(asg.aux);
-  const msm::witness_split_t split_a = msm::split_witness(asg.aux, &a_aux);
-  const msm::witness_split_t split_b = msm::split_witness(asg.aux, &b_aux);
+  const bitmap_view& b_in = asg.b_input_density;
+  const msm::witness_split_t split_l = msm::split_witness(asg.aux, nullptr, pool);
+  const msm::witness_split_t split_a = msm::split_witness(asg.aux, &asg.a_aux_density, pool);
+  const msm::witness_split_t split_b = msm::split_witness(asg.aux, &asg.b_aux_density, pool);
   tm.split = ms_since(t0);
 
   const cuda_event& l0 = ev[5];
   cuda_event l1;
   l1.record();  // split done (host time is reported separately)
-  out.l = split_msm(p.l.data(), asg.aux, split_l);
+  out.l = split_msm(p.l.data(), asg.aux, split_l, pool);
   ev[6].record();
 
   const size_t n_in = asg.num_inputs();
   out.a_part = msm_host_scalars(p.a.data(), asg.inputs) +
-               split_msm(p.a.data() + n_in, split_a.scalars, split_a);
+               split_msm(p.a.data() + n_in, split_a.scalars, split_a, pool);
   ev[7].record();
 
   std::vector<fr_t> b_inputs;
@@ -260,10 +248,10 @@ proof_parts start_impl(const device_parameters::impl& p, const assignment& asg,
     if (b_in.test(j)) b_inputs.push_back(asg.inputs[j]);
   const size_t nb_in = b_inputs.size();
   out.b_g1 = msm_host_scalars(p.b_g1.data(), b_inputs) +
-             split_msm(p.b_g1.data() + nb_in, split_b.scalars, split_b);
+             split_msm(p.b_g1.data() + nb_in, split_b.scalars, split_b, pool);
   ev[8].record();
   out.b_g2 = msm_host_scalars(p.b_g2.data(), b_inputs) +
-             split_msm(p.b_g2.data() + nb_in, split_b.scalars, split_b);
+             split_msm(p.b_g2.data() + nb_in, split_b.scalars, split_b, pool);
   ev[9].record();
   CUZK_CUDA_OK(cudaEventSynchronize(ev[9].get()));
 
@@ -304,27 +292,59 @@ size_t device_parameters::bytes() const {
          impl_->b_g2.bytes();
 }
 
-result<std::unique_ptr<device_parameters>> device_parameters::upload(const parameters& params,
-                                                                     int device) {
+query_sizes device_parameters::sizes() const {
+  const impl& p = *impl_;
+  return {p.vk.ic.size(), p.h.size(), p.l.size(), p.a.size(), p.b_g1.size(), p.b_g2.size()};
+}
+
+device_parameters::device_queries device_parameters::queries() {
+  impl& p = *impl_;
+  return {p.h.data(), p.l.data(), p.a.data(), p.b_g1.data(), p.b_g2.data()};
+}
+
+result<std::unique_ptr<device_parameters>> device_parameters::allocate(const verifying_key& vk,
+                                                                       const query_sizes& sizes,
+                                                                       int device) {
+  if (sizes.ic != vk.ic.size())
+    return status(status_code::size_mismatch, "allocate: ic size differs from the vk's");
   try {
     device_scope scope(device);
     auto p = std::make_unique<impl>();
     p->device = device;
-    p->vk = params.vk;
-    put(p->h, params.h);
-    put(p->l, params.l);
-    put(p->a, params.a);
-    put(p->b_g1, params.b_g1);
-    put(p->b_g2, params.b_g2);
+    p->vk = vk;
+    p->h = device_buffer<g1_affine_t>(sizes.h);
+    p->l = device_buffer<g1_affine_t>(sizes.l);
+    p->a = device_buffer<g1_affine_t>(sizes.a);
+    p->b_g1 = device_buffer<g1_affine_t>(sizes.b_g1);
+    p->b_g2 = device_buffer<g2_affine_t>(sizes.b_g2);
     return std::unique_ptr<device_parameters>(new device_parameters(std::move(p)));
   } catch (const cuzk::gpu::gpu_error& e) {
-    return cuda_status(e, "groth16::gpu::device_parameters::upload");
+    return cuda_status(e, "groth16::gpu::device_parameters::allocate");
   } catch (const std::bad_alloc&) {
-    return status(status_code::internal, "groth16::gpu::device_parameters::upload: host memory");
+    return status(status_code::internal, "groth16::gpu::device_parameters::allocate: host memory");
   }
 }
 
-result<proof_parts> start(const device_parameters& dp, const assignment& asg,
+result<std::unique_ptr<device_parameters>> device_parameters::upload(const parameters& params,
+                                                                     int device) {
+  const query_sizes q = params.sizes();
+  auto dp = allocate(params.vk, q, device);
+  if (!dp) return dp;
+  try {
+    device_scope scope(device);
+    impl& p = *(*dp)->impl_;
+    p.h.upload(params.h.data(), q.h);
+    p.l.upload(params.l.data(), q.l);
+    p.a.upload(params.a.data(), q.a);
+    p.b_g1.upload(params.b_g1.data(), q.b_g1);
+    p.b_g2.upload(params.b_g2.data(), q.b_g2);
+    return dp;
+  } catch (const cuzk::gpu::gpu_error& e) {
+    return cuda_status(e, "groth16::gpu::device_parameters::upload");
+  }
+}
+
+result<proof_parts> start(const device_parameters& dp, const assignment& asg, thread_pool& pool,
                           gpu_prover_timings* timings) {
   gpu_prover_timings local;
   gpu_prover_timings& tm = timings ? *timings : local;
@@ -333,10 +353,10 @@ result<proof_parts> start(const device_parameters& dp, const assignment& asg,
   auto dom = ntt::domain_t::create(asg.num_rows());
   if (!dom) return dom.error();
   const device_parameters::impl& p = dp.get();
-  if (status st = check_sizes(p, asg, dom->size()); !st) return st;
+  if (status st = check_query_sizes(dp.sizes(), asg, dom->size()); !st) return st;
   try {
     device_scope scope(p.device);
-    return start_impl(p, asg, *dom, tm);
+    return start_impl(p, asg, *dom, pool, tm);
   } catch (const cuzk::gpu::gpu_error& e) {
     return cuda_status(e, "groth16::gpu::start");
   } catch (const std::bad_alloc&) {
@@ -365,10 +385,10 @@ result<proof> finalize(const verifying_key& vk, const proof_parts& parts, const 
 }
 
 result<proof> create_proof(const device_parameters& dp, const assignment& asg, const fr_t& r,
-                           const fr_t& s, gpu_prover_timings* timings) {
+                           const fr_t& s, thread_pool& pool, gpu_prover_timings* timings) {
   if (dp.vk().delta_g1.is_infinity() || dp.vk().delta_g2.is_infinity())
     return status(status_code::invalid_argument, "delta is the identity");
-  auto parts = start(dp, asg, timings);
+  auto parts = start(dp, asg, pool, timings);
   if (!parts) return parts.error();
   return finalize(dp.vk(), *parts, r, s, timings);
 }

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "base/status.hpp"
+#include "base/thread_pool.hpp"
 #include "ec/point.hpp"
 #include "ff/fields.hpp"
 #include "groth16/assignment.hpp"
@@ -37,6 +38,11 @@ class device_parameters {
   /// Uploads every query of `params` to device `device`. A CUDA failure (no such device, out of
   /// memory) is a status naming the call.
   static result<std::unique_ptr<device_parameters>> upload(const parameters& params, int device);
+  /// Device memory for queries of the given sizes (contents undefined; `sizes.ic` must equal
+  /// vk.ic.size()), to be filled through queries(): the way to load a large SRS chunk by chunk
+  /// without a whole host copy, or to fill synthetic bases on the device for benchmarks.
+  static result<std::unique_ptr<device_parameters>> allocate(const verifying_key& vk,
+                                                             const query_sizes& sizes, int device);
   ~device_parameters();
   device_parameters(const device_parameters&) = delete;
   device_parameters& operator=(const device_parameters&) = delete;
@@ -45,6 +51,14 @@ class device_parameters {
   const verifying_key& vk() const;
   /// Device bytes held by the bases.
   size_t bytes() const;
+  query_sizes sizes() const;
+
+  /// Device pointers to the queries (for cudaMemcpy or kernels; never dereference on the host).
+  struct device_queries {
+    ec::g1_affine_t *h, *l, *a, *b_g1;
+    ec::g2_affine_t* b_g2;
+  };
+  device_queries queries();
 
   struct impl;
   const impl& get() const { return *impl_; }
@@ -62,8 +76,9 @@ struct proof_parts {
 
 /// The GPU part of a proof on dp's device: h on the device, then H, L, A, B1, B2 MSMs with the
 /// 0/1 split (ones by bitmap batch addition, others by Pippenger over the gathered bases, zeros
-/// skipped). Checks the sizes as create_proof (prover_cpu.hpp) does. Synchronous.
-result<proof_parts> start(const device_parameters& dp, const assignment& asg,
+/// skipped). Checks the sizes as create_proof (prover_cpu.hpp) does. Synchronous. `pool` runs the
+/// host part (the 0/1 classification of aux and the gather lists).
+result<proof_parts> start(const device_parameters& dp, const assignment& asg, thread_pool& pool,
                           gpu_prover_timings* timings = nullptr);
 
 /// The epilogue, identical to prover_cpu's: A = α₁ + A_part + r·δ₁, B = β₂ + B₂ + s·δ₂,
@@ -73,7 +88,8 @@ result<proof> finalize(const verifying_key& vk, const proof_parts& parts, const 
 
 /// start + finalize.
 result<proof> create_proof(const device_parameters& dp, const assignment& asg, const ff::fr_t& r,
-                           const ff::fr_t& s, gpu_prover_timings* timings = nullptr);
+                           const ff::fr_t& s, thread_pool& pool,
+                           gpu_prover_timings* timings = nullptr);
 
 /// Device memory currently free and total on `device` (cudaMemGetInfo), for leak checks and
 /// sizing; internal status on failure.

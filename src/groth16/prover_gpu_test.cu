@@ -67,7 +67,7 @@ void expect_same_proof(const fixture& f, const gpu::device_parameters& dp, const
   auto cpu = create_proof(f.params, f.oa.view(), r, s, pool());
   ASSERT_TRUE(cpu.ok()) << cpu.error().to_string();
   gpu::gpu_prover_timings tm;
-  auto got = gpu::create_proof(dp, f.oa.view(), r, s, &tm);
+  auto got = gpu::create_proof(dp, f.oa.view(), r, s, pool(), &tm);
   ASSERT_TRUE(got.ok()) << what << ": " << got.error().to_string();
   EXPECT_EQ(encode_proof(*got), encode_proof(*cpu)) << what;
   const auto x = public_of(f.ci);
@@ -105,6 +105,32 @@ TEST(Groth16Gpu, CubicCircuit) {
   expect_same_proof(f, *dp, fr_t::from_uint(3), fr_t::from_uint(11), "cubic");
 }
 
+// allocate() + filling the queries through their device pointers is the same key as upload().
+TEST(Groth16Gpu, AllocateThenFill) {
+  auto rng = test::test_rng::from_env("Groth16Gpu.AllocateThenFill");
+  const fixture f = make_fixture(500, 3, rng);
+  const query_sizes q = f.params.sizes();
+  auto dp = gpu::device_parameters::allocate(f.params.vk, q, 0);
+  ASSERT_TRUE(dp.ok()) << dp.error().to_string();
+  EXPECT_EQ((*dp)->sizes().h, q.h);
+  const auto d = (*dp)->queries();
+  auto copy = [](void* dst, const auto& v) {
+    ASSERT_EQ(cudaMemcpy(dst, v.data(), v.size() * sizeof(v[0]), cudaMemcpyHostToDevice),
+              cudaSuccess);
+  };
+  copy(d.h, f.params.h);
+  copy(d.l, f.params.l);
+  copy(d.a, f.params.a);
+  copy(d.b_g1, f.params.b_g1);
+  copy(d.b_g2, f.params.b_g2);
+  expect_same_proof(f, **dp, fr_t::random(rng), fr_t::random(rng), "allocate+fill");
+  query_sizes bad = q;
+  ++bad.ic;
+  auto mism = gpu::device_parameters::allocate(f.params.vk, bad, 0);
+  ASSERT_FALSE(mism.ok());
+  EXPECT_EQ(mism.error().code(), status_code::size_mismatch);
+}
+
 TEST(Groth16Gpu, StartFinalizeReuseAndNoLeak) {
   auto rng = test::test_rng::from_env("Groth16Gpu.StartFinalizeReuseAndNoLeak");
   const fixture f = make_fixture(3000, 2, rng);
@@ -113,11 +139,11 @@ TEST(Groth16Gpu, StartFinalizeReuseAndNoLeak) {
   EXPECT_EQ(dp->device(), 0);
   EXPECT_GT(dp->bytes(), 0u);
   // Warm-up: the NTT twiddle tables are cached per (device, size) on purpose.
-  ASSERT_TRUE(gpu::start(*dp, f.oa.view()).ok());
+  ASSERT_TRUE(gpu::start(*dp, f.oa.view(), pool()).ok());
   auto before = gpu::memory_info(0);
   ASSERT_TRUE(before.ok());
   // One start, several finalizes with different blinding: each is the CPU proof for that r, s.
-  auto parts = gpu::start(*dp, f.oa.view());
+  auto parts = gpu::start(*dp, f.oa.view(), pool());
   ASSERT_TRUE(parts.ok()) << parts.error().to_string();
   for (int i = 0; i < 3; ++i) {
     const fr_t r = fr_t::random(rng), s = fr_t::random(rng);
@@ -128,7 +154,7 @@ TEST(Groth16Gpu, StartFinalizeReuseAndNoLeak) {
     EXPECT_EQ(encode_proof(*pf), encode_proof(*cpu));
   }
   for (int i = 0; i < 8; ++i) {
-    auto pf = gpu::create_proof(*dp, f.oa.view(), fr_t::random(rng), fr_t::random(rng));
+    auto pf = gpu::create_proof(*dp, f.oa.view(), fr_t::random(rng), fr_t::random(rng), pool());
     ASSERT_TRUE(pf.ok());
     EXPECT_TRUE(*verify(f.pvk, *pf, public_of(f.ci)));
   }
@@ -159,7 +185,7 @@ TEST(Groth16Gpu, ErrorsAreStatuses) {
   ASSERT_TRUE(dp);
   // Size mismatch: the parameters of a different circuit.
   const fixture g = make_fixture(700, 1, rng);
-  auto mism = gpu::create_proof(*dp, g.oa.view(), fr_t::zero(), fr_t::zero());
+  auto mism = gpu::create_proof(*dp, g.oa.view(), fr_t::zero(), fr_t::zero(), pool());
   ASSERT_FALSE(mism.ok());
   EXPECT_EQ(mism.error().code(), status_code::size_mismatch);
   // Out of device memory: take every byte cudaMalloc will give (halving the request down to
@@ -179,7 +205,7 @@ TEST(Groth16Gpu, ErrorsAreStatuses) {
     }
   }
   auto up = gpu::device_parameters::upload(g.params, 0);
-  auto pf = gpu::create_proof(*dp, f.oa.view(), fr_t::zero(), fr_t::zero());
+  auto pf = gpu::create_proof(*dp, f.oa.view(), fr_t::zero(), fr_t::zero(), pool());
   for (void* p : hog) ASSERT_EQ(cudaFree(p), cudaSuccess);
   ASSERT_FALSE(up.ok()) << "upload should have run out of device memory";
   EXPECT_NE(up.error().to_string().find("out of device memory"), std::string::npos)

@@ -7,6 +7,7 @@
 #include "msm/msm_cpu.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cassert>
 #include <memory>
@@ -610,35 +611,80 @@ ec::g2_jacobian_t batch_add(std::span<const ec::g2_affine_t> bases, bitmap_view 
   return batch_add_impl<ff::fp2_t>(bases, mask, pool);
 }
 
-witness_split_t split_witness(std::span<const fr_t> scalars, const bitmap_view* density) {
+witness_split_t split_witness(std::span<const fr_t> scalars, const bitmap_view* density,
+                              thread_pool& pool) {
   witness_split_t out;
   const fr_t one = fr_t::one();
-  std::vector<uint32_t> sel;
+  // rank[w]: set density bits before density word w, so the k-th scalar of word w goes to
+  // compacted index rank[w] + k. Without a density the identity map.
+  std::vector<size_t> rank;
   if (density) {
     assert(density->count == scalars.size());
-    sel = set_bits(*density);
-    out.count = sel.size();
-    out.scalars.resize(sel.size());
+    const size_t dw = (density->count + 63) / 64;
+    rank.resize(dw + 1, 0);
+    for (size_t w = 0; w < dw; ++w) {
+      uint64_t v = density->words[w];
+      if (w + 1 == dw && density->count % 64) v &= (uint64_t(1) << (density->count % 64)) - 1;
+      rank[w + 1] = rank[w] + size_t(std::popcount(v));
+    }
+    out.count = rank[dw];
+    out.scalars.resize(out.count);
   } else {
     out.count = scalars.size();
   }
   const size_t words = (out.count + 63) / 64;
   out.ones.assign(words, 0);
   out.others.assign(words, 0);
-  for (size_t j = 0; j < out.count; ++j) {
-    const fr_t& s = density ? scalars[sel[j]] : scalars[j];
-    if (density) out.scalars[j] = s;
-    const uint64_t bit = uint64_t(1) << (j % 64);
-    if (s.is_zero()) {
-      ++out.num_zero;
-    } else if (s == one) {
-      ++out.num_one;
-      out.ones[j / 64] |= bit;
-    } else {
-      ++out.num_other;
-      out.others[j / 64] |= bit;
-    }
-  }
+  // Output words are independent: output word w holds compacted indices [64w, 64w + 64). With a
+  // density, the input scalars of output word w start at the density bit of rank 64w, found by
+  // binary search over rank.
+  std::atomic<size_t> n_zero{0}, n_one{0}, n_other{0};
+  pool.parallel_range(
+      words,
+      [&](size_t w0, size_t w1) {
+        size_t z = 0, o = 0, x = 0;
+        size_t dword = 0;
+        uint64_t dbits = 0;
+        if (density) {
+          const size_t k0 = w0 * 64;
+          dword = size_t(std::upper_bound(rank.begin(), rank.end(), k0) - rank.begin()) - 1;
+          dbits = density->words[dword];
+          for (size_t skip = k0 - rank[dword]; skip != 0; --skip) dbits &= dbits - 1;
+        }
+        for (size_t w = w0; w < w1; ++w) {
+          uint64_t ones = 0, others = 0;
+          const size_t end = std::min<size_t>(64, out.count - w * 64);
+          for (size_t b = 0; b < end; ++b) {
+            const fr_t* s = nullptr;
+            if (density) {
+              while (dbits == 0) dbits = density->words[++dword];
+              s = &scalars[dword * 64 + size_t(std::countr_zero(dbits))];
+              dbits &= dbits - 1;
+              out.scalars[w * 64 + b] = *s;
+            } else {
+              s = &scalars[w * 64 + b];
+            }
+            if (s->is_zero()) {
+              ++z;
+            } else if (*s == one) {
+              ++o;
+              ones |= uint64_t(1) << b;
+            } else {
+              ++x;
+              others |= uint64_t(1) << b;
+            }
+          }
+          out.ones[w] = ones;
+          out.others[w] = others;
+        }
+        n_zero += z;
+        n_one += o;
+        n_other += x;
+      },
+      16);
+  out.num_zero = n_zero;
+  out.num_one = n_one;
+  out.num_other = n_other;
   return out;
 }
 

@@ -88,8 +88,9 @@ struct witness_split_t {
 
 /// Without density: bitmaps over scalar indices. With density (bellperson semantics, see
 /// msm_dense): only scalars whose density bit is set are classified, and the bitmaps index the
-/// compacted bases (rank of the density bit).
-witness_split_t split_witness(std::span<const ff::fr_t> scalars,
-                              const bitmap_view* density = nullptr);
+/// compacted bases (rank of the density bit). Runs on `pool` (a 32 GiB PoRep partition has
+/// 1.3e8 aux values: one pass over 4.2 GB); the result does not depend on the thread count.
+witness_split_t split_witness(std::span<const ff::fr_t> scalars, const bitmap_view* density,
+                              thread_pool& pool);
 
 }  // namespace cuzk::msm

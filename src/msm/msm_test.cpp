@@ -338,7 +338,7 @@ TEST(SplitWitness, ClassifiesAndRecombines) {
     const uint64_t t = rng.below(3);
     x = t == 0 ? fr_t::zero() : t == 1 ? fr_t::one() : fr_t::random(rng);
   }
-  const witness_split_t s = split_witness(k);
+  const witness_split_t s = split_witness(k, nullptr, pool2());
   ASSERT_EQ(s.count, n);
   EXPECT_TRUE(s.scalars.empty());
   EXPECT_EQ(s.num_zero + s.num_one + s.num_other, n);
@@ -357,7 +357,7 @@ TEST(SplitWitness, ClassifiesAndRecombines) {
   // with a density: bitmaps and scalars over the compacted bases
   const auto dens = random_bitmap(n, 60, rng);
   const bitmap_view dv{dens, n};
-  const witness_split_t sd = split_witness(k, &dv);
+  const witness_split_t sd = split_witness(k, &dv, pool2());
   std::vector<ec::g1_affine_t> compact;
   std::vector<fr_t> logs_sel, k_sel;
   for (size_t i = 0; i < n; ++i) {
@@ -375,6 +375,40 @@ TEST(SplitWitness, ClassifiesAndRecombines) {
   EXPECT_EQ(msm_masked(cspan, sd.scalars, sd.others_view(), pool2()) +
                 batch_add(cspan, sd.ones_view(), pool2()),
             want_d);
+}
+
+// The parallel split equals a one-thread split, for sizes around word and chunk boundaries, with
+// and without a density (sparse, dense, and with garbage bits past `count` in the last word).
+TEST(SplitWitness, ThreadIndependent) {
+  auto rng = test_rng::from_env("SplitWitness.ThreadIndependent");
+  thread_pool one(1);
+  for (size_t n : {size_t(1), size_t(63), size_t(64), size_t(65), size_t(1000), size_t(64 * 97 + 5),
+                   size_t(100000)}) {
+    std::vector<fr_t> k(n);
+    for (auto& x : k) {
+      const uint64_t t = rng.below(3);
+      x = t == 0 ? fr_t::zero() : t == 1 ? fr_t::one() : fr_t::random(rng);
+    }
+    for (unsigned pct : {0u, 3u, 25u, 100u}) {
+      std::vector<uint64_t> dens = random_bitmap(n, pct, rng);
+      if (n % 64) dens.back() |= ~((uint64_t(1) << (n % 64)) - 1);  // bits past count: ignored
+      const bitmap_view dv{dens, n};
+      for (const bitmap_view* d : {static_cast<const bitmap_view*>(nullptr), &dv}) {
+        const witness_split_t a = split_witness(k, d, one), b = split_witness(k, d, pool3());
+        EXPECT_EQ(a.count, b.count);
+        EXPECT_EQ(a.ones, b.ones) << n << " " << pct;
+        EXPECT_EQ(a.others, b.others) << n << " " << pct;
+        EXPECT_EQ(a.scalars, b.scalars) << n << " " << pct;
+        EXPECT_EQ(a.num_zero, b.num_zero);
+        EXPECT_EQ(a.num_one, b.num_one);
+        EXPECT_EQ(a.num_other, b.num_other);
+        EXPECT_EQ(a.num_zero + a.num_one + a.num_other, a.count);
+        size_t expect = n;
+        if (d) expect = dv.popcount();
+        EXPECT_EQ(a.count, expect);
+      }
+    }
+  }
 }
 
 TEST(Msm, WindowChoice) {
