@@ -260,7 +260,16 @@ poseidon_result_t poseidon_hash(CS& cs, std::span<const r1cs::variable> preimage
   };
 
   const size_t half = c.half_full_rounds(), rp = c.partial_rounds, total = c.total_rounds();
+  // With values, the partial rounds' sparse layers run in blocks (hash::poseidon_sparse_blocks:
+  // same values, fewer reductions); the constraints and their order are those of the loop below.
+  const hash::poseidon_partial_plan_t* plan = nullptr;
+  if constexpr (CS::has_values) plan = hash::poseidon_partial_plan(c);
   for (size_t round = 1; round < total; ++round) {
+    if (round == half && plan) {
+      hash::poseidon_sparse_blocks(state.data(), c, *plan, [&](size_t) { sbox(0, key++); });
+      round += rp - 1;
+      continue;
+    }
     const bool full = round < half || round >= half + rp;
     const bool terminal = round + 1 == total;
     if (full) {
@@ -269,7 +278,13 @@ poseidon_result_t poseidon_hash(CS& cs, std::span<const r1cs::variable> preimage
     } else {
       sbox(0, key++);
     }
-    if constexpr (CS::has_values) hash::poseidon_round_matrix(state.data(), round, c);
+    if constexpr (CS::has_values) {
+      if (terminal) {
+        state[1] = hash::poseidon_last_layer_element(state.data(), 1, c);  // the only output
+      } else {
+        hash::poseidon_round_matrix(state.data(), round, c);
+      }
+    }
   }
   assert(key == c.compressed_round_constants.data() + c.compressed_round_constants.size());
   const variable out = ensure_allocated(state[1]);

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Fills a folder (default .gpu_carry, ignored by git through .git/info/exclude) with what
+# scripts/gpu_carry_run.sh needs on a GPU machine: the GPU test binaries, cuzk-gpu-microbench, the
+# cuzk CLI, the CUDA runtime and Google Benchmark shared libraries, and the run script itself.
+# Usage: scripts/gpu_carry_pack.sh BUILD_DIR [DEST]   (BUILD_DIR configured with CUZK_CUDA=ON)
+set -euo pipefail
+build=${1:?usage: gpu_carry_pack.sh BUILD_DIR [DEST]}
+dest=${2:-$(dirname "$0")/../.gpu_carry}
+mkdir -p "$dest"
+cp "$build/apps/cuzk/cuzk" "$build/src/gpu/arith_gpu_test" "$build/src/ntt/ntt_gpu_test" \
+  "$build/src/msm/msm_gpu_test" "$build/src/groth16/prover_gpu_test" \
+  "$build/bench/micro/cuzk-gpu-microbench" "$dest/"
+for lib in libcudart.so.13 libbenchmark.so.1debian; do
+  path=$(ldd "$dest/cuzk-gpu-microbench" | awk -v l="$lib" '$1 == l { print $3 }')
+  [[ -n $path ]] && cp -L "$path" "$dest/"
+done
+cp "$(dirname "$0")/gpu_carry_run.sh" "$dest/run.sh"
+du -sh "$dest"

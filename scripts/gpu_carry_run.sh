@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Runs the GPU tests and benchmarks from a folder of binaries built elsewhere (the device image has
+# no GTest or Google Benchmark, and a GPU session is short): scripts/gpu_carry_pack.sh fills the
+# folder; this script, run on the GPU machine, writes its logs to $OUT (default ./gpu-out):
+#   machine.txt  GPU, driver, clocks, CPU count, memory
+#   tests.log    arith, ntt, msm and prover GPU tests (gtest output; summary lines at the end)
+#   porep.log    a 2 KiB PoRep: seal, parameters, CPU proof, GPU proof, both verified, a tampered
+#                GPU proof rejected
+#   bench.txt    cuzk-gpu-microbench (field multiply, partition-shaped proof, MSM, NTT, batch add)
+# Every step has its own time limit so a slow one cannot take the whole session's device time.
+set -uo pipefail
+cd "$(dirname "$0")"
+dir=$(pwd)
+export LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+out=${OUT:-$dir/gpu-out}
+mkdir -p "$out"
+step() { echo "== $* ($(date +%T))"; }
+
+{
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit \
+    --format=csv
+  echo "cpus: $(nproc)"
+  free -g | head -2
+  ./cuzk version
+} >"$out/machine.txt" 2>&1
+
+{
+  for t in arith_gpu_test ntt_gpu_test msm_gpu_test prover_gpu_test; do
+    step "$t"
+    timeout 150 "./$t" 2>&1 | grep -E '^\[ *(RUN|OK|FAILED|PASSED|  FAILED|==========)|Failure|seed|Expected|Actual|Which is|error' |
+      grep -v '^\[ RUN'
+    echo "rc=${PIPESTATUS[0]}"
+  done
+} >"$out/tests.log" 2>&1
+
+if [[ ${CUZK_GPU_SKIP_POREP:-0} != 1 ]]; then
+  {
+    w=$(mktemp -d)
+    proof=StackedDrg2KiBV1_1
+    step seal
+    ./cuzk porep seal --registered-proof $proof --out-dir "$w/sector"
+    echo "rc=$?"
+    step "params generate"
+    time timeout 200 ./cuzk params generate --circuit porep --registered-proof $proof \
+      --out-dir "$w/params" 2>&1 | tail -4
+    for dev in cpu gpu; do
+      step "prove ($dev)"
+      gpu_flag=()
+      [[ $dev == gpu ]] && gpu_flag=(--gpu 0)
+      timeout 120 ./cuzk prove porep --c1 "$w/sector/c1.json" --params-dir "$w/params" \
+        "${gpu_flag[@]}" --proof-out "$w/$dev.bin"
+      echo "rc=$?"
+      step "verify ($dev)"
+      ./cuzk verify porep --c1 "$w/sector/c1.json" --params-dir "$w/params" --proof "$w/$dev.bin"
+      echo "rc=$? (0 = valid)"
+    done
+    step "verify (gpu proof, one byte flipped: must be rejected)"
+    cp "$w/gpu.bin" "$w/bad.bin"
+    printf '\x01' | dd of="$w/bad.bin" bs=1 seek=100 conv=notrunc status=none
+    ./cuzk verify porep --c1 "$w/sector/c1.json" --params-dir "$w/params" --proof "$w/bad.bin"
+    echo "rc=$? (1 = invalid)"
+    rm -rf "$w"
+  } >"$out/porep.log" 2>&1
+fi
+
+{
+  bench() {
+    step "bench $1"
+    timeout "$2" ./cuzk-gpu-microbench --benchmark_filter="$1" --benchmark_min_time=0.2 \
+      --benchmark_counters_tabular=true 2>&1
+    echo "rc=$?"
+  }
+  bench 'BM_gpu_field' 60
+  bench 'BM_gpu_groth16_prove_porep32g|BM_gpu_groth16_prove/22' 150
+  bench 'BM_gpu_msm_g1/(24|26|27)$|BM_gpu_ntt/(24|27)$|BM_gpu_msm_g2/(20|22)$|BM_gpu_batch_add/27' 120
+} >"$out/bench.txt" 2>&1
+echo "done: $(ls "$out")"
