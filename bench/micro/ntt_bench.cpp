@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // CPU NTT micro-benchmarks: BM_ntt/<lg> (forward, natural order, one thread) for 2^16…2^24,
 // BM_ntt_mt/<lg>/<threads> and the cheap nr/rn orders. The N/2·log2 N multiplication model's unit
-// is BM_fr_mul (ff_bench.cpp).
+// is BM_fr_mul (ff_bench.cpp). BM_ntt_mul_lazy and BM_ntt_dif_bfly time the NTT's own kernels
+// (ntt_kernels.hpp) over a 1024-element array: the per-butterfly floor of the transform.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 
 #include "base/thread_pool.hpp"
 #include "ntt/ntt_cpu.hpp"
+#include "ntt/ntt_kernels.hpp"
 
 namespace {
 
@@ -65,5 +67,31 @@ void BM_ntt_mt(benchmark::State& state) {
   run_ntt(state, unsigned(state.range(0)), unsigned(state.range(1)), cuzk::ntt::ntt_order::nn);
 }
 BENCHMARK(BM_ntt_mt)->ArgsProduct({{16, 20, 24}, {2}})->Unit(benchmark::kMillisecond);
+
+// y[i] ← y[i]·c (lazy, result < 2r; the input is any 256-bit value): independent products.
+void BM_ntt_mul_lazy(benchmark::State& state) {
+  auto y = bench_input(1024);
+  const fr_t c = bench_input(1)[0];
+  for (auto _ : state) {
+    for (auto& v : y) cuzk::ntt::detail::mul_lazy(v, c);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(y.size()));
+}
+BENCHMARK(BM_ntt_mul_lazy);
+
+// One DIF stage of 512 butterflies (x, y) → (x + y, (x − y)·w) on [0, 2r), per butterfly.
+void BM_ntt_dif_bfly(benchmark::State& state) {
+  auto a = bench_input(1024);
+  const auto w = bench_input(512);
+  for (auto _ : state) {
+    for (size_t j = 0; j < 512; ++j) cuzk::ntt::detail::dif_bfly(a[j], a[j + 512], w[j]);
+    benchmark::DoNotOptimize(a.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(int64_t(state.iterations()) * 512);
+}
+BENCHMARK(BM_ntt_dif_bfly);
 
 }  // namespace

@@ -2,7 +2,8 @@
 // CPU NTT: radix-2 Gentleman–Sande (DIF, natural → bit-reversed) and Cooley–Tukey (DIT,
 // bit-reversed → natural) butterflies, organised as a four-step (Bailey) transform for sizes above
 // 2^12 so that every butterfly runs on a block that fits in L2. Coset factors, m^-1 and the
-// four-step twiddles are folded into one multiplication per element (derivation below).
+// four-step twiddles are folded into one multiplication per element (derivation below). Values
+// stay in [0, 2r) between butterflies (ntt_kernels.hpp); the last pass reduces them to [0, r).
 #include "ntt/ntt_cpu.hpp"
 
 #include <algorithm>
@@ -11,9 +12,7 @@
 #include <utility>
 #include <vector>
 
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#endif
+#include "ntt/ntt_kernels.hpp"
 
 namespace cuzk::ntt {
 
@@ -21,42 +20,9 @@ using ff::fr_t;
 
 namespace {
 
-// ---- field helpers ----------------------------------------------------------------------------
-
-// Branch-free add/sub for the butterflies. fr_t's operator+ ends in a data-dependent branch that
-// mispredicts about half the time on random data (≈20 ns per add+sub pair against ≈5 ns here).
-#if defined(__x86_64__)
-inline fr_t add(const fr_t& a, const fr_t& b) {
-  constexpr auto P = fr_t::MODULUS;
-  unsigned long long s[4], t[4];
-  unsigned char c = 0, br = 0;
-  for (int i = 0; i < 4; ++i) c = _addcarry_u64(c, a.limb[i], b.limb[i], &s[i]);
-  for (int i = 0; i < 4; ++i) br = _subborrow_u64(br, s[i], P[i], &t[i]);
-  // a + b < 2p < 2^256, so no carry out; keep s when s - p borrowed (s < p)
-  const uint64_t keep = 0 - uint64_t(br);
-  fr_t r;
-  for (int i = 0; i < 4; ++i) r.limb[i] = (s[i] & keep) | (t[i] & ~keep);
-  return r;
-}
-inline fr_t sub(const fr_t& a, const fr_t& b) {
-  constexpr auto P = fr_t::MODULUS;
-  unsigned long long s[4], t[4];
-  unsigned char c = 0, br = 0;
-  for (int i = 0; i < 4; ++i) br = _subborrow_u64(br, a.limb[i], b.limb[i], &s[i]);
-  const uint64_t mask = 0 - uint64_t(br);  // add p back when a < b
-  for (int i = 0; i < 4; ++i) c = _addcarry_u64(c, s[i], P[i] & mask, &t[i]);
-  fr_t r;
-  for (int i = 0; i < 4; ++i) r.limb[i] = t[i];
-  return r;
-}
-#else
-inline fr_t add(const fr_t& a, const fr_t& b) {
-  return a + b;
-}
-inline fr_t sub(const fr_t& a, const fr_t& b) {
-  return a - b;
-}
-#endif
+using detail::addsub_lazy;
+using detail::mul_lazy;
+using detail::reduce;
 
 /// The low `bits` bits of x in reverse order.
 inline size_t rev_bits(size_t x, unsigned bits) {
@@ -72,8 +38,9 @@ inline size_t rev_bits(size_t x, unsigned bits) {
 // ---- in-cache radix-2 kernels -------------------------------------------------------------------
 
 /// Gentleman–Sande DIF over 2^lg elements: natural order in, bit-reversed out. tw is the stage
-/// table of domain_t (tw[h + j] = w_2h^j). Butterfly (x, y) → (x + y, (x − y)·w); the j = 0
-/// butterfly of every block has w = 1 and skips the multiplication (≈ 2^lg of the (2^lg/2)·lg).
+/// table of domain_t (tw[h + j] = w_2h^j). Butterfly (x, y) → (x + y, (x − y)·w) on [0, 2r)
+/// (ntt_kernels.hpp); the j = 0 butterfly of every block has w = 1 and skips the multiplication
+/// (≈ 2^lg of the (2^lg/2)·lg).
 void dif_local(fr_t* a, unsigned lg, const fr_t* tw) {
   const size_t len = size_t(1) << lg;
   for (size_t h = len >> 1; h >= 1; h >>= 1) {
@@ -81,20 +48,14 @@ void dif_local(fr_t* a, unsigned lg, const fr_t* tw) {
     for (size_t blk = 0; blk < len; blk += 2 * h) {
       fr_t* x = a + blk;
       fr_t* y = x + h;
-      fr_t u = x[0], v = y[0];
-      x[0] = add(u, v);
-      y[0] = sub(u, v);
-      for (size_t j = 1; j < h; ++j) {
-        u = x[j];
-        v = y[j];
-        x[j] = add(u, v);
-        y[j] = sub(u, v) * w[j];
-      }
+      addsub_lazy(x[0], y[0]);
+      for (size_t j = 1; j < h; ++j) detail::dif_bfly(x[j], y[j], w[j]);
     }
   }
 }
 
-/// Cooley–Tukey DIT over 2^lg elements: bit-reversed in, natural out. (x, y) → (x + w·y, x − w·y).
+/// Cooley–Tukey DIT over 2^lg elements: bit-reversed in, natural out. (x, y) → (x + w·y, x − w·y)
+/// on [0, 2r).
 void dit_local(fr_t* a, unsigned lg, const fr_t* tw) {
   const size_t len = size_t(1) << lg;
   for (size_t h = 1; h < len; h <<= 1) {
@@ -102,15 +63,8 @@ void dit_local(fr_t* a, unsigned lg, const fr_t* tw) {
     for (size_t blk = 0; blk < len; blk += 2 * h) {
       fr_t* x = a + blk;
       fr_t* y = x + h;
-      fr_t u = x[0], v = y[0];
-      x[0] = add(u, v);
-      y[0] = sub(u, v);
-      for (size_t j = 1; j < h; ++j) {
-        u = x[j];
-        v = y[j] * w[j];
-        x[j] = add(u, v);
-        y[j] = sub(u, v);
-      }
+      addsub_lazy(x[0], y[0]);
+      for (size_t j = 1; j < h; ++j) detail::dit_bfly(x[j], y[j], w[j]);
     }
   }
 }
@@ -177,12 +131,30 @@ std::vector<fr_t>& scratch(size_t n) {
   return buf;
 }
 
+/// col[bitrev(k)] ·= f0·ratio^k for k < 2^lg (lazy). Two interleaved running products (even and
+/// odd k, step ratio²) halve the latency chain of the factor updates.
+void apply_geometric(fr_t* col, unsigned lg, const fr_t& f0, const fr_t& ratio) {
+  const size_t n = size_t(1) << lg;
+  if (n == 1) {
+    mul_lazy(col[0], f0);
+    return;
+  }
+  const fr_t r2 = ratio.sqr();
+  fr_t fe = f0, fo = f0 * ratio;
+  for (size_t k = 0; k < n; k += 2) {
+    mul_lazy(col[rev_bits(k, lg)], fe);
+    mul_lazy(col[rev_bits(k + 1, lg)], fo);
+    fe *= r2;
+    fo *= r2;
+  }
+}
+
 void small_dif(fr_t* a, unsigned lg, const transform_t& t) {
   const size_t n = size_t(1) << lg;
   if (t.has_s || t.has_c) {
     fr_t f = t.s;
     for (size_t i = 0; i < n; ++i) {
-      a[i] *= f;
+      mul_lazy(a[i], f);
       if (t.has_c) f *= t.c;
     }
   }
@@ -190,10 +162,11 @@ void small_dif(fr_t* a, unsigned lg, const transform_t& t) {
   if (t.has_d) {
     fr_t f = fr_t::one();
     for (size_t k = 0; k < n; ++k) {
-      a[rev_bits(k, lg)] *= f;
+      mul_lazy(a[rev_bits(k, lg)], f);
       f *= t.d;
     }
   }
+  for (size_t i = 0; i < n; ++i) reduce(a[i]);
 }
 
 void small_dit(fr_t* a, unsigned lg, const transform_t& t) {
@@ -201,7 +174,7 @@ void small_dit(fr_t* a, unsigned lg, const transform_t& t) {
   if (t.has_s || t.has_c) {
     fr_t f = t.s;
     for (size_t i = 0; i < n; ++i) {
-      a[rev_bits(i, lg)] *= f;
+      mul_lazy(a[rev_bits(i, lg)], f);
       if (t.has_c) f *= t.c;
     }
   }
@@ -209,10 +182,11 @@ void small_dit(fr_t* a, unsigned lg, const transform_t& t) {
   if (t.has_d) {
     fr_t f = fr_t::one();
     for (size_t k = 0; k < n; ++k) {
-      a[k] *= f;
+      mul_lazy(a[k], f);
       f *= t.d;
     }
   }
+  for (size_t i = 0; i < n; ++i) reduce(a[i]);
 }
 
 void dif_flow(const domain_t& dom, fr_t* a, const transform_t& t, thread_pool& pool) {
@@ -228,7 +202,10 @@ void dif_flow(const domain_t& dom, fr_t* a, const transform_t& t, thread_pool& p
     fr_t* buf = scratch(cols * n1).data();
     for (size_t r = 0; r < n1; ++r) {
       const fr_t* src = a + r * n2 + c0;
-      for (size_t b = 0; b < cols; ++b) buf[b * n1 + r] = t.has_c ? src[b] * cin[r] : src[b];
+      for (size_t b = 0; b < cols; ++b) {
+        buf[b * n1 + r] = src[b];
+        if (t.has_c) mul_lazy(buf[b * n1 + r], cin[r]);
+      }
     }
     fr_t wi2 = t.w.pow(uint64_t(c0));                        // w^i2
     fr_t ci2 = t.has_c ? t.c.pow(uint64_t(c0)) * t.s : t.s;  // s·c^i2
@@ -236,11 +213,7 @@ void dif_flow(const domain_t& dom, fr_t* a, const transform_t& t, thread_pool& p
       fr_t* col = buf + b * n1;
       dif_local(col, l1, t.tw);
       const fr_t ratio = t.has_d ? wi2 * t.d : wi2;  // T(k1 + 1, i2) / T(k1, i2)
-      fr_t f = ci2;
-      for (size_t k1 = 0; k1 < n1; ++k1) {
-        col[rev_bits(k1, l1)] *= f;
-        f *= ratio;
-      }
+      apply_geometric(col, l1, ci2, ratio);
       wi2 *= t.w;
       if (t.has_c) ci2 *= t.c;
     }
@@ -256,7 +229,8 @@ void dif_flow(const domain_t& dom, fr_t* a, const transform_t& t, thread_pool& p
     fr_t* row = a + r * n2;
     dif_local(row, l2, t.tw);
     if (t.has_d)
-      for (size_t q = 0; q < n2; ++q) row[q] *= dout[q];
+      for (size_t q = 0; q < n2; ++q) mul_lazy(row[q], dout[q]);
+    for (size_t q = 0; q < n2; ++q) reduce(row[q]);
   });
 }
 
@@ -271,7 +245,7 @@ void dit_flow(const domain_t& dom, fr_t* a, const transform_t& t, thread_pool& p
   pool.parallel_for(n1, [&](size_t r) {
     fr_t* row = a + r * n2;
     if (t.has_c)
-      for (size_t q = 0; q < n2; ++q) row[q] *= cin[q];
+      for (size_t q = 0; q < n2; ++q) mul_lazy(row[q], cin[q]);
     dit_local(row, l2, t.tw);
   });
 
@@ -289,19 +263,19 @@ void dit_flow(const domain_t& dom, fr_t* a, const transform_t& t, thread_pool& p
     for (size_t b = 0; b < cols; ++b) {
       fr_t* col = buf + b * n1;
       const fr_t ratio = t.has_c ? wk2 * t.c : wk2;  // T(i1 + 1, k2) / T(i1, k2)
-      fr_t f = dk2;
-      for (size_t i1 = 0; i1 < n1; ++i1) {
-        col[rev_bits(i1, l1)] *= f;
-        f *= ratio;
-      }
+      apply_geometric(col, l1, dk2, ratio);
       dit_local(col, l1, t.tw);
       wk2 *= t.w;
       if (t.has_d) dk2 *= t.d;
     }
     for (size_t r = 0; r < n1; ++r) {
       fr_t* dst = a + r * n2 + c0;
-      for (size_t b = 0; b < cols; ++b)
-        dst[b] = t.has_d ? buf[b * n1 + r] * dout[r] : buf[b * n1 + r];
+      for (size_t b = 0; b < cols; ++b) {
+        fr_t v = buf[b * n1 + r];
+        if (t.has_d) mul_lazy(v, dout[r]);
+        reduce(v);
+        dst[b] = v;
+      }
     }
   });
 }

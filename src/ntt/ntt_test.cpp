@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // CPU NTT against a naive O(n²) DFT (2^0…2^10, all four transforms), round trips up to 2^20,
-// ordering consistency, thread-count independence, edge inputs and the domain constants.
+// ordering consistency, thread-count independence, edge inputs, the domain constants, and the
+// lazy-reduction kernels ([0, 2r) ranges) against their portable forms and Fr arithmetic.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "ff/bigint.hpp"
 #include "ntt/ntt_cpu.hpp"
+#include "ntt/ntt_kernels.hpp"
 #include "test_rng.hpp"
 
 namespace cuzk::ntt {
@@ -345,6 +348,129 @@ TEST(ntt, edge_inputs) {
       for (size_t k = 0; k < n; ++k, wk *= d.omega()) {
         ASSERT_EQ(e[k], wk) << "lg " << lg << " k " << k;
         ASSERT_EQ(f[k], wk * d.coset_gen()) << "lg " << lg << " k " << k;
+      }
+    }
+  }
+}
+
+// ---- lazy-reduction kernels (ntt_kernels.hpp) ---------------------------------------------------
+
+using raw_t = ff::limbs<4>;
+
+/// x mod r for any 256-bit x (2^256 < 3r: subtract r at most twice), as an fr_t's raw limbs.
+fr_t mod_r(raw_t x) {
+  while (!ff::less_than(x, fr_t::MODULUS)) ff::sub_from(x, fr_t::MODULUS);
+  return fr_t::from_raw(x);
+}
+bool below_2r(const uint64_t x[4]) {
+  return ff::less_than(raw_t{x[0], x[1], x[2], x[3]}, detail::P2);
+}
+raw_t sub_raw(raw_t a, const raw_t& b) {
+  ff::sub_from(a, b);
+  return a;
+}
+
+/// Edge and random raw values in [0, 2r): 0, 1, r − 1, r, r + 1, 2r − 1, random < r, random + r.
+std::vector<raw_t> lazy_values(test_rng& rng) {
+  const raw_t one = ff::from_u64<4>(1);
+  std::vector<raw_t> v = {raw_t{},          one,           sub_raw(fr_t::MODULUS, one),
+                          fr_t::MODULUS,    fr_t::MODULUS, sub_raw(detail::P2, one),
+                          fr_t::one().raw()};
+  ff::add_to(v[4], one);
+  for (int i = 0; i < 12; ++i) {
+    raw_t x = fr_t::random(rng).raw();
+    v.push_back(x);
+    ff::add_to(x, fr_t::MODULUS);
+    v.push_back(x);
+  }
+  return v;
+}
+
+TEST(ntt_kernels, lazy_mul_range_and_value) {
+  test_rng rng = make_rng();
+  auto ys = lazy_values(rng);
+  // the multiplication also accepts any 256-bit y: add all-ones and 2^255 + small values
+  ys.push_back(raw_t{~0ull, ~0ull, ~0ull, ~0ull});
+  ys.push_back(raw_t{5, 0, 0, uint64_t(1) << 63});
+  std::vector<fr_t> ws = {fr_t::zero(), fr_t::one(), -fr_t::one(),
+                          fr_t::from_raw(ff::from_u64<4>(1)),
+                          fr_t::from_raw(sub_raw(fr_t::MODULUS, ff::from_u64<4>(1)))};
+  for (int i = 0; i < 8; ++i) ws.push_back(fr_t::random(rng));
+  for (const raw_t& y : ys) {
+    for (const fr_t& w : ws) {
+      uint64_t a[4] = {y[0], y[1], y[2], y[3]}, b[4] = {y[0], y[1], y[2], y[3]};
+      detail::mul_lazy(a, w.limb);
+      detail::mul_lazy_portable(b, w.limb);
+      EXPECT_TRUE(std::equal(a, a + 4, b)) << "asm and portable differ";
+      EXPECT_TRUE(below_2r(a));
+      // a ≡ y·w·2^-256 (mod r): the Montgomery product of y mod r and w
+      EXPECT_EQ(mod_r(raw_t{a[0], a[1], a[2], a[3]}), mod_r(y) * w);
+    }
+  }
+}
+
+TEST(ntt_kernels, lazy_addsub_and_reduce) {
+  test_rng rng = make_rng();
+  const auto vs = lazy_values(rng);
+  for (const raw_t& x : vs) {
+    for (const raw_t& y : vs) {
+      uint64_t x1[4] = {x[0], x[1], x[2], x[3]}, y1[4] = {y[0], y[1], y[2], y[3]};
+      uint64_t x2[4] = {x[0], x[1], x[2], x[3]}, y2[4] = {y[0], y[1], y[2], y[3]};
+      detail::addsub_lazy(x1, y1);
+      detail::addsub_lazy_portable(x2, y2);
+      EXPECT_TRUE(std::equal(x1, x1 + 4, x2) && std::equal(y1, y1 + 4, y2));
+      EXPECT_TRUE(below_2r(x1));
+      EXPECT_TRUE(below_2r(y1));
+      EXPECT_EQ(mod_r(raw_t{x1[0], x1[1], x1[2], x1[3]}), mod_r(x) + mod_r(y));
+      EXPECT_EQ(mod_r(raw_t{y1[0], y1[1], y1[2], y1[3]}), mod_r(x) - mod_r(y));
+    }
+    uint64_t r1[4] = {x[0], x[1], x[2], x[3]}, r2[4] = {x[0], x[1], x[2], x[3]};
+    detail::reduce(r1);
+    detail::reduce_portable(r2);
+    EXPECT_TRUE(std::equal(r1, r1 + 4, r2));
+    EXPECT_EQ(fr_t::from_raw(raw_t{r1[0], r1[1], r1[2], r1[3]}), mod_r(x));
+  }
+}
+
+bool all_canonical(const std::vector<fr_t>& v) {
+  for (const fr_t& x : v)
+    if (!ff::less_than(x.raw(), fr_t::MODULUS)) return false;
+  return true;
+}
+
+// Inputs that push the lazy ranges to their ends (every value r − 1, i.e. every sum near 4r) and
+// zero, for every size 2^1…2^12 (one pass) and the four-step splits 2^13, 2^14, 2^16: outputs are
+// canonical and equal to the naive DFT (small sizes) or to single naive points.
+TEST(ntt, lazy_range_edge_inputs) {
+  thread_pool pool(2);
+  const fr_t max = fr_t::from_raw(sub_raw(fr_t::MODULUS, ff::from_u64<4>(1)));  // raw r − 1
+  const fr_t minus_one = -fr_t::one();
+  for (unsigned lg = 1; lg <= 16; ++lg) {
+    if (lg == 15) continue;
+    domain_t d = dom_of(lg);
+    const size_t n = d.size();
+    for (const fr_t& v : {max, minus_one, fr_t::zero()}) {
+      std::vector<fr_t> x(n, v);
+      if (lg >= 3) x[n / 2 + 1] = fr_t::zero();  // break the symmetry of a constant vector
+      for (kind k : ALL_KINDS) {
+        std::vector<fr_t> want;
+        if (lg <= 9) want = naive_of(k, d, x);
+        for (ntt_order o : ALL_ORDERS) {
+          const bool rin = o == ntt_order::rn || o == ntt_order::rr;
+          const bool rout = o == ntt_order::nr || o == ntt_order::rr;
+          auto got = rin ? bitrev_copy(x) : x;
+          apply(k, d, got, pool, o);
+          ASSERT_TRUE(all_canonical(got))
+              << "lg " << lg << " kind " << int(k) << " order " << int(o);
+          if (rout) got = bitrev_copy(got);
+          if (lg <= 9) {
+            EXPECT_EQ(got, want) << "lg " << lg << " kind " << int(k) << " order " << int(o);
+          } else {
+            for (uint64_t p : {uint64_t(0), uint64_t(1), uint64_t(n / 2 + 1), uint64_t(n - 1)})
+              EXPECT_EQ(got[p], naive_point(k, d, x, p))
+                  << "lg " << lg << " kind " << int(k) << " order " << int(o) << " k " << p;
+          }
+        }
       }
     }
   }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/bitmap.hpp"
+#include "base/huge_pages.hpp"
 #include "ff/fields.hpp"
 #include "ff/fr_accumulate.hpp"
 #include "r1cs/constraint_system.hpp"
@@ -35,10 +36,10 @@ class proving_cs {
   /// constraints, `num_aux` aux variables, `num_inputs` inputs including ONE.
   void reserve(size_t num_constraints, size_t num_aux, size_t num_inputs) {
     const size_t rows = num_constraints + num_inputs;
-    a_.reserve(rows);
-    b_.reserve(rows);
-    c_.reserve(rows);
-    aux_.reserve(num_aux);
+    reserve_huge(a_, rows);
+    reserve_huge(b_, rows);
+    reserve_huge(c_, rows);
+    reserve_huge(aux_, num_aux);
     inputs_.reserve(num_inputs);
     a_aux_density_.reserve(num_aux);
     b_aux_density_.reserve(num_aux);
