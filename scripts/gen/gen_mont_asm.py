@@ -33,7 +33,7 @@ def gen(n):
     for j in range(1, n):
         lines.append(f"mulxq {8*j}(%[a]), %[lo], {R(j+1)}")
         lines.append(f"adcxq %[lo], {R(j)}")
-    lines.append(f"movq $0, %[lo]")
+    lines.append("movl $0, %k[lo]")  # mov leaves CF/OF alone; movl zero-extends
     lines.append(f"adcxq %[lo], {R(n)}")
     for i in range(n):
         # reduction: m = t0 * inv; t = (t + m p) >> 64
@@ -44,7 +44,7 @@ def gen(n):
             lines.append(f"mulxq {8*j}(%[p]), %[lo], %[hi]")
             lines.append(f"adcxq %[lo], {R(j)}")
             lines.append(f"adoxq %[hi], {R(j+1)}")
-        lines.append(f"movq $0, %[lo]")
+        lines.append("movl $0, %k[lo]")  # mov leaves CF/OF alone; movl zero-extends
         lines.append(f"adcxq %[lo], {R(n)}")
         # rotate: limb 0 is now zero; it becomes the new top limb
         acc = acc[1:] + acc[:1]
@@ -53,12 +53,12 @@ def gen(n):
         # next row: t += a * b[i+1]; top limb register starts at zero
         lines.append(f"movq {8*(i+1)}(%[b]), %%rdx")
         lines.append(f"xorl %k[lo], %k[lo]")
-        lines.append(f"movq $0, {R(n)}")
+        lines.append(f"movl $0, %k[{regs[acc[n]]}]")
         for j in range(n):
             lines.append(f"mulxq {8*j}(%[a]), %[lo], %[hi]")
             lines.append(f"adcxq %[lo], {R(j)}")
             lines.append(f"adoxq %[hi], {R(j+1)}")
-        lines.append(f"movq $0, %[lo]")
+        lines.append("movl $0, %k[lo]")  # mov leaves CF/OF alone; movl zero-extends
         lines.append(f"adcxq %[lo], {R(n)}")
     # after the last reduction the result is in limbs 0..n-1 (acc order); limb n is zero
     body = "\n".join(f'      "{l}\\n\\t"' for l in lines)
@@ -66,15 +66,20 @@ def gen(n):
     result = ", ".join(f"t{acc[j]}" for j in range(n))
     return f"""
 /// out = a·b·2^(-{64*n}) mod p (result < 2p; caller subtracts p once). a, b, p: {n} limbs LE.
-/// out may alias a or b: inputs are read before any output is written.
+/// out may alias a or b: inputs are read before any output is written. The asm names exactly the
+/// memory it reads ("m" operands of the three arrays) instead of clobbering all memory, so the
+/// compiler keeps other loads, stores and loop state in flight around it.
 CUZK_ALWAYS_INLINE inline void mont_mul_adx_{n}(uint64_t out[{n}], const uint64_t a[{n}], const uint64_t b[{n}],
                           const uint64_t p[{n}], uint64_t inv) {{
+  using limbs_t = uint64_t[{n}];
   uint64_t {", ".join(f"t{k}" for k in range(n+1))}, lo, hi;
-  asm volatile(
+  asm(
 {body}
       : {outs}, [lo] "=&r"(lo), [hi] "=&r"(hi)
-      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [inv] "r"(inv)
-      : "rdx", "cc", "memory");
+      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [inv] "r"(inv),
+        "m"(*reinterpret_cast<const limbs_t*>(a)), "m"(*reinterpret_cast<const limbs_t*>(b)),
+        "m"(*reinterpret_cast<const limbs_t*>(p))
+      : "rdx", "cc");
   const uint64_t r[{n}] = {{{result}}};
   for (int j = 0; j < {n}; ++j) out[j] = r[j];
 }}

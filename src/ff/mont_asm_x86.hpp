@@ -12,11 +12,14 @@
 namespace cuzk::ff::x86 {
 
 /// out = a·b·2^(-256) mod p (result < 2p; caller subtracts p once). a, b, p: 4 limbs LE.
-/// out may alias a or b: inputs are read before any output is written.
+/// out may alias a or b: inputs are read before any output is written. The asm names exactly the
+/// memory it reads ("m" operands of the three arrays) instead of clobbering all memory, so the
+/// compiler keeps other loads, stores and loop state in flight around it.
 CUZK_ALWAYS_INLINE inline void mont_mul_adx_4(uint64_t out[4], const uint64_t a[4], const uint64_t b[4],
                           const uint64_t p[4], uint64_t inv) {
+  using limbs_t = uint64_t[4];
   uint64_t t0, t1, t2, t3, t4, lo, hi;
-  asm volatile(
+  asm(
       "movq 0(%[b]), %%rdx\n\t"
       "xorl %k[lo], %k[lo]\n\t"
       "mulxq 0(%[a]), %[t0], %[t1]\n\t"
@@ -26,7 +29,7 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_4(uint64_t out[4], const uint64_t a[
       "adcxq %[lo], %[t2]\n\t"
       "mulxq 24(%[a]), %[lo], %[t4]\n\t"
       "adcxq %[lo], %[t3]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t4]\n\t"
       "movq %[t0], %%rdx\n\t"
       "imulq %[inv], %%rdx\n\t"
@@ -43,11 +46,11 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_4(uint64_t out[4], const uint64_t a[
       "mulxq 24(%[p]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t3]\n\t"
       "adoxq %[hi], %[t4]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t4]\n\t"
       "movq 8(%[b]), %%rdx\n\t"
       "xorl %k[lo], %k[lo]\n\t"
-      "movq $0, %[t0]\n\t"
+      "movl $0, %k[t0]\n\t"
       "mulxq 0(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t1]\n\t"
       "adoxq %[hi], %[t2]\n\t"
@@ -60,7 +63,7 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_4(uint64_t out[4], const uint64_t a[
       "mulxq 24(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t4]\n\t"
       "adoxq %[hi], %[t0]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t0]\n\t"
       "movq %[t1], %%rdx\n\t"
       "imulq %[inv], %%rdx\n\t"
@@ -77,11 +80,11 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_4(uint64_t out[4], const uint64_t a[
       "mulxq 24(%[p]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t4]\n\t"
       "adoxq %[hi], %[t0]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t0]\n\t"
       "movq 16(%[b]), %%rdx\n\t"
       "xorl %k[lo], %k[lo]\n\t"
-      "movq $0, %[t1]\n\t"
+      "movl $0, %k[t1]\n\t"
       "mulxq 0(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t2]\n\t"
       "adoxq %[hi], %[t3]\n\t"
@@ -94,7 +97,7 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_4(uint64_t out[4], const uint64_t a[
       "mulxq 24(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t0]\n\t"
       "adoxq %[hi], %[t1]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t1]\n\t"
       "movq %[t2], %%rdx\n\t"
       "imulq %[inv], %%rdx\n\t"
@@ -111,11 +114,11 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_4(uint64_t out[4], const uint64_t a[
       "mulxq 24(%[p]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t0]\n\t"
       "adoxq %[hi], %[t1]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t1]\n\t"
       "movq 24(%[b]), %%rdx\n\t"
       "xorl %k[lo], %k[lo]\n\t"
-      "movq $0, %[t2]\n\t"
+      "movl $0, %k[t2]\n\t"
       "mulxq 0(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t3]\n\t"
       "adoxq %[hi], %[t4]\n\t"
@@ -128,7 +131,7 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_4(uint64_t out[4], const uint64_t a[
       "mulxq 24(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t1]\n\t"
       "adoxq %[hi], %[t2]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t2]\n\t"
       "movq %[t3], %%rdx\n\t"
       "imulq %[inv], %%rdx\n\t"
@@ -145,22 +148,27 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_4(uint64_t out[4], const uint64_t a[
       "mulxq 24(%[p]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t1]\n\t"
       "adoxq %[hi], %[t2]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t2]\n\t"
       : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [lo] "=&r"(lo), [hi] "=&r"(hi)
-      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [inv] "r"(inv)
-      : "rdx", "cc", "memory");
+      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [inv] "r"(inv),
+        "m"(*reinterpret_cast<const limbs_t*>(a)), "m"(*reinterpret_cast<const limbs_t*>(b)),
+        "m"(*reinterpret_cast<const limbs_t*>(p))
+      : "rdx", "cc");
   const uint64_t r[4] = {t4, t0, t1, t2};
   for (int j = 0; j < 4; ++j) out[j] = r[j];
 }
 
 
 /// out = a·b·2^(-384) mod p (result < 2p; caller subtracts p once). a, b, p: 6 limbs LE.
-/// out may alias a or b: inputs are read before any output is written.
+/// out may alias a or b: inputs are read before any output is written. The asm names exactly the
+/// memory it reads ("m" operands of the three arrays) instead of clobbering all memory, so the
+/// compiler keeps other loads, stores and loop state in flight around it.
 CUZK_ALWAYS_INLINE inline void mont_mul_adx_6(uint64_t out[6], const uint64_t a[6], const uint64_t b[6],
                           const uint64_t p[6], uint64_t inv) {
+  using limbs_t = uint64_t[6];
   uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi;
-  asm volatile(
+  asm(
       "movq 0(%[b]), %%rdx\n\t"
       "xorl %k[lo], %k[lo]\n\t"
       "mulxq 0(%[a]), %[t0], %[t1]\n\t"
@@ -174,7 +182,7 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_6(uint64_t out[6], const uint64_t a[
       "adcxq %[lo], %[t4]\n\t"
       "mulxq 40(%[a]), %[lo], %[t6]\n\t"
       "adcxq %[lo], %[t5]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t6]\n\t"
       "movq %[t0], %%rdx\n\t"
       "imulq %[inv], %%rdx\n\t"
@@ -197,11 +205,11 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_6(uint64_t out[6], const uint64_t a[
       "mulxq 40(%[p]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t5]\n\t"
       "adoxq %[hi], %[t6]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t6]\n\t"
       "movq 8(%[b]), %%rdx\n\t"
       "xorl %k[lo], %k[lo]\n\t"
-      "movq $0, %[t0]\n\t"
+      "movl $0, %k[t0]\n\t"
       "mulxq 0(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t1]\n\t"
       "adoxq %[hi], %[t2]\n\t"
@@ -220,7 +228,7 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_6(uint64_t out[6], const uint64_t a[
       "mulxq 40(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t6]\n\t"
       "adoxq %[hi], %[t0]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t0]\n\t"
       "movq %[t1], %%rdx\n\t"
       "imulq %[inv], %%rdx\n\t"
@@ -243,11 +251,11 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_6(uint64_t out[6], const uint64_t a[
       "mulxq 40(%[p]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t6]\n\t"
       "adoxq %[hi], %[t0]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t0]\n\t"
       "movq 16(%[b]), %%rdx\n\t"
       "xorl %k[lo], %k[lo]\n\t"
-      "movq $0, %[t1]\n\t"
+      "movl $0, %k[t1]\n\t"
       "mulxq 0(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t2]\n\t"
       "adoxq %[hi], %[t3]\n\t"
@@ -266,7 +274,7 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_6(uint64_t out[6], const uint64_t a[
       "mulxq 40(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t0]\n\t"
       "adoxq %[hi], %[t1]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t1]\n\t"
       "movq %[t2], %%rdx\n\t"
       "imulq %[inv], %%rdx\n\t"
@@ -289,11 +297,11 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_6(uint64_t out[6], const uint64_t a[
       "mulxq 40(%[p]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t0]\n\t"
       "adoxq %[hi], %[t1]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t1]\n\t"
       "movq 24(%[b]), %%rdx\n\t"
       "xorl %k[lo], %k[lo]\n\t"
-      "movq $0, %[t2]\n\t"
+      "movl $0, %k[t2]\n\t"
       "mulxq 0(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t3]\n\t"
       "adoxq %[hi], %[t4]\n\t"
@@ -312,7 +320,7 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_6(uint64_t out[6], const uint64_t a[
       "mulxq 40(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t1]\n\t"
       "adoxq %[hi], %[t2]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t2]\n\t"
       "movq %[t3], %%rdx\n\t"
       "imulq %[inv], %%rdx\n\t"
@@ -335,11 +343,11 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_6(uint64_t out[6], const uint64_t a[
       "mulxq 40(%[p]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t1]\n\t"
       "adoxq %[hi], %[t2]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t2]\n\t"
       "movq 32(%[b]), %%rdx\n\t"
       "xorl %k[lo], %k[lo]\n\t"
-      "movq $0, %[t3]\n\t"
+      "movl $0, %k[t3]\n\t"
       "mulxq 0(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t4]\n\t"
       "adoxq %[hi], %[t5]\n\t"
@@ -358,7 +366,7 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_6(uint64_t out[6], const uint64_t a[
       "mulxq 40(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t2]\n\t"
       "adoxq %[hi], %[t3]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t3]\n\t"
       "movq %[t4], %%rdx\n\t"
       "imulq %[inv], %%rdx\n\t"
@@ -381,11 +389,11 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_6(uint64_t out[6], const uint64_t a[
       "mulxq 40(%[p]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t2]\n\t"
       "adoxq %[hi], %[t3]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t3]\n\t"
       "movq 40(%[b]), %%rdx\n\t"
       "xorl %k[lo], %k[lo]\n\t"
-      "movq $0, %[t4]\n\t"
+      "movl $0, %k[t4]\n\t"
       "mulxq 0(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t5]\n\t"
       "adoxq %[hi], %[t6]\n\t"
@@ -404,7 +412,7 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_6(uint64_t out[6], const uint64_t a[
       "mulxq 40(%[a]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t3]\n\t"
       "adoxq %[hi], %[t4]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t4]\n\t"
       "movq %[t5], %%rdx\n\t"
       "imulq %[inv], %%rdx\n\t"
@@ -427,11 +435,13 @@ CUZK_ALWAYS_INLINE inline void mont_mul_adx_6(uint64_t out[6], const uint64_t a[
       "mulxq 40(%[p]), %[lo], %[hi]\n\t"
       "adcxq %[lo], %[t3]\n\t"
       "adoxq %[hi], %[t4]\n\t"
-      "movq $0, %[lo]\n\t"
+      "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t4]\n\t"
       : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi)
-      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [inv] "r"(inv)
-      : "rdx", "cc", "memory");
+      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [inv] "r"(inv),
+        "m"(*reinterpret_cast<const limbs_t*>(a)), "m"(*reinterpret_cast<const limbs_t*>(b)),
+        "m"(*reinterpret_cast<const limbs_t*>(p))
+      : "rdx", "cc");
   const uint64_t r[6] = {t6, t0, t1, t2, t3, t4};
   for (int j = 0; j < 6; ++j) out[j] = r[j];
 }
