@@ -12,8 +12,8 @@
 
 namespace cuzk::gpu {
 
-/// mul and sqr run the device operator* and sqr() (the even/odd split multiply); mul_cios the
-/// baseline CIOS and sqr_fast the dedicated squaring candidate: all the same results.
+/// mul and sqr run the device operator* and sqr() (the even/odd split multiply and squaring);
+/// mul_cios the baseline CIOS and sqr_fast the squaring called directly: all the same results.
 enum class field_op { add, sub, mul, sqr, neg, dbl, mul_cios, sqr_fast };
 
 /// out[i] = op(a[i], b[i]) on the device (b ignored by the unary ops). All spans the same length.

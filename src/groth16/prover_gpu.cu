@@ -1,22 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
 // GPU Groth16 prover (prover_gpu.hpp). The order of work in start():
-//   1. h: a, b, c zero-padded to m on the device; iFFT (n→r) and coset FFT (r→n) each, exactly
-//      prover_cpu's orders; one kernel a_i ← (a_i·b_i − c_i)·Z^-1 (Z = g^m − 1); inverse coset
-//      FFT (n→n); the first m − 1 coefficients are the H scalars, used in place.
+//   1. h: a, b, c uploaded (pinned, chunked staging on a copy stream) and zero-padded to m on the
+//      device; iFFT (n→r) and coset FFT (r→n) each, exactly prover_cpu's orders; one kernel
+//      a_i ← (a_i·b_i − c_i)·Z^-1 (Z = g^m − 1); inverse coset FFT (n→n); the first m − 1
+//      coefficients are the H scalars, used in place.
 //   2. H = MSM(h_query, h) straight from the device array.
-//   3. L, A, B1, B2 over aux with the 0/1 split of msm::split_witness (the same split as the CPU):
-//      the ones bitmap goes to the bitmap batch addition, the "other" indices gather their bases
-//      into a scratch array for Pippenger, zeros cost nothing. Inputs (a few) are a plain MSM
-//      (A: dense; B: compacted over b_input_density).
+//   3. aux uploaded once; the 0/1 split of msm::split_witness computed on the device for L (no
+//      density), A (a_aux_density) and B (b_aux_density, shared by B1 and B2): a ones bitmap over
+//      the (compacted) base index space for the bitmap batch addition, and the "other" terms as
+//      (base index, gathered scalar) lists for Pippenger over gathered bases; zeros cost nothing.
+//      Inputs (a few) are a plain MSM (A: dense; B: compacted over b_input_density).
 // Every CUDA call throws gpu_error (CUZK_CUDA_OK); the public functions catch it and return a
-// status naming the call. Device memory lives in RAII buffers, so an error leaks nothing.
+// status naming the call. Device and pinned memory live in RAII owners, so an error leaks nothing.
 #include "groth16/prover_gpu.hpp"
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
+#include <cub/device/device_scan.cuh>
+#include <mutex>
 #include <new>
 #include <string>
 #include <vector>
@@ -24,7 +29,6 @@
 #include "ec/scalar_mul.hpp"
 #include "ff/mont_device.cuh"
 #include "gpu/device_memory.cuh"
-#include "msm/msm_cpu.hpp"
 #include "msm/msm_gpu.hpp"
 #include "ntt/domain.hpp"
 #include "ntt/ntt_gpu.hpp"
@@ -39,11 +43,107 @@ using ec::g2_affine_t;
 using ec::g2_jacobian_t;
 using ff::fr_t;
 
+namespace {
+
+/// cudaHostAlloc'd (page-locked) host memory, freed on scope exit.
+class pinned_buffer {
+ public:
+  explicit pinned_buffer(size_t bytes) {
+    CUZK_CUDA_OK(cudaHostAlloc(&p_, bytes, cudaHostAllocDefault));
+  }
+  ~pinned_buffer() {
+    if (p_ != nullptr) cudaFreeHost(p_);
+  }
+  pinned_buffer(const pinned_buffer&) = delete;
+  pinned_buffer& operator=(const pinned_buffer&) = delete;
+  char* get() const { return static_cast<char*>(p_); }
+
+ private:
+  void* p_ = nullptr;
+};
+
+/// A non-blocking stream (no implicit ordering with the legacy default stream). The destructor
+/// waits for the stream's work, so pinned buffers destroyed after it are no longer being read.
+class cuda_stream {
+ public:
+  cuda_stream() { CUZK_CUDA_OK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  ~cuda_stream() {
+    cudaStreamSynchronize(s_);
+    cudaStreamDestroy(s_);
+  }
+  cuda_stream(const cuda_stream&) = delete;
+  cuda_stream& operator=(const cuda_stream&) = delete;
+  cudaStream_t get() const { return s_; }
+
+ private:
+  cudaStream_t s_{};
+};
+
+/// Host → device uploads through two pinned staging buffers of `chunk` bytes on a copy stream:
+/// the pool copies chunk k + 1 from pageable memory into one buffer while chunk k is in flight
+/// from the other (pageable cudaMemcpy runs at ≈ 6 GB/s on the H200 host; pinned DMA ≈ 50 GB/s,
+/// so the parallel host copy sets the rate). After upload() returns, work enqueued on the default
+/// stream sees the data (the default stream waits on an event of the copy stream); the host
+/// source may be reused once upload() returns. The destination must not be in use by pending
+/// default-stream work (every destination here is a fresh buffer or a disjoint range).
+class stager {
+ public:
+  static constexpr size_t chunk = size_t(64) << 20;
+
+  void upload(void* dst, const void* src, size_t bytes, thread_pool& pool) {
+    if (bytes == 0) return;
+    char* d = static_cast<char*>(dst);
+    const char* s = static_cast<const char*>(src);
+    size_t k = 0;
+    for (size_t off = 0; off < bytes; off += chunk, ++k) {
+      const size_t len = std::min(chunk, bytes - off);
+      pinned_buffer& b = buf_[k % 2];
+      cuda_event& done = done_[k % 2];
+      // The previous copy out of this buffer (this call's or an earlier one's) has finished; an
+      // event never recorded counts as complete.
+      CUZK_CUDA_OK(cudaEventSynchronize(done.get()));
+      char* p = b.get();
+      pool.parallel_range(
+          len, [&](size_t x0, size_t x1) { std::memcpy(p + x0, s + off + x0, x1 - x0); },
+          size_t(1) << 20);
+      CUZK_CUDA_OK(cudaMemcpyAsync(d + off, p, len, cudaMemcpyHostToDevice, stream_.get()));
+      done.record(stream_.get());
+    }
+    ready_.record(stream_.get());
+    CUZK_CUDA_OK(cudaStreamWaitEvent(cudaStream_t{}, ready_.get(), 0));
+  }
+
+ private:
+  // Destroyed in reverse order: the stream first (it waits for in-flight copies), then the
+  // events, then the staging buffers.
+  pinned_buffer buf_[2] = {pinned_buffer(chunk), pinned_buffer(chunk)};
+  cuda_event done_[2], ready_;
+  cuda_stream stream_;
+};
+
+}  // namespace
+
 struct device_parameters::impl {
   int device = 0;
   verifying_key vk;
   device_buffer<g1_affine_t> h, l, a, b_g1;
   device_buffer<g2_affine_t> b_g2;
+  // One staging set kept between proofs (cudaHostAlloc of 128 MiB costs tens of ms). A start()
+  // takes it (or makes its own when another start() holds it) and puts it back on success.
+  mutable std::mutex stager_mutex;
+  mutable std::unique_ptr<stager> stager_cache;
+
+  std::unique_ptr<stager> take_stager() const {
+    {
+      std::lock_guard<std::mutex> lock(stager_mutex);
+      if (stager_cache) return std::move(stager_cache);
+    }
+    return std::make_unique<stager>();
+  }
+  void put_stager(std::unique_ptr<stager> s) const {
+    std::lock_guard<std::mutex> lock(stager_mutex);
+    if (!stager_cache) stager_cache = std::move(s);
+  }
 };
 
 namespace {
@@ -89,7 +189,7 @@ __global__ void h_pointwise_kernel(ff::device::fr_d* a, const ff::device::fr_d* 
   if (i < m) a[i] = (a[i] * b[i] - c[i]) * zi;
 }
 
-/// dst[i] = src[idx[i]], elements of W 16-byte words (G1 affine: 6, G2 affine: 12).
+/// dst[i] = src[idx[i]], elements of W 16-byte words (Fr: 2, G1 affine: 6, G2 affine: 12).
 template <unsigned W>
 struct blob_t {
   uint4 v[W];
@@ -102,6 +202,165 @@ __global__ void gather_kernel(const blob_t<W>* src, const uint32_t* idx, size_t 
 
 unsigned blocks_for(size_t n, unsigned threads) {
   return unsigned((n + threads - 1) / threads);
+}
+
+/// dst[i] = src[idx[i]] for i < n on the default stream (nothing for n = 0).
+template <class T>
+void gather(const T* src, const uint32_t* idx, size_t n, T* dst) {
+  static_assert(sizeof(T) % 16 == 0);
+  constexpr unsigned W = sizeof(T) / 16;
+  if (n == 0) return;
+  gather_kernel<W><<<blocks_for(n, 128), 128>>>(reinterpret_cast<const blob_t<W>*>(src), idx, n,
+                                                reinterpret_cast<blob_t<W>*>(dst));
+  CUZK_CUDA_LAUNCH_OK();
+}
+
+/// out[i] = popcount of density word i, bits at or past `count` masked off (bitmap_view
+/// semantics: the last word may carry garbage there).
+__global__ void word_popc_kernel(const uint64_t* words, size_t nw, size_t count, uint32_t* out) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= nw) return;
+  uint64_t v = words[i];
+  if (i + 1 == nw && (count & 63) != 0) v &= (uint64_t(1) << (count & 63)) - 1;
+  out[i] = uint32_t(__popcll(v));
+}
+
+/// The Montgomery form of 1 in Fr, as four limbs (a kernel argument).
+struct fr_limbs {
+  uint64_t v[4];
+};
+
+/// The 0/1/other classification of scalars[j], j < n. With a density (words + exclusive ranks
+/// per word), only j with a set density bit are terms, at compacted index
+/// c = rank[j / 64] + popcount(word & bits below j % 64); without one, c = j. Zeros: nothing.
+/// Ones: bit c of `ones` (zeroed before). Others: a slot from counters[1] (one atomicAdd per
+/// warp), base_idx[slot] = c, aux_idx[slot] = j. counters[0] counts the ones. The order of the
+/// other terms is whatever the atomics give; the MSM sum does not depend on it.
+/// Needs blockDim a multiple of 32 and every lane reaching the warp intrinsics (no early exit).
+__global__ void classify_kernel(const ulonglong2* scalars, size_t n, const uint64_t* density,
+                                const uint32_t* rank, fr_limbs one, unsigned long long* ones,
+                                uint32_t* base_idx, uint32_t* aux_idx, unsigned* counters) {
+  const size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const unsigned lane = threadIdx.x & 31;
+  bool is_one = false, is_other = false;
+  uint32_t c = 0;
+  if (j < n) {
+    bool used = true;
+    if (density != nullptr) {
+      const uint64_t w = density[j >> 6];
+      const unsigned b = unsigned(j & 63);  // < 64: the shifts below are defined
+      used = ((w >> b) & 1) != 0;
+      c = rank[j >> 6] + uint32_t(__popcll(w & ((uint64_t(1) << b) - 1)));
+    } else {
+      c = uint32_t(j);
+    }
+    if (used) {
+      const ulonglong2 lo = scalars[2 * j], hi = scalars[2 * j + 1];
+      const bool zero = (lo.x | lo.y | hi.x | hi.y) == 0;
+      is_one = lo.x == one.v[0] && lo.y == one.v[1] && hi.x == one.v[2] && hi.y == one.v[3];
+      is_other = !zero && !is_one;
+    }
+  }
+  const unsigned full = 0xffffffffu;
+  const unsigned other_mask = __ballot_sync(full, is_other);
+  const unsigned one_mask = __ballot_sync(full, is_one);
+  if (other_mask != 0) {  // warp-uniform
+    const unsigned leader = unsigned(__ffs(int(other_mask))) - 1;
+    unsigned first = 0;
+    if (lane == leader) first = atomicAdd(&counters[1], unsigned(__popc(other_mask)));
+    first = __shfl_sync(full, first, int(leader));
+    if (is_other) {
+      const unsigned slot = first + unsigned(__popc(other_mask & ((1u << lane) - 1u)));
+      base_idx[slot] = c;
+      aux_idx[slot] = uint32_t(j);
+    }
+  }
+  if (one_mask != 0) {  // warp-uniform
+    if (lane == unsigned(__ffs(int(one_mask))) - 1)
+      atomicAdd(&counters[0], unsigned(__popc(one_mask)));
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    // A warp's 32 consecutive j have at most 32 consecutive compacted indices among its terms,
+    // so its ones fall in bitmap words w0 and w0 + 1 only: OR them across the warp, then one
+    // atomicOr per word instead of one per set bit.
+    const unsigned wi = is_one ? (c >> 6) : 0xffffffffu;
+    const unsigned w0 = __reduce_min_sync(full, wi);
+    const uint64_t bit = is_one ? (uint64_t(1) << (c & 63)) : 0;
+    const uint64_t lo = wi == w0 ? bit : 0;
+    const uint64_t hi = (is_one && wi != w0) ? bit : 0;
+    const uint64_t lo_or = uint64_t(__reduce_or_sync(full, unsigned(lo))) |
+                           (uint64_t(__reduce_or_sync(full, unsigned(lo >> 32))) << 32);
+    const uint64_t hi_or = uint64_t(__reduce_or_sync(full, unsigned(hi))) |
+                           (uint64_t(__reduce_or_sync(full, unsigned(hi >> 32))) << 32);
+    if (lane == 0) {
+      if (lo_or != 0) atomicOr(&ones[w0], (unsigned long long)lo_or);
+      if (hi_or != 0) atomicOr(&ones[w0 + 1], (unsigned long long)hi_or);
+    }
+#else
+    if (is_one) atomicOr(&ones[c >> 6], 1ull << (c & 63));
+#endif
+  }
+}
+
+/// The 0/1 split of one MSM's aux scalars on the device: `count` terms (the compacted space),
+/// the ones bitmap over it (⌈count/64⌉ words, bits ≥ count zero), and the other terms as base
+/// indices into the compacted bases with their scalars gathered.
+struct device_split {
+  size_t count = 0, num_one = 0, num_other = 0;
+  device_buffer<uint64_t> ones;
+  device_buffer<uint32_t> base_idx;  ///< first num_other entries used
+  device_buffer<fr_t> scalars;       ///< num_other gathered scalars
+};
+
+/// Classifies the n device scalars d_aux (density: the host bitmap, count == n, or nullptr).
+device_split classify(const fr_t* d_aux, size_t n, const bitmap_view* density, stager& st,
+                      thread_pool& pool) {
+  device_split sp;
+  if (n == 0) return sp;
+  device_buffer<uint64_t> d_words;
+  device_buffer<uint32_t> rank;
+  if (density != nullptr) {
+    sp.count = density->popcount();
+    if (sp.count == 0) return sp;
+    const size_t nw = (n + 63) / 64;
+    d_words = device_buffer<uint64_t>(nw);
+    st.upload(d_words.data(), density->words.data(), nw * sizeof(uint64_t), pool);
+    device_buffer<uint32_t> cnt(nw);
+    rank = device_buffer<uint32_t>(nw);
+    word_popc_kernel<<<blocks_for(nw, 256), 256>>>(d_words.data(), nw, n, cnt.data());
+    CUZK_CUDA_LAUNCH_OK();
+    size_t temp_bytes = 0;
+    CUZK_CUDA_OK(
+        cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, cnt.data(), rank.data(), int(nw)));
+    device_buffer<uint8_t> temp(std::max<size_t>(temp_bytes, 1));
+    CUZK_CUDA_OK(
+        cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, cnt.data(), rank.data(), int(nw)));
+  } else {
+    sp.count = n;
+  }
+  sp.ones = device_buffer<uint64_t>((sp.count + 63) / 64);
+  CUZK_CUDA_OK(cudaMemset(sp.ones.data(), 0, sp.ones.bytes()));
+  sp.base_idx = device_buffer<uint32_t>(sp.count);
+  device_buffer<uint32_t> aux_idx(sp.count);
+  device_buffer<unsigned> counters(2);
+  CUZK_CUDA_OK(cudaMemset(counters.data(), 0, counters.bytes()));
+  fr_limbs one;
+  static_assert(sizeof(one) == sizeof(fr_t));
+  const fr_t one_mont = fr_t::one();
+  std::memcpy(&one, &one_mont, sizeof(one));
+  classify_kernel<<<blocks_for(n, 256), 256>>>(
+      reinterpret_cast<const ulonglong2*>(d_aux), n, d_words.data(), rank.data(), one,
+      reinterpret_cast<unsigned long long*>(sp.ones.data()), sp.base_idx.data(), aux_idx.data(),
+      counters.data());
+  CUZK_CUDA_LAUNCH_OK();
+  unsigned got[2] = {0, 0};
+  counters.download(got, 2);  // synchronous: the kernel has finished
+  sp.num_one = got[0];
+  sp.num_other = got[1];
+  if (sp.num_other != 0) {
+    sp.scalars = device_buffer<fr_t>(sp.num_other);
+    gather(d_aux, aux_idx.data(), sp.num_other, sp.scalars.data());
+  }
+  return sp;
 }
 
 g1_jacobian_t msm_dev(const g1_affine_t* b, const fr_t* s, size_t n) {
@@ -117,7 +376,7 @@ g2_jacobian_t batch_dev(const g2_affine_t* b, const uint64_t* w, size_t n) {
   return msm::gpu::batch_add_g2_device(b, w, n);
 }
 
-/// MSM of host scalars against the first n device bases.
+/// MSM of host scalars (a few inputs) against the first n device bases.
 template <class G>
 auto msm_host_scalars(const G* d_bases, std::span<const fr_t> scalars) {
   device_buffer<fr_t> ds(scalars.size());
@@ -125,68 +384,28 @@ auto msm_host_scalars(const G* d_bases, std::span<const fr_t> scalars) {
   return msm_dev(d_bases, ds.data(), scalars.size());
 }
 
-/// The "other" terms of a split as a gather list: idx[k] = the k-th set bit of `others`,
-/// sc[k] = scalars[idx[k]]. Word ranges are counted, then filled at their prefix offsets.
-void other_terms(const msm::witness_split_t& sp, std::span<const fr_t> scalars, thread_pool& pool,
-                 std::vector<uint32_t>& idx, std::vector<fr_t>& sc) {
-  const size_t words = sp.others.size();
-  const size_t chunk = 1 << 12;  // words per task: 2^18 scalars
-  const size_t tasks = (words + chunk - 1) / chunk;
-  std::vector<size_t> offset(tasks + 1, 0);
-  pool.parallel_for(tasks, [&](size_t t) {
-    size_t c = 0;
-    for (size_t w = t * chunk; w < std::min(words, (t + 1) * chunk); ++w)
-      c += size_t(__builtin_popcountll(sp.others[w]));
-    offset[t + 1] = c;
-  });
-  for (size_t t = 0; t < tasks; ++t) offset[t + 1] += offset[t];
-  idx.resize(offset[tasks]);
-  sc.resize(offset[tasks]);
-  pool.parallel_for(tasks, [&](size_t t) {
-    size_t o = offset[t];
-    for (size_t w = t * chunk; w < std::min(words, (t + 1) * chunk); ++w)
-      for (uint64_t x = sp.others[w]; x != 0; x &= x - 1) {
-        const size_t j = w * 64 + size_t(__builtin_ctzll(x));
-        idx[o] = uint32_t(j);
-        sc[o++] = scalars[j];
-      }
-  });
-}
-
-/// Σ w_j·P_j with the 0/1 split: `scalars` pairs with the (compacted) device bases d_bases, the
-/// split's bitmaps index the same space.
+/// Σ w_j·P_j with the device split: ones by bitmap batch addition over the (compacted) device
+/// bases, others by Pippenger over their gathered bases.
 template <class G>
-auto split_msm(const G* d_bases, std::span<const fr_t> scalars, const msm::witness_split_t& sp,
-               thread_pool& pool) {
-  static_assert(sizeof(G) % 16 == 0);
-  constexpr unsigned W = sizeof(G) / 16;
+auto split_msm(const G* d_bases, const device_split& sp) {
   auto acc = decltype(msm_dev(d_bases, nullptr, 0))::infinity();
-  if (sp.num_one != 0) {
-    device_buffer<uint64_t> w(sp.ones.size());
-    w.upload(sp.ones.data(), sp.ones.size());
-    acc += batch_dev(d_bases, w.data(), sp.count);
-  }
+  if (sp.num_one != 0) acc += batch_dev(d_bases, sp.ones.data(), sp.count);
   if (sp.num_other != 0) {
-    std::vector<uint32_t> idx;
-    std::vector<fr_t> sc;
-    other_terms(sp, scalars, pool, idx, sc);
-    const size_t k = idx.size();
-    device_buffer<uint32_t> di(k);
-    device_buffer<G> gb(k);
-    di.upload(idx.data(), k);
-    gather_kernel<W><<<blocks_for(k, 128), 128>>>(reinterpret_cast<const blob_t<W>*>(d_bases),
-                                                  di.data(), k,
-                                                  reinterpret_cast<blob_t<W>*>(gb.data()));
-    CUZK_CUDA_LAUNCH_OK();
-    acc += msm_host_scalars(gb.data(), sc);
+    device_buffer<G> gb(sp.num_other);
+    gather(d_bases, sp.base_idx.data(), sp.num_other, gb.data());
+    acc += msm_dev(gb.data(), sp.scalars.data(), sp.num_other);
   }
   return acc;
 }
 
 /// Uploads v zero-padded to m elements, then iFFT (n→r) and coset FFT (r→n), as prover_cpu.
-void to_coset(const ntt::domain_t& d, std::span<const fr_t> v, device_buffer<fr_t>& out) {
-  CUZK_CUDA_OK(cudaMemset(out.data(), 0, out.bytes()));
-  out.upload(v.data(), v.size());
+void to_coset(const ntt::domain_t& d, std::span<const fr_t> v, device_buffer<fr_t>& out, stager& st,
+              thread_pool& pool) {
+  // The padding and the upload write disjoint ranges, so the memset (default stream) and the
+  // copy stream need no ordering between them; the NTT waits for both.
+  const size_t pad = out.size() - v.size();
+  if (pad != 0) CUZK_CUDA_OK(cudaMemset(out.data() + v.size(), 0, pad * sizeof(fr_t)));
+  st.upload(out.data(), v.data(), v.size_bytes(), pool);
   ntt::gpu::transform_device(d, out.data(), ntt::gpu::ntt_kind::ifft, ntt::ntt_order::nr);
   ntt::gpu::transform_device(d, out.data(), ntt::gpu::ntt_kind::coset_fft, ntt::ntt_order::rn);
 }
@@ -194,19 +413,21 @@ void to_coset(const ntt::domain_t& d, std::span<const fr_t> v, device_buffer<fr_
 proof_parts start_impl(const device_parameters::impl& p, const assignment& asg,
                        const ntt::domain_t& d, thread_pool& pool, gpu_prover_timings& tm) {
   const size_t m = d.size();
-  cuda_event ev[10];  // phase boundaries
+  cuda_event ev[11];  // phase boundaries
   proof_parts out;
 
-  // h on the device; b and c are freed before the MSMs.
+  // h on the device; b and c are freed before the MSMs. The first allocation comes before the
+  // staging set is made, so running out of device memory is reported as such.
   device_buffer<fr_t> da(m);
+  std::unique_ptr<stager> st = p.take_stager();
   ev[0].record();
-  to_coset(d, asg.a, da);
+  to_coset(d, asg.a, da, *st, pool);
   ev[1].record();
   {
     device_buffer<fr_t> db(m), dc(m);
-    to_coset(d, asg.b, db);
+    to_coset(d, asg.b, db, *st, pool);
     ev[2].record();
-    to_coset(d, asg.c, dc);
+    to_coset(d, asg.c, dc, *st, pool);
     ev[3].record();
     const fr_t zi = d.z_coset_inv();
     ff::device::fr_d zid;
@@ -225,46 +446,48 @@ proof_parts start_impl(const device_parameters::impl& p, const assignment& asg,
   da = device_buffer<fr_t>();
   ev[5].record();
 
-  const auto t0 = clock_type::now();
-  const bitmap_view& b_in = asg.b_input_density;
-  const msm::witness_split_t split_l = msm::split_witness(asg.aux, nullptr, pool);
-  const msm::witness_split_t split_a = msm::split_witness(asg.aux, &asg.a_aux_density, pool);
-  const msm::witness_split_t split_b = msm::split_witness(asg.aux, &asg.b_aux_density, pool);
-  tm.split = ms_since(t0);
-
-  const cuda_event& l0 = ev[5];
-  cuda_event l1;
-  l1.record();  // split done (host time is reported separately)
-  out.l = split_msm(p.l.data(), asg.aux, split_l, pool);
+  // aux once to the device, then the three splits (B's serves B1 and B2); aux is freed after.
+  device_split split_l, split_a, split_b;
+  {
+    const size_t n_aux = asg.num_aux();
+    device_buffer<fr_t> d_aux(n_aux);
+    st->upload(d_aux.data(), asg.aux.data(), asg.aux.size_bytes(), pool);
+    split_l = classify(d_aux.data(), n_aux, nullptr, *st, pool);
+    split_a = classify(d_aux.data(), n_aux, &asg.a_aux_density, *st, pool);
+    split_b = classify(d_aux.data(), n_aux, &asg.b_aux_density, *st, pool);
+  }
   ev[6].record();
 
-  const size_t n_in = asg.num_inputs();
-  out.a_part = msm_host_scalars(p.a.data(), asg.inputs) +
-               split_msm(p.a.data() + n_in, split_a.scalars, split_a, pool);
+  out.l = split_msm(p.l.data(), split_l);
   ev[7].record();
 
+  const size_t n_in = asg.num_inputs();
+  out.a_part = msm_host_scalars(p.a.data(), asg.inputs) + split_msm(p.a.data() + n_in, split_a);
+  ev[8].record();
+
+  const bitmap_view& b_in = asg.b_input_density;
   std::vector<fr_t> b_inputs;
   for (size_t j = 0; j < n_in; ++j)
     if (b_in.test(j)) b_inputs.push_back(asg.inputs[j]);
   const size_t nb_in = b_inputs.size();
-  out.b_g1 = msm_host_scalars(p.b_g1.data(), b_inputs) +
-             split_msm(p.b_g1.data() + nb_in, split_b.scalars, split_b, pool);
-  ev[8].record();
-  out.b_g2 = msm_host_scalars(p.b_g2.data(), b_inputs) +
-             split_msm(p.b_g2.data() + nb_in, split_b.scalars, split_b, pool);
+  out.b_g1 = msm_host_scalars(p.b_g1.data(), b_inputs) + split_msm(p.b_g1.data() + nb_in, split_b);
   ev[9].record();
-  CUZK_CUDA_OK(cudaEventSynchronize(ev[9].get()));
+  out.b_g2 = msm_host_scalars(p.b_g2.data(), b_inputs) + split_msm(p.b_g2.data() + nb_in, split_b);
+  ev[10].record();
+  CUZK_CUDA_OK(cudaEventSynchronize(ev[10].get()));
+  p.put_stager(std::move(st));
 
   tm.ntt_a = ev[1].since(ev[0]);
   tm.ntt_b = ev[2].since(ev[1]);
   tm.ntt_c = ev[3].since(ev[2]);
   tm.h_compute = ev[4].since(ev[3]);
   tm.msm_h = ev[5].since(ev[4]);
-  tm.msm_l = ev[6].since(l1);
-  tm.msm_a = ev[7].since(ev[6]);
-  tm.msm_b_g1 = ev[8].since(ev[7]);
-  tm.msm_b_g2 = ev[9].since(ev[8]);
-  tm.gpu_total = ev[9].since(ev[0]) - l1.since(l0);  // without the host split
+  tm.split = ev[6].since(ev[5]);
+  tm.msm_l = ev[7].since(ev[6]);
+  tm.msm_a = ev[8].since(ev[7]);
+  tm.msm_b_g1 = ev[9].since(ev[8]);
+  tm.msm_b_g2 = ev[10].since(ev[9]);
+  tm.gpu_total = ev[10].since(ev[0]);
   return out;
 }
 
@@ -354,6 +577,12 @@ result<proof_parts> start(const device_parameters& dp, const assignment& asg, th
   if (!dom) return dom.error();
   const device_parameters::impl& p = dp.get();
   if (status st = check_query_sizes(dp.sizes(), asg, dom->size()); !st) return st;
+  // The device split indexes aux with 32-bit indices and reads ⌈count/64⌉ density words.
+  if (asg.num_aux() > size_t(UINT32_MAX))
+    return status(status_code::size_mismatch, "more than 2^32 - 1 aux variables");
+  for (const bitmap_view* dv : {&asg.a_aux_density, &asg.b_aux_density})
+    if (dv->words.size() < (dv->count + 63) / 64)
+      return status(status_code::size_mismatch, "aux density has too few words");
   try {
     device_scope scope(p.device);
     return start_impl(p, asg, *dom, pool, tm);

@@ -27,7 +27,7 @@ struct gpu_prover_timings {
   float h_compute = 0;                    ///< (a·b − c)·Z^-1 and the inverse coset FFT
   float msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0;
   float gpu_total = 0;  ///< first to last event of start()
-  double split = 0;     ///< host: 0/1/other classification of aux (wall clock)
+  double split = 0;     ///< device: aux upload + 0/1/other split of L, A, B (events)
   double epilogue = 0;  ///< host: finalize (wall clock)
 };
 
@@ -75,9 +75,10 @@ struct proof_parts {
 };
 
 /// The GPU part of a proof on dp's device: h on the device, then H, L, A, B1, B2 MSMs with the
-/// 0/1 split (ones by bitmap batch addition, others by Pippenger over the gathered bases, zeros
-/// skipped). Checks the sizes as create_proof (prover_cpu.hpp) does. Synchronous. `pool` runs the
-/// host part (the 0/1 classification of aux and the gather lists).
+/// 0/1 split done on the device (ones by bitmap batch addition, others by Pippenger over the
+/// gathered bases, zeros skipped). Checks the sizes as create_proof (prover_cpu.hpp) does.
+/// Synchronous. `pool` copies the host arrays (a, b, c, aux, densities) into pinned staging
+/// buffers in parallel while the previous chunk is transferred.
 result<proof_parts> start(const device_parameters& dp, const assignment& asg, thread_pool& pool,
                           gpu_prover_timings* timings = nullptr);
 

@@ -4,12 +4,18 @@
 // one resident device_parameters reused for many proofs; start/finalize split; no device memory
 // leaked over repeated proofs (cudaMemGetInfo); CUDA failures (bad device ordinal, out of device
 // memory forced by a hog allocation) come back as statuses naming the call, and the prover works
-// again afterwards; size mismatches. Label gpu: needs a CUDA device.
+// again afterwards; size mismatches; the device 0/1 split against the CPU's on synthetic
+// assignments (aux all 0, all 1, all "other", mixed; densities empty, full, sparse, half, with
+// garbage bits past count). Label gpu: needs a CUDA device.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
+
+#include "ec/curves.hpp"
+#include "ec/scalar_mul.hpp"
 
 #include "groth16/proof.hpp"
 #include "groth16/prover_cpu.hpp"
@@ -216,6 +222,156 @@ TEST(Groth16Gpu, ErrorsAreStatuses) {
       << pf.error().to_string();
   // The device recovers: the same proof now succeeds and matches the CPU.
   expect_same_proof(f, *dp, fr_t::from_uint(5), fr_t::from_uint(6), "after OOM");
+}
+
+// ---- the device 0/1 split -------------------------------------------------------------------
+// Synthetic assignments (not satisfying any circuit: the CPU and GPU provers compute the same
+// group elements for any a, b, c, aux, so their proof bytes must still agree) with random
+// parameters of the sizes the densities imply. Every aux size edge of the split: 0, < 32, 32,
+// not a multiple of 64, several warps and blocks.
+
+enum class aux_fill { zeros, ones, others, mixed };
+enum class density_kind { empty, full, sparse, half };
+
+struct split_case {
+  std::vector<fr_t> a, b, c, inputs, aux;
+  std::vector<uint64_t> a_words, b_in_words, b_words;
+  size_t n_aux = 0;
+
+  assignment view() const {
+    return {a,
+            b,
+            c,
+            inputs,
+            aux,
+            bitmap_view{a_words, n_aux},
+            bitmap_view{b_in_words, inputs.size()},
+            bitmap_view{b_words, n_aux}};
+  }
+};
+
+std::vector<uint64_t> make_density(size_t n, density_kind k, bool garbage, test::test_rng& rng) {
+  std::vector<uint64_t> w((n + 63) / 64, 0);
+  for (size_t j = 0; j < n; ++j) {
+    bool set = false;
+    switch (k) {
+      case density_kind::empty:
+        break;
+      case density_kind::full:
+        set = true;
+        break;
+      case density_kind::sparse:
+        set = rng() % 16 == 0;
+        break;
+      case density_kind::half:
+        set = (rng() & 1) != 0;
+        break;
+    }
+    if (set) w[j / 64] |= uint64_t(1) << (j % 64);
+  }
+  // Bits at or past n in the last word must be ignored (bitmap_view semantics).
+  if (garbage && n % 64 != 0) w.back() |= ~((uint64_t(1) << (n % 64)) - 1);
+  return w;
+}
+
+split_case make_split_case(size_t rows, size_t n_aux, aux_fill fill, density_kind ka,
+                           density_kind kb, bool garbage, test::test_rng& rng) {
+  split_case sc;
+  sc.n_aux = n_aux;
+  for (size_t i = 0; i < rows; ++i) {
+    sc.a.push_back(fr_t::random(rng));
+    sc.b.push_back(fr_t::random(rng));
+    sc.c.push_back(fr_t::random(rng));
+  }
+  sc.inputs = {fr_t::one(), fr_t::random(rng), fr_t::random(rng)};
+  sc.b_in_words = {0b101};  // ONE and the second public input are in B
+  for (size_t j = 0; j < n_aux; ++j) {
+    unsigned kind = 0;  // 0: zero, 1: one, 2: other
+    switch (fill) {
+      case aux_fill::zeros:
+        kind = 0;
+        break;
+      case aux_fill::ones:
+        kind = 1;
+        break;
+      case aux_fill::others:
+        kind = 2;
+        break;
+      case aux_fill::mixed:
+        kind = unsigned(rng() % 3);
+        break;
+    }
+    sc.aux.push_back(kind == 0 ? fr_t::zero() : kind == 1 ? fr_t::one() : fr_t::random(rng));
+  }
+  sc.a_words = make_density(n_aux, ka, garbage, rng);
+  sc.b_words = make_density(n_aux, kb, garbage, rng);
+  return sc;
+}
+
+/// Distinct random points k·G (64-bit k): a query slice of at most pool size has distinct points.
+template <class Affine>
+std::vector<Affine> point_pool(const Affine& g, size_t n, test::test_rng& rng) {
+  std::vector<Affine> v;
+  v.reserve(n);
+  for (size_t i = 0; i < n; ++i) v.push_back(ec::mul(g, ff::limbs<1>{rng() | 1}).to_affine());
+  return v;
+}
+
+template <class Affine>
+std::vector<Affine> take(const std::vector<Affine>& pool_pts, size_t n, size_t offset) {
+  std::vector<Affine> v;
+  v.reserve(n);
+  for (size_t i = 0; i < n; ++i) v.push_back(pool_pts[(offset + i) % pool_pts.size()]);
+  return v;
+}
+
+TEST(Groth16Gpu, DeviceSplitMatchesCpu) {
+  auto rng = test::test_rng::from_env("Groth16Gpu.DeviceSplitMatchesCpu");
+  const size_t rows = 37;  // domain 64: 63 h points
+  const size_t sizes[] = {0, 1, 5, 31, 32, 33, 64, 65, 100, 127, 1000, 4099};
+  const size_t max_n = 4099 + 3;
+  const auto g1 = point_pool(ec::g1_generator(), max_n + 7, rng);
+  const auto g2 = point_pool(ec::g2_generator(), max_n + 7, rng);
+  const aux_fill fills[] = {aux_fill::zeros, aux_fill::ones, aux_fill::others, aux_fill::mixed};
+  const density_kind kinds[] = {density_kind::empty, density_kind::full, density_kind::sparse,
+                                density_kind::half};
+  size_t t = 0;
+  for (size_t n : sizes) {
+    for (aux_fill fill : fills) {
+      const density_kind ka = kinds[t % 4], kb = kinds[(t + t / 4 + 1) % 4];
+      const bool garbage = t % 2 == 1;
+      const split_case sc = make_split_case(rows, n, fill, ka, kb, garbage, rng);
+      const assignment asg = sc.view();
+      const size_t m = 64;
+      parameters params;
+      params.vk.alpha_g1 = g1[0];
+      params.vk.beta_g1 = g1[1];
+      params.vk.delta_g1 = g1[2];
+      params.vk.beta_g2 = g2[0];
+      params.vk.gamma_g2 = g2[1];
+      params.vk.delta_g2 = g2[2];
+      params.vk.ic = take(g1, asg.num_inputs(), 3);
+      params.h = take(g1, m - 1, 11 * t);
+      params.l = take(g1, n, 13 * t + 1);
+      params.a = take(g1, asg.num_inputs() + asg.a_aux_density.popcount(), 17 * t + 2);
+      const size_t nb = asg.b_input_density.popcount() + asg.b_aux_density.popcount();
+      params.b_g1 = take(g1, nb, 19 * t + 3);
+      params.b_g2 = take(g2, nb, 23 * t + 4);
+      const std::string what = "n_aux=" + std::to_string(n) + " fill=" + std::to_string(int(fill)) +
+                               " a_density=" + std::to_string(int(ka)) +
+                               " b_density=" + std::to_string(int(kb)) +
+                               " garbage=" + std::to_string(int(garbage));
+      auto dp = upload(params);
+      ASSERT_TRUE(dp) << what;
+      const fr_t r = fr_t::random(rng), s = fr_t::random(rng);
+      auto cpu = create_proof(params, asg, r, s, pool());
+      ASSERT_TRUE(cpu.ok()) << what << ": " << cpu.error().to_string();
+      auto got = gpu::create_proof(*dp, asg, r, s, pool());
+      ASSERT_TRUE(got.ok()) << what << ": " << got.error().to_string();
+      EXPECT_EQ(encode_proof(*got), encode_proof(*cpu)) << what;
+      ++t;
+    }
+  }
 }
 
 }  // namespace
