@@ -17,7 +17,6 @@
 #include "cli_args.hpp"
 #include "groth16/snarkjs_json.hpp"
 #include "porep/c1_wrapper.hpp"
-#include "porep/commp.hpp"  // parse_hex32
 #include "porep/config.hpp"
 #include "porep/replica_id.hpp"
 #include "porep_cmds.hpp"
@@ -41,9 +40,10 @@ int fail(const std::string& msg, int code = EXIT_BAD) {
 }  // namespace
 
 int cmd_porep_public_inputs(int argc, char** argv) {
-  std::string c1_path, out, prover_hex, proof_name;
-  uint64_t miner_id = 0, sector_id = 0, partition = 0;
-  bool have_miner = false, have_sector = false, have_partition = false;
+  std::string c1_path, out, proof_name;
+  uint64_t partition = 0;
+  bool have_partition = false;
+  identity_args id;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "help" || a == "--help" || a == "-h") {
@@ -56,17 +56,10 @@ int cmd_porep_public_inputs(int argc, char** argv) {
       c1_path = v;
     } else if (a == "--out") {
       out = v;
-    } else if (a == "--prover-id") {
-      prover_hex = v;
     } else if (a == "--registered-proof") {
       proof_name = v;
-    } else if (a == "--miner-id") {
-      if (!parse_u64(v, miner_id)) return fail("--miner-id must be a decimal u64, got '" + v + "'");
-      have_miner = true;
-    } else if (a == "--sector-id") {
-      if (!parse_u64(v, sector_id))
-        return fail("--sector-id must be a decimal u64, got '" + v + "'");
-      have_sector = true;
+    } else if (std::string err; id.take(a, v, err)) {
+      if (!err.empty()) return fail(err);
     } else if (a == "--partition") {
       if (!parse_u64(v, partition) || partition > 1000)
         return fail("--partition must be a small decimal integer, got '" + v + "'");
@@ -78,7 +71,7 @@ int cmd_porep_public_inputs(int argc, char** argv) {
   if (c1_path.empty()) return fail("--c1 is required");
   if (out.empty()) return fail("--out is required (- for stdout)");
   if (!have_partition) return fail("--partition is required");
-  if (have_miner && !prover_hex.empty()) return fail("give --prover-id or --miner-id, not both");
+  if (const std::string c = id.conflict(); !c.empty()) return fail(c);
 
   int64_t sector_num = -1;
   auto c1 = porep::read_c1_file(c1_path, proof_name, &sector_num);
@@ -97,17 +90,10 @@ int cmd_porep_public_inputs(int argc, char** argv) {
   }
 
   porep::bytes32_t replica_id = c1->replica_id;
-  if (have_miner || !prover_hex.empty()) {
-    porep::bytes32_t prover_id = porep::prover_id_from_actor(miner_id);
-    if (!prover_hex.empty()) {
-      auto p = porep::parse_hex32(prover_hex);
-      if (!p) return fail("--prover-id: " + p.error().message());
-      prover_id = *p;
-    }
-    if (!have_sector) {
-      if (sector_num < 0) return fail("--sector-id is required (the C1 has no SectorNum)");
-      sector_id = uint64_t(sector_num);
-    }
+  auto who = id.resolve(sector_num);
+  if (!who) return fail(who.error().message());
+  if (*who) {
+    const auto& [prover_id, sector_id] = **who;
     replica_id =
         porep::compute_replica_id(prover_id, sector_id, c1->ticket, c1->comm_d, cfg->porep_id);
     if (replica_id != c1->replica_id) {

@@ -22,7 +22,6 @@
 #include "cli_args.hpp"
 #include "engine/porep_prover.hpp"
 #include "porep/c1_wrapper.hpp"
-#include "porep/commp.hpp"  // parse_hex32
 #include "porep/config.hpp"
 
 namespace cuzk::app {
@@ -54,9 +53,7 @@ int parse_porep_args(int argc, char** argv, const char* prefix, const char* usag
     std::fprintf(stderr, "%s: %s\n", prefix, msg.c_str());
     return code;
   };
-  std::string prover_hex;
-  uint64_t miner_id = 0, sector_id = 0;
-  bool have_miner = false, have_sector = false;
+  identity_args id;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "help" || a == "--help" || a == "-h") {
@@ -75,8 +72,6 @@ int parse_porep_args(int argc, char** argv, const char* prefix, const char* usag
       out.params_dir = v;
     } else if (a == proof_flag) {
       out.proof_path = v;
-    } else if (a == "--prover-id") {
-      prover_hex = v;
     } else if (a == "--registered-proof") {
       out.proof_name = v;
     } else if (a == "--parameters-json" && proof_flag == "--proof-out") {
@@ -86,20 +81,15 @@ int parse_porep_args(int argc, char** argv, const char* prefix, const char* usag
       if (!parse_u64(v, g) || g > 1023)
         return fail("--gpu must be a device index, got '" + v + "'");
       out.gpu = int(g);
-    } else if (a == "--miner-id") {
-      if (!parse_u64(v, miner_id)) return fail("--miner-id must be a decimal u64, got '" + v + "'");
-      have_miner = true;
-    } else if (a == "--sector-id") {
-      if (!parse_u64(v, sector_id))
-        return fail("--sector-id must be a decimal u64, got '" + v + "'");
-      have_sector = true;
+    } else if (std::string err; id.take(a, v, err)) {
+      if (!err.empty()) return fail(err);
     } else {
       return fail("unknown option " + a);
     }
   }
   if (out.c1_path.empty()) return fail("--c1 is required");
   if (out.proof_path.empty()) return fail(proof_flag + " is required");
-  if (have_miner && !prover_hex.empty()) return fail("give --prover-id or --miner-id, not both");
+  if (const std::string c = id.conflict(); !c.empty()) return fail(c);
   out.params_dir = engine::resolve_params_dir(out.params_dir);
 
   int64_t sector_num = -1;
@@ -109,20 +99,10 @@ int parse_porep_args(int argc, char** argv, const char* prefix, const char* usag
                 c1.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD);
   }
   out.c1 = std::move(*c1);
-  if (have_miner || !prover_hex.empty()) {
-    engine::prover_identity_t who;
-    who.prover_id = porep::prover_id_from_actor(miner_id);
-    if (!prover_hex.empty()) {
-      auto p = porep::parse_hex32(prover_hex);
-      if (!p) return fail("--prover-id: " + p.error().message());
-      who.prover_id = *p;
-    }
-    if (!have_sector) {
-      if (sector_num < 0) return fail("--sector-id is required (the C1 has no SectorNum)");
-      sector_id = uint64_t(sector_num);
-    }
-    who.sector_id = sector_id;
-    out.who = who;
+  auto who = id.resolve(sector_num);
+  if (!who) return fail(who.error().message());
+  if (*who) {
+    out.who = engine::prover_identity_t{(*who)->first, (*who)->second};
   } else {
     std::fprintf(stderr, "%s: no --miner-id/--prover-id: using the C1's replica_id\n", prefix);
   }
