@@ -1,4 +1,22 @@
 # SPDX-License-Identifier: Apache-2.0
+# cuzk_library(NAME n [INTERFACE] SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
+# One library per layer directory (docs/architecture.md). Every library sees the source root
+# (src/) for its own headers; which of them it may include is the layer table's business, checked
+# by scripts/lint_layers.py. PUBLIC_DEPS are the libraries whose headers this library's headers
+# include; PRIVATE_DEPS are used only by its sources.
+function(cuzk_library)
+  cmake_parse_arguments(L "INTERFACE" "NAME" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  if(L_INTERFACE)
+    add_library(${L_NAME} INTERFACE)
+    target_include_directories(${L_NAME} INTERFACE ${PROJECT_SOURCE_DIR}/src)
+    target_link_libraries(${L_NAME} INTERFACE ${L_PUBLIC_DEPS})
+    return()
+  endif()
+  add_library(${L_NAME} STATIC ${L_SOURCES})
+  target_include_directories(${L_NAME} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(${L_NAME} PUBLIC ${L_PUBLIC_DEPS} PRIVATE ${L_PRIVATE_DEPS} cuzk_warnings)
+endfunction()
+
 # cuzk_test(NAME name SOURCES ... LIBS ... [LABELS unit|slow|gpu ...] [TIMEOUT s])
 # One gtest executable registered as one ctest test (gtest_discover_tests would multiply process
 # start-ups on a 2-core CI machine). The label picks the tier (STYLE.md §4.7).
@@ -16,4 +34,18 @@ function(cuzk_test)
   endif()
   set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT}
                        ENVIRONMENT "CUZK_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+  # Tests that read fixtures find the source tree when run outside ctest too.
+  target_compile_definitions(${T_NAME} PRIVATE CUZK_SOURCE_DIR_FALLBACK="${PROJECT_SOURCE_DIR}")
+  if(CUZK_WITH_CUDA)
+    set_target_properties(${T_NAME} PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
+  endif()
+endfunction()
+
+# cuzk_cuda_library(NAME n SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...]): a CUDA library with
+# the shared CUDA runtime (one runtime per process) and the project's nvcc options.
+function(cuzk_cuda_library)
+  cmake_parse_arguments(L "" "NAME" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  cuzk_library(NAME ${L_NAME} SOURCES ${L_SOURCES} PUBLIC_DEPS ${L_PUBLIC_DEPS}
+               PRIVATE_DEPS ${L_PRIVATE_DEPS} cuzk_cuda_options)
+  set_target_properties(${L_NAME} PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
 endfunction()

@@ -13,10 +13,10 @@
 #include <cstdio>
 #include <string>
 
-#include "porep/config.hpp"
+#include "filecoin/circuits/params_name.hpp"
+#include "filecoin/circuits/stacked_circuit.hpp"
+#include "filecoin/porep/config.hpp"
 #include "r1cs/shape_cs.hpp"
-#include "synth/params_name.hpp"
-#include "synth/stacked_circuit.hpp"
 
 namespace cuzk::app {
 namespace {

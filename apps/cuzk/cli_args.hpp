@@ -9,8 +9,8 @@
 #include <string>
 
 #include "base/status.hpp"
-#include "porep/commp.hpp"  // parse_hex32
-#include "porep/replica_id.hpp"
+#include "filecoin/porep/commp.hpp"  // parse_hex32
+#include "filecoin/porep/replica_id.hpp"
 
 namespace cuzk::app {
 

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "base/sha256.hpp"
 #include "ff/fields.hpp"
-#include "hash/poseidon.hpp"
+#include "filecoin/hash/poseidon.hpp"
+#include "filecoin/hash/sha256_trunc254.hpp"
 
 namespace cuzk::app {
 namespace {

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/params_digest.hpp"
-#include "engine/porep_prover.hpp"
-#include "porep/config.hpp"
+#include "filecoin/porep/config.hpp"
+#include "filecoin/proofs/params_digest.hpp"
+#include "filecoin/proofs/porep_prover.hpp"
 
 namespace cuzk::app {
 namespace {

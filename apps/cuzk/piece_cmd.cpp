@@ -12,9 +12,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "base/blake2s.hpp"  // to_hex
 #include "base/thread_pool.hpp"
-#include "porep/commp.hpp"
+#include "filecoin/porep/commp.hpp"
+#include "hash/blake2s.hpp"  // to_hex
 
 namespace cuzk::app {
 namespace {

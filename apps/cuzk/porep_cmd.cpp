@@ -13,10 +13,10 @@
 #include <filesystem>
 #include <string>
 
-#include "base/blake2s.hpp"  // to_hex
-#include "porep/config.hpp"
-#include "porep/graph.hpp"
-#include "porep/parent_cache.hpp"
+#include "filecoin/porep/config.hpp"
+#include "filecoin/porep/graph.hpp"
+#include "filecoin/porep/parent_cache.hpp"
+#include "hash/blake2s.hpp"  // to_hex
 #include "porep_cmds.hpp"
 
 namespace cuzk::app {

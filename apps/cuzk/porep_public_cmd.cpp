@@ -15,12 +15,12 @@
 #include <string>
 
 #include "cli_args.hpp"
+#include "filecoin/circuits/public_inputs.hpp"
+#include "filecoin/porep/c1_wrapper.hpp"
+#include "filecoin/porep/config.hpp"
+#include "filecoin/porep/replica_id.hpp"
 #include "groth16/snarkjs_json.hpp"
-#include "porep/c1_wrapper.hpp"
-#include "porep/config.hpp"
-#include "porep/replica_id.hpp"
 #include "porep_cmds.hpp"
-#include "synth/public_inputs.hpp"
 
 namespace cuzk::app {
 namespace {

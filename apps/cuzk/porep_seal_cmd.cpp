@@ -21,14 +21,14 @@
 #include <string>
 #include <vector>
 
-#include "base/blake2s.hpp"  // to_hex
 #include "cli_args.hpp"
-#include "porep/c1_wrapper.hpp"
-#include "porep/commp.hpp"
-#include "porep/config.hpp"
-#include "porep/fr32.hpp"
-#include "porep/seal.hpp"
-#include "porep/vanilla_prove.hpp"
+#include "filecoin/porep/c1_wrapper.hpp"
+#include "filecoin/porep/commp.hpp"
+#include "filecoin/porep/config.hpp"
+#include "filecoin/porep/fr32.hpp"
+#include "filecoin/porep/seal.hpp"
+#include "filecoin/porep/vanilla_prove.hpp"
+#include "hash/blake2s.hpp"  // to_hex
 #include "porep_cmds.hpp"
 
 namespace cuzk::app {

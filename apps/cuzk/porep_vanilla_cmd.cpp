@@ -10,10 +10,10 @@
 #include <optional>
 #include <string>
 
-#include "porep/c1_json.hpp"
-#include "porep/c1_wrapper.hpp"
-#include "porep/config.hpp"
-#include "porep/synthetic.hpp"
+#include "filecoin/porep/c1_json.hpp"
+#include "filecoin/porep/c1_wrapper.hpp"
+#include "filecoin/porep/config.hpp"
+#include "filecoin/porep/synthetic.hpp"
 #include "porep_cmds.hpp"
 
 namespace cuzk::app {

@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "cli_args.hpp"
-#include "engine/porep_prover.hpp"
-#include "porep/c1_wrapper.hpp"
-#include "porep/config.hpp"
+#include "filecoin/porep/c1_wrapper.hpp"
+#include "filecoin/porep/config.hpp"
+#include "filecoin/proofs/porep_prover.hpp"
 
 namespace cuzk::app {
 namespace {

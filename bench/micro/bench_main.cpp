@@ -11,7 +11,8 @@
 int main(int argc, char** argv) {
   benchmark::AddCustomContext("cuzk_version", cuzk::VERSION);
   benchmark::AddCustomContext("cuzk_commit", cuzk::GIT_COMMIT);
-  benchmark::AddCustomContext("hardware_threads", std::to_string(std::thread::hardware_concurrency()));
+  benchmark::AddCustomContext("hardware_threads",
+                              std::to_string(std::thread::hardware_concurrency()));
 #if defined(CUZK_X86_ASM)
   benchmark::AddCustomContext("field_mul", "x86-64 mulx/adx");
 #else

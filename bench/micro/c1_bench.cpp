@@ -5,9 +5,9 @@
 // wrapper text). The C1 is generated once, outside the timed loops.
 #include <benchmark/benchmark.h>
 
-#include "porep/c1_json.hpp"
-#include "porep/c1_wrapper.hpp"
-#include "porep/synthetic.hpp"
+#include "filecoin/porep/c1_json.hpp"
+#include "filecoin/porep/c1_wrapper.hpp"
+#include "filecoin/porep/synthetic.hpp"
 
 namespace {
 

@@ -34,12 +34,24 @@ void run_binary(benchmark::State& state, Op op) {
   state.SetItemsProcessed(state.iterations() * 8);
 }
 
-void BM_fp_mul(benchmark::State& s) { run_binary<fp_t>(s, [](auto a, auto b) { return a * b; }); }
-void BM_fp_sqr(benchmark::State& s) { run_binary<fp_t>(s, [](auto a, auto) { return a.sqr(); }); }
-void BM_fp_add(benchmark::State& s) { run_binary<fp_t>(s, [](auto a, auto b) { return a + b; }); }
-void BM_fr_mul(benchmark::State& s) { run_binary<fr_t>(s, [](auto a, auto b) { return a * b; }); }
-void BM_fr_add(benchmark::State& s) { run_binary<fr_t>(s, [](auto a, auto b) { return a + b; }); }
-void BM_fp2_mul(benchmark::State& s) { run_binary<fp2_t>(s, [](auto a, auto b) { return a * b; }); }
+void BM_fp_mul(benchmark::State& s) {
+  run_binary<fp_t>(s, [](auto a, auto b) { return a * b; });
+}
+void BM_fp_sqr(benchmark::State& s) {
+  run_binary<fp_t>(s, [](auto a, auto) { return a.sqr(); });
+}
+void BM_fp_add(benchmark::State& s) {
+  run_binary<fp_t>(s, [](auto a, auto b) { return a + b; });
+}
+void BM_fr_mul(benchmark::State& s) {
+  run_binary<fr_t>(s, [](auto a, auto b) { return a * b; });
+}
+void BM_fr_add(benchmark::State& s) {
+  run_binary<fr_t>(s, [](auto a, auto b) { return a + b; });
+}
+void BM_fp2_mul(benchmark::State& s) {
+  run_binary<fp2_t>(s, [](auto a, auto b) { return a * b; });
+}
 
 void BM_fp_inverse(benchmark::State& state) {
   fp_t a = seed_element<fp_t>(5);

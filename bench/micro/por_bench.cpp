@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "gadgets/por.hpp"
+#include "filecoin/gadgets/por.hpp"
 #include "r1cs/proving_cs.hpp"
 #include "r1cs/witness_cs.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "porep/parent_cache.hpp"
+#include "filecoin/porep/parent_cache.hpp"
 
 namespace {
 

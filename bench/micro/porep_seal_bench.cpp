@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// Sealing small sectors (src/porep/seal.hpp): BM_porep_seal/2KiB and /8MiB seal a CC sector of
-// StackedDrg{2KiB,8MiB}V1_1 end to end (parents, tree_d, labels, tree_c, tree_r_last) and report
-// each phase's seconds as counters; BM_porep_c1 opens the challenges of an 8 MiB seal (vanilla
-// proofs only); BM_porep_commp is commP throughput on 64 MiB of payload.
+// Sealing small sectors (src/filecoin/porep/seal.hpp): BM_porep_seal/2KiB and /8MiB seal a CC
+// sector of StackedDrg{2KiB,8MiB}V1_1 end to end (parents, tree_d, labels, tree_c, tree_r_last) and
+// report each phase's seconds as counters; BM_porep_c1 opens the challenges of an 8 MiB seal
+// (vanilla proofs only); BM_porep_commp is commP throughput on 64 MiB of payload.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
 #include <vector>
 
-#include "porep/commp.hpp"
-#include "porep/config.hpp"
-#include "porep/seal.hpp"
-#include "porep/vanilla_prove.hpp"
+#include "filecoin/porep/commp.hpp"
+#include "filecoin/porep/config.hpp"
+#include "filecoin/porep/seal.hpp"
+#include "filecoin/porep/vanilla_prove.hpp"
 
 namespace {
 

@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "gadgets/poseidon.hpp"
-#include "hash/poseidon.hpp"
+#include "filecoin/gadgets/poseidon.hpp"
+#include "filecoin/hash/poseidon.hpp"
 #include "r1cs/proving_cs.hpp"
 #include "r1cs/shape_cs.hpp"
 #include "r1cs/witness_cs.hpp"

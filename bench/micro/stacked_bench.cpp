@@ -13,11 +13,11 @@
 
 #include <cstdlib>
 
-#include "porep/config.hpp"
+#include "filecoin/circuits/stacked_circuit.hpp"
+#include "filecoin/porep/config.hpp"
 #include "r1cs/proving_cs.hpp"
 #include "r1cs/shape_cs.hpp"
 #include "r1cs/witness_cs.hpp"
-#include "synth/stacked_circuit.hpp"
 
 namespace {
 

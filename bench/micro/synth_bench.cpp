@@ -10,7 +10,7 @@
 #include <array>
 #include <vector>
 
-#include "gadgets/sha256.hpp"
+#include "filecoin/gadgets/sha256.hpp"
 #include "r1cs/proving_cs.hpp"
 #include "r1cs/witness_cs.hpp"
 

@@ -27,17 +27,28 @@ enum class status_code {
 /// Stable lower-case name of a code ("not_on_curve"), for messages and tests.
 constexpr std::string_view to_string(status_code c) {
   switch (c) {
-    case status_code::ok: return "ok";
-    case status_code::bad_length: return "bad_length";
-    case status_code::bad_encoding: return "bad_encoding";
-    case status_code::non_canonical: return "non_canonical";
-    case status_code::not_on_curve: return "not_on_curve";
-    case status_code::not_in_subgroup: return "not_in_subgroup";
-    case status_code::is_infinity: return "is_infinity";
-    case status_code::size_mismatch: return "size_mismatch";
-    case status_code::invalid_argument: return "invalid_argument";
-    case status_code::io_error: return "io_error";
-    case status_code::internal: return "internal";
+    case status_code::ok:
+      return "ok";
+    case status_code::bad_length:
+      return "bad_length";
+    case status_code::bad_encoding:
+      return "bad_encoding";
+    case status_code::non_canonical:
+      return "non_canonical";
+    case status_code::not_on_curve:
+      return "not_on_curve";
+    case status_code::not_in_subgroup:
+      return "not_in_subgroup";
+    case status_code::is_infinity:
+      return "is_infinity";
+    case status_code::size_mismatch:
+      return "size_mismatch";
+    case status_code::invalid_argument:
+      return "invalid_argument";
+    case status_code::io_error:
+      return "io_error";
+    case status_code::internal:
+      return "internal";
   }
   return "unknown";
 }

@@ -32,8 +32,8 @@ class thread_pool {
 
   /// Splits [0, n) into about `chunks_per_thread`·size() contiguous ranges of at least `min_chunk`
   /// and calls fn(begin, end) for each.
-  void parallel_range(size_t n, const std::function<void(size_t, size_t)>& fn,
-                      size_t min_chunk = 1, unsigned chunks_per_thread = 4);
+  void parallel_range(size_t n, const std::function<void(size_t, size_t)>& fn, size_t min_chunk = 1,
+                      unsigned chunks_per_thread = 4);
 
   /// A process-wide pool sized to the machine, for tools and tests that do not manage their own.
   static thread_pool& default_pool();

@@ -4,8 +4,8 @@
 //   jacobian_t: (X, Y, Z) with x = X/Z^2, y = Y/Z^3; infinity Z = 0.
 //   xyzz_t:     (X, Y, ZZ, ZZZ) with x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2; infinity ZZ = 0. Cheapest
 //               mixed addition (8M + 2S), the bucket type of Pippenger MSM.
-// Formulas follow the Explicit-Formulas Database (hyperelliptic.org/EFD, "g1p/auto-shortw-*"), named
-// below with their costs (M = multiplication, S = squaring in the coordinate field).
+// Formulas follow the Explicit-Formulas Database (hyperelliptic.org/EFD, "g1p/auto-shortw-*"),
+// named below with their costs (M = multiplication, S = squaring in the coordinate field).
 #pragma once
 
 #include "ec/curve.hpp"

@@ -30,7 +30,8 @@ struct fp2_t {
   CUZK_ALWAYS_INLINE constexpr fp2_t operator-() const { return {-c0, -c1}; }
   CUZK_ALWAYS_INLINE constexpr fp2_t dbl() const { return {c0.dbl(), c1.dbl()}; }
 
-  /// Karatsuba, 3M: (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u
+  /// Karatsuba, 3M: (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1)
+  /// u
   CUZK_ALWAYS_INLINE friend constexpr fp2_t operator*(const fp2_t& a, const fp2_t& b) {
     fp_t t0 = a.c0 * b.c0;
     fp_t t1 = a.c1 * b.c1;
@@ -40,7 +41,9 @@ struct fp2_t {
   /// Fp2 times an Fp scalar, 2M.
   constexpr fp2_t mul_fp(const fp_t& s) const { return {c0 * s, c1 * s}; }
   /// Complex squaring, 2M: (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u
-  CUZK_ALWAYS_INLINE constexpr fp2_t sqr() const { return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()}; }
+  CUZK_ALWAYS_INLINE constexpr fp2_t sqr() const {
+    return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()};
+  }
 
   constexpr fp2_t& operator+=(const fp2_t& b) { return *this = *this + b; }
   constexpr fp2_t& operator-=(const fp2_t& b) { return *this = *this - b; }
@@ -85,7 +88,7 @@ struct fp2_t {
     limbs<6> e = fp_t::P_PLUS_1_OVER_4;
     sub_from(e, from_u64<6>(1));
     const fp2_t a1 = pow(e);
-    const fp2_t alpha = a1.sqr() * *this;  // a^((p-1)/2)
+    const fp2_t alpha = a1.sqr() * *this;        // a^((p-1)/2)
     const fp2_t a0 = alpha.conjugate() * alpha;  // alpha^(p+1), in Fp
     const fp2_t minus_one = -one();
     if (a0 == minus_one) return false;

@@ -40,7 +40,7 @@ TEST(fp2, sqrt) {
   for (int i = 0; i < 60; ++i) {
     fp2_t a = fp2_t::random(rng), r;
     if (i == 0) a = fp2_t{fp_t::zero(), fp_t::random(rng)};  // pure imaginary
-    if (i == 1) a = -fp2_t::one();                            // -1 = u^2
+    if (i == 1) a = -fp2_t::one();                           // -1 = u^2
     ASSERT_TRUE(a.sqr().sqrt(r));
     EXPECT_TRUE(r == a || r == -a);
     fp2_t s;

@@ -206,11 +206,19 @@ struct mont_t {
     r.reduce_once();
     return r;
   }
-  CUZK_ALWAYS_INLINE constexpr mont_t sqr() const { return *this * *this; }
+  CUZK_ALWAYS_INLINE constexpr mont_t sqr() const {
+    return *this * *this;
+  }
 
-  constexpr mont_t& operator+=(const mont_t& b) { return *this = *this + b; }
-  constexpr mont_t& operator-=(const mont_t& b) { return *this = *this - b; }
-  constexpr mont_t& operator*=(const mont_t& b) { return *this = *this * b; }
+  constexpr mont_t& operator+=(const mont_t& b) {
+    return *this = *this + b;
+  }
+  constexpr mont_t& operator-=(const mont_t& b) {
+    return *this = *this - b;
+  }
+  constexpr mont_t& operator*=(const mont_t& b) {
+    return *this = *this * b;
+  }
 
   /// a^e for an exponent given as little-endian limbs (any width), left-to-right binary.
   template <size_t M>
@@ -222,10 +230,14 @@ struct mont_t {
     }
     return r;
   }
-  constexpr mont_t pow(uint64_t e) const { return pow(limbs<1>{e}); }
+  constexpr mont_t pow(uint64_t e) const {
+    return pow(limbs<1>{e});
+  }
 
   /// a^-1 = a^(p-2) (Fermat); zero maps to zero.
-  constexpr mont_t inverse() const { return pow(P_MINUS_2); }
+  constexpr mont_t inverse() const {
+    return pow(P_MINUS_2);
+  }
 
   /// Legendre symbol a^((p-1)/2): 1 for a nonzero square, -1 for a non-square, 0 for zero.
   constexpr int legendre() const {

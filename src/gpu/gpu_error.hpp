@@ -28,9 +28,9 @@ class gpu_error : public std::runtime_error {
 
 }  // namespace cuzk::gpu
 
-#define CUZK_CUDA_OK(expr)                                                        \
-  do {                                                                            \
-    cudaError_t cuzk_cuda_status_ = (expr);                                       \
-    if (cuzk_cuda_status_ != cudaSuccess)                                         \
+#define CUZK_CUDA_OK(expr)                                                         \
+  do {                                                                             \
+    cudaError_t cuzk_cuda_status_ = (expr);                                        \
+    if (cuzk_cuda_status_ != cudaSuccess)                                          \
       ::cuzk::gpu::throw_cuda_error(cuzk_cuda_status_, #expr, __FILE__, __LINE__); \
   } while (0)

@@ -13,9 +13,9 @@
 #include <cstring>
 #include <string>
 
-#include "base/sha256.hpp"
 #include "ec/curves.hpp"
 #include "groth16/fixed_base.hpp"
+#include "hash/sha256.hpp"
 #include "ntt/domain.hpp"
 #include "ntt/ntt_cpu.hpp"
 

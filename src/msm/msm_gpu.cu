@@ -30,8 +30,9 @@
 #include <cub/device/device_scan.cuh>
 #include <vector>
 
+#include "base/check.hpp"
+#include "ec/ec_device.cuh"
 #include "gpu/device_memory.cuh"
-#include "gpu/ec_device.cuh"
 #include "msm/msm_gpu.hpp"
 
 namespace cuzk::msm::gpu {
@@ -299,8 +300,7 @@ typename group_t<G>::jacobian msm_device_impl(const G* d_bases_h, const ff::fr_t
   using J = typename group_t<G>::jacobian;
   if (n == 0) return J::infinity();
   if (n >= (size_t(1) << 31)) {
-    std::fprintf(stderr, "msm::gpu::msm_device: %zu points exceed 2^31\n", n);
-    std::abort();
+    precondition_failed(__func__, "%zu points exceed 2^31", n);
   }
   const auto* bases = reinterpret_cast<const A*>(d_bases_h);
   const auto* scalars = reinterpret_cast<const fr_d*>(d_scalars_h);
@@ -419,8 +419,7 @@ typename group_t<G>::jacobian msm_host_impl(std::span<const G> bases,
                                             std::span<const ff::fr_t> scalars,
                                             const msm_config& cfg) {
   if (bases.size() != scalars.size()) {
-    std::fprintf(stderr, "msm::gpu::msm: %zu bases, %zu scalars\n", bases.size(), scalars.size());
-    std::abort();
+    precondition_failed(__func__, "%zu bases, %zu scalars", bases.size(), scalars.size());
   }
   const size_t n = bases.size();
   if (n == 0) return group_t<G>::jacobian::infinity();
@@ -449,9 +448,7 @@ typename group_t<G>::jacobian batch_add_device_impl(const G* d_bases, const uint
 template <class G>
 typename group_t<G>::jacobian batch_add_host_impl(std::span<const G> bases, bitmap_view mask) {
   if (mask.count != bases.size() || mask.words.size() < (bases.size() + 63) / 64) {
-    std::fprintf(stderr, "msm::gpu::batch_add: mask of %zu bits for %zu bases\n", mask.count,
-                 bases.size());
-    std::abort();
+    precondition_failed(__func__, "mask of %zu bits for %zu bases", mask.count, bases.size());
   }
   const size_t n = bases.size();
   if (n == 0) return group_t<G>::jacobian::infinity();

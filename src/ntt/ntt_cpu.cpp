@@ -5,6 +5,7 @@
 // four-step twiddles are folded into one multiplication per element (derivation below). Values
 // stay in [0, 2r) between butterflies (ntt_kernels.hpp); the last pass reduces them to [0, r).
 #include "ntt/ntt_cpu.hpp"
+#include "base/check.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -284,9 +285,8 @@ void run(const domain_t& dom, std::span<fr_t> a, thread_pool& pool, bool inverse
          ntt_order order) {
   if (a.size() != dom.size()) {
     // A size mismatch is a caller bug, not a data error (STYLE.md: arithmetic has no error path).
-    std::fprintf(stderr, "cuzk::ntt: array of %zu elements for a domain of %llu\n", a.size(),
-                 (unsigned long long)dom.size());
-    std::abort();
+    precondition_failed(__func__, "array of %zu elements for a domain of %llu", a.size(),
+                        (unsigned long long)dom.size());
   }
   transform_t t;
   t.w = inverse ? dom.omega_inv() : dom.omega();
@@ -341,8 +341,7 @@ void bit_reverse(std::span<fr_t> a, thread_pool& pool) {
   unsigned lg = 0;
   while ((size_t(1) << lg) < n) ++lg;
   if ((size_t(1) << lg) != n) {
-    std::fprintf(stderr, "cuzk::ntt::bit_reverse: size %zu is not a power of two\n", n);
-    std::abort();
+    precondition_failed(__func__, "size %zu is not a power of two", n);
   }
   fr_t* p = a.data();
   constexpr unsigned TILE = 4;  // 16 × 16 tiles: 16 rows of 512 contiguous bytes on each side

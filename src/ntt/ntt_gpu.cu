@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/check.hpp"
 #include "ff/mont_device.cuh"
 #include "gpu/device_memory.cuh"
 #include "ntt/ntt_gpu.hpp"
@@ -277,9 +278,8 @@ void transform_device(const domain_t& d, fr_t* d_a_host_type, ntt_kind kind, ntt
 
 void transform(const domain_t& d, std::span<fr_t> a, ntt_kind kind, ntt_order order) {
   if (a.size() != d.size()) {
-    std::fprintf(stderr, "ntt::gpu::transform: %zu elements for a domain of %llu\n", a.size(),
-                 (unsigned long long)d.size());
-    std::abort();
+    precondition_failed(__func__, "%zu elements for a domain of %llu", a.size(),
+                        (unsigned long long)d.size());
   }
   device_buffer<fr_t> buf(d.size());
   buf.upload(a.data(), d.size());

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "base/bitmap.hpp"
-#include "base/blake2s.hpp"
 #include "ff/fields.hpp"
+#include "hash/blake2s.hpp"
 #include "r1cs/constraint_system.hpp"
 #include "r1cs/matrices.hpp"
 

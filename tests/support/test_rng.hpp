@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// test_rng: xoshiro256** seeded from CUZK_TEST_SEED when set, else from std::random_device. The seed
-// is printed so any failure can be replayed: CUZK_TEST_SEED=<seed> ./ff_test.
+// test_rng: xoshiro256** seeded from CUZK_TEST_SEED when set, else from std::random_device. The
+// seed is printed so any failure can be replayed: CUZK_TEST_SEED=<seed> ./ff_test.
 #pragma once
 
 #include <cstdint>

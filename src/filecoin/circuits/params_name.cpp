@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+// PoRep parameter names. The graph part of the identifier is sdr_graph::identifier() (the
+// BucketGraph size is the node count); Tree::display() is "merkletree-poseidon_hasher-B-S-T".
+#include "filecoin/circuits/params_name.hpp"
+
+#include "filecoin/porep/graph.hpp"
+#include "hash/blake2s.hpp"  // to_hex
+#include "hash/sha256.hpp"
+
+namespace cuzk::synth {
+namespace {
+
+std::string tree_display(const hash::tree_shape& t) {
+  return "merkletree-poseidon_hasher-" + std::to_string(t.base_arity) + "-" +
+         std::to_string(t.sub_arity) + "-" + std::to_string(t.top_arity);
+}
+
+}  // namespace
+
+std::string porep_cache_prefix(const hash::tree_shape& tree_r) {
+  return "stacked-proof-of-replication-" + tree_display(tree_r) + "-sha256_hasher";
+}
+
+std::string porep_param_identifier(uint64_t nodes, unsigned layers, unsigned challenges,
+                                   const hash::tree_shape& tree_r) {
+  // The graph identifier does not depend on porep_id or version.
+  const porep::sdr_graph g(nodes, porep::porep_id_t{}, porep::graph_version::v1_1);
+  return "layered_drgporep::PublicParams{ graph: " + g.identifier() +
+         ", challenges: LayerChallenges { layers: " + std::to_string(layers) +
+         ", max_count: " + std::to_string(challenges) + " }, tree: " + tree_display(tree_r) + " }";
+}
+
+std::string porep_param_identifier(const porep::porep_config_t& cfg) {
+  return porep_param_identifier(cfg.nodes(), cfg.layers(), cfg.challenges_per_partition(),
+                                cfg.sector.tree_r);
+}
+
+std::string porep_param_id(const porep::porep_config_t& cfg) {
+  const std::string id = porep_param_identifier(cfg);
+  const auto digest = sha256_digest(
+      std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(id.data()), id.size()));
+  return "v28-" + porep_cache_prefix(cfg.sector.tree_r) + "-" + to_hex(digest);
+}
+
+std::string porep_params_file_name(const porep::porep_config_t& cfg) {
+  return porep_param_id(cfg) + ".params";
+}
+std::string porep_vk_file_name(const porep::porep_config_t& cfg) {
+  return porep_param_id(cfg) + ".vk";
+}
+std::string porep_meta_file_name(const porep::porep_config_t& cfg) {
+  return porep_param_id(cfg) + ".meta";
+}
+
+}  // namespace cuzk::synth

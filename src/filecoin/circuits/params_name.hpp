@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+// Official Groth16 parameter file names of the PoRep circuit (FILECOIN.md §5.7,
+// storage-proofs-core parameter_cache.rs): "v28-" + cache_prefix + "-" + hex(SHA256(identifier))
+// + ".params" / ".vk" / ".meta", where cache_prefix names the tree shape
+// ("stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher") and the
+// identifier is the PublicParams Display string (graph, LayerChallenges, tree). The identifier
+// depends only on nodes, layers, challenges per partition and tree shape, so every api version
+// and feature of one sector size shares the same files.
+#pragma once
+
+#include <string>
+
+#include "filecoin/hash/merkle.hpp"
+#include "filecoin/porep/config.hpp"
+
+namespace cuzk::synth {
+
+/// "stacked-proof-of-replication-merkletree-poseidon_hasher-{B}-{S}-{T}-sha256_hasher".
+std::string porep_cache_prefix(const hash::tree_shape& tree_r);
+/// "layered_drgporep::PublicParams{ graph: …, challenges: LayerChallenges { layers: L,
+/// max_count: CPP }, tree: merkletree-poseidon_hasher-B-S-T }".
+std::string porep_param_identifier(uint64_t nodes, unsigned layers, unsigned challenges,
+                                   const hash::tree_shape& tree_r);
+std::string porep_param_identifier(const porep::porep_config_t& cfg);
+/// "v28-<prefix>-<sha256 hex of the identifier>" (no extension).
+std::string porep_param_id(const porep::porep_config_t& cfg);
+std::string porep_params_file_name(const porep::porep_config_t& cfg);  ///< + ".params"
+std::string porep_vk_file_name(const porep::porep_config_t& cfg);      ///< + ".vk"
+std::string porep_meta_file_name(const porep::porep_config_t& cfg);    ///< + ".meta"
+
+}  // namespace cuzk::synth

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: Apache-2.0
+// Parameter-file digests: chunked BLAKE2b-512 of files, parameters.json parsing, the built-in
+// PoRep facts and directory checks (params_digest.hpp).
+#include "filecoin/proofs/params_digest.hpp"
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+
+#include "filecoin/porep/json_lexer.hpp"
+#include "filecoin/proofs/porep_prover.hpp"
+#include "hash/blake2b.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+constexpr size_t DIGEST_HEX = 32;
+
+// From shared/fixtures/filecoin/parameters.json (the official v28 parameters of
+// rust-fil-proofs), the "stacked-proof-of-replication" entries.
+const param_fact_t POREP_FACTS[] = {
+    {"v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+     "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.params",
+     "434fb1338ecfaf0f59256f30dde4968f", 2048},
+    {"v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+     "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.vk",
+     "dc1ade9929ade1708238f155343044ac", 2048},
+    {"v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+     "6babf46ce344ae495d558e7770a585b2382d54f225af8ed0397b8be7c3fcd472.params",
+     "6c77597eb91ab936c1cef4cf19eba1b3", 536870912},
+    {"v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+     "6babf46ce344ae495d558e7770a585b2382d54f225af8ed0397b8be7c3fcd472.vk",
+     "065179da19fbe515507267677f02823e", 536870912},
+    {"v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+     "ecd683648512ab1765faa2a5f14bab48f676e633467f0aa8aad4b55dcb0652bb.params",
+     "09e612e4eeb7a0eb95679a88404f960c", 8388608},
+    {"v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+     "ecd683648512ab1765faa2a5f14bab48f676e633467f0aa8aad4b55dcb0652bb.vk",
+     "b687beb9adbd9dabe265a7e3620813e4", 8388608},
+    {"v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-"
+     "82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820.params",
+     "6a388072a518cf46ebd661f5cc46900a", 34359738368ull},
+    {"v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-"
+     "82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820.vk",
+     "0c7b4aac1c40fdb7eb82bc355b41addf", 34359738368ull},
+    {"v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-2-sha256_hasher-"
+     "96f1b4a04c5c51e4759bbf224bbc2ef5a42c7100f16ec0637123f16a845ddfb2.params",
+     "1801f8a6e1b00bceb00cc27314bb5ce3", 68719476736ull},
+    {"v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-2-sha256_hasher-"
+     "96f1b4a04c5c51e4759bbf224bbc2ef5a42c7100f16ec0637123f16a845ddfb2.vk",
+     "a89884252c04c298d0b3c81bfd884164", 68719476736ull},
+};
+
+bool is_hex_digest(std::string_view s) {
+  return s.size() == DIGEST_HEX && std::all_of(s.begin(), s.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+const param_fact_t* find_fact(std::span<const param_fact_t> facts, std::string_view name) {
+  for (const auto& f : facts)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+}  // namespace
+
+std::span<const param_fact_t> builtin_porep_facts() {
+  return POREP_FACTS;
+}
+
+result<std::vector<param_fact_t>> parse_parameters_json(std::string_view text) {
+  porep::json::reader r(text);
+  const porep::json::path_t root{};
+  std::vector<param_fact_t> out;
+  const bool ok = r.object(&root, [&](std::string_view name, const porep::json::path_t* kp) {
+    param_fact_t f;
+    f.name = std::string(name);
+    uint32_t seen = 0;
+    const bool entry_ok = r.object(kp, [&](std::string_view key, const porep::json::path_t* fp) {
+      if (key == "digest") {
+        std::string_view d;
+        if (!r.mark(fp, seen, 0) || !r.read_string(fp, d)) return false;
+        if (!is_hex_digest(d)) return r.fail(fp, "expected 32 lowercase hex chars", false);
+        f.digest = std::string(d);
+        return true;
+      }
+      if (key == "sector_size") {
+        return r.mark(fp, seen, 1) && r.read_uint(fp, f.sector_size, UINT64_MAX);
+      }
+      return r.skip_value(fp);
+    });
+    if (!entry_ok) return false;
+    if (!r.require(kp, seen, std::array<const char*, 2>{"digest", "sector_size"})) return false;
+    out.push_back(std::move(f));
+    return true;
+  });
+  if (!ok) return r.error();
+  if (!r.at_end()) {
+    return status(status_code::bad_encoding, "parameters.json: trailing bytes after the object");
+  }
+  return out;
+}
+
+result<std::vector<param_fact_t>> read_parameters_json(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return status(status_code::io_error, "cannot read " + path);
+  const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  auto facts = parse_parameters_json(text);
+  if (!facts) return status(facts.error().code(), path + ": " + facts.error().message());
+  return facts;
+}
+
+result<std::string> blake2b512_file_hex(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return status(status_code::io_error, "cannot read " + path);
+  constexpr size_t CHUNK = size_t(1) << 20;
+  const auto buf = std::make_unique<char[]>(CHUNK);
+  blake2b h(64);
+  while (f) {
+    f.read(buf.get(), std::streamsize(CHUNK));
+    const std::streamsize n = f.gcount();
+    if (n > 0) h.update(buf.get(), size_t(n));
+  }
+  if (f.bad()) return status(status_code::io_error, "read error in " + path);
+  std::array<uint8_t, 64> d;
+  h.finalize(d.data());
+  static constexpr char HEX[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(128);
+  for (uint8_t b : d) {
+    out.push_back(HEX[b >> 4]);
+    out.push_back(HEX[b & 15]);
+  }
+  return out;
+}
+
+const char* name_of(digest_verdict v) {
+  switch (v) {
+    case digest_verdict::ok:
+      return "ok";
+    case digest_verdict::mismatch:
+      return "MISMATCH";
+    case digest_verdict::unknown:
+      return "unknown";
+  }
+  return "?";
+}
+
+result<digest_check_t> check_param_file(const std::string& path,
+                                        std::span<const param_fact_t> facts) {
+  digest_check_t c;
+  c.path = path;
+  c.name = std::filesystem::path(path).filename().string();
+  auto hex = blake2b512_file_hex(path);
+  if (!hex) return hex.error();
+  c.actual = hex->substr(0, DIGEST_HEX);
+  if (const param_fact_t* f = find_fact(facts, c.name)) {
+    c.expected = f->digest;
+    c.verdict = c.actual == c.expected ? digest_verdict::ok : digest_verdict::mismatch;
+  }
+  return c;
+}
+
+result<std::vector<digest_check_t>> check_params_dir(
+    const std::string& dir, std::span<const param_fact_t> facts,
+    std::optional<porep::registered_seal_proof> proof) {
+  std::vector<std::string> paths;
+  if (proof) {
+    auto cfg = porep::porep_config(*proof);
+    if (!cfg) return cfg.error();
+    for (const std::string& p : {porep_params_path(*cfg, dir), porep_vk_path(*cfg, dir)})
+      if (std::filesystem::is_regular_file(p)) paths.push_back(p);
+  } else {
+    std::error_code ec;
+    std::filesystem::directory_iterator it(dir, ec);
+    if (ec) return status(status_code::io_error, "cannot list " + dir + ": " + ec.message());
+    for (const auto& e : it) {
+      if (!e.is_regular_file()) continue;
+      const std::string name = e.path().filename().string();
+      const auto ext = e.path().extension();
+      if (find_fact(facts, name) || ext == ".params" || ext == ".vk")
+        paths.push_back(e.path().string());
+    }
+    std::sort(paths.begin(), paths.end());
+  }
+  std::vector<digest_check_t> out;
+  for (const auto& p : paths) {
+    auto c = check_param_file(p, facts);
+    if (!c) return c.error();
+    out.push_back(std::move(*c));
+  }
+  return out;
+}
+
+}  // namespace cuzk::engine

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: Apache-2.0
+// Parameter digests: chunked BLAKE2b-512 of files against constants from Python's hashlib (an
+// independent implementation), a corrupted file reported as MISMATCH, unknown names, directory
+// checks, parameters.json parsing, the built-in PoRep table equal to the fixture; and that a GPU
+// request is refused cleanly by a build without CUDA.
+#include "filecoin/proofs/params_digest.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "filecoin/circuits/params_name.hpp"
+#include "filecoin/proofs/porep_prover.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct temp_dir {
+  fs::path path;
+  temp_dir() {
+    path =
+        fs::temp_directory_path() / ("cuzk_digest_test_" + std::to_string(std::random_device{}()));
+    fs::create_directories(path);
+  }
+  ~temp_dir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+// 3 MiB + 12345 bytes (spans several 1 MiB chunks and a partial block), byte i = 7i + 3 mod 256.
+std::vector<uint8_t> pattern() {
+  std::vector<uint8_t> v(3 * (size_t(1) << 20) + 12345);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = uint8_t(i * 7 + 3);
+  return v;
+}
+
+void write_file(const fs::path& p, const std::vector<uint8_t>& v) {
+  std::ofstream f(p, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size()));
+}
+
+// python3: hashlib.blake2b(bytes((i*7+3)&0xff for i in range(3*2**20+12345))).hexdigest()[:32]
+constexpr const char* PATTERN_DIGEST = "7c631f4d761180ef147c3520c69751b9";
+// python3: hashlib.blake2b(b'').hexdigest()[:32]
+constexpr const char* EMPTY_DIGEST = "786a02f742015903c6c6fd852552d272";
+
+TEST(params_digest, file_digest_matches_hashlib) {
+  temp_dir d;
+  write_file(d.path / "a.bin", pattern());
+  write_file(d.path / "e.bin", {});
+  auto h = blake2b512_file_hex((d.path / "a.bin").string());
+  ASSERT_TRUE(h.ok()) << h.error().to_string();
+  EXPECT_EQ(h->size(), 128u);
+  EXPECT_EQ(h->substr(0, 32), PATTERN_DIGEST);
+  auto e = blake2b512_file_hex((d.path / "e.bin").string());
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e->substr(0, 32), EMPTY_DIGEST);
+  EXPECT_EQ(blake2b512_file_hex((d.path / "missing").string()).error().code(),
+            status_code::io_error);
+}
+
+TEST(params_digest, ok_mismatch_unknown) {
+  temp_dir d;
+  auto cfg = porep::porep_config(porep::registered_seal_proof::stacked_drg_2kib_v1_1);
+  ASSERT_TRUE(cfg.ok());
+  const std::string params_name = synth::porep_params_file_name(*cfg);
+  const std::string vk_name = synth::porep_vk_file_name(*cfg);
+  const std::vector<param_fact_t> facts = {{params_name, PATTERN_DIGEST, 2048},
+                                           {vk_name, PATTERN_DIGEST, 2048}};
+  auto v = pattern();
+  write_file(d.path / params_name, v);
+  v[v.size() / 2] ^= 1;  // one bit flipped in the middle chunk
+  write_file(d.path / vk_name, v);
+  write_file(d.path / "other.params", {});
+
+  auto a = check_param_file((d.path / params_name).string(), facts);
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->verdict, digest_verdict::ok);
+  auto b = check_param_file((d.path / vk_name).string(), facts);
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->verdict, digest_verdict::mismatch);
+  EXPECT_NE(b->actual, b->expected);
+
+  auto all = check_params_dir(d.path.string(), facts);
+  ASSERT_TRUE(all.ok()) << all.error().to_string();
+  ASSERT_EQ(all->size(), 3u);
+  EXPECT_EQ((*all)[0].name, "other.params");  // sorted
+  EXPECT_EQ((*all)[0].verdict, digest_verdict::unknown);
+  EXPECT_EQ((*all)[0].actual, EMPTY_DIGEST);
+  auto two =
+      check_params_dir(d.path.string(), facts, porep::registered_seal_proof::stacked_drg_2kib_v1);
+  ASSERT_TRUE(two.ok());
+  ASSERT_EQ(two->size(), 2u);  // V1 and V1_1 share the files
+  EXPECT_EQ((*two)[0].verdict, digest_verdict::ok);
+  EXPECT_EQ((*two)[1].verdict, digest_verdict::mismatch);
+  // Against the official facts our pattern file is a MISMATCH (the name is known).
+  auto off = check_param_file((d.path / params_name).string(), builtin_porep_facts());
+  ASSERT_TRUE(off.ok());
+  EXPECT_EQ(off->verdict, digest_verdict::mismatch);
+  EXPECT_EQ(off->expected, "434fb1338ecfaf0f59256f30dde4968f");
+  EXPECT_EQ(check_params_dir((d.path / "nope").string(), facts).error().code(),
+            status_code::io_error);
+}
+
+TEST(params_digest, parse_parameters_json) {
+  auto f = parse_parameters_json(
+      R"({"a.vk": {"cid": "Qm", "digest": "0123456789abcdef0123456789abcdef", "sector_size": 2048,
+           "extra": [1, {"x": null}]}, "b.params": {"digest": "ffffffffffffffffffffffffffffffff",
+           "sector_size": 34359738368}})");
+  ASSERT_TRUE(f.ok()) << f.error().to_string();
+  ASSERT_EQ(f->size(), 2u);
+  EXPECT_EQ((*f)[0].name, "a.vk");
+  EXPECT_EQ((*f)[1].sector_size, 34359738368ull);
+  EXPECT_FALSE(parse_parameters_json(R"({"a": {"digest": "0123", "sector_size": 1}})").ok());
+  EXPECT_FALSE(parse_parameters_json(R"({"a": {"sector_size": 1}})").ok());
+  EXPECT_FALSE(parse_parameters_json(R"({"a": {"digest": "x", )").ok());
+  EXPECT_FALSE(parse_parameters_json("{} x").ok());
+}
+
+TEST(params_digest, builtin_table_equals_fixture) {
+  const char* root = std::getenv("CUZK_SOURCE_DIR");
+  if (!root) GTEST_SKIP() << "CUZK_SOURCE_DIR unset (run under ctest)";
+  const std::string path = std::string(root) + "/../shared/fixtures/filecoin/parameters.json";
+  if (!fs::exists(path)) GTEST_SKIP() << "no fixture at " << path;
+  auto facts = read_parameters_json(path);
+  ASSERT_TRUE(facts.ok()) << facts.error().to_string();
+  size_t porep = 0;
+  for (const auto& f : *facts) {
+    if (f.name.find("stacked-proof-of-replication") == std::string::npos) continue;
+    ++porep;
+    bool found = false;
+    for (const auto& b : builtin_porep_facts()) {
+      if (b.name != f.name) continue;
+      found = true;
+      EXPECT_EQ(b.digest, f.digest) << f.name;
+      EXPECT_EQ(b.sector_size, f.sector_size) << f.name;
+    }
+    EXPECT_TRUE(found) << f.name;
+  }
+  EXPECT_EQ(porep, builtin_porep_facts().size());
+  // Our file names (synth/params_name.hpp) are the table's names.
+  for (auto p : {porep::registered_seal_proof::stacked_drg_2kib_v1_1,
+                 porep::registered_seal_proof::stacked_drg_32gib_v1_1}) {
+    auto cfg = porep::porep_config(p);
+    ASSERT_TRUE(cfg.ok());
+    bool found = false;
+    for (const auto& b : builtin_porep_facts())
+      found |= b.name == synth::porep_params_file_name(*cfg);
+    EXPECT_TRUE(found) << porep::name_of(p);
+  }
+}
+
+// prove_porep's option checks that need no parameters: without CUDA a GPU request is refused
+// up front; with CUDA the empty C1 is (both invalid_argument, never a proof).
+TEST(prove_options, gpu_request_without_parameters_is_refused) {
+  prove_options_t opt;
+  opt.gpu_device = 0;
+  auto r = prove_porep(porep::c1_output_t{}, std::nullopt, "/nonexistent",
+                       thread_pool::default_pool(), nullptr, opt);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code(), status_code::invalid_argument);
+}
+
+}  // namespace
+}  // namespace cuzk::engine

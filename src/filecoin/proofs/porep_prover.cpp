@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: Apache-2.0
+// PoRep C2 on the CPU prover: parameter generation, proving with self-verification, batch
+// verification (porep_prover.hpp, docs/notes/porep-prove.md).
+#include "filecoin/proofs/porep_prover.hpp"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+
+#if defined(CUZK_WITH_CUDA)
+#include "groth16/prover_gpu.hpp"
+#endif
+#include "filecoin/circuits/params_name.hpp"
+#include "filecoin/circuits/public_inputs.hpp"
+#include "filecoin/circuits/stacked_circuit.hpp"
+#include "filecoin/porep/graph.hpp"
+#include "filecoin/porep/replica_id.hpp"
+#include "filecoin/porep/vanilla_prove.hpp"
+#include "groth16/assignment.hpp"
+#include "groth16/proof.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/matrix_cs.hpp"
+#include "r1cs/proving_cs.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+result<porep::porep_config_t> config_of(const porep::c1_output_t& c1) {
+  auto p = porep::parse_registered_seal_proof(c1.registered_proof);
+  if (!p) return status(status_code::invalid_argument, "registered_proof: " + p.error().message());
+  return porep::porep_config(*p);
+}
+
+// The replica_id the circuit and its public inputs use: re-derived from the prover identity as
+// C2 does (prover_id, sector_id, ticket, comm_d, porep_id), or the C1's.
+porep::bytes32_t replica_id_of(const porep::porep_config_t& cfg, const porep::c1_output_t& c1,
+                               const std::optional<prover_identity_t>& who) {
+  if (!who) return c1.replica_id;
+  return porep::compute_replica_id(who->prover_id, who->sector_id, c1.ticket, c1.comm_d,
+                                   cfg.porep_id);
+}
+
+void add(groth16::prover_timings& acc, const groth16::prover_timings& t) {
+  acc.ntt_a += t.ntt_a;
+  acc.ntt_b += t.ntt_b;
+  acc.ntt_c += t.ntt_c;
+  acc.h_compute += t.h_compute;
+  acc.split += t.split;
+  acc.msm_h += t.msm_h;
+  acc.msm_l += t.msm_l;
+  acc.msm_a += t.msm_a;
+  acc.msm_b_g1 += t.msm_b_g1;
+  acc.msm_b_g2 += t.msm_b_g2;
+  acc.epilogue += t.epilogue;
+  acc.total += t.total;
+}
+
+uint64_t next_pow2(uint64_t n) {
+  uint64_t m = 1;
+  while (m < n) m <<= 1;
+  return m;
+}
+
+}  // namespace
+
+std::string resolve_params_dir(std::string_view explicit_dir) {
+  if (!explicit_dir.empty()) return std::string(explicit_dir);
+  if (const char* env = std::getenv("FIL_PROOFS_PARAMETER_CACHE"); env && *env) return env;
+  return DEFAULT_PARAMS_DIR;
+}
+
+std::string porep_params_path(const porep::porep_config_t& cfg, const std::string& dir) {
+  return (std::filesystem::path(dir) / synth::porep_params_file_name(cfg)).string();
+}
+
+std::string porep_vk_path(const porep::porep_config_t& cfg, const std::string& dir) {
+  return (std::filesystem::path(dir) / synth::porep_vk_file_name(cfg)).string();
+}
+
+uint64_t peak_rss_bytes() {
+  rusage ru{};
+  if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
+  return uint64_t(ru.ru_maxrss) * 1024;  // Linux reports KiB
+}
+
+result<generated_params_t> generate_porep_parameters(
+    porep::registered_seal_proof proof, const std::string& out_dir, thread_pool& pool,
+    const groth16::progress_fn& progress, const std::optional<std::vector<uint8_t>>& seed) {
+  auto cfg = porep::porep_config(proof);
+  if (!cfg) return cfg.error();
+  generated_params_t out;
+  out.params_path = porep_params_path(*cfg, out_dir);
+  out.vk_path = porep_vk_path(*cfg, out_dir);
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) return status(status_code::io_error, "cannot create " + out_dir + ": " + ec.message());
+
+  // The blank circuit's R1CS: the setup needs the matrices, not values (bellperson synthesizes
+  // the blank circuit into a KeypairAssembly the same way).
+  auto t0 = clock_type::now();
+  const synth::stacked_circuit_t blank = synth::blank_stacked_circuit(*cfg);
+  const synth::stacked_counts_t counts = synth::stacked_circuit_counts(
+      blank.layers, blank.tree_d, blank.tree_r, unsigned(blank.challenges.size()));
+  r1cs::matrices m;
+  {
+    r1cs::matrix_cs cs;
+    cs.reserve(counts.constraints, counts.constraints, counts.inputs);
+    synth::synthesize_stacked_circuit(cs, blank);
+    m = cs.take_matrices();
+  }
+  out.synth_s = seconds_since(t0);
+  out.rows = m.num_rows();
+  out.inputs = m.num_inputs;
+  out.aux = m.num_aux;
+  out.domain_size = next_pow2(m.num_rows());
+
+  groth16::toxic_waste tw;
+  if (seed) {
+    tw = groth16::toxic_waste::from_seed(*seed);
+  } else {
+    auto r = groth16::toxic_waste::random();
+    if (!r) return r.error();
+    tw = *r;
+  }
+  t0 = clock_type::now();
+  auto params = groth16::generate_parameters(m, tw, pool, progress);
+  tw = {};  // the trapdoor is no longer needed: do not keep it around
+  if (!params) return params.error();
+  m = {};
+  out.setup_s = seconds_since(t0);
+
+  t0 = clock_type::now();
+  if (status s = groth16::write_params(*params, out.params_path, pool); !s) return s;
+  if (status s = groth16::write_vk(params->vk, out.vk_path); !s) return s;
+  out.write_s = seconds_since(t0);
+  return out;
+}
+
+result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
+                                         const std::optional<prover_identity_t>& who,
+                                         const std::string& params_dir, thread_pool& pool,
+                                         prove_timings_t* timings, const prove_options_t& opt) {
+  prove_timings_t local;
+  prove_timings_t& tm = timings ? *timings : local;
+  tm = {};
+  const auto t_start = clock_type::now();
+
+#if !defined(CUZK_WITH_CUDA)
+  if (opt.gpu_device >= 0) {
+    return status(status_code::invalid_argument,
+                  "gpu_device " + std::to_string(opt.gpu_device) +
+                      ": this build has no CUDA support (configure with CUDA for the GPU prover)");
+  }
+#endif
+  auto cfg = config_of(c1);
+  if (!cfg) return cfg.error();
+  const unsigned partitions = cfg->partitions();
+  if (c1.vanilla_proofs.size() != partitions) {
+    return status(status_code::invalid_argument,
+                  "the C1 has " + std::to_string(c1.vanilla_proofs.size()) + " partitions, " +
+                      c1.registered_proof + " needs " + std::to_string(partitions));
+  }
+  const porep::bytes32_t replica_id = replica_id_of(*cfg, c1, who);
+  if (replica_id != c1.replica_id) {
+    return status(status_code::invalid_argument,
+                  "the replica_id derived from prover id, sector id " +
+                      std::to_string(who->sector_id) +
+                      ", ticket, comm_d and porep_id differs from the C1's replica_id");
+  }
+
+  if (opt.check_digests) {
+    auto t0 = clock_type::now();
+    for (const std::string& path :
+         {porep_params_path(*cfg, params_dir), porep_vk_path(*cfg, params_dir)}) {
+      auto c = check_param_file(path, *opt.check_digests);
+      if (!c) return c.error();
+      tm.digests.push_back(*c);
+      if (c->verdict == digest_verdict::mismatch) {
+        return status(status_code::bad_encoding, path + ": BLAKE2b-512 digest " + c->actual +
+                                                     "… differs from " + c->expected +
+                                                     " (parameters.json): corrupt or foreign file");
+      }
+      if (c->verdict == digest_verdict::unknown) {
+        return status(status_code::invalid_argument,
+                      path + ": not in parameters.json, its digest cannot be checked");
+      }
+    }
+    tm.digest_check = seconds_since(t0);
+  }
+
+  if (opt.check_vanilla) {
+    auto t0 = clock_type::now();
+    if (status s = porep::verify_c1_output(c1, *cfg); !s) {
+      return status(status_code::invalid_argument,
+                    "the C1's vanilla proofs do not verify: " + s.to_string());
+    }
+    tm.vanilla_check = seconds_since(t0);
+  }
+
+  const porep::sdr_graph graph(*cfg);
+  const synth::porep_publics_t pub{replica_id, c1.comm_d, c1.comm_r, c1.seed};
+  const synth::stacked_counts_t counts = synth::stacked_circuit_counts(
+      cfg->layers(), cfg->sector.tree_d, cfg->sector.tree_r, cfg->challenges_per_partition());
+
+  std::optional<groth16::parameters> params;
+  std::optional<groth16::prepared_verifying_key> pvk;
+#if defined(CUZK_WITH_CUDA)
+  // Uploaded once, after the host load, and shared by every partition.
+  std::unique_ptr<groth16::gpu::device_parameters> dparams;
+#endif
+  std::vector<groth16::proof> proofs;
+  proofs.reserve(partitions);
+  for (unsigned k = 0; k < partitions; ++k) {
+    const std::string part = "partition " + std::to_string(k) + ": ";
+    auto t0 = clock_type::now();
+    auto circuit = synth::stacked_circuit_from_c1(*cfg, c1, k);
+    if (!circuit) {
+      return status(status_code::invalid_argument,
+                    part + "bad C1 for the circuit: " + circuit.error().to_string());
+    }
+    r1cs::proving_cs cs;
+    // The blank counts are exact; aux is within 0.1 % of the constraint count for every size.
+    cs.reserve(counts.constraints, counts.constraints, counts.inputs);
+    synth::synthesize_stacked_circuit(cs, *circuit);
+    cs.finalize();
+    tm.synthesis += seconds_since(t0);
+
+    auto inputs = synth::porep_public_inputs(*cfg, graph, pub, k);
+    if (!inputs) return status(inputs.error().code(), part + inputs.error().message());
+    // The circuit's own input values must be the verifier's (ONE first): cheap, and it names the
+    // failure more precisely than the pairing check would.
+    if (cs.num_inputs() != inputs->size() + 1 ||
+        !std::equal(inputs->begin(), inputs->end(), cs.inputs().begin() + 1)) {
+      return status(status_code::invalid_argument,
+                    part +
+                        "the circuit's public inputs differ from the derived ones: the C1 is "
+                        "inconsistent");
+    }
+
+    if (!params) {
+      t0 = clock_type::now();
+      const std::string path = porep_params_path(*cfg, params_dir);
+      auto file = groth16::params_file::open(path);
+      if (!file) return status(file.error().code(), path + ": " + file.error().message());
+      groth16::parameters_shape shape;
+      shape.num_inputs = cs.num_inputs();
+      shape.num_aux = cs.num_aux();
+      shape.domain_size = next_pow2(cs.num_rows());
+      shape.a_aux_density = cs.a_aux_density().view().popcount();
+      shape.b_input_density = cs.b_input_density().view().popcount();
+      shape.b_aux_density = cs.b_aux_density().view().popcount();
+      if (status s = file->validate_against(shape); !s) {
+        return status(s.code(), path + " does not fit the circuit: " + s.message());
+      }
+      auto p = file->load_all(opt.params_checks, pool);
+      if (!p) return status(p.error().code(), path + ": " + p.error().message());
+      params = std::move(*p);
+      pvk = groth16::prepare_verifying_key(params->vk);
+#if defined(CUZK_WITH_CUDA)
+      if (opt.gpu_device >= 0) {
+        auto d = groth16::gpu::device_parameters::upload(*params, opt.gpu_device);
+        if (!d) {
+          return status(d.error().code(), "uploading " + path + " to GPU " +
+                                              std::to_string(opt.gpu_device) + ": " +
+                                              d.error().message());
+        }
+        dparams = std::move(*d);
+      }
+#endif
+      tm.params_load = seconds_since(t0);
+    }
+
+    t0 = clock_type::now();
+    groth16::prover_timings pt;
+    result<groth16::proof> pf = status(status_code::internal, "no prover ran");
+#if defined(CUZK_WITH_CUDA)
+    if (dparams) {
+      auto r = groth16::os_random_fr();
+      if (!r) return r.error();
+      auto s = groth16::os_random_fr();
+      if (!s) return s.error();
+      groth16::gpu::gpu_prover_timings gt;
+      pf = groth16::gpu::create_proof(*dparams, groth16::make_assignment(cs), *r, *s, pool, &gt);
+      // CUDA-event milliseconds mapped onto the CPU prover's phases.
+      pt.ntt_a = gt.ntt_a;
+      pt.ntt_b = gt.ntt_b;
+      pt.ntt_c = gt.ntt_c;
+      pt.h_compute = gt.h_compute;
+      pt.msm_h = gt.msm_h;
+      pt.msm_l = gt.msm_l;
+      pt.msm_a = gt.msm_a;
+      pt.msm_b_g1 = gt.msm_b_g1;
+      pt.msm_b_g2 = gt.msm_b_g2;
+      pt.split = gt.split;
+      pt.epilogue = gt.epilogue;
+      pt.total = gt.gpu_total + gt.split + gt.epilogue;
+    } else {
+      pf = groth16::create_proof(*params, groth16::make_assignment(cs), pool, &pt);
+    }
+#else
+    pf = groth16::create_proof(*params, groth16::make_assignment(cs), pool, &pt);
+#endif
+    if (!pf) return status(pf.error().code(), part + pf.error().message());
+    tm.prove += seconds_since(t0);
+    add(tm.prover, pt);
+
+    // Never hand out an invalid proof: an unsatisfied witness (a corrupted C1 that slipped past
+    // the checks above) yields a proof that fails here.
+    t0 = clock_type::now();
+    auto ok = groth16::verify(*pvk, *pf, *inputs);
+    tm.self_verify += seconds_since(t0);
+    if (!ok) return status(ok.error().code(), part + ok.error().message());
+    if (!*ok) {
+      return status(status_code::invalid_argument,
+                    part + "proof self-verification failed: the C1 is inconsistent");
+    }
+    proofs.push_back(*pf);
+  }
+  tm.partitions = partitions;
+  tm.total = seconds_since(t_start);
+  return groth16::encode_proofs(proofs);
+}
+
+result<bool> verify_porep(const porep::c1_output_t& c1, const std::optional<prover_identity_t>& who,
+                          std::span<const uint8_t> proof_bytes, const std::string& params_dir) {
+  auto cfg = config_of(c1);
+  if (!cfg) return cfg.error();
+  const unsigned partitions = cfg->partitions();
+  auto proofs = groth16::decode_proofs(proof_bytes);
+  if (!proofs) return status(proofs.error().code(), "proof: " + proofs.error().message());
+  if (proofs->size() != partitions) {
+    return status(status_code::size_mismatch, "proof: " + std::to_string(proofs->size()) +
+                                                  " partition proofs, " + c1.registered_proof +
+                                                  " has " + std::to_string(partitions));
+  }
+  const std::string vk_path = porep_vk_path(*cfg, params_dir);
+  auto vk = groth16::read_vk(vk_path);
+  if (!vk) return status(vk.error().code(), vk_path + ": " + vk.error().message());
+  const groth16::prepared_verifying_key pvk = groth16::prepare_verifying_key(*vk);
+
+  const porep::sdr_graph graph(*cfg);
+  const synth::porep_publics_t pub{replica_id_of(*cfg, c1, who), c1.comm_d, c1.comm_r, c1.seed};
+  std::vector<std::vector<ff::fr_t>> inputs;
+  inputs.reserve(partitions);
+  for (unsigned k = 0; k < partitions; ++k) {
+    auto in = synth::porep_public_inputs(*cfg, graph, pub, k);
+    if (!in) return in.error();
+    inputs.push_back(std::move(*in));
+  }
+  return groth16::verify_batch(pvk, *proofs, inputs);
+}
+
+}  // namespace cuzk::engine
