@@ -9,17 +9,23 @@ set -euo pipefail
 build=${1:?usage: gpu_carry_pack.sh BUILD_DIR [DEST]}
 dest=${2:-$(dirname "$0")/../.gpu_carry}
 mkdir -p "$dest"
-cp "$build/apps/cuzk/cuzk" "$build/src/gpu/arith_gpu_test" "$build/src/ntt/ntt_gpu_test" \
+cp "$build/apps/cuzk/cuzk" "$build/src/ec/arith_gpu_test" "$build/src/ntt/ntt_gpu_test" \
   "$build/src/msm/msm_gpu_test" "$build/src/groth16/prover_gpu_test" \
   "$build/bench/micro/cuzk-gpu-microbench" "$dest/"
-for lib in libcudart.so.13 libbenchmark.so.1debian; do
-  path=$(ldd "$dest/cuzk-gpu-microbench" | awk -v l="$lib" '$1 == l { print $3 }')
-  [[ -n $path ]] && cp -L "$path" "$dest/"
+# Every shared library the binaries need beyond the C/C++ runtime (CUDA runtime, Google Benchmark,
+# spdlog/fmt, simdjson, libb2, TBB ...): the device image has none of the Debian -dev packages.
+for bin in "$dest"/cuzk "$dest"/*_test "$dest"/cuzk-gpu-microbench; do
+  ldd "$bin" | awk '$3 ~ /^\// { print $1, $3 }'
+done | sort -u | while read -r name path; do
+  case $name in
+  libc.so.* | libm.so.* | libgcc_s.so.* | libstdc++.so.* | ld-linux* | libpthread.so.* | libdl.so.* | librt.so.*) ;;
+  *) cp -L "$path" "$dest/" ;;
+  esac
 done
 # The kernels repeat across the binaries, so one xz stream of all of them is ≈ 40 % of their size
 # (the device tool carries at most 64 MiB); run.sh unpacks it.
 files=(cuzk arith_gpu_test ntt_gpu_test msm_gpu_test prover_gpu_test cuzk-gpu-microbench)
-files+=($(cd "$dest" && ls libcudart.so.* libbenchmark.so.* 2>/dev/null))
+files+=($(cd "$dest" && ls lib*.so* 2>/dev/null))
 (cd "$dest" && strip "${files[@]:0:6}" && tar -cf - "${files[@]}" | xz -T0 -6 >carry.tar.xz &&
   rm -f "${files[@]}")
 cp "$(dirname "$0")/gpu_carry_run.sh" "$dest/run.sh"
