@@ -108,7 +108,7 @@ struct workspace {
   const char* copy_padded(std::string_view text) {
     if (capacity < text.size() + simdjson::SIMDJSON_PADDING) {
       capacity = text.size() + simdjson::SIMDJSON_PADDING;
-      buffer = std::make_unique<char[]>(capacity);
+      buffer = std::make_unique_for_overwrite<char[]>(capacity);
     }
     std::memcpy(buffer.get(), text.data(), text.size());
     std::memset(buffer.get() + text.size(), 0, simdjson::SIMDJSON_PADDING);
@@ -178,6 +178,10 @@ reader::reader(std::string_view text) : s_(std::make_unique<state>()) {
   // trailing characters (rather than an incomplete object) like any other error, in order.
   const size_t last_brace = text.rfind('}');
   s_->parsed_len = last_brace == std::string_view::npos ? text.size() : last_brace + 1;
+  if (s_->parsed_len > s_->work->parser.max_capacity()) {  // 4 GiB: checked before copying
+    s_->index_error = simdjson::CAPACITY;
+    return;
+  }
   s_->padded = s_->work->copy_padded(text.substr(0, s_->parsed_len));
   s_->index_error =
       s_->work->parser.iterate(s_->padded, s_->parsed_len, s_->work->capacity).get(s_->doc);
