@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // BLAKE2b (RFC 7693): 64-bit BLAKE2 with 12 rounds, digests of 1..64 bytes, optional key of up to
 // 64 bytes. Filecoin uses unkeyed Blake2b-512 in the SDR Feistel round function and keyed
-// Blake2b-256 for synthetic PoRep challenges (FILECOIN.md §1.2, §2.6). Sequential mode only.
+// Blake2b-256 for synthetic PoRep challenges (FILECOIN.md §1.2, §2.6). The streaming class is a
+// thin wrapper over libb2 (Debian libb2-dev; cold paths: file digests, challenge keys); the
+// compression function stays here, inlinable, for the hot single-block Feistel round
+// (porep/graph.cpp), where the constant message words fold away.
 #pragma once
 
 #include <array>
@@ -82,6 +85,9 @@ inline void compress_inline(uint64_t h[8], const uint64_t m[16], uint64_t t, boo
 
 }  // namespace blake2b_detail
 
+/// Streaming BLAKE2b (sequential mode) on libb2's blake2b_state, held as opaque bytes so that
+/// <blake2.h> (whose global functions blake2b()/blake2s() would clash with these classes in code
+/// that uses namespace cuzk) stays out of this header; copyable.
 class blake2b {
  public:
   static constexpr size_t BLOCK_BYTES = 128;
@@ -108,17 +114,9 @@ class blake2b {
   static std::array<uint8_t, 32> hash256(std::span<const uint8_t> data,
                                          std::span<const uint8_t> key = {});
 
-  /// The compression function F (RFC 7693 §3.2) on h[8] with message block m (16 LE words),
-  /// byte counter t and final flag (blake2b_detail::compress_inline, out of line).
-  static void compress(uint64_t h[8], const uint64_t m[16], uint64_t t, bool last);
-
  private:
-  void compress_block(const uint8_t* block, bool last);
-
-  std::array<uint64_t, 8> h_;
-  std::array<uint8_t, BLOCK_BYTES> buf_{};
-  size_t buf_len_ = 0;
-  uint64_t total_ = 0;  ///< bytes compressed so far (low word of the 128-bit counter t)
+  static constexpr size_t STATE_BYTES = 384;  ///< ≥ sizeof(blake2b_state), checked in the .cpp
+  alignas(8) unsigned char state_[STATE_BYTES];
   size_t digest_bytes_;
 };
 

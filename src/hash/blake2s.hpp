@@ -2,6 +2,7 @@
 // BLAKE2s (RFC 7693): 32-bit BLAKE2 with 10 rounds, digests of 1..32 bytes, optional key of up to
 // 32 bytes. Used for stable fingerprints (the R1CS shape hash, r1cs/shape_cs.hpp); not a
 // Filecoin-protocol hash here. Sequential mode only (fanout 1, depth 1, no salt/personalization).
+// A thin wrapper over libb2 (Debian libb2-dev): every use is a cold path.
 #pragma once
 
 #include <array>
@@ -35,12 +36,9 @@ class blake2s {
   static std::array<uint8_t, 32> hash256(std::span<const uint8_t> data);
 
  private:
-  void compress(const uint8_t* block, bool last);
-
-  std::array<uint32_t, 8> h_;
-  std::array<uint8_t, BLOCK_BYTES> buf_{};
-  size_t buf_len_ = 0;
-  uint64_t total_ = 0;  ///< bytes compressed so far (the counter t of RFC 7693)
+  // libb2's blake2s_state as opaque bytes: <blake2.h> stays out of this header (see blake2b.hpp).
+  static constexpr size_t STATE_BYTES = 192;  ///< ≥ sizeof(blake2s_state), checked in the .cpp
+  alignas(8) unsigned char state_[STATE_BYTES];
   size_t digest_bytes_;
 };
 

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "filecoin/porep/c1_json.hpp"
-#include "filecoin/porep/json_lexer.hpp"
+#include "filecoin/porep/json_reader.hpp"
 
 namespace cuzk::porep {
 namespace {

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // serde JSON of SealCommitPhase1Output: a hand-written emitter (a byte-table for the 0..255
-// integers that make up ~95% of the output) and a schema-driven reader on json::reader.
+// integers that make up ~95% of the output) and a schema-driven reader on json::reader
+// (simdjson On-Demand).
 #include "filecoin/porep/c1_json.hpp"
 
 #include <cstring>
 
 #include "filecoin/porep/config.hpp"
-#include "filecoin/porep/json_lexer.hpp"
+#include "filecoin/porep/json_reader.hpp"
 
 namespace cuzk::porep {
 

@@ -9,7 +9,7 @@
 #include "filecoin/porep/c1_bincode.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/config.hpp"
-#include "filecoin/porep/json_lexer.hpp"
+#include "filecoin/porep/json_reader.hpp"
 
 namespace cuzk::porep {
 

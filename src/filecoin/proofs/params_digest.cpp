@@ -10,7 +10,7 @@
 #include <iterator>
 #include <memory>
 
-#include "filecoin/porep/json_lexer.hpp"
+#include "filecoin/porep/json_reader.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
 #include "hash/blake2b.hpp"
 
