@@ -5,7 +5,6 @@
 // small MSMs, both encodings of every point, and the decoder's verdict on valid and invalid bytes.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -16,16 +15,12 @@
 #include "ec/ec_test_util.hpp"
 #include "ec/scalar_mul.hpp"
 #include "ec/serialization.hpp"
+#include "fixtures.hpp"
 
 namespace cuzk::ec {
 namespace {
 
 using bytes = std::vector<uint8_t>;
-
-std::string vectors_dir() {
-  const char* src = std::getenv("CUZK_SOURCE_DIR");
-  return std::string(src ? src : CUZK_SOURCE_DIR_FALLBACK) + "/tests/vectors/";
-}
 
 /// Per-group glue so one checker serves G1 and G2.
 struct g1_ops {
@@ -52,8 +47,8 @@ class vector_checker {
 
   /// Checks every record of one file; returns the number of records per op.
   std::map<std::string, int> run(const std::string& file) {
-    std::ifstream in(vectors_dir() + file);
-    EXPECT_TRUE(in.good()) << "cannot open " << vectors_dir() + file;
+    std::ifstream in(cuzk::test::vectors_path() + file);
+    EXPECT_TRUE(in.good()) << "cannot open " << cuzk::test::vectors_path() + file;
     std::map<std::string, int> counts;
     std::string line;
     int lineno = 0;
