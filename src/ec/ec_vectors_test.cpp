@@ -27,15 +27,15 @@ struct g1_ops {
   using field = fp_t;
   static constexpr const char* PREFIX = "g1_";
   static result<g1_affine_t> decode(const bytes& b) { return g1_from_bytes(b); }
-  static std::string comp(const g1_affine_t& p) { return test::to_hex(g1_to_compressed(p)); }
-  static std::string uncomp(const g1_affine_t& p) { return test::to_hex(g1_to_uncompressed(p)); }
+  static std::string comp(const g1_affine_t& p) { return cuzk::to_hex(g1_to_compressed(p)); }
+  static std::string uncomp(const g1_affine_t& p) { return cuzk::to_hex(g1_to_uncompressed(p)); }
 };
 struct g2_ops {
   using field = fp2_t;
   static constexpr const char* PREFIX = "g2_";
   static result<g2_affine_t> decode(const bytes& b) { return g2_from_bytes(b); }
-  static std::string comp(const g2_affine_t& p) { return test::to_hex(g2_to_compressed(p)); }
-  static std::string uncomp(const g2_affine_t& p) { return test::to_hex(g2_to_uncompressed(p)); }
+  static std::string comp(const g2_affine_t& p) { return cuzk::to_hex(g2_to_compressed(p)); }
+  static std::string uncomp(const g2_affine_t& p) { return cuzk::to_hex(g2_to_uncompressed(p)); }
 };
 
 template <class Ops>
@@ -71,7 +71,7 @@ class vector_checker {
 
   affine point(const std::string& h) {
     bytes b;
-    EXPECT_TRUE(test::from_hex(h, b)) << where_;
+    EXPECT_TRUE(test::parse_vector_hex(h, b)) << where_;
     auto r = Ops::decode(b);
     EXPECT_TRUE(r.ok()) << where_ << ": " << r.error().to_string();
     return r.ok() ? *r : affine::infinity();
@@ -128,7 +128,7 @@ class vector_checker {
     } else if (op == "decode") {
       expect_fields(t, 3);
       bytes b;
-      ASSERT_TRUE(test::from_hex(t[1], b)) << where_;
+      ASSERT_TRUE(test::parse_vector_hex(t[1], b)) << where_;
       const auto r = Ops::decode(b);
       const std::string verdict(r.ok() ? "ok" : to_string(r.error().code()));
       EXPECT_EQ(verdict, t[2]) << where_ << ": " << r.error().to_string();
