@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "base/hex.hpp"
 #include "base/thread_pool.hpp"
 #include "groth16/params_io.hpp"
 #include "groth16/proof.hpp"
@@ -108,24 +109,10 @@ bool is_invalid_point(status_code c) {
 }
 
 result<std::vector<uint8_t>> hex_to_bytes(const std::string& hex) {
-  std::string h = hex;
-  if (h.rfind("0x", 0) == 0) h = h.substr(2);
-  if (h.empty() || h.size() % 2 != 0) {
-    return status(status_code::invalid_argument, "--seed: expected an even number of hex digits");
-  }
-  std::vector<uint8_t> out;
-  for (size_t i = 0; i < h.size(); i += 2) {
-    auto nib = [](char c) -> int {
-      if (c >= '0' && c <= '9') return c - '0';
-      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-      if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-      return -1;
-    };
-    const int hi = nib(h[i]), lo = nib(h[i + 1]);
-    if (hi < 0 || lo < 0) return status(status_code::invalid_argument, "--seed: not hex");
-    out.push_back(uint8_t(hi << 4 | lo));
-  }
-  return out;
+  auto bytes = from_hex(strip_hex_prefix(hex));
+  if (!bytes) return status(status_code::invalid_argument, "--seed: " + bytes.error().message());
+  if (bytes->empty()) return status(status_code::invalid_argument, "--seed: empty");
+  return bytes;
 }
 
 /// Runs verification and maps the outcome to the exit status.

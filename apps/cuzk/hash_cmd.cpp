@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "base/hex.hpp"
 #include "ff/fields.hpp"
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/hash/sha256_trunc254.hpp"
@@ -86,13 +87,7 @@ std::optional<uint64_t> parse_u64(const std::string& s) {
 std::string fr_to_hex_be(const fr_t& f) {
   uint8_t be[32];
   f.to_bytes_be(be);
-  std::string out = "0x";
-  char buf[3];
-  for (uint8_t b : be) {
-    std::snprintf(buf, sizeof buf, "%02x", b);
-    out += buf;
-  }
-  return out;
+  return "0x" + to_hex(be);
 }
 
 int cmd_poseidon(int argc, char** argv) {
@@ -159,18 +154,9 @@ int cmd_poseidon(int argc, char** argv) {
 
 int cmd_sha256_trunc254(int argc, char** argv) {
   if (argc != 1) return fail("sha256-trunc254 takes one HEXDATA argument");
-  std::string s = argv[0];
-  if (s.size() >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s = s.substr(2);
-  if (s.size() % 2) return fail("HEXDATA has an odd number of hex digits");
-  std::vector<uint8_t> data(s.size() / 2);
-  for (size_t i = 0; i < data.size(); ++i) {
-    const int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
-    if (hi < 0 || lo < 0) return fail("HEXDATA is not hex");
-    data[i] = uint8_t(hi << 4 | lo);
-  }
-  const sha256_digest_t d = sha256_trunc254(data);
-  for (uint8_t b : d) std::printf("%02x", b);
-  std::printf("\n");
+  auto data = from_hex(strip_hex_prefix(argv[0]));
+  if (!data) return fail("HEXDATA: " + data.error().message());
+  std::printf("%s\n", to_hex(sha256_trunc254(*data)).c_str());
   return EXIT_OK;
 }
 

@@ -12,9 +12,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "base/hex.hpp"
 #include "base/thread_pool.hpp"
 #include "filecoin/porep/commp.hpp"
-#include "hash/blake2s.hpp"  // to_hex
 
 namespace cuzk::app {
 namespace {

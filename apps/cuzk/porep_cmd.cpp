@@ -13,10 +13,10 @@
 #include <filesystem>
 #include <string>
 
+#include "base/hex.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/graph.hpp"
 #include "filecoin/porep/parent_cache.hpp"
-#include "hash/blake2s.hpp"  // to_hex
 #include "porep_cmds.hpp"
 
 namespace cuzk::app {

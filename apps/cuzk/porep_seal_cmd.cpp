@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "base/hex.hpp"
 #include "cli_args.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
 #include "filecoin/porep/commp.hpp"
@@ -28,7 +29,6 @@
 #include "filecoin/porep/fr32.hpp"
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/porep/vanilla_prove.hpp"
-#include "hash/blake2s.hpp"  // to_hex
 #include "porep_cmds.hpp"
 
 namespace cuzk::app {

@@ -10,8 +10,10 @@
 #include <optional>
 #include <string>
 
+#include "base/hex.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
+#include "filecoin/porep/commp.hpp"  // parse_hex32
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/synthetic.hpp"
 #include "porep_cmds.hpp"
@@ -43,32 +45,6 @@ std::optional<uint64_t> parse_u64(const std::string& s) {
     v = v * 10 + d;
   }
   return v;
-}
-
-/// 64 hex digits (optionally 0x-prefixed), the 32 bytes in order.
-std::optional<porep::bytes32_t> parse_hex32(std::string s) {
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s = s.substr(2);
-  if (s.size() != 64) return std::nullopt;
-  porep::bytes32_t out;
-  auto nib = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  for (size_t i = 0; i < 32; ++i) {
-    const int hi = nib(s[2 * i]), lo = nib(s[2 * i + 1]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    out[i] = uint8_t(hi << 4 | lo);
-  }
-  return out;
-}
-
-std::string hex(const porep::domain_t& d) {
-  static const char* H = "0123456789abcdef";
-  std::string s;
-  for (uint8_t b : d) s += H[b >> 4], s += H[b & 15];
-  return s;
 }
 
 }  // namespace
@@ -108,7 +84,7 @@ int cmd_porep_gen_vanilla(int argc, char** argv) {
       if (!n || *n > uint64_t(INT64_MAX)) return bad("bad --sector-id: " + v);
       sector = *n;
     } else if (a == "--ticket" || a == "--seed") {
-      auto h = parse_hex32(v);
+      auto h = porep::parse_hex32(v);
       if (!h) return bad("bad " + a + ": expected 64 hex digits");
       (a == "--ticket" ? ticket : seed) = *h;
     } else {
@@ -158,8 +134,8 @@ int cmd_porep_gen_vanilla(int argc, char** argv) {
       "comm_d %s\ncomm_r %s\nreplica_id %s\n%zu bytes (%s)\n",
       out_path.c_str(), c1->registered_proof.c_str(), c1->vanilla_proofs.size(),
       c1->vanilla_proofs.empty() ? size_t(0) : c1->vanilla_proofs[0].size(), st.real_columns, gen_s,
-      hex(c1->comm_d).c_str(), hex(c1->comm_r).c_str(), hex(c1->replica_id).c_str(), text.size(),
-      format.c_str());
+      to_hex(c1->comm_d).c_str(), to_hex(c1->comm_r).c_str(), to_hex(c1->replica_id).c_str(),
+      text.size(), format.c_str());
   return EXIT_OK;
 }
 

@@ -6,6 +6,8 @@
 
 #include <array>
 
+#include "base/hex.hpp"
+
 namespace cuzk {
 namespace {
 
@@ -23,10 +25,8 @@ status bad_char(std::string_view text, size_t group) {
   for (size_t i = group; i < group + 4 && i < text.size(); ++i)
     if (DECODE[uint8_t(text[i])] == 0xff) {
       const char c = text[i];
-      std::string shown = (c >= 0x21 && c <= 0x7e) ? std::string(1, c) : "\\x" + [&] {
-        const char* hex = "0123456789abcdef";
-        return std::string{hex[uint8_t(c) >> 4], hex[uint8_t(c) & 15]};
-      }();
+      const uint8_t byte = uint8_t(c);
+      std::string shown = (c >= 0x21 && c <= 0x7e) ? std::string(1, c) : "\\x" + to_hex({&byte, 1});
       return {status_code::bad_encoding,
               "base64: invalid character '" + shown + "' at offset " + std::to_string(i)};
     }

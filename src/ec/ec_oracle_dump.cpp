@@ -24,16 +24,16 @@ using namespace cuzk::ec;
 using cuzk::test::test_rng;
 
 std::string comp(const g1_affine_t& p) {
-  return test::to_hex(g1_to_compressed(p));
+  return cuzk::to_hex(g1_to_compressed(p));
 }
 std::string comp(const g2_affine_t& p) {
-  return test::to_hex(g2_to_compressed(p));
+  return cuzk::to_hex(g2_to_compressed(p));
 }
 std::string uncomp(const g1_affine_t& p) {
-  return test::to_hex(g1_to_uncompressed(p));
+  return cuzk::to_hex(g1_to_uncompressed(p));
 }
 std::string uncomp(const g2_affine_t& p) {
-  return test::to_hex(g2_to_uncompressed(p));
+  return cuzk::to_hex(g2_to_uncompressed(p));
 }
 std::vector<uint8_t> encode_bytes(const g1_affine_t& p, bool compressed) {
   if (compressed) {
@@ -62,7 +62,7 @@ template <class Field>
 void emit_decode(const char* g, const std::vector<uint8_t>& b) {
   const auto r = decode(static_cast<const Field*>(nullptr), b);
   const std::string verdict(r.ok() ? "ok" : to_string(r.error().code()));
-  std::printf("%s_decode %s %s %s\n", g, test::to_hex(b).c_str(), verdict.c_str(),
+  std::printf("%s_decode %s %s %s\n", g, cuzk::to_hex(b).c_str(), verdict.c_str(),
               r.ok() ? comp(*r).c_str() : "-");
 }
 

@@ -7,8 +7,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "base/hex.hpp"
 #include "ec/curves.hpp"
 #include "ec/scalar_mul.hpp"
 #include "test_rng.hpp"
@@ -45,36 +47,14 @@ jacobian_t<Field> mul_reference(const affine_t<Field>& p, const ff::limbs<M>& k)
   return acc;
 }
 
-/// Lower-case hex of a byte range.
-template <class Bytes>
-std::string to_hex(const Bytes& b) {
-  static constexpr char DIGITS[] = "0123456789abcdef";
-  std::string s;
-  s.reserve(2 * b.size());
-  for (uint8_t v : b) {
-    s += DIGITS[v >> 4];
-    s += DIGITS[v & 15];
-  }
-  return s;
-}
-
-/// Bytes of an even-length hex string ("-" is the empty string, as in tests/vectors/); false on any
-/// other character.
-inline bool from_hex(std::string_view h, std::vector<uint8_t>& out) {
+/// Bytes of a vector-file hex field ("-" is the empty string, as in tests/vectors/); false when
+/// the text is not hex.
+inline bool parse_vector_hex(std::string_view h, std::vector<uint8_t>& out) {
   out.clear();
   if (h == "-") return true;
-  if (h.size() % 2) return false;
-  auto nibble = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  for (size_t i = 0; i < h.size(); i += 2) {
-    const int hi = nibble(h[i]), lo = nibble(h[i + 1]);
-    if (hi < 0 || lo < 0) return false;
-    out.push_back(uint8_t(hi << 4 | lo));
-  }
+  auto bytes = cuzk::from_hex(h);
+  if (!bytes) return false;
+  out = std::move(*bytes);
   return true;
 }
 
@@ -82,11 +62,11 @@ inline bool from_hex(std::string_view h, std::vector<uint8_t>& out) {
 inline std::string scalar_hex(const ff::limbs<4>& k) {
   std::vector<uint8_t> be(32);
   for (size_t i = 0; i < 32; ++i) be[31 - i] = uint8_t(k[i / 8] >> (8 * (i % 8)));
-  return to_hex(be);
+  return cuzk::to_hex(be);
 }
 inline bool parse_scalar_hex(std::string_view h, ff::limbs<4>& k) {
   std::vector<uint8_t> be;
-  if (h.size() != 64 || !from_hex(h, be)) return false;
+  if (h.size() != 64 || !parse_vector_hex(h, be)) return false;
   k = {};
   for (size_t i = 0; i < 32; ++i) k[i / 8] |= uint64_t(be[31 - i]) << (8 * (i % 8));
   return true;

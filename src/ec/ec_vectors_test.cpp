@@ -5,7 +5,6 @@
 // small MSMs, both encodings of every point, and the decoder's verdict on valid and invalid bytes.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -16,31 +15,27 @@
 #include "ec/ec_test_util.hpp"
 #include "ec/scalar_mul.hpp"
 #include "ec/serialization.hpp"
+#include "fixtures.hpp"
 
 namespace cuzk::ec {
 namespace {
 
 using bytes = std::vector<uint8_t>;
 
-std::string vectors_dir() {
-  const char* src = std::getenv("CUZK_SOURCE_DIR");
-  return std::string(src ? src : CUZK_SOURCE_DIR_FALLBACK) + "/tests/vectors/";
-}
-
 /// Per-group glue so one checker serves G1 and G2.
 struct g1_ops {
   using field = fp_t;
   static constexpr const char* PREFIX = "g1_";
   static result<g1_affine_t> decode(const bytes& b) { return g1_from_bytes(b); }
-  static std::string comp(const g1_affine_t& p) { return test::to_hex(g1_to_compressed(p)); }
-  static std::string uncomp(const g1_affine_t& p) { return test::to_hex(g1_to_uncompressed(p)); }
+  static std::string comp(const g1_affine_t& p) { return cuzk::to_hex(g1_to_compressed(p)); }
+  static std::string uncomp(const g1_affine_t& p) { return cuzk::to_hex(g1_to_uncompressed(p)); }
 };
 struct g2_ops {
   using field = fp2_t;
   static constexpr const char* PREFIX = "g2_";
   static result<g2_affine_t> decode(const bytes& b) { return g2_from_bytes(b); }
-  static std::string comp(const g2_affine_t& p) { return test::to_hex(g2_to_compressed(p)); }
-  static std::string uncomp(const g2_affine_t& p) { return test::to_hex(g2_to_uncompressed(p)); }
+  static std::string comp(const g2_affine_t& p) { return cuzk::to_hex(g2_to_compressed(p)); }
+  static std::string uncomp(const g2_affine_t& p) { return cuzk::to_hex(g2_to_uncompressed(p)); }
 };
 
 template <class Ops>
@@ -52,8 +47,8 @@ class vector_checker {
 
   /// Checks every record of one file; returns the number of records per op.
   std::map<std::string, int> run(const std::string& file) {
-    std::ifstream in(vectors_dir() + file);
-    EXPECT_TRUE(in.good()) << "cannot open " << vectors_dir() + file;
+    std::ifstream in(cuzk::test::vectors_path() + file);
+    EXPECT_TRUE(in.good()) << "cannot open " << cuzk::test::vectors_path() + file;
     std::map<std::string, int> counts;
     std::string line;
     int lineno = 0;
@@ -76,7 +71,7 @@ class vector_checker {
 
   affine point(const std::string& h) {
     bytes b;
-    EXPECT_TRUE(test::from_hex(h, b)) << where_;
+    EXPECT_TRUE(test::parse_vector_hex(h, b)) << where_;
     auto r = Ops::decode(b);
     EXPECT_TRUE(r.ok()) << where_ << ": " << r.error().to_string();
     return r.ok() ? *r : affine::infinity();
@@ -133,7 +128,7 @@ class vector_checker {
     } else if (op == "decode") {
       expect_fields(t, 3);
       bytes b;
-      ASSERT_TRUE(test::from_hex(t[1], b)) << where_;
+      ASSERT_TRUE(test::parse_vector_hex(t[1], b)) << where_;
       const auto r = Ops::decode(b);
       const std::string verdict(r.ok() ? "ok" : to_string(r.error().code()));
       EXPECT_EQ(verdict, t[2]) << where_ << ": " << r.error().to_string();

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/hex.hpp"
 #include "ec/curves.hpp"
 #include "ec/ec_test_util.hpp"
 #include "ec/serialization.hpp"
@@ -19,12 +20,6 @@ namespace {
 using bytes = std::vector<uint8_t>;
 using cuzk::test::test_rng;
 
-bytes from_hex(const std::string& h) {
-  bytes out(h.size() / 2);
-  for (size_t i = 0; i < out.size(); ++i)
-    out[i] = uint8_t(std::stoi(h.substr(2 * i, 2), nullptr, 16));
-  return out;
-}
 template <class A>
 bytes to_vec(const A& a) {
   return bytes(a.begin(), a.end());
@@ -81,8 +76,8 @@ TEST(ec_serialization, generator_known_encodings) {
   const std::string g1y =
       "08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5"
       "e7e1";
-  EXPECT_EQ(to_vec(g1_to_uncompressed(g1_generator())), from_hex(g1x + g1y));
-  bytes c = from_hex(g1x);
+  EXPECT_EQ(to_vec(g1_to_uncompressed(g1_generator())), *from_hex(g1x + g1y));
+  bytes c = *from_hex(g1x);
   c[0] |= 0x80;  // y is not the larger root
   EXPECT_EQ(to_vec(g1_to_compressed(g1_generator())), c);
 
@@ -98,8 +93,8 @@ TEST(ec_serialization, generator_known_encodings) {
   const std::string y1 =
       "0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f"
       "79be";
-  EXPECT_EQ(to_vec(g2_to_uncompressed(g2_generator())), from_hex(x1 + x0 + y1 + y0));
-  bytes c2 = from_hex(x1 + x0);
+  EXPECT_EQ(to_vec(g2_to_uncompressed(g2_generator())), *from_hex(x1 + x0 + y1 + y0));
+  bytes c2 = *from_hex(x1 + x0);
   c2[0] |= 0x80;
   EXPECT_EQ(to_vec(g2_to_compressed(g2_generator())), c2);
   EXPECT_EQ(*g2_from_compressed(c2), g2_generator());

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "base/bitmap.hpp"
 #include "base/status.hpp"
@@ -37,9 +38,20 @@ struct assignment {
   size_t num_aux() const { return aux.size(); }
 };
 
-/// The size contract between a proving key and an assignment, for domain size m (FILECOIN.md §5.3):
-/// ic = inputs, h = m − 1, l = aux, a = inputs + |a_aux|, b_g1 = b_g2 = |b_input| + |b_aux|; also
-/// a/b/c and the densities agree with each other. size_mismatch names the first disagreement.
+/// The circuit shape an assignment implies for domain size m (its counts and density popcounts);
+/// query_sizes_for(shape_of(asg, m)) are the query sizes its proving key must have.
+inline parameters_shape shape_of(const assignment& asg, uint64_t m) {
+  return {asg.num_inputs(),
+          asg.num_aux(),
+          m,
+          asg.a_aux_density.popcount(),
+          asg.b_input_density.popcount(),
+          asg.b_aux_density.popcount()};
+}
+
+/// The size contract between a proving key and an assignment, for domain size m: the key's sizes
+/// are query_sizes_for(shape_of(asg, m)) (keys.hpp), and a/b/c and the densities agree with each
+/// other. size_mismatch names the first disagreement.
 inline status check_query_sizes(const query_sizes& q, const assignment& asg, size_t m) {
   const size_t n_in = asg.num_inputs(), n_aux = asg.num_aux();
   auto bad = [](std::string what) { return status(status_code::size_mismatch, std::move(what)); };
@@ -49,16 +61,14 @@ inline status check_query_sizes(const query_sizes& q, const assignment& asg, siz
   if (asg.a_aux_density.count != n_aux || asg.b_aux_density.count != n_aux)
     return bad("aux density length differs from num_aux");
   if (asg.b_input_density.count != n_in) return bad("b_input density length differs");
-  if (q.ic != n_in)
-    return bad("ic has " + std::to_string(q.ic) + " points for " + std::to_string(n_in) +
-               " inputs");
-  if (q.h != m - 1)
-    return bad("h query has " + std::to_string(q.h) + " points, expected " + std::to_string(m - 1));
-  if (q.l != n_aux) return bad("l query length differs from num_aux");
-  if (q.a != n_in + asg.a_aux_density.popcount()) return bad("a query length differs");
-  const size_t nb = asg.b_input_density.popcount() + asg.b_aux_density.popcount();
-  if (q.b_g1 != nb) return bad("b_g1 query length differs");
-  if (q.b_g2 != nb) return bad("b_g2 query length differs");
+  const query_sizes want = query_sizes_for(shape_of(asg, m));
+  const std::pair<const char*, size_t query_sizes::*> queries[] = {
+      {"ic", &query_sizes::ic}, {"h", &query_sizes::h},       {"l", &query_sizes::l},
+      {"a", &query_sizes::a},   {"b_g1", &query_sizes::b_g1}, {"b_g2", &query_sizes::b_g2}};
+  for (const auto& [name, field] : queries)
+    if (q.*field != want.*field)
+      return bad(std::string(name) + " query has " + std::to_string(q.*field) +
+                 " points, the assignment needs " + std::to_string(want.*field));
   return {};
 }
 

@@ -3,6 +3,8 @@
 // are affine in Montgomery form; the byte layouts live in params_io.hpp / proof.hpp.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "ec/point.hpp"
@@ -23,13 +25,37 @@ struct verifying_key {
   std::vector<g1_affine_t> ic;
 };
 
-/// The proving key ("parameters") in bellperson's order. a, b_g1, b_g2 are density-filtered:
-/// inputs first (a: all inputs; b: inputs with nonzero B), then aux with nonzero A (resp. B).
 /// Point counts of a proving key's queries (host or device resident).
 struct query_sizes {
   size_t ic, h, l, a, b_g1, b_g2;
+  bool operator==(const query_sizes&) const = default;
 };
 
+/// What a circuit expects of its parameters (from its R1CS and densities).
+struct parameters_shape {
+  uint64_t num_inputs = 0;  ///< including ONE
+  uint64_t num_aux = 0;
+  uint64_t domain_size = 0;    ///< m, the FFT domain (power of two >= R1CS rows)
+  uint64_t a_aux_density = 0;  ///< aux variables with a nonzero A column
+  uint64_t b_input_density = 0;
+  uint64_t b_aux_density = 0;
+};
+
+/// The query-size contract (FILECOIN.md §5.3), the one place it is written: ic = inputs,
+/// h = m − 1, l = aux, a = inputs + |a_aux|, b_g1 = b_g2 = |b_input| + |b_aux|. (h is 0 for m = 0,
+/// a shape no domain has; callers that accept a shape from outside reject it first.)
+constexpr query_sizes query_sizes_for(const parameters_shape& s) {
+  const size_t b = size_t(s.b_input_density + s.b_aux_density);
+  return {size_t(s.num_inputs),
+          s.domain_size == 0 ? 0 : size_t(s.domain_size - 1),
+          size_t(s.num_aux),
+          size_t(s.num_inputs + s.a_aux_density),
+          b,
+          b};
+}
+
+/// The proving key ("parameters") in bellperson's order. a, b_g1, b_g2 are density-filtered:
+/// inputs first (a: all inputs; b: inputs with nonzero B), then aux with nonzero A (resp. B).
 struct parameters {
   query_sizes sizes() const {
     return {vk.ic.size(), h.size(), l.size(), a.size(), b_g1.size(), b_g2.size()};

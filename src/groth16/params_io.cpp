@@ -536,13 +536,8 @@ result<parameters> params_file::load_all(point_checks checks, thread_pool& pool)
 }
 
 std::array<uint64_t, NUM_PARAMS_SECTIONS> expected_counts(const parameters_shape& e) {
-  const uint64_t b = e.b_input_density + e.b_aux_density;
-  return {e.num_inputs,
-          e.domain_size == 0 ? 0 : e.domain_size - 1,
-          e.num_aux,
-          e.num_inputs + e.a_aux_density,
-          b,
-          b};
+  const query_sizes q = query_sizes_for(e);
+  return {q.ic, q.h, q.l, q.a, q.b_g1, q.b_g2};
 }
 
 status params_file::validate_against(const parameters_shape& expected) const {

@@ -86,15 +86,8 @@ struct section_info {
   uint64_t end() const { return offset + count * point_bytes; }
 };
 
-/// What a circuit expects of its parameters (from its R1CS and densities).
-struct parameters_shape {
-  uint64_t num_inputs = 0;  ///< including ONE
-  uint64_t num_aux = 0;
-  uint64_t domain_size = 0;    ///< m, the FFT domain (power of two >= R1CS rows)
-  uint64_t a_aux_density = 0;  ///< aux variables with a nonzero A column
-  uint64_t b_input_density = 0;
-  uint64_t b_aux_density = 0;
-};
+// parameters_shape and the rule that turns it into section counts (query_sizes_for) are in
+// groth16/keys.hpp.
 
 // ---- .vk ----------------------------------------------------------------------------------------
 
@@ -184,7 +177,8 @@ class params_file {
   std::array<section_info, NUM_PARAMS_SECTIONS> sections_{};
 };
 
-/// The expected counts as a function of the shape (what validate_against compares with).
+/// The expected counts as a function of the shape (what validate_against compares with): the
+/// query_sizes_for(shape) in section order.
 std::array<uint64_t, NUM_PARAMS_SECTIONS> expected_counts(const parameters_shape& shape);
 
 }  // namespace cuzk::groth16

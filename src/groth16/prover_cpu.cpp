@@ -4,13 +4,11 @@
 // inverse coset FFT natural→natural (the h coefficients must come out in natural order).
 #include "groth16/prover_cpu.hpp"
 
-#include <sys/random.h>
-
-#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <string>
 
+#include "base/os_random.hpp"
 #include "ec/scalar_mul.hpp"
 #include "msm/msm_cpu.hpp"
 #include "ntt/domain.hpp"
@@ -59,15 +57,7 @@ auto split_msm(std::span<const Affine> bases, std::span<const fr_t> scalars,
 
 result<fr_t> os_random_fr() {
   uint8_t wide[64];
-  size_t got = 0;
-  while (got < sizeof wide) {
-    const ssize_t n = getrandom(wide + got, sizeof wide - got, 0);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return status(status_code::io_error, "getrandom failed: " + std::string(strerror(errno)));
-    }
-    got += size_t(n);
-  }
+  if (status s = fill_os_random(wide); !s) return s;
   // Big-endian 512-bit integer mod r (bias below 2^-250).
   const fr_t radix = fr_t::from_uint(256);
   fr_t acc = fr_t::zero();

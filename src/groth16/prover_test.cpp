@@ -5,10 +5,12 @@
 // independence; batch verification; size mismatches.
 #include <gtest/gtest.h>
 
+#include "groth16/assignment.hpp"
 #include "groth16/prover_cpu.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/test_circuits.hpp"
 #include "groth16/verifier.hpp"
+#include "ntt/domain.hpp"
 #include "r1cs/matrix_cs.hpp"
 #include "r1cs/proving_cs.hpp"
 #include "test_rng.hpp"
@@ -220,6 +222,35 @@ TEST(Groth16Prover, ProvingCsToProof) {
   EXPECT_TRUE(*verify(pvk, *pf, std::span<const fr_t>(&out, 1)));
   const fr_t wrong = out + fr_t::one();
   EXPECT_FALSE(*verify(pvk, *pf, std::span<const fr_t>(&wrong, 1)));
+}
+
+// The query-size contract, written once (query_sizes_for): the worked numbers of FILECOIN.md §5.3,
+// and the generator's output for a synthesized circuit matches the shape of its assignment.
+TEST(Groth16QuerySizes, FollowTheCircuitShape) {
+  const parameters_shape shape{3, 5, 8, 3, 1, 3};
+  EXPECT_EQ(query_sizes_for(shape), (query_sizes{3, 7, 5, 6, 4, 4}));
+  EXPECT_EQ(query_sizes_for(parameters_shape{}).h, 0u);
+
+  thread_pool pool(2);
+  r1cs::matrix_cs circuit;
+  synthesize_cubic_chain(circuit, 0, 20);
+  const r1cs::matrices m = circuit.take_matrices();
+  const uint8_t seed[] = {7};
+  auto params = generate_parameters(m, toxic_waste::from_seed(seed), pool);
+  ASSERT_TRUE(params.ok()) << params.error().to_string();
+  r1cs::proving_cs cs;
+  synthesize_cubic_chain(cs, 3, 20);
+  cs.finalize();
+  auto dom = ntt::domain_t::create(cs.num_rows());
+  ASSERT_TRUE(dom.ok());
+  const assignment asg = make_assignment(cs);
+  EXPECT_EQ(params->sizes(), query_sizes_for(shape_of(asg, dom->size())));
+  EXPECT_TRUE(check_query_sizes(params->sizes(), asg, dom->size()).ok());
+  query_sizes short_h = params->sizes();
+  --short_h.h;
+  const status s = check_query_sizes(short_h, asg, dom->size());
+  EXPECT_EQ(s.code(), status_code::size_mismatch);
+  EXPECT_EQ(s.message().rfind("h query has", 0), 0u) << s.message();
 }
 
 TEST(Groth16Prover, RandomCircuitsProveVerifyAndTamper) {

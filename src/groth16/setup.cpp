@@ -5,14 +5,12 @@
 // 32 mixed additions (≈ 32·11 Fp(2) multiplications) plus ≈ 3 multiplications for normalisation.
 #include "groth16/setup.hpp"
 
-#include <sys/random.h>
-
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cstring>
 #include <string>
 
+#include "base/os_random.hpp"
 #include "ec/curves.hpp"
 #include "groth16/fixed_base.hpp"
 #include "hash/sha256.hpp"
@@ -50,19 +48,6 @@ fr_t derive_element(std::span<const uint8_t> seed, uint8_t k) {
     const fr_t x = reduce_be(wide, 64);
     if (!x.is_zero()) return x;
   }
-}
-
-bool os_random(uint8_t* p, size_t n) {
-  while (n > 0) {
-    const ssize_t got = getrandom(p, n, 0);
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    p += got;
-    n -= size_t(got);
-  }
-  return true;
 }
 
 /// acc_j += Σ_i M[i][j]·L_i(τ) over the matrix entries (repeated entries simply add up).
@@ -128,8 +113,7 @@ result<toxic_waste> toxic_waste::random() {
   for (auto& x : v) {
     do {
       uint8_t wide[64];
-      if (!os_random(wide, sizeof wide))
-        return status(status_code::io_error, "getrandom failed: " + std::string(strerror(errno)));
+      if (status s = fill_os_random(wide); !s) return s;
       x = reduce_be(wide, 64);
       std::memset(wide, 0, sizeof wide);
     } while (x.is_zero());

@@ -7,7 +7,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -15,6 +14,7 @@
 #include "ec/curves.hpp"
 #include "ec/scalar_mul.hpp"
 #include "ec/subgroup.hpp"
+#include "fixtures.hpp"
 #include "gmp_oracle.hpp"
 #include "groth16/verifier.hpp"
 #include "test_rng.hpp"
@@ -37,8 +37,7 @@ g2_affine_t rand_g2(test::test_rng& rng) {
 }
 
 std::string read_vector(const std::string& name) {
-  const char* root = std::getenv("CUZK_SOURCE_DIR");
-  const std::string path = std::string(root ? root : ".") + "/tests/snarkjs/vectors/" + name;
+  const std::string path = test::source_dir() + "/tests/snarkjs/vectors/" + name;
   std::ifstream f(path);
   EXPECT_TRUE(f.good()) << path;
   std::ostringstream ss;

@@ -3,12 +3,10 @@
 // hundreds at most), then one shared Miller loop and one final exponentiation per call.
 #include "groth16/verifier.hpp"
 
-#include <sys/random.h>
-
-#include <cerrno>
 #include <cstring>
 #include <string>
 
+#include "base/os_random.hpp"
 #include "ec/scalar_mul.hpp"
 #include "pairing/pairing.hpp"
 
@@ -98,26 +96,16 @@ result<bool> verify_batch(const prepared_verifying_key& pvk, std::span<const pro
 
 result<bool> verify_batch(const prepared_verifying_key& pvk, std::span<const proof> proofs,
                           std::span<const std::vector<fr_t>> inputs_per_proof) {
-  bool failed = false;
-  int err = 0;
+  status drawn;
   auto rng = [&]() -> uint64_t {
+    uint8_t bytes[8] = {};
+    if (drawn) drawn = fill_os_random(bytes);
     uint64_t v = 0;
-    size_t got = 0;
-    uint8_t* bytes = reinterpret_cast<uint8_t*>(&v);
-    while (got < sizeof v && !failed) {
-      const ssize_t n = getrandom(bytes + got, sizeof v - got, 0);
-      if (n < 0 && errno != EINTR) {
-        failed = true;
-        err = errno;
-      } else if (n > 0) {
-        got += size_t(n);
-      }
-    }
-    return failed ? 1 : v;
+    std::memcpy(&v, bytes, sizeof v);
+    return drawn ? v : 1;
   };
   auto r = verify_batch(pvk, proofs, inputs_per_proof, rng);
-  if (failed)
-    return status(status_code::io_error, "getrandom failed: " + std::string(strerror(err)));
+  if (!drawn) return drawn;
   return r;
 }
 

@@ -45,15 +45,4 @@ std::array<uint8_t, 32> blake2s::hash256(std::span<const uint8_t> data) {
   return out;
 }
 
-std::string to_hex(std::span<const uint8_t> bytes) {
-  static constexpr char DIGITS[] = "0123456789abcdef";
-  std::string s;
-  s.reserve(2 * bytes.size());
-  for (uint8_t b : bytes) {
-    s.push_back(DIGITS[b >> 4]);
-    s.push_back(DIGITS[b & 15]);
-  }
-  return s;
-}
-
 }  // namespace cuzk

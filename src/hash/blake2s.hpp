@@ -42,7 +42,4 @@ class blake2s {
   size_t digest_bytes_;
 };
 
-/// Lower-case hex of a byte string (for digests in messages and test expectations).
-std::string to_hex(std::span<const uint8_t> bytes);
-
 }  // namespace cuzk

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "base/hex.hpp"
+
 namespace cuzk {
 namespace {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "hash/blake2s.hpp"  // to_hex
+#include "base/hex.hpp"
 
 namespace cuzk {
 namespace {

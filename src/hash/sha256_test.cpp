@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "hash/blake2s.hpp"
+#include "base/hex.hpp"
 #include "test_rng.hpp"
 
 namespace cuzk {

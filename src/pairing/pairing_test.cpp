@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/hex.hpp"
 #include "gmp_oracle.hpp"
 #include "test_rng.hpp"
 
@@ -96,13 +97,7 @@ const char* const E_2G1_3G2[12] = {
 std::string to_hex(const fp12_t& f) {
   uint8_t b[fp12_t::BYTES];
   fp12_to_bytes_be(f, b);
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (uint8_t x : b) {
-    s += digits[x >> 4];
-    s += digits[x & 15];
-  }
-  return s;
+  return cuzk::to_hex(b);
 }
 std::string join(const char* const parts[12]) {
   std::string s;

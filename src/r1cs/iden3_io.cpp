@@ -12,6 +12,7 @@
 #include <fstream>
 #include <optional>
 
+#include "base/hex.hpp"
 #include "base/mmap_file.hpp"
 #include "r1cs/assignment_data.hpp"
 
@@ -115,12 +116,8 @@ result<std::optional<std::span<const uint8_t>>> unique_section(const std::vector
 }
 
 std::string hex_le(std::span<const uint8_t> le) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (size_t i = le.size(); i-- > 0;) {
-    s += digits[le[i] >> 4];
-    s += digits[le[i] & 15];
-  }
+  const std::vector<uint8_t> be(le.rbegin(), le.rend());
+  std::string s = to_hex(be);
   const size_t nz = s.find_first_not_of('0');
   s = nz == std::string::npos ? "0" : s.substr(nz);
   return "0x" + s;

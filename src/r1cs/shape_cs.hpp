@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/bitmap.hpp"
+#include "base/hex.hpp"
 #include "ff/fields.hpp"
 #include "hash/blake2s.hpp"
 #include "r1cs/constraint_system.hpp"

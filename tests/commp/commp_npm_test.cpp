@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "base/hex.hpp"
 #include "filecoin/porep/commp.hpp"
-#include "hash/blake2s.hpp"
 #include "test_rng.hpp"
 
 namespace cuzk::porep {

@@ -3,8 +3,8 @@
 // BucketGraph size is the node count); Tree::display() is "merkletree-poseidon_hasher-B-S-T".
 #include "filecoin/circuits/params_name.hpp"
 
+#include "base/hex.hpp"
 #include "filecoin/porep/graph.hpp"
-#include "hash/blake2s.hpp"  // to_hex
 #include "hash/sha256.hpp"
 
 namespace cuzk::synth {

@@ -3,7 +3,7 @@
 // StackedCompound::generate_public_inputs, FILECOIN.md §3.3): [replica_id, comm_d, comm_r], then
 // per challenge c of partition k: [c, drg_0..drg_5, exp_0..exp_7, c, c, c] (the tree_d PoR index,
 // the 14 parents' tree_c PoR indices, the challenge UInt64, the tree_r_last and tree_c indices).
-// 3 + 18·cpp values, ONE not included; challenges and parents come from src/porep.
+// 3 + 18·cpp values, ONE not included; challenges and parents come from src/filecoin/porep.
 #pragma once
 
 #include <cstdint>

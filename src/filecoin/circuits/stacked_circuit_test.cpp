@@ -9,7 +9,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -18,6 +17,7 @@
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/porep/synthetic.hpp"
 #include "filecoin/porep/vanilla_prove.hpp"
+#include "fixtures.hpp"
 #include "r1cs/assignment_data.hpp"
 #include "r1cs/matrix_cs.hpp"
 #include "r1cs/shape_cs.hpp"
@@ -28,11 +28,6 @@ namespace cuzk::synth {
 namespace {
 
 using porep::registered_seal_proof;
-
-std::string fixture(const std::string& name) {
-  const char* src = std::getenv("CUZK_SOURCE_DIR");
-  return std::string(src ? src : CUZK_SOURCE_DIR_FALLBACK) + "/../shared/fixtures/filecoin/" + name;
-}
 
 r1cs::shape_summary shape_of(const stacked_circuit_t& c) {
   r1cs::shape_cs cs;
@@ -106,7 +101,7 @@ TEST(stacked_circuit, closed_form_counts_32gib_64gib) {
 // ---- parameter names -------------------------------------------------------------------------
 
 TEST(params_name, official_names) {
-  std::ifstream f(fixture("parameters.json"));
+  std::ifstream f(test::fixture_path("parameters.json"));
   ASSERT_TRUE(f) << "missing fixture parameters.json";
   std::stringstream ss;
   ss << f.rdbuf();

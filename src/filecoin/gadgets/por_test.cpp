@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // pick / insert / select and PoRCircuit: constraint counts of FILECOIN.md §3.4 (insert 2/8/22, PoR
 // 1,062 / 5,302 / 5,616, a binary SHA level 45,382), placement for every index, circuit root ==
-// native root (hash/merkle.hpp) with every constraint satisfied, tampered witnesses rejected,
-// witness_cs == proving_cs, and frozen shape fingerprints.
+// native root (filecoin/hash/merkle.hpp) with every constraint satisfied, tampered witnesses
+// rejected, witness_cs == proving_cs, and frozen shape fingerprints.
 #include "filecoin/gadgets/por.hpp"
 
 #include <gtest/gtest.h>

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/hex.hpp"
 #include "filecoin/hash/merkle.hpp"
 #include "test_rng.hpp"
 
@@ -18,7 +19,7 @@ using ff::fr_t;
 
 fr_t fr_from_be_hex(const std::string& hex) {
   uint8_t be[32];
-  for (size_t i = 0; i < 32; ++i) be[i] = uint8_t(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+  EXPECT_TRUE(from_hex_into(hex, be).ok()) << hex;
   fr_t x;
   EXPECT_TRUE(fr_t::from_bytes_be(be, x));
   return x;
@@ -26,7 +27,7 @@ fr_t fr_from_be_hex(const std::string& hex) {
 
 bytes32_t bytes_from_hex(const std::string& hex) {
   bytes32_t b;
-  for (size_t i = 0; i < 32; ++i) b[i] = uint8_t(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+  EXPECT_TRUE(from_hex_into(hex, b).ok()) << hex;
   return b;
 }
 

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "hash/blake2s.hpp"
+#include "base/hex.hpp"
 #include "test_rng.hpp"
 
 namespace cuzk {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/base64.hpp"
+#include "base/hex.hpp"
 #include "filecoin/porep/c1_bincode.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/c1_test_check.hpp"
@@ -38,13 +39,6 @@ const c1_output_t& c1_2kib() {
   static const c1_output_t c1 =
       *generate_synthetic_c1(request(registered_seal_proof::stacked_drg_2kib_v1_1));
   return c1;
-}
-
-std::string to_hex(const domain_t& d) {
-  static const char* H = "0123456789abcdef";
-  std::string s;
-  for (uint8_t b : d) s += H[b >> 4], s += H[b & 15];
-  return s;
 }
 
 // ---- synthetic

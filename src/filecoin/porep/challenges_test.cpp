@@ -9,9 +9,9 @@
 
 #include <vector>
 
+#include "base/hex.hpp"
 #include "filecoin/porep/commp.hpp"
 #include "filecoin/porep/replica_id.hpp"
-#include "hash/blake2s.hpp"
 #include "test_rng.hpp"
 
 namespace cuzk::porep {

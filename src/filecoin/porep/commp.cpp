@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 
+#include "base/hex.hpp"
 #include "filecoin/hash/sha256_trunc254.hpp"
 #include "filecoin/porep/fr32.hpp"
 
@@ -195,19 +196,8 @@ std::string commitment_cid(const bytes32_t& comm, uint64_t codec, uint64_t multi
 }
 
 result<bytes32_t> parse_hex32(std::string_view hex) {
-  if (hex.size() >= 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) hex.remove_prefix(2);
-  if (hex.size() != 64)
-    return {status_code::bad_encoding, "expected 64 hex digits, got " + std::to_string(hex.size())};
   bytes32_t out{};
-  for (size_t i = 0; i < 64; ++i) {
-    const char c = hex[i];
-    int v = c >= '0' && c <= '9'   ? c - '0'
-            : c >= 'a' && c <= 'f' ? c - 'a' + 10
-            : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                   : -1;
-    if (v < 0) return {status_code::bad_encoding, "bad hex digit '" + std::string(1, c) + "'"};
-    out[i / 2] = uint8_t(out[i / 2] << 4 | v);
-  }
+  if (status s = from_hex_into(strip_hex_prefix(hex), out); !s) return s;
   return out;
 }
 

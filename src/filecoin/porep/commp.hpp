@@ -68,8 +68,8 @@ inline std::string sealed_cid(const hash::bytes32_t& comm) {
   return commitment_cid(comm, 0xf102, 0xb401);
 }
 
-/// 64 hex digits (either case) to 32 bytes in order; bad_encoding otherwise. (The other way is
-/// cuzk::to_hex in base/blake2s.hpp.)
+/// 64 hex digits (either case, optionally 0x-prefixed) to 32 bytes in order; bad_length or
+/// bad_encoding otherwise (base/hex.hpp, which also has the other way, to_hex).
 result<hash::bytes32_t> parse_hex32(std::string_view hex);
 
 }  // namespace cuzk::porep

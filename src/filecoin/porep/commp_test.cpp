@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "base/hex.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/fr32.hpp"
-#include "hash/blake2s.hpp"
 #include "test_rng.hpp"
 
 namespace cuzk::porep {

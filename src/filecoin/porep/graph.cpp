@@ -9,8 +9,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "base/hex.hpp"
 #include "hash/blake2b.hpp"
-#include "hash/blake2s.hpp"
 #include "hash/chacha.hpp"
 #include "hash/sha256.hpp"
 

@@ -12,9 +12,9 @@
 #include <filesystem>
 #include <vector>
 
+#include "base/hex.hpp"
 #include "filecoin/porep/parent_cache.hpp"
 #include "filecoin/porep/porep_test_util.hpp"
-#include "hash/blake2s.hpp"  // to_hex
 
 namespace cuzk::porep {
 namespace {
@@ -41,7 +41,7 @@ TEST(porep_graph, spot_parents_2kib_v1_1) {
 
 TEST(porep_graph, parent_cache_json_parses) {
   const auto facts = parent_cache_facts();
-  ASSERT_EQ(facts.size(), 10u) << test::filecoin_fixture("parent_cache.json");
+  ASSERT_EQ(facts.size(), 10u) << cuzk::test::fixture_path("parent_cache.json");
   EXPECT_FALSE(parse_parent_cache_json("").ok());
   EXPECT_FALSE(parse_parent_cache_json("{\"a\": {\"sector_size\": 1}}").ok());
   EXPECT_FALSE(parse_parent_cache_json("{\"a\": {\"sector_size\": x, \"digest\": \"00\"}}").ok());

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "hash/blake2s.hpp"
+#include "base/hex.hpp"
 
 namespace cuzk::porep {
 namespace {

@@ -8,9 +8,9 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "base/hex.hpp"
 #include "filecoin/porep/parent_cache.hpp"
 #include "filecoin/porep/porep_test_util.hpp"
-#include "hash/blake2s.hpp"  // to_hex
 
 namespace cuzk::porep {
 namespace {

@@ -1,22 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-// Test helpers for porep: the path of the shared Filecoin fixtures (read in place, never copied:
-// ${CUZK_SOURCE_DIR}/../shared/fixtures/filecoin/) and the parent_cache.json facts.
+// Test helpers for porep: the parent_cache.json facts of the shared Filecoin fixtures
+// (tests/support/fixtures.hpp finds them).
 #pragma once
 
-#include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "filecoin/porep/parent_cache.hpp"
+#include "fixtures.hpp"
 
 namespace cuzk::porep::test {
 
-inline std::string filecoin_fixture(const std::string& name) {
-  const char* src = std::getenv("CUZK_SOURCE_DIR");
-  return std::string(src ? src : CUZK_SOURCE_DIR_FALLBACK) + "/../shared/fixtures/filecoin/" + name;
-}
-
 inline std::vector<parent_cache_fact_t> parent_cache_facts() {
-  auto f = read_parent_cache_json(filecoin_fixture("parent_cache.json"));
+  auto f = read_parent_cache_json(cuzk::test::fixture_path("parent_cache.json"));
   return f.ok() ? *f : std::vector<parent_cache_fact_t>{};
 }
 

@@ -13,12 +13,12 @@
 
 #include <unistd.h>
 
+#include "base/hex.hpp"
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/commp.hpp"
 #include "filecoin/porep/fr32.hpp"
 #include "filecoin/porep/vanilla_prove.hpp"
-#include "hash/blake2s.hpp"
 #include "test_rng.hpp"
 
 namespace cuzk::porep {

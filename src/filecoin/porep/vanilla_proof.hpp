@@ -25,7 +25,7 @@ namespace cuzk::porep {
 /// hash::bytes_to_fr where a field element is needed). Same type as hash::bytes32_t.
 using domain_t = std::array<uint8_t, 32>;
 
-// TOTAL_PARENTS (37 label slots), DRG_DEGREE (6) and EXP_DEGREE (8) come from porep/graph.hpp.
+// TOTAL_PARENTS (37 label slots), DRG_DEGREE (6) and EXP_DEGREE (8) come from graph.hpp.
 
 /// ProofData variant of storage-proofs-core merkle/proof.rs; the value is the bincode variant id.
 enum class merkle_proof_kind : uint8_t { single = 0, sub = 1, top = 2 };

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <memory>
 
+#include "base/hex.hpp"
 #include "filecoin/porep/json_reader.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
 #include "hash/blake2b.hpp"
@@ -128,14 +129,7 @@ result<std::string> blake2b512_file_hex(const std::string& path) {
   if (f.bad()) return status(status_code::io_error, "read error in " + path);
   std::array<uint8_t, 64> d;
   h.finalize(d.data());
-  static constexpr char HEX[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(128);
-  for (uint8_t b : d) {
-    out.push_back(HEX[b >> 4]);
-    out.push_back(HEX[b & 15]);
-  }
-  return out;
+  return to_hex(d);
 }
 
 const char* name_of(digest_verdict v) {

@@ -9,12 +9,12 @@
 
 #include <random>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "filecoin/circuits/params_name.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
+#include "fixtures.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -125,9 +125,7 @@ TEST(params_digest, parse_parameters_json) {
 }
 
 TEST(params_digest, builtin_table_equals_fixture) {
-  const char* root = std::getenv("CUZK_SOURCE_DIR");
-  if (!root) GTEST_SKIP() << "CUZK_SOURCE_DIR unset (run under ctest)";
-  const std::string path = std::string(root) + "/../shared/fixtures/filecoin/parameters.json";
+  const std::string path = cuzk::test::fixture_path("parameters.json");
   if (!fs::exists(path)) GTEST_SKIP() << "no fixture at " << path;
   auto facts = read_parameters_json(path);
   ASSERT_TRUE(facts.ok()) << facts.error().to_string();
@@ -145,7 +143,7 @@ TEST(params_digest, builtin_table_equals_fixture) {
     EXPECT_TRUE(found) << f.name;
   }
   EXPECT_EQ(porep, builtin_porep_facts().size());
-  // Our file names (synth/params_name.hpp) are the table's names.
+  // Our file names (filecoin/circuits/params_name.hpp) are the table's names.
   for (auto p : {porep::registered_seal_proof::stacked_drg_2kib_v1_1,
                  porep::registered_seal_proof::stacked_drg_32gib_v1_1}) {
     auto cfg = porep::porep_config(p);

@@ -250,13 +250,7 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
       const std::string path = porep_params_path(*cfg, params_dir);
       auto file = groth16::params_file::open(path);
       if (!file) return status(file.error().code(), path + ": " + file.error().message());
-      groth16::parameters_shape shape;
-      shape.num_inputs = cs.num_inputs();
-      shape.num_aux = cs.num_aux();
-      shape.domain_size = next_pow2(cs.num_rows());
-      shape.a_aux_density = cs.a_aux_density().view().popcount();
-      shape.b_input_density = cs.b_input_density().view().popcount();
-      shape.b_aux_density = cs.b_aux_density().view().popcount();
+      const auto shape = groth16::shape_of(groth16::make_assignment(cs), next_pow2(cs.num_rows()));
       if (status s = file->validate_against(shape); !s) {
         return status(s.code(), path + " does not fit the circuit: " + s.message());
       }

@@ -29,7 +29,7 @@ inline constexpr const char* DEFAULT_PARAMS_DIR = "/var/tmp/filecoin-proof-param
 /// DEFAULT_PARAMS_DIR.
 std::string resolve_params_dir(std::string_view explicit_dir = {});
 
-/// The .params / .vk paths of a config inside `dir` (synth/params_name.hpp names).
+/// The .params / .vk paths of a config inside `dir` (filecoin/circuits/params_name.hpp names).
 std::string porep_params_path(const porep::porep_config_t& cfg, const std::string& dir);
 std::string porep_vk_path(const porep::porep_config_t& cfg, const std::string& dir);
 

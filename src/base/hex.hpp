@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+// Hex text ↔ bytes: the one codec for digests in messages, test expectations and command-line
+// arguments. Encoding is lower-case; decoding is strict (even length, [0-9a-fA-F] only, no prefix,
+// no whitespace) because it reads untrusted text and reports the offending offset.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.hpp"
+
+namespace cuzk {
+
+/// Lower-case hex of `bytes`, two digits per byte, in order.
+std::string to_hex(std::span<const uint8_t> bytes);
+
+/// The bytes of an even-length hex string (either case). bad_length for an odd length,
+/// bad_encoding (with the offset) for a character outside [0-9a-fA-F].
+result<std::vector<uint8_t>> from_hex(std::string_view text);
+
+/// Decodes exactly `out.size()` bytes into `out`: bad_length unless `text` has 2·out.size()
+/// digits, bad_encoding as from_hex. `out` is unspecified on error.
+status from_hex_into(std::string_view text, std::span<uint8_t> out);
+
+/// `text` without a leading "0x" or "0X" (command-line and JSON forms of big-endian numbers).
+std::string_view strip_hex_prefix(std::string_view text);
+
+}  // namespace cuzk
