@@ -87,7 +87,10 @@ for g in "${groups[@]}"; do
 done
 echo "load_after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/machine.txt"
 
-pool_groups=$(for g in "${groups[@]}"; do [[ ${g##*|} == 1 ]] && echo -n "${g%%|*} "; done)
+pool_groups=""
+for g in "${groups[@]}"; do
+  if [[ ${g##*|} == 1 ]]; then pool_groups+="${g%%|*} "; fi
+done
 python3 - "$out" "$pool_groups" <<'PY' | tee "$out/summary.md"
 import json, os, sys
 
