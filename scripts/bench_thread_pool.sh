@@ -18,7 +18,7 @@
 set -euo pipefail
 
 if (($# < 2)); then
-  sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '3,17p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 
