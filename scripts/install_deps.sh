@@ -5,7 +5,11 @@
 set -euo pipefail
 
 packages=(build-essential cmake git pkg-config python3 libgtest-dev libgmock-dev libbenchmark-dev
+<<<<<<< HEAD
           libgmp-dev libssl-dev nlohmann-json3-dev libsimdjson-dev libb2-dev clang-format)
+=======
+          libgmp-dev libssl-dev nlohmann-json3-dev libtbb-dev clang-format)
+>>>>>>> tbb
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 

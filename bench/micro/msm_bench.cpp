@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 // CPU MSM benchmarks: BM_msm_g1/<lg>/<threads>, BM_msm_g2/<lg>/<threads> (2^lg random scalars,
-// counter us_per_point) and BM_batch_add/<lg> (G1, every bit set). Bases are a chain
-// P_{i+1} = P_i + Q normalised to affine with one inversion per block, built once per process.
+// threads 1, 2 and every hardware thread; counter us_per_point) and BM_batch_add/<lg> (G1, every
+// bit set). Bases are a chain P_{i+1} = P_i + Q normalised to affine with one inversion per block,
+// built once per process.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <map>
+#include <memory>
 #include <random>
 #include <span>
 #include <vector>
 
+#include "bench_threads.hpp"
 #include "msm/msm_cpu.hpp"
 
 namespace {
@@ -89,9 +93,12 @@ std::vector<fr_t> random_scalars(size_t n) {
   return k;
 }
 
+/// One pool per thread count, started on first use and kept for the process.
 thread_pool& pool(unsigned threads) {
-  static thread_pool p1(1), p2(2);
-  return threads == 1 ? p1 : p2;
+  static std::map<unsigned, std::unique_ptr<thread_pool>> pools;
+  auto& slot = pools[threads];
+  if (!slot) slot = std::make_unique<thread_pool>(threads);
+  return *slot;
 }
 
 template <class Field>
@@ -133,11 +140,11 @@ void BM_batch_add(benchmark::State& state) {
 }
 
 BENCHMARK(BM_msm_g1)
-    ->ArgsProduct({benchmark::CreateDenseRange(10, 22, 2), {1, 2}})
+    ->ArgsProduct({benchmark::CreateDenseRange(10, 22, 2), cuzk::bench::with_all_threads({1, 2})})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_msm_g2)
-    ->ArgsProduct({benchmark::CreateDenseRange(10, 22, 2), {1, 2}})
+    ->ArgsProduct({benchmark::CreateDenseRange(10, 22, 2), cuzk::bench::with_all_threads({1, 2})})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_batch_add)->DenseRange(10, 22, 4)->Unit(benchmark::kMillisecond)->UseRealTime();

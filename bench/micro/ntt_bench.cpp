@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // CPU NTT micro-benchmarks: BM_ntt/<lg> (forward, natural order, one thread) for 2^16…2^24,
-// BM_ntt_mt/<lg>/<threads> and the cheap nr/rn orders. The N/2·log2 N multiplication model's unit
-// is BM_fr_mul (ff_bench.cpp). BM_ntt_mul_lazy and BM_ntt_dif_bfly time the NTT's own kernels
-// (ntt_kernels.hpp) over a 1024-element array: the per-butterfly floor of the transform.
+// BM_ntt_mt/<lg>/<threads> (2 and every hardware thread) and the cheap nr/rn orders. The N/2·log2 N
+// multiplication model's unit is BM_fr_mul (ff_bench.cpp). BM_ntt_mul_lazy and BM_ntt_dif_bfly time
+// the NTT's own kernels (ntt_kernels.hpp) over a 1024-element array: the per-butterfly floor of the
+// transform.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
 #include <vector>
 
 #include "base/thread_pool.hpp"
+#include "bench_threads.hpp"
 #include "ntt/ntt_cpu.hpp"
 #include "ntt/ntt_kernels.hpp"
 
@@ -66,7 +68,9 @@ BENCHMARK(BM_ntt_nr)->DenseRange(16, 24, 4)->Unit(benchmark::kMillisecond);
 void BM_ntt_mt(benchmark::State& state) {
   run_ntt(state, unsigned(state.range(0)), unsigned(state.range(1)), cuzk::ntt::ntt_order::nn);
 }
-BENCHMARK(BM_ntt_mt)->ArgsProduct({{16, 20, 24}, {2}})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ntt_mt)
+    ->ArgsProduct({{16, 20, 24}, cuzk::bench::with_all_threads({2})})
+    ->Unit(benchmark::kMillisecond);
 
 // y[i] ← y[i]·c (lazy, result < 2r; the input is any 256-bit value): independent products.
 void BM_ntt_mul_lazy(benchmark::State& state) {

@@ -2,12 +2,17 @@
 // thread_pool: a fixed set of worker threads running fork-join loops. The crypto core never
 // creates threads of its own; callers pass a pool (STYLE.md §4.2), so the engine decides how many
 // cores each job gets. A pool of size 1 runs everything on the calling thread.
+// Two implementations sit behind this one header, chosen at configure time by CUZK_THREAD_POOL
+// (issue 10 item 5): `native` (thread_pool_native.cpp, own workers) and `tbb`
+// (thread_pool_tbb.cpp, a oneTBB task_arena of size() slots). The state is behind a pointer so
+// the header, and every file that includes it, is the same for both.
 #pragma once
 
 #include <algorithm>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -26,8 +31,9 @@ class thread_pool {
   unsigned size() const { return num_threads_; }
 
   /// Calls fn(task) for task in [0, num_tasks), spread over the pool; returns when all are done.
-  /// Tasks are handed out dynamically (one atomic counter), so uneven tasks balance. Not reentrant:
-  /// fn must not call parallel_for on the same pool. Exceptions from fn are not supported.
+  /// Tasks are handed out dynamically, so uneven tasks balance. Not reentrant with the native
+  /// implementation: fn must not call parallel_for on the same pool (the tbb one allows it).
+  /// Exceptions from fn are not supported.
   void parallel_for(size_t num_tasks, const std::function<void(size_t)>& fn);
 
   /// Splits [0, n) into about `chunks_per_thread`·size() contiguous ranges of at least `min_chunk`
@@ -39,19 +45,16 @@ class thread_pool {
   static thread_pool& default_pool();
 
  private:
-  void worker_loop();
-  void run_tasks();
+  struct impl;  // defined by the implementation file
+
+  /// 0 → std::thread::hardware_concurrency() (at least 1).
+  static unsigned resolve_num_threads(unsigned requested);
+  /// Runs fn over [0, num_tasks) on the calling thread when there is nothing to spread (an empty
+  /// job, one task, or a pool of one); returns whether it did.
+  bool ran_inline(size_t num_tasks, const std::function<void(size_t)>& fn) const;
 
   unsigned num_threads_;
-  std::vector<std::thread> workers_;
-  std::mutex mutex_;
-  std::condition_variable work_cv_, done_cv_;
-  const std::function<void(size_t)>* job_ = nullptr;
-  size_t num_tasks_ = 0;
-  size_t next_task_ = 0;
-  size_t tasks_done_ = 0;
-  unsigned generation_ = 0;
-  bool stopping_ = false;
+  std::unique_ptr<impl> impl_;
 };
 
 }  // namespace cuzk

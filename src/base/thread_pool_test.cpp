@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <numeric>
+#include <thread>
 
 namespace cuzk {
 namespace {
@@ -37,6 +40,67 @@ TEST(thread_pool, repeated_jobs) {
   for (int rep = 0; rep < 200; ++rep) pool.parallel_for(17, [&](size_t i) { sum += long(i); });
   EXPECT_EQ(sum.load(), 200L * (16 * 17 / 2));
 }
+
+// Counts the tasks running at once: the pool's size is the job's core budget, whichever
+// implementation runs it.
+struct concurrency_meter {
+  std::atomic<int> active{0}, peak{0};
+  void enter() {
+    const int now = ++active;
+    int seen = peak.load();
+    while (now > seen && !peak.compare_exchange_weak(seen, now)) {
+    }
+  }
+  void leave() { --active; }
+};
+
+TEST(thread_pool, never_runs_more_tasks_at_once_than_its_size) {
+  thread_pool pool(2);
+  concurrency_meter meter;
+  pool.parallel_for(64, [&](size_t) {
+    meter.enter();
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    meter.leave();
+  });
+  EXPECT_LE(meter.peak.load(), 2);
+}
+
+#if defined(CUZK_THREAD_POOL_REENTRANT)
+// A task of a job may start a job of its own on the same pool (CUZK_THREAD_POOL=tbb): it must
+// neither deadlock nor lose tasks, and the nested tasks stay within the pool's budget.
+TEST(thread_pool, nested_parallel_for_on_the_same_pool) {
+  thread_pool pool(3);
+  constexpr size_t outer = 8, inner = 100;
+  std::vector<std::atomic<int>> hits(outer * inner);
+  concurrency_meter meter;
+  pool.parallel_for(outer, [&](size_t o) {
+    pool.parallel_for(inner, [&](size_t i) {
+      meter.enter();
+      hits[o * inner + i]++;
+      meter.leave();
+    });
+  });
+  for (auto& h : hits) EXPECT_EQ(h.load(), 1);
+  EXPECT_LE(meter.peak.load(), 3);
+}
+
+// Tasks of one pool may each run jobs on another pool at the same time (an engine job handing a
+// stage to a smaller per-job pool).
+TEST(thread_pool, nested_parallel_for_on_another_pool) {
+  thread_pool outer_pool(2), inner_pool(2);
+  std::atomic<long> sum{0};
+  outer_pool.parallel_for(6, [&](size_t) {
+    inner_pool.parallel_range(1000, [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) sum += long(i);
+    });
+  });
+  EXPECT_EQ(sum.load(), 6L * (999 * 1000 / 2));
+}
+#else
+TEST(thread_pool, nested_parallel_for_on_the_same_pool) {
+  GTEST_SKIP() << "the native thread_pool is not reentrant (CUZK_THREAD_POOL=tbb is)";
+}
+#endif
 
 }  // namespace
 }  // namespace cuzk
