@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(build-essential cmake git pkg-config python3 libgtest-dev libgmock-dev libbenchmark-dev
-          libgmp-dev libssl-dev nlohmann-json3-dev clang-format)
+          libgmp-dev libssl-dev nlohmann-json3-dev clang-format libcli11-dev libspdlog-dev)
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 
