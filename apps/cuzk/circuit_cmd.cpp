@@ -9,10 +9,15 @@
 //       rows: each input row x_j·0 = 0 adds one A entry (a_nnz = circuit A nnz + inputs), as in
 //       the measured 32 GiB figures of FILECOIN.md §3.5.
 // Exit codes: 0 ok, 2 bad input or usage (one line on stderr).
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <string>
 
+#include "cli_args.hpp"
 #include "filecoin/circuits/params_name.hpp"
 #include "filecoin/circuits/stacked_circuit.hpp"
 #include "filecoin/porep/config.hpp"
@@ -21,35 +26,12 @@
 namespace cuzk::app {
 namespace {
 
-constexpr int EXIT_OK = 0, EXIT_BAD = 2;
-
-const char* const USAGE =
-    "usage: cuzk circuit <command>\n"
-    "  stats --circuit porep --registered-proof NAME\n"
-    "          R1CS shape of one partition circuit as JSON (rows, constraints, inputs, aux, nnz,\n"
-    "          densities); 32/64 GiB take a few minutes\n";
-
 int fail(const std::string& msg) {
-  std::fprintf(stderr, "cuzk circuit: %s\n", msg.c_str());
+  spdlog::error("cuzk circuit: {}", msg);
   return EXIT_BAD;
 }
 
-int cmd_circuit_stats(int argc, char** argv) {
-  std::string circuit, proof_name;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (i + 1 >= argc) return fail("stats: missing value after " + a);
-    const std::string v = argv[++i];
-    if (a == "--circuit") {
-      circuit = v;
-    } else if (a == "--registered-proof") {
-      proof_name = v;
-    } else {
-      return fail("stats: unknown option " + a);
-    }
-  }
-  if (circuit != "porep") return fail("stats: --circuit must be 'porep'");
-  if (proof_name.empty()) return fail("stats: --registered-proof is required");
+int run_circuit_stats(const std::string& proof_name) {
   const auto proof = porep::parse_registered_seal_proof(proof_name);
   if (!proof) return fail("stats: " + proof.error().message());
   const auto cfg = porep::porep_config(*proof);
@@ -77,20 +59,24 @@ int cmd_circuit_stats(int argc, char** argv) {
 
 }  // namespace
 
-int cmd_circuit(int argc, char** argv) {
-  if (argc < 2) {
-    std::fputs(USAGE, stderr);
-    return EXIT_BAD;
-  }
-  const std::string sub = argv[1];
-  if (sub == "stats") return cmd_circuit_stats(argc - 1, argv + 1);
-  if (sub == "help" || sub == "--help" || sub == "-h") {
-    std::fputs(USAGE, stdout);
-    return EXIT_OK;
-  }
-  std::fprintf(stderr, "cuzk circuit: unknown command '%s'\n", sub.c_str());
-  std::fputs(USAGE, stderr);
-  return EXIT_BAD;
+void add_circuit_commands(CLI::App& root, command_runner& chosen) {
+  auto* circuit = root.add_subcommand("circuit", "Filecoin circuit shapes: rows, nnz, densities");
+  circuit->require_subcommand(1);
+  struct stats_args {
+    std::string circuit, proof_name;
+  };
+  auto args = std::make_shared<stats_args>();
+  auto* stats = circuit->add_subcommand(
+      "stats",
+      "R1CS shape of one partition circuit as JSON (rows, constraints, inputs, aux, nnz, "
+      "densities); 32/64 GiB take a few minutes");
+  stats->add_option("--circuit", args->circuit, "the circuit (only porep)")
+      ->required()
+      ->check(CLI::IsMember({"porep"}));
+  stats->add_option("--registered-proof", args->proof_name, "registered seal proof name or id")
+      ->required();
+  stats->footer(REGISTERED_PROOFS_HELP);
+  on_selected(stats, chosen, [args] { return run_circuit_stats(args->proof_name); });
 }
 
 }  // namespace cuzk::app

@@ -1,18 +1,35 @@
 // SPDX-License-Identifier: Apache-2.0
-// Argument helpers shared by the `cuzk` subcommands.
+// Command-line helpers shared by the `cuzk` subcommands: the exit codes, how a CLI11 subcommand
+// hands its body to main, strict decimal numbers, and the PoRep prover identity flags.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "base/status.hpp"
 #include "filecoin/porep/commp.hpp"  // parse_hex32
 #include "filecoin/porep/replica_id.hpp"
 
 namespace cuzk::app {
+
+/// 0 success (or a valid proof), 1 the operation failed (or an invalid proof), 2 usage error or
+/// bad input.
+constexpr int EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2;
+
+/// The body of the selected command. Parsing only chooses it; main runs it once parsing is done
+/// and logging is configured, so no command does work while the command line may still be bad.
+using command_runner = std::function<int()>;
+
+/// Makes `cmd` a leaf command: when the command line selects it, `chosen` becomes `run`.
+inline void on_selected(CLI::App* cmd, command_runner& chosen, command_runner run) {
+  cmd->callback([&chosen, run = std::move(run)] { chosen = run; });
+}
 
 /// Strict decimal u64: digits only, no sign or space, no overflow.
 inline bool parse_u64(const std::string& s, uint64_t& out) {
@@ -27,37 +44,53 @@ inline bool parse_u64(const std::string& s, uint64_t& out) {
   return true;
 }
 
+/// A CLI11 transform that accepts only a decimal u64 in [lo, hi] (parse_u64: "12x", "-1", "0x10"
+/// and overflow are usage errors naming the flag). It rewrites the accepted text in canonical
+/// decimal because CLI11's own integer conversion would otherwise read "010" as octal.
+inline CLI::Validator decimal_u64(uint64_t lo = 0, uint64_t hi = UINT64_MAX) {
+  const bool bounded = lo != 0 || hi != UINT64_MAX;
+  const std::string desc =
+      bounded ? "[" + std::to_string(lo) + ".." + std::to_string(hi) + "]" : "";
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        uint64_t v = 0;
+        if (!parse_u64(text, v)) return "must be a decimal u64, got '" + text + "'";
+        if (v < lo || v > hi)
+          return "must be " + std::to_string(lo) + ".." + std::to_string(hi) + ", got '" + text +
+                 "'";
+        text = std::to_string(v);
+        return "";
+      },
+      desc, "decimal_u64");
+}
+
 /// The prover identity flags of the PoRep commands: --miner-id N | --prover-id HEX and
 /// --sector-id N (which defaults to the C1 wrapper's SectorNum).
 struct identity_args {
   uint64_t miner_id = 0, sector_id = 0;
   std::string prover_hex;
-  bool have_miner = false, have_sector = false;
+  CLI::Option* miner_option = nullptr;
+  CLI::Option* sector_option = nullptr;
 
-  /// Consumes `flag v` if it is one of the three flags: true when consumed; a bad value sets err.
-  bool take(const std::string& flag, const std::string& v, std::string& err) {
-    if (flag == "--prover-id") {
-      prover_hex = v;
-    } else if (flag == "--miner-id") {
-      if (!parse_u64(v, miner_id)) err = "--miner-id must be a decimal u64, got '" + v + "'";
-      have_miner = true;
-    } else if (flag == "--sector-id") {
-      if (!parse_u64(v, sector_id)) err = "--sector-id must be a decimal u64, got '" + v + "'";
-      have_sector = true;
-    } else {
-      return false;
-    }
-    return true;
-  }
-
-  /// A message when both --miner-id and --prover-id were given, else empty.
-  std::string conflict() const {
-    return have_miner && !prover_hex.empty() ? "give --prover-id or --miner-id, not both" : "";
+  /// Adds the three flags to `cmd` (--miner-id and --prover-id exclude each other). The object
+  /// must outlive the parse.
+  void add_to(CLI::App& cmd) {
+    miner_option = cmd.add_option("--miner-id", miner_id,
+                                  "miner actor id; prover_id = its LEB128 bytes, zero-padded")
+                       ->transform(decimal_u64());
+    cmd.add_option("--prover-id", prover_hex, "prover id as 64 hex digits")
+        ->type_name("HEX")
+        ->excludes(miner_option);
+    sector_option =
+        cmd.add_option("--sector-id", sector_id, "sector number (default: the C1's SectorNum)")
+            ->transform(decimal_u64());
   }
 
   /// (prover_id, sector_id), or nullopt when neither --miner-id nor --prover-id was given (use
   /// the C1's replica_id). `sector_num` is the wrapper's SectorNum, −1 when it has none.
   result<std::optional<std::pair<porep::bytes32_t, uint64_t>>> resolve(int64_t sector_num) const {
+    const bool have_miner = miner_option && miner_option->count() > 0;
+    const bool have_sector = sector_option && sector_option->count() > 0;
     if (!have_miner && prover_hex.empty())
       return std::optional<std::pair<porep::bytes32_t, uint64_t>>();
     porep::bytes32_t prover_id = porep::prover_id_from_actor(miner_id);
@@ -76,5 +109,10 @@ struct identity_args {
     return std::optional(std::make_pair(prover_id, sector));
   }
 };
+
+/// The registered seal proof names, for help footers.
+inline constexpr const char* REGISTERED_PROOFS_HELP =
+    "registered proofs: StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}{V1,V1_1,"
+    "V1_1_Feat_SyntheticPoRep,\n  V1_2_Feat_NonInteractivePoRep} or their ids 0..19";
 
 }  // namespace cuzk::app

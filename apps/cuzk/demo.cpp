@@ -4,14 +4,18 @@
 //   MSM     Q = Σ k_i·P_i over P_i = (i+1)·G1  must equal  (Σ k_i·(i+1))·G1 (one scalar mul);
 //   NTT     ifft(fft(x)) = x and coset round trip on 2^lg_ntt random values;
 //   pairing e(Q, G2) = e(G1, s·G2) with s = Σ k_i·(i+1), checked as e(Q, G2)·e(−G1, s·G2) = 1.
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "base/thread_pool.hpp"
+#include "cli_args.hpp"
 #include "ec/curves.hpp"
 #include "ec/scalar_mul.hpp"
 #include "ff/batch_inverse.hpp"
@@ -47,26 +51,7 @@ std::vector<ec::g1_affine_t> multiples_of_generator(size_t n) {
   return out;
 }
 
-int usage() {
-  std::fprintf(stderr, "usage: cuzk demo [--log-msm N (default 16)] [--log-ntt N (default 20)]\n");
-  return 2;
-}
-
-}  // namespace
-
-int cmd_demo(int argc, char** argv) {
-  unsigned lg_msm = 16, lg_ntt = 20;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if ((arg == "--log-msm" || arg == "--log-ntt") && i + 1 < argc) {
-      char* end = nullptr;
-      unsigned long v = std::strtoul(argv[++i], &end, 10);
-      if (*end != '\0' || v > 26) return usage();
-      (arg == "--log-msm" ? lg_msm : lg_ntt) = unsigned(v);
-    } else {
-      return usage();
-    }
-  }
+int run_demo(unsigned lg_msm, unsigned lg_ntt) {
   thread_pool& pool = thread_pool::default_pool();
   std::mt19937_64 rng(std::random_device{}());
   bool ok = true;
@@ -96,8 +81,8 @@ int cmd_demo(int argc, char** argv) {
   // ---- NTT -------------------------------------------------------------------------------------
   auto dom = ntt::domain_t::for_log_size(lg_ntt);
   if (!dom) {
-    std::fprintf(stderr, "cuzk demo: %s\n", dom.error().to_string().c_str());
-    return 2;
+    spdlog::error("cuzk demo: {}", dom.error().to_string());
+    return EXIT_BAD;
   }
   std::vector<ff::fr_t> x(size_t(1) << lg_ntt);
   for (auto& v : x) v = ff::fr_t::random(rng);
@@ -125,7 +110,25 @@ int cmd_demo(int argc, char** argv) {
               pairing_ok ? "ok: e(Q, G2) = e(G1, s·G2)" : "MISMATCH");
 
   std::printf("cuzk demo: %s\n", ok ? "all checks passed" : "FAILED");
-  return ok ? 0 : 1;
+  return ok ? EXIT_OK : EXIT_FAIL;
+}
+
+}  // namespace
+
+void add_demo_command(CLI::App& root, command_runner& chosen) {
+  struct demo_args {
+    unsigned lg_msm = 16, lg_ntt = 20;
+  };
+  auto args = std::make_shared<demo_args>();
+  auto* demo = root.add_subcommand(
+      "demo", "run the foundation demonstration (MSM, NTT, pairing) with timings");
+  demo->add_option("--log-msm", args->lg_msm, "log2 of the MSM size")
+      ->transform(decimal_u64(0, 26))
+      ->capture_default_str();
+  demo->add_option("--log-ntt", args->lg_ntt, "log2 of the NTT size")
+      ->transform(decimal_u64(0, 26))
+      ->capture_default_str();
+  on_selected(demo, chosen, [args] { return run_demo(args->lg_msm, args->lg_ntt); });
 }
 
 }  // namespace cuzk::app

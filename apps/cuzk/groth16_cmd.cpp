@@ -2,11 +2,15 @@
 // `cuzk groth16 …`: setup, prove, verify over iden3 .r1cs/.wtns circuits with bellperson
 // .params/.vk files and 192-byte proofs, plus snarkjs JSON export and verification.
 // Exit codes: 0 ok / proof valid, 1 proof invalid, 2 bad input or usage (one line on stderr).
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -14,6 +18,7 @@
 
 #include "base/hex.hpp"
 #include "base/thread_pool.hpp"
+#include "cli_args.hpp"
 #include "groth16/params_io.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/prover_cpu.hpp"
@@ -29,17 +34,10 @@ namespace {
 
 using ff::fr_t;
 
-constexpr int EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_BAD = 2;
+constexpr int EXIT_VALID = EXIT_OK, EXIT_INVALID = EXIT_FAIL;
 
-const char* const USAGE =
-    "usage: cuzk groth16 <command> [options]\n"
-    "  setup          --r1cs C.r1cs --params-out P.params --vk-out P.vk [--seed HEX]\n"
-    "  prove          --params P.params --r1cs C.r1cs --wtns W.wtns --proof-out proof.bin\n"
-    "                 --public-out public.json\n"
-    "  verify         --vk P.vk --proof proof.bin --public public.json\n"
-    "  export-snarkjs --vk P.vk [--proof proof.bin --public public.json] --out-dir D\n"
-    "  verify-snarkjs --vk vk.json --proof proof.json --public public.json\n"
-    "exit status: 0 ok/valid, 1 invalid proof, 2 bad input or usage\n";
+/// The file options of one command, by name without the leading "--".
+using options = std::map<std::string, std::string>;
 
 /// A one-line error for command `cmd`, exit status 2.
 int fail(const std::string& cmd, const std::string& msg) {
@@ -47,34 +45,11 @@ int fail(const std::string& cmd, const std::string& msg) {
   for (char& c : line) {
     if (c == '\n') c = ' ';
   }
-  std::fprintf(stderr, "cuzk groth16 %s: %s\n", cmd.c_str(), line.c_str());
+  spdlog::error("cuzk groth16 {}: {}", cmd, line);
   return EXIT_BAD;
 }
 int fail(const std::string& cmd, const status& s) {
   return fail(cmd, s.to_string());
-}
-
-/// --key value pairs; every key must be in `allowed`, none repeated.
-std::optional<std::map<std::string, std::string>> parse_options(
-    int argc, char** argv, const std::vector<std::string>& allowed, std::string& error) {
-  std::map<std::string, std::string> out;
-  for (int i = 1; i < argc; ++i) {
-    const std::string key = argv[i];
-    if (key.rfind("--", 0) != 0 ||
-        std::find(allowed.begin(), allowed.end(), key.substr(2)) == allowed.end()) {
-      error = "unknown argument '" + key + "'";
-      return std::nullopt;
-    }
-    if (i + 1 >= argc) {
-      error = "missing value for " + key;
-      return std::nullopt;
-    }
-    if (!out.emplace(key.substr(2), argv[++i]).second) {
-      error = "repeated " + key;
-      return std::nullopt;
-    }
-  }
-  return out;
 }
 
 result<std::string> read_text(const std::string& path) {
@@ -126,7 +101,7 @@ int verify_and_report(const std::string& cmd, const groth16::verifying_key& vk,
   auto ok = groth16::verify(groth16::prepare_verifying_key(vk), pf, pub);
   if (!ok) return fail(cmd, ok.error());
   if (!*ok) {
-    std::fprintf(stderr, "cuzk groth16 %s: invalid proof\n", cmd.c_str());
+    spdlog::error("cuzk groth16 {}: invalid proof", cmd);
     return EXIT_INVALID;
   }
   std::printf("valid\n");
@@ -135,14 +110,8 @@ int verify_and_report(const std::string& cmd, const groth16::verifying_key& vk,
 
 // ---- setup --------------------------------------------------------------------------------------
 
-int cmd_setup(int argc, char** argv) {
+int run_setup(const std::shared_ptr<options>& o) {
   const std::string cmd = "setup";
-  std::string e;
-  auto o = parse_options(argc, argv, {"r1cs", "params-out", "vk-out", "seed"}, e);
-  if (!o) return fail(cmd, e);
-  for (const char* k : {"r1cs", "params-out", "vk-out"}) {
-    if (!o->count(k)) return fail(cmd, std::string("missing --") + k);
-  }
   auto circuit = r1cs::read_r1cs((*o)["r1cs"]);
   if (!circuit) return fail(cmd, circuit.error());
   std::optional<groth16::toxic_waste> tw;
@@ -169,14 +138,8 @@ int cmd_setup(int argc, char** argv) {
 
 // ---- prove --------------------------------------------------------------------------------------
 
-int cmd_prove(int argc, char** argv) {
+int run_prove(const std::shared_ptr<options>& o) {
   const std::string cmd = "prove";
-  std::string e;
-  auto o = parse_options(argc, argv, {"params", "r1cs", "wtns", "proof-out", "public-out"}, e);
-  if (!o) return fail(cmd, e);
-  for (const char* k : {"params", "r1cs", "wtns", "proof-out", "public-out"}) {
-    if (!o->count(k)) return fail(cmd, std::string("missing --") + k);
-  }
   thread_pool& pool = thread_pool::default_pool();
   auto circuit = r1cs::read_r1cs((*o)["r1cs"]);
   if (!circuit) return fail(cmd, circuit.error());
@@ -248,22 +211,15 @@ result<std::vector<fr_t>> load_public(const std::string& path) {
   return with_path(groth16::public_from_snarkjs_json(*text), path);
 }
 
-int cmd_verify(int argc, char** argv) {
+int run_verify(const std::shared_ptr<options>& o) {
   const std::string cmd = "verify";
-  std::string e;
-  auto o = parse_options(argc, argv, {"vk", "proof", "public"}, e);
-  if (!o) return fail(cmd, e);
-  for (const char* k : {"vk", "proof", "public"}) {
-    if (!o->count(k)) return fail(cmd, std::string("missing --") + k);
-  }
   auto vk = groth16::read_vk((*o)["vk"]);
   if (!vk) return fail(cmd, with_path(std::move(vk), (*o)["vk"]).error());
   bool invalid = false;
   auto pf = load_proof_bin((*o)["proof"], &invalid);
   if (!pf) {
     if (invalid) {
-      std::fprintf(stderr, "cuzk groth16 %s: invalid proof: %s\n", cmd.c_str(),
-                   pf.error().to_string().c_str());
+      spdlog::error("cuzk groth16 {}: invalid proof: {}", cmd, pf.error().to_string());
       return EXIT_INVALID;
     }
     return fail(cmd, pf.error());
@@ -275,17 +231,8 @@ int cmd_verify(int argc, char** argv) {
 
 // ---- export-snarkjs -----------------------------------------------------------------------------
 
-int cmd_export_snarkjs(int argc, char** argv) {
+int run_export_snarkjs(const std::shared_ptr<options>& o) {
   const std::string cmd = "export-snarkjs";
-  std::string e;
-  auto o = parse_options(argc, argv, {"vk", "proof", "public", "out-dir"}, e);
-  if (!o) return fail(cmd, e);
-  for (const char* k : {"vk", "out-dir"}) {
-    if (!o->count(k)) return fail(cmd, std::string("missing --") + k);
-  }
-  if (o->count("proof") != o->count("public")) {
-    return fail(cmd, "--proof and --public go together");
-  }
   auto vk = groth16::read_vk((*o)["vk"]);
   if (!vk) return fail(cmd, with_path(std::move(vk), (*o)["vk"]).error());
   std::optional<groth16::proof> pf;
@@ -329,14 +276,8 @@ int cmd_export_snarkjs(int argc, char** argv) {
 
 // ---- verify-snarkjs -----------------------------------------------------------------------------
 
-int cmd_verify_snarkjs(int argc, char** argv) {
+int run_verify_snarkjs(const std::shared_ptr<options>& o) {
   const std::string cmd = "verify-snarkjs";
-  std::string e;
-  auto o = parse_options(argc, argv, {"vk", "proof", "public"}, e);
-  if (!o) return fail(cmd, e);
-  for (const char* k : {"vk", "proof", "public"}) {
-    if (!o->count(k)) return fail(cmd, std::string("missing --") + k);
-  }
   auto vk_text = read_text((*o)["vk"]);
   if (!vk_text) return fail(cmd, vk_text.error());
   auto vk = with_path(groth16::vk_from_snarkjs_json(*vk_text), (*o)["vk"]);
@@ -346,8 +287,7 @@ int cmd_verify_snarkjs(int argc, char** argv) {
   auto pf = with_path(groth16::proof_from_snarkjs_json(*pf_text), (*o)["proof"]);
   if (!pf) {
     if (is_invalid_point(pf.error().code())) {
-      std::fprintf(stderr, "cuzk groth16 %s: invalid proof: %s\n", cmd.c_str(),
-                   pf.error().to_string().c_str());
+      spdlog::error("cuzk groth16 {}: invalid proof: {}", cmd, pf.error().to_string());
       return EXIT_INVALID;
     }
     return fail(cmd, pf.error());
@@ -359,24 +299,67 @@ int cmd_verify_snarkjs(int argc, char** argv) {
 
 }  // namespace
 
-int cmd_groth16(int argc, char** argv) {
-  if (argc < 2) {
-    std::fputs("cuzk groth16: missing command (see 'cuzk groth16 help')\n", stderr);
-    return EXIT_BAD;
-  }
-  const std::string sub = argv[1];
-  if (sub == "setup") return cmd_setup(argc - 1, argv + 1);
-  if (sub == "prove") return cmd_prove(argc - 1, argv + 1);
-  if (sub == "verify") return cmd_verify(argc - 1, argv + 1);
-  if (sub == "export-snarkjs") return cmd_export_snarkjs(argc - 1, argv + 1);
-  if (sub == "verify-snarkjs") return cmd_verify_snarkjs(argc - 1, argv + 1);
-  if (sub == "help" || sub == "--help" || sub == "-h") {
-    std::fputs(USAGE, stdout);
-    return EXIT_VALID;
-  }
-  std::fprintf(stderr, "cuzk groth16: unknown command '%s' (see 'cuzk groth16 help')\n",
-               sub.c_str());
-  return EXIT_BAD;
+void add_groth16_commands(CLI::App& root, command_runner& chosen) {
+  auto* groth16 = root.add_subcommand(
+      "groth16",
+      "setup, prove, verify; snarkjs export/verify (iden3 .r1cs/.wtns, bellperson files)");
+  groth16->require_subcommand(1);
+  groth16->footer("exit status: 0 ok/valid, 1 invalid proof, 2 bad input or usage");
+
+  // Adds `cmd` with file options {flag, what it is, required}; their values land in `*o`.
+  struct file_option {
+    const char* key;
+    const char* help;
+    bool required;
+  };
+  auto add_command = [&](const char* name, const char* help, std::vector<file_option> files,
+                         int (*run)(const std::shared_ptr<options>&)) {
+    auto o = std::make_shared<options>();
+    auto* cmd = groth16->add_subcommand(name, help);
+    for (const file_option& f : files) {
+      const std::string key = f.key;
+      cmd->add_option_function<std::string>(
+             "--" + key, [o, key](const std::string& v) { (*o)[key] = v; }, f.help)
+          ->type_name(key == "seed"      ? "HEX"
+                      : key == "out-dir" ? "D"
+                                         : "FILE")
+          ->required(f.required);
+    }
+    on_selected(cmd, chosen, [o, run] { return run(o); });
+    return cmd;
+  };
+  add_command("setup", "Groth16 setup of an iden3 circuit: bellperson .params and .vk",
+              {{"r1cs", "the circuit (.r1cs)", true},
+               {"params-out", "where to write the .params", true},
+               {"vk-out", "where to write the .vk", true},
+               {"seed", "deterministic toxic waste from these bytes (tests only)", false}},
+              run_setup);
+  add_command("prove", "prove and self-verify: a 192-byte proof and snarkjs public.json",
+              {{"params", "the .params", true},
+               {"r1cs", "the circuit (.r1cs)", true},
+               {"wtns", "the witness (.wtns)", true},
+               {"proof-out", "where to write the proof", true},
+               {"public-out", "where to write public.json", true}},
+              run_prove);
+  add_command("verify", "verify a 192-byte proof against a .vk and public.json",
+              {{"vk", "the .vk", true},
+               {"proof", "the proof (192 bytes)", true},
+               {"public", "public.json", true}},
+              run_verify);
+  auto* exp = add_command("export-snarkjs",
+                          "write verification_key.json (and proof.json, public.json) for snarkjs",
+                          {{"vk", "the .vk", true},
+                           {"proof", "the proof (192 bytes; with --public)", false},
+                           {"public", "public.json (with --proof)", false},
+                           {"out-dir", "output directory", true}},
+                          run_export_snarkjs);
+  exp->get_option("--proof")->needs("--public");
+  exp->get_option("--public")->needs("--proof");
+  add_command("verify-snarkjs", "verify snarkjs JSON: vk.json, proof.json, public.json",
+              {{"vk", "verification_key.json", true},
+               {"proof", "proof.json", true},
+               {"public", "public.json", true}},
+              run_verify_snarkjs);
 }
 
 }  // namespace cuzk::app

@@ -8,14 +8,19 @@
 //       prints SHA-256(data) with byte 31 &= 0x3f, as 64 hex digits (the 32 digest bytes in order,
 //       i.e. the LE repr of the field element).
 // Exit codes: 0 ok, 2 bad input or usage (one line on stderr).
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "base/hex.hpp"
+#include "cli_args.hpp"
 #include "ff/fields.hpp"
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/hash/sha256_trunc254.hpp"
@@ -25,17 +30,8 @@ namespace {
 
 using ff::fr_t;
 
-constexpr int EXIT_OK = 0, EXIT_BAD = 2;
-
-const char* const USAGE =
-    "usage: cuzk hash <command>\n"
-    "  poseidon --arity A [--tag merkle|constant-length:N|custom:N] X1 .. XA\n"
-    "                  Poseidon (neptune) of field elements given as decimal or 0x-hex\n"
-    "  sha256-trunc254 HEXDATA\n"
-    "                  SHA-256 of the bytes, byte 31 &= 0x3f, as 32 bytes of hex\n";
-
 int fail(const std::string& msg) {
-  std::fprintf(stderr, "cuzk hash: %s\n", msg.c_str());
+  spdlog::error("cuzk hash: {}", msg);
   return EXIT_BAD;
 }
 
@@ -74,13 +70,10 @@ std::optional<ff::limbs<4>> parse_u256(const std::string& s) {
   return x;
 }
 
-std::optional<uint64_t> parse_u64(const std::string& s) {
-  if (s.empty() || s.size() > 19) return std::nullopt;
+/// A decimal u64 inside a --tag value, or nullopt.
+std::optional<uint64_t> tag_number(const std::string& s) {
   uint64_t v = 0;
-  for (char ch : s) {
-    if (ch < '0' || ch > '9') return std::nullopt;
-    v = v * 10 + uint64_t(ch - '0');
-  }
+  if (!parse_u64(s, v)) return std::nullopt;
   return v;
 }
 
@@ -90,46 +83,30 @@ std::string fr_to_hex_be(const fr_t& f) {
   return "0x" + to_hex(be);
 }
 
-int cmd_poseidon(int argc, char** argv) {
-  std::optional<uint64_t> arity;
+struct poseidon_args {
+  uint64_t arity = 0;
   std::string tag_spec = "merkle";
   std::vector<std::string> values;
-  for (int i = 0; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value_of = [&](const char* name) -> std::optional<std::string> {
-      const std::string eq = std::string(name) + "=";
-      if (a.rfind(eq, 0) == 0) return a.substr(eq.size());
-      if (a == name && i + 1 < argc) return std::string(argv[++i]);
-      return std::nullopt;
-    };
-    if (a.rfind("--arity", 0) == 0) {
-      const auto v = value_of("--arity");
-      if (!v || !(arity = parse_u64(*v))) return fail("--arity needs a number");
-    } else if (a.rfind("--tag", 0) == 0) {
-      const auto v = value_of("--tag");
-      if (!v) return fail("--tag needs a value");
-      tag_spec = *v;
-    } else if (a.size() > 1 && a[0] == '-' && a[1] == '-') {
-      return fail("unknown option '" + a + "'");
-    } else {
-      values.push_back(a);
-    }
-  }
-  if (!arity) return fail("--arity is required");
-  if (!hash::poseidon_arity_supported(*arity))
-    return fail("unsupported arity " + std::to_string(*arity) + " (2, 4, 8, 11, 16, 24, 36)");
+};
+
+int run_poseidon(const poseidon_args& args) {
+  const uint64_t arity = args.arity;
+  const std::string& tag_spec = args.tag_spec;
+  const std::vector<std::string>& values = args.values;
+  if (!hash::poseidon_arity_supported(arity))
+    return fail("unsupported arity " + std::to_string(arity) + " (2, 4, 8, 11, 16, 24, 36)");
 
   fr_t tag;
-  size_t expected = *arity;
+  size_t expected = arity;
   if (tag_spec == "merkle") {
-    tag = hash::poseidon_merkle_tag(*arity);
+    tag = hash::poseidon_merkle_tag(arity);
   } else if (tag_spec.rfind("constant-length:", 0) == 0) {
-    const auto n = parse_u64(tag_spec.substr(std::strlen("constant-length:")));
-    if (!n || *n == 0 || *n > *arity) return fail("constant-length:N needs 1 <= N <= arity");
+    const auto n = tag_number(tag_spec.substr(std::strlen("constant-length:")));
+    if (!n || *n == 0 || *n > arity) return fail("constant-length:N needs 1 <= N <= arity");
     tag = hash::poseidon_constant_length_tag(*n);
     expected = *n;
   } else if (tag_spec.rfind("custom:", 0) == 0) {
-    const auto id = parse_u64(tag_spec.substr(std::strlen("custom:")));
+    const auto id = tag_number(tag_spec.substr(std::strlen("custom:")));
     if (!id || *id == 0 || *id > 256) return fail("custom:N needs 1 <= N <= 256");
     tag = hash::poseidon_custom_tag(*id);
   } else {
@@ -147,14 +124,13 @@ int cmd_poseidon(int argc, char** argv) {
     if (!fr_t::from_canonical_checked(*x, f)) return fail("'" + s + "' is not below r");
     preimage.push_back(f);
   }
-  const fr_t h = hash::poseidon_hash(preimage, tag, hash::poseidon_constants(*arity));
+  const fr_t h = hash::poseidon_hash(preimage, tag, hash::poseidon_constants(arity));
   std::printf("%s\n", fr_to_hex_be(h).c_str());
   return EXIT_OK;
 }
 
-int cmd_sha256_trunc254(int argc, char** argv) {
-  if (argc != 1) return fail("sha256-trunc254 takes one HEXDATA argument");
-  auto data = from_hex(strip_hex_prefix(argv[0]));
+int run_sha256_trunc254(std::string s) {
+  auto data = from_hex(strip_hex_prefix(s));
   if (!data) return fail("HEXDATA: " + data.error().message());
   std::printf("%s\n", to_hex(sha256_trunc254(*data)).c_str());
   return EXIT_OK;
@@ -162,19 +138,31 @@ int cmd_sha256_trunc254(int argc, char** argv) {
 
 }  // namespace
 
-int cmd_hash(int argc, char** argv) {
-  if (argc < 2) {
-    std::fputs(USAGE, stderr);
-    return EXIT_BAD;
-  }
-  const std::string sub = argv[1];
-  if (sub == "poseidon") return cmd_poseidon(argc - 2, argv + 2);
-  if (sub == "sha256-trunc254") return cmd_sha256_trunc254(argc - 2, argv + 2);
-  if (sub == "help" || sub == "--help" || sub == "-h") {
-    std::fputs(USAGE, stdout);
-    return EXIT_OK;
-  }
-  return fail("unknown command '" + sub + "' (poseidon, sha256-trunc254)");
+void add_hash_commands(CLI::App& root, command_runner& chosen) {
+  auto* hash = root.add_subcommand("hash", "Poseidon and SHA256-trunc254 of given inputs");
+  hash->require_subcommand(1);
+
+  auto args = std::make_shared<poseidon_args>();
+  auto* poseidon = hash->add_subcommand(
+      "poseidon", "Poseidon (neptune) of field elements given as decimal or 0x-hex");
+  poseidon->add_option("--arity", args->arity, "2, 4, 8, 11, 16, 24 or 36")
+      ->required()
+      ->transform(decimal_u64());
+  poseidon
+      ->add_option("--tag", args->tag_spec,
+                   "merkle | constant-length:N (1 <= N <= arity; the rest of the state is zero) "
+                   "| custom:N (1 <= N <= 256)")
+      ->capture_default_str();
+  poseidon->add_option("values", args->values,
+                       "X1 .. XA: field elements below r, decimal or 0x-hex (big-endian); "
+                       "N of them for constant-length:N");
+  on_selected(poseidon, chosen, [args] { return run_poseidon(*args); });
+
+  auto data = std::make_shared<std::string>();
+  auto* sha = hash->add_subcommand("sha256-trunc254",
+                                   "SHA-256 of the bytes, byte 31 &= 0x3f, as 32 bytes of hex");
+  sha->add_option("HEXDATA", *data, "the bytes as hex digits (optional 0x)")->required();
+  on_selected(sha, chosen, [data] { return run_sha256_trunc254(*data); });
 }
 
 }  // namespace cuzk::app

@@ -1,28 +1,39 @@
 // SPDX-License-Identifier: Apache-2.0
 // The `cuzk` binary. Subcommands are the offline tools; the daemon comes with the engine issue.
+// Every command line is parsed by CLI11: each *_cmd.cpp adds its subcommands to the root app and
+// names the body to run (cli_args.hpp); main runs it after parsing and configuring logging.
+// Exit codes: 0 success, 1 the operation failed, 2 usage error or bad input. `cuzk <command>
+// help` is `cuzk <command> --help`.
+#include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "base/cpu_features.hpp"
 #include "base/version.hpp"
+#include "cli_args.hpp"
+#include "logging.hpp"
+#include "porep_cmds.hpp"
 #if defined(CUZK_WITH_CUDA)
 #include "gpu/runtime.hpp"
 #endif
 
 namespace cuzk::app {
-int cmd_demo(int argc, char** argv);
-int cmd_groth16(int argc, char** argv);
-int cmd_hash(int argc, char** argv);
-int cmd_porep(int argc, char** argv);
-int cmd_piece(int argc, char** argv);
-int cmd_circuit(int argc, char** argv);
-int cmd_params(int argc, char** argv);
-int cmd_prove(int argc, char** argv);
-int cmd_verify(int argc, char** argv);
+void add_demo_command(CLI::App& root, command_runner& chosen);
+void add_groth16_commands(CLI::App& root, command_runner& chosen);
+void add_hash_commands(CLI::App& root, command_runner& chosen);
+void add_piece_commands(CLI::App& root, command_runner& chosen);
+void add_circuit_commands(CLI::App& root, command_runner& chosen);
+void add_params_commands(CLI::App& root, command_runner& chosen);
+void add_prove_commands(CLI::App& root, command_runner& chosen);
 }  // namespace cuzk::app
 
 namespace {
+
+using cuzk::app::EXIT_BAD;
+using cuzk::app::EXIT_OK;
 
 int cmd_version() {
 #if defined(CUZK_WITH_CUDA)
@@ -35,23 +46,60 @@ int cmd_version() {
 #else
   std::printf("cuzk %s (commit %s, cuda no)\n", cuzk::VERSION, cuzk::GIT_COMMIT);
 #endif
-  return 0;
+  return EXIT_OK;
 }
 
-int usage() {
-  std::fprintf(stderr,
-               "usage: cuzk <command>\n"
-               "  version   print the version, git commit and CUDA support\n"
-               "  demo      run the foundation demonstration (MSM, NTT, pairing) with timings\n"
-               "  groth16   setup, prove, verify; snarkjs export/verify (cuzk groth16 help)\n"
-               "  hash      Poseidon and SHA256-trunc254 of given inputs (cuzk hash help)\n"
-               "  porep     PoRep vanilla side: parent cache, seal, C1 (cuzk porep help)\n"
-               "  piece     piece commitment (commP) of a file (cuzk piece help)\n"
-               "  circuit   Filecoin circuit shapes: rows, nnz, densities (cuzk circuit help)\n"
-               "  params    generate PoRep Groth16 parameters (cuzk params help)\n"
-               "  prove     prove PoRep C2 from a C1 file (cuzk prove help)\n"
-               "  verify    verify a PoRep proof (cuzk verify help)\n");
-  return 2;
+/// The word `help` where a subcommand name may stand (`cuzk help`, `cuzk porep help`, `cuzk prove
+/// porep help`) becomes `--help`; anywhere else (an option's value, a file name) it is left alone.
+void rewrite_help_word(const CLI::App& root, std::vector<std::string>& args) {
+  const CLI::App* app = &root;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "help") {
+      args[i] = "--help";
+      return;
+    }
+    if (args[i] == "--log-level") {
+      ++i;
+      continue;
+    }
+    if (args[i].rfind("--log-level=", 0) == 0) continue;
+    const auto subs =
+        app->get_subcommands([&](const CLI::App* s) { return s->check_name(args[i]); });
+    if (subs.empty()) return;
+    app = subs.front();
+  }
+}
+
+/// "cuzk porep seal": the names of the innermost subcommand the parse entered.
+std::string command_path(const CLI::App& root) {
+  std::string path = root.get_name();
+  const CLI::App* app = &root;
+  for (;;) {
+    const auto subs = app->get_subcommands();
+    if (subs.empty()) return path;
+    app = subs.front();
+    path += " " + app->get_name();
+  }
+}
+
+/// Help goes to stdout with exit 0; every other parse error is one line on stderr, exit 2.
+int report_parse_error(const CLI::App& root, const CLI::ParseError& e) {
+  const std::string name = e.get_name();
+  if (name == "CallForHelp" || name == "CallForAllHelp") {
+    root.exit(e);
+    return EXIT_OK;
+  }
+  const std::string path = command_path(root);
+  // "A subcommand is required" would hide the word that is not one ("cuzk hash frobnicate").
+  std::string unexpected;
+  if (name == "RequiredError" &&
+      std::string_view(e.what()).find("subcommand") != std::string_view::npos) {
+    for (const std::string& arg : root.remaining(true)) unexpected += " '" + arg + "'";
+    if (!unexpected.empty()) unexpected = ", got" + unexpected;
+  }
+  std::fprintf(stderr, "%s: %s%s (see '%s --help')\n", path.c_str(), e.what(), unexpected.c_str(),
+               path.c_str());
+  return EXIT_BAD;
 }
 
 }  // namespace
@@ -59,24 +107,42 @@ int usage() {
 int main(int argc, char** argv) {
   if (std::string err = cuzk::check_cpu_features(); !err.empty()) {
     std::fprintf(stderr, "cuzk: %s\n", err.c_str());
-    return 2;
+    return EXIT_BAD;
   }
-  if (argc < 2) return usage();
-  std::string cmd = argv[1];
-  if (cmd == "version" || cmd == "--version") return cmd_version();
-  if (cmd == "demo") return cuzk::app::cmd_demo(argc - 1, argv + 1);
-  if (cmd == "groth16") return cuzk::app::cmd_groth16(argc - 1, argv + 1);
-  if (cmd == "hash") return cuzk::app::cmd_hash(argc - 1, argv + 1);
-  if (cmd == "porep") return cuzk::app::cmd_porep(argc - 1, argv + 1);
-  if (cmd == "piece") return cuzk::app::cmd_piece(argc - 1, argv + 1);
-  if (cmd == "circuit") return cuzk::app::cmd_circuit(argc - 1, argv + 1);
-  if (cmd == "params") return cuzk::app::cmd_params(argc - 1, argv + 1);
-  if (cmd == "prove") return cuzk::app::cmd_prove(argc - 1, argv + 1);
-  if (cmd == "verify") return cuzk::app::cmd_verify(argc - 1, argv + 1);
-  if (cmd == "help" || cmd == "--help" || cmd == "-h") {
-    usage();
-    return 0;
+  CLI::App app{"cuzk: Groth16 proving for Filecoin (BLS12-381) and its offline tools", "cuzk"};
+  app.fallthrough();  // global flags (--log-level) may follow the subcommand
+  std::string log_level = "info";
+  cuzk::app::add_log_level_option(app, log_level);
+  bool version_flag = false;
+  app.add_flag("--version", version_flag, "same as `cuzk version`");
+
+  cuzk::app::command_runner chosen;
+  auto* version = app.add_subcommand("version", "print the version, git commit and CUDA support");
+  cuzk::app::on_selected(version, chosen, cmd_version);
+  cuzk::app::add_demo_command(app, chosen);
+  cuzk::app::add_groth16_commands(app, chosen);
+  cuzk::app::add_hash_commands(app, chosen);
+  cuzk::app::add_porep_commands(app, chosen);
+  cuzk::app::add_piece_commands(app, chosen);
+  cuzk::app::add_circuit_commands(app, chosen);
+  cuzk::app::add_params_commands(app, chosen);
+  cuzk::app::add_prove_commands(app, chosen);
+  app.require_subcommand(0, 1);
+  app.footer("exit status: 0 ok, 1 the operation failed, 2 usage error or bad input");
+
+  std::vector<std::string> args(argv + 1, argv + argc);
+  rewrite_help_word(app, args);
+  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last first
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    return report_parse_error(app, e);
   }
-  std::fprintf(stderr, "cuzk: unknown command '%s'\n", cmd.c_str());
-  return usage();
+  cuzk::app::configure_logging(log_level);
+  if (!chosen && version_flag) return cmd_version();
+  if (!chosen) {
+    std::fputs(app.help().c_str(), stderr);
+    return EXIT_BAD;
+  }
+  return chosen();
 }

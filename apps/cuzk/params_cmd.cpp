@@ -10,11 +10,16 @@
 // parameters.json (default: the built-in PoRep entries, engine/params_digest.hpp); one line per
 // file "ok|MISMATCH|unknown NAME digest". Exit 0 all ok, 1 a MISMATCH or I/O failure, 2 a file
 // unknown to the facts, none present, or bad usage.
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "cli_args.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/proofs/params_digest.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
@@ -22,99 +27,56 @@
 namespace cuzk::app {
 namespace {
 
-constexpr int EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2;
-
-const char* const USAGE =
-    "usage: cuzk params generate --circuit porep --registered-proof NAME [--out-dir D]\n"
-    "         [--seed TEXT]\n"
-    "  single-party Groth16 setup of the PoRep circuit, written as the official .params/.vk\n"
-    "  names in D (default $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters);\n"
-    "  --seed makes it deterministic (tests only: the seed is the trapdoor)\n"
-    "       cuzk params check [--params-dir D] [--parameters-json FILE] [--registered-proof NAME]\n"
-    "  BLAKE2b-512 digests of the .params/.vk in D against parameters.json (default: built-in\n"
-    "  PoRep facts); prints ok|MISMATCH|unknown per file; exit 0 all ok, 1 mismatch, 2 unknown\n";
-
 int fail(const std::string& msg, int code = EXIT_BAD) {
-  std::fprintf(stderr, "cuzk params: %s\n", msg.c_str());
+  spdlog::error("cuzk params: {}", msg);
   return code;
 }
 
-int cmd_params_generate(int argc, char** argv) {
+struct generate_args {
   std::string circuit, proof_name, out_dir, seed;
   bool have_seed = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "help" || a == "--help" || a == "-h") {
-      std::fputs(USAGE, stdout);
-      return EXIT_OK;
-    }
-    if (i + 1 >= argc) return fail("generate: missing value after " + a);
-    const std::string v = argv[++i];
-    if (a == "--circuit") {
-      circuit = v;
-    } else if (a == "--registered-proof") {
-      proof_name = v;
-    } else if (a == "--out-dir") {
-      out_dir = v;
-    } else if (a == "--seed") {
-      seed = v;
-      have_seed = true;
-    } else {
-      return fail("generate: unknown option " + a);
-    }
-  }
-  if (circuit != "porep") return fail("generate: --circuit must be 'porep'");
-  if (proof_name.empty()) return fail("generate: --registered-proof is required");
+};
+
+int run_params_generate(generate_args args) {
+  const std::string& proof_name = args.proof_name;
+  std::string& out_dir = args.out_dir;
   const auto proof = porep::parse_registered_seal_proof(proof_name);
   if (!proof) return fail("generate: " + proof.error().message());
   out_dir = engine::resolve_params_dir(out_dir);
 
-  std::fprintf(stderr, "cuzk params: generating %s parameters into %s\n",
-               std::string(porep::name_of(*proof)).c_str(), out_dir.c_str());
+  spdlog::info("cuzk params: generating {} parameters into {}", porep::name_of(*proof), out_dir);
   std::string last_phase;
   size_t last_pct = 101;
   auto progress = [&](const char* phase, size_t done, size_t total) {
     const size_t pct = total ? done * 100 / total : 100;
     if (phase != last_phase || pct / 10 != last_pct / 10) {
-      std::fprintf(stderr, "  %-9s %3zu%%\n", phase, pct);
+      spdlog::info("cuzk params: {:<9} {:>3}%", phase, pct);
       last_phase = phase;
       last_pct = pct;
     }
   };
   std::optional<std::vector<uint8_t>> seed_bytes;
-  if (have_seed) seed_bytes = std::vector<uint8_t>(seed.begin(), seed.end());
+  if (args.have_seed) seed_bytes = std::vector<uint8_t>(args.seed.begin(), args.seed.end());
   auto gen = engine::generate_porep_parameters(*proof, out_dir, thread_pool::default_pool(),
                                                progress, seed_bytes);
   if (!gen) return fail("generate: " + gen.error().to_string(), EXIT_FAIL);
-  std::fprintf(stderr,
-               "cuzk params: %zu rows (%zu inputs, %zu aux), domain %llu: synthesis %.1f s, "
-               "setup %.1f s, write %.1f s, peak RSS %.0f MiB\n",
-               gen->rows, gen->inputs, gen->aux, (unsigned long long)gen->domain_size, gen->synth_s,
-               gen->setup_s, gen->write_s, double(engine::peak_rss_bytes()) / (1 << 20));
+  spdlog::info(
+      "cuzk params: {} rows ({} inputs, {} aux), domain {}: synthesis {:.1f} s, setup {:.1f} s, "
+      "write {:.1f} s, peak RSS {:.0f} MiB",
+      gen->rows, gen->inputs, gen->aux, gen->domain_size, gen->synth_s, gen->setup_s, gen->write_s,
+      double(engine::peak_rss_bytes()) / (1 << 20));
   std::printf("%s\n%s\n", gen->params_path.c_str(), gen->vk_path.c_str());
   return EXIT_OK;
 }
 
-int cmd_params_check(int argc, char** argv) {
+struct check_args {
   std::string dir, json_path, proof_name;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "help" || a == "--help" || a == "-h") {
-      std::fputs(USAGE, stdout);
-      return EXIT_OK;
-    }
-    if (i + 1 >= argc) return fail("check: missing value after " + a);
-    const std::string v = argv[++i];
-    if (a == "--params-dir") {
-      dir = v;
-    } else if (a == "--parameters-json") {
-      json_path = v;
-    } else if (a == "--registered-proof") {
-      proof_name = v;
-    } else {
-      return fail("check: unknown option " + a);
-    }
-  }
+};
+
+int run_params_check(check_args args) {
+  std::string& dir = args.dir;
+  const std::string& json_path = args.json_path;
+  const std::string& proof_name = args.proof_name;
   dir = engine::resolve_params_dir(dir);
   std::optional<porep::registered_seal_proof> proof;
   if (!proof_name.empty()) {
@@ -152,19 +114,47 @@ int cmd_params_check(int argc, char** argv) {
 
 }  // namespace
 
-int cmd_params(int argc, char** argv) {
-  if (argc < 2) {
-    std::fputs(USAGE, stderr);
-    return EXIT_BAD;
-  }
-  const std::string sub = argv[1];
-  if (sub == "generate") return cmd_params_generate(argc - 1, argv + 1);
-  if (sub == "check") return cmd_params_check(argc - 1, argv + 1);
-  if (sub == "help" || sub == "--help" || sub == "-h") {
-    std::fputs(USAGE, stdout);
-    return EXIT_OK;
-  }
-  return fail("unknown subcommand '" + sub + "'");
+void add_params_commands(CLI::App& root, command_runner& chosen) {
+  auto* params = root.add_subcommand("params", "generate and check PoRep Groth16 parameters");
+  params->require_subcommand(1);
+
+  auto gen = std::make_shared<generate_args>();
+  auto* generate = params->add_subcommand(
+      "generate",
+      "single-party Groth16 setup of the PoRep circuit, written as the official .params/.vk "
+      "names in the output directory");
+  generate->add_option("--circuit", gen->circuit, "the circuit (only porep)")
+      ->required()
+      ->check(CLI::IsMember({"porep"}));
+  generate->add_option("--registered-proof", gen->proof_name, "registered seal proof name or id")
+      ->required();
+  generate->add_option("--out-dir", gen->out_dir,
+                       "output directory (default $FIL_PROOFS_PARAMETER_CACHE or "
+                       "/var/tmp/filecoin-proof-parameters)");
+  generate
+      ->add_option("--seed", gen->seed,
+                   "makes the setup deterministic (tests only: the seed is the trapdoor)")
+      ->type_name("TEXT")
+      ->each([gen](const std::string&) { gen->have_seed = true; });
+  generate->footer(REGISTERED_PROOFS_HELP);
+  on_selected(generate, chosen, [gen] { return run_params_generate(*gen); });
+
+  auto chk = std::make_shared<check_args>();
+  auto* check = params->add_subcommand(
+      "check",
+      "BLAKE2b-512 digests of the .params/.vk in a directory against parameters.json; prints "
+      "ok|MISMATCH|unknown per file");
+  check->add_option("--params-dir", chk->dir,
+                    "parameter directory (default $FIL_PROOFS_PARAMETER_CACHE or "
+                    "/var/tmp/filecoin-proof-parameters)");
+  check->add_option("--parameters-json", chk->json_path,
+                    "parameters.json with the expected digests (default: built-in PoRep facts)");
+  check->add_option("--registered-proof", chk->proof_name,
+                    "check only this registered seal proof's files");
+  check->footer(
+      "exit status: 0 all ok, 1 a MISMATCH or I/O failure, 2 an unknown file, none "
+      "present, or bad usage");
+  on_selected(check, chosen, [chk] { return run_params_check(*chk); });
 }
 
 }  // namespace cuzk::app

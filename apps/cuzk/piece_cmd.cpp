@@ -8,47 +8,27 @@
 //         padded_size <bytes>
 //         payload_size <bytes>
 // Exit codes: 0 ok, 2 bad input or usage (one line on stderr).
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
 #include <cstdio>
-#include <cstdlib>
+#include <memory>
 #include <string>
 
 #include "base/hex.hpp"
 #include "base/thread_pool.hpp"
+#include "cli_args.hpp"
 #include "filecoin/porep/commp.hpp"
 
 namespace cuzk::app {
 namespace {
 
-constexpr int EXIT_OK = 0, EXIT_BAD = 2;
-
-const char* const USAGE =
-    "usage: cuzk piece <command>\n"
-    "  commp FILE [--threads N]\n"
-    "                  piece commitment (commP) of a file: hex, baga… CID, padded size\n";
-
 int fail(const std::string& msg) {
-  std::fprintf(stderr, "cuzk piece: %s\n", msg.c_str());
+  spdlog::error("cuzk piece: {}", msg);
   return EXIT_BAD;
 }
 
-int cmd_commp(int argc, char** argv) {
-  std::string path;
-  unsigned long threads = 0;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--threads") {
-      if (i + 1 >= argc) return fail("commp: missing value after --threads");
-      char* end = nullptr;
-      threads = std::strtoul(argv[++i], &end, 10);
-      if (*end != '\0' || threads == 0 || threads > 4096)
-        return fail("commp: --threads must be 1..4096");
-    } else if (path.empty() && (a.empty() || a[0] != '-' || a == "-")) {
-      path = a;
-    } else {
-      return fail("commp: unexpected argument " + a);
-    }
-  }
-  if (path.empty()) return fail("commp: a FILE is required");
+int run_commp(const std::string& path, uint64_t threads) {
   thread_pool pool{unsigned(threads)};
   auto c = porep::commp_of_file(path == "-" ? "/dev/stdin" : path, pool);
   if (!c) return fail("commp: " + c.error().message());
@@ -60,18 +40,20 @@ int cmd_commp(int argc, char** argv) {
 
 }  // namespace
 
-int cmd_piece(int argc, char** argv) {
-  if (argc < 2) {
-    std::fputs(USAGE, stderr);
-    return EXIT_BAD;
-  }
-  const std::string sub = argv[1];
-  if (sub == "commp") return cmd_commp(argc - 1, argv + 1);
-  if (sub == "help" || sub == "--help" || sub == "-h") {
-    std::fputs(USAGE, stdout);
-    return EXIT_OK;
-  }
-  return fail("unknown command '" + sub + "'");
+void add_piece_commands(CLI::App& root, command_runner& chosen) {
+  auto* piece = root.add_subcommand("piece", "piece commitment (commP) of a file");
+  piece->require_subcommand(1);
+  struct commp_args {
+    std::string path;
+    uint64_t threads = 0;
+  };
+  auto args = std::make_shared<commp_args>();
+  auto* commp = piece->add_subcommand(
+      "commp", "piece commitment (commP) of a file: hex, baga… CID, padded size");
+  commp->add_option("FILE", args->path, "the payload (- for stdin)")->required();
+  commp->add_option("--threads", args->threads, "worker threads (default: all cores)")
+      ->transform(decimal_u64(1, 4096));
+  on_selected(commp, chosen, [args] { return run_commp(args->path, args->threads); });
 }
 
 }  // namespace cuzk::app

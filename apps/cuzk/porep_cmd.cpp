@@ -7,10 +7,14 @@
 //       directory, to FILE/v28-sdr-parent-<hex>.cache (the official name). Prints the path, the
 //       size and the SHA-256; with --check-json, also checks name and digest against that file.
 // Exit codes: 0 ok, 2 bad input or usage (one line on stderr), 1 I/O or check failure.
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "base/hex.hpp"
@@ -22,55 +26,18 @@
 namespace cuzk::app {
 namespace {
 
-constexpr int EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2;
-
-const char* const USAGE =
-    "usage: cuzk porep <command>\n"
-    "  parents --registered-proof NAME --out FILE|DIR [--threads N] [--check-json FILE]\n"
-    "                  write the SDR parent cache (official name when --out is a directory)\n"
-    "  seal --registered-proof NAME [--data FILE] [--prover-id HEX|--miner-id N] [--sector-id N]\n"
-    "       [--ticket HEX] [--seed HEX] --out-dir D\n"
-    "                  seal a small sector, write D/c1.json, the replica and the trees\n"
-    "  gen-vanilla --registered-proof NAME --synthetic [--miner-id N --sector-id N --ticket HEX\n"
-    "       --seed HEX] --out c1.json\n"
-    "                  a consistent synthetic C1 output for any sector size\n"
-    "  public-inputs   circuit public inputs of a C1 file (cuzk porep public-inputs help)\n"
-    "registered proofs: "
-    "StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}{V1,V1_1,V1_1_Feat_SyntheticPoRep,\n"
-    "  V1_2_Feat_NonInteractivePoRep} or their ids 0..19\n";
-
 int fail(const std::string& msg, int code = EXIT_BAD) {
-  std::fprintf(stderr, "cuzk porep: %s\n", msg.c_str());
+  spdlog::error("cuzk porep: {}", msg);
   return code;
 }
 
-}  // namespace
-
-int cmd_porep_parents(int argc, char** argv) {
+struct parents_args {
   std::string proof_name, out, check_json;
-  unsigned threads = 0;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (i + 1 >= argc) return fail("parents: missing value after " + a);
-    const std::string v = argv[++i];
-    if (a == "--registered-proof") {
-      proof_name = v;
-    } else if (a == "--out") {
-      out = v;
-    } else if (a == "--check-json") {
-      check_json = v;
-    } else if (a == "--threads") {
-      char* end = nullptr;
-      const unsigned long t = std::strtoul(v.c_str(), &end, 10);
-      if (v.empty() || *end != '\0' || t == 0 || t > 4096)
-        return fail("parents: --threads must be 1..4096, got '" + v + "'");
-      threads = unsigned(t);
-    } else {
-      return fail("parents: unknown option " + a);
-    }
-  }
-  if (proof_name.empty()) return fail("parents: --registered-proof is required");
-  if (out.empty()) return fail("parents: --out is required");
+  uint64_t threads = 0;
+};
+
+int run_porep_parents(const parents_args& args) {
+  const std::string &proof_name = args.proof_name, &out = args.out, &check_json = args.check_json;
   const auto proof = porep::parse_registered_seal_proof(proof_name);
   if (!proof) return fail("parents: " + proof.error().message());
   const auto cfg = porep::porep_config(*proof);
@@ -88,7 +55,7 @@ int cmd_porep_parents(int argc, char** argv) {
   if (std::filesystem::is_directory(out, ec))
     path = (std::filesystem::path(out) / g.parent_cache_file_name()).string();
 
-  thread_pool pool(threads);
+  thread_pool pool(unsigned(args.threads));
   sha256_digest_t digest;
   const auto t0 = std::chrono::steady_clock::now();
   if (status s = porep::write_parent_cache_file(g, path, pool, &digest); !s)
@@ -115,21 +82,35 @@ int cmd_porep_parents(int argc, char** argv) {
   return EXIT_OK;
 }
 
-int cmd_porep(int argc, char** argv) {
-  if (argc < 2) {
-    std::fputs(USAGE, stderr);
-    return EXIT_BAD;
-  }
-  const std::string sub = argv[1];
-  if (sub == "parents") return cmd_porep_parents(argc - 1, argv + 1);
-  if (sub == "seal") return cmd_porep_seal(argc - 1, argv + 1);
-  if (sub == "gen-vanilla") return cmd_porep_gen_vanilla(argc - 1, argv + 1);
-  if (sub == "public-inputs") return cmd_porep_public_inputs(argc - 1, argv + 1);
-  if (sub == "help" || sub == "--help" || sub == "-h") {
-    std::fputs(USAGE, stdout);
-    return EXIT_OK;
-  }
-  return fail("unknown command '" + sub + "' (cuzk porep help)");
+}  // namespace
+
+void add_porep_parents(CLI::App& porep, command_runner& chosen) {
+  auto args = std::make_shared<parents_args>();
+  auto* parents = porep.add_subcommand(
+      "parents", "write the SDR parent cache (official name when --out is a directory)");
+  parents->add_option("--registered-proof", args->proof_name, "registered seal proof name or id")
+      ->required();
+  parents
+      ->add_option("--out", args->out,
+                   "output file, or a directory to write <dir>/v28-sdr-parent-<hex>.cache in")
+      ->type_name("FILE|DIR")
+      ->required();
+  parents->add_option("--threads", args->threads, "worker threads (default: all cores)")
+      ->transform(decimal_u64(1, 4096));
+  parents->add_option("--check-json", args->check_json,
+                      "parent_cache.json: check the file name and SHA-256 against it");
+  parents->footer(REGISTERED_PROOFS_HELP);
+  on_selected(parents, chosen, [args] { return run_porep_parents(*args); });
+}
+
+void add_porep_commands(CLI::App& root, command_runner& chosen) {
+  auto* porep = root.add_subcommand("porep", "PoRep vanilla side: parent cache, seal, C1");
+  porep->require_subcommand(1);
+  add_porep_parents(*porep, chosen);
+  add_porep_seal(*porep, chosen);
+  add_porep_gen_vanilla(*porep, chosen);
+  add_porep_public_inputs(*porep, chosen);
+  porep->footer(REGISTERED_PROOFS_HELP);
 }
 
 }  // namespace cuzk::app

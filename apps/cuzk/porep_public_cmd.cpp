@@ -8,10 +8,12 @@
 // one the C1's replica_id is used. --sector-id defaults to the wrapper's SectorNum.
 // --registered-proof is needed only for a bincode C1. --out - writes to stdout.
 // Exit codes: 0 ok, 2 bad input or usage (one line on stderr), 1 I/O failure.
-#include <cerrno>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include "cli_args.hpp"
@@ -25,54 +27,21 @@
 namespace cuzk::app {
 namespace {
 
-constexpr int EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2;
-
-const char* const USAGE =
-    "usage: cuzk porep public-inputs --c1 FILE [--miner-id N|--prover-id HEX] [--sector-id N]\n"
-    "         --partition K --out FILE|- [--registered-proof NAME (bincode C1 only)]\n"
-    "  writes partition K's circuit public inputs as snarkjs public.json (decimal strings)\n";
-
 int fail(const std::string& msg, int code = EXIT_BAD) {
-  std::fprintf(stderr, "cuzk porep public-inputs: %s\n", msg.c_str());
+  spdlog::error("cuzk porep public-inputs: {}", msg);
   return code;
 }
 
-}  // namespace
-
-int cmd_porep_public_inputs(int argc, char** argv) {
+struct public_inputs_args {
   std::string c1_path, out, proof_name;
   uint64_t partition = 0;
-  bool have_partition = false;
   identity_args id;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "help" || a == "--help" || a == "-h") {
-      std::fputs(USAGE, stdout);
-      return EXIT_OK;
-    }
-    if (i + 1 >= argc) return fail("missing value after " + a);
-    const std::string v = argv[++i];
-    if (a == "--c1") {
-      c1_path = v;
-    } else if (a == "--out") {
-      out = v;
-    } else if (a == "--registered-proof") {
-      proof_name = v;
-    } else if (std::string err; id.take(a, v, err)) {
-      if (!err.empty()) return fail(err);
-    } else if (a == "--partition") {
-      if (!parse_u64(v, partition) || partition > 1000)
-        return fail("--partition must be a small decimal integer, got '" + v + "'");
-      have_partition = true;
-    } else {
-      return fail("unknown option " + a);
-    }
-  }
-  if (c1_path.empty()) return fail("--c1 is required");
-  if (out.empty()) return fail("--out is required (- for stdout)");
-  if (!have_partition) return fail("--partition is required");
-  if (const std::string c = id.conflict(); !c.empty()) return fail(c);
+};
 
+int run_porep_public_inputs(const public_inputs_args& args) {
+  const std::string &c1_path = args.c1_path, &out = args.out, &proof_name = args.proof_name;
+  const uint64_t partition = args.partition;
+  const identity_args& id = args.id;
   int64_t sector_num = -1;
   auto c1 = porep::read_c1_file(c1_path, proof_name, &sector_num);
   if (!c1) {
@@ -101,8 +70,7 @@ int cmd_porep_public_inputs(int argc, char** argv) {
                   ", ticket, comm_d and porep_id differs from the C1's replica_id");
     }
   } else {
-    std::fprintf(
-        stderr, "cuzk porep public-inputs: no --miner-id/--prover-id: using the C1's replica_id\n");
+    spdlog::warn("cuzk porep public-inputs: no --miner-id/--prover-id: using the C1's replica_id");
   }
 
   const synth::porep_publics_t pub{replica_id, c1->comm_d, c1->comm_r, c1->seed};
@@ -116,10 +84,28 @@ int cmd_porep_public_inputs(int argc, char** argv) {
   std::ofstream f(out, std::ios::binary);
   f.write(json.data(), std::streamsize(json.size()));
   if (!f) return fail("cannot write " + out, EXIT_FAIL);
-  std::fprintf(stderr, "%s: %zu public inputs of partition %llu (%s)\n", out.c_str(),
-               inputs->size(), (unsigned long long)partition,
-               std::string(porep::name_of(*proof)).c_str());
+  spdlog::info("{}: {} public inputs of partition {} ({})", out, inputs->size(), partition,
+               porep::name_of(*proof));
   return EXIT_OK;
+}
+
+}  // namespace
+
+void add_porep_public_inputs(CLI::App& porep, command_runner& chosen) {
+  auto args = std::make_shared<public_inputs_args>();
+  auto* cmd = porep.add_subcommand(
+      "public-inputs",
+      "writes partition K's circuit public inputs as snarkjs public.json (decimal strings)");
+  cmd->add_option("--c1", args->c1_path, "C1 output: the c1.json wrapper or raw JSON")->required();
+  args->id.add_to(*cmd);
+  cmd->add_option("--partition", args->partition, "partition index K")
+      ->type_name("K")
+      ->transform(decimal_u64(0, 1000))
+      ->required();
+  cmd->add_option("--out", args->out, "output file, - for stdout")->type_name("FILE|-")->required();
+  cmd->add_option("--registered-proof", args->proof_name,
+                  "registered seal proof (bincode C1 only)");
+  on_selected(cmd, chosen, [args] { return run_porep_public_inputs(*args); });
 }
 
 }  // namespace cuzk::app

@@ -11,13 +11,15 @@
 // serde JSON C1, SectorSize) and the sealed state (seal.hpp write_sealed_sector: unsealed, sealed,
 // sc-02-data-tree-{d,c,r-last}.dat, sc-02-data-layer-<l>.dat, p_aux); prints the commitments.
 // Exit codes: 0 ok, 2 bad input or usage (one line on stderr), 1 sealing or I/O failure.
-#include <cerrno>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,52 +36,21 @@
 namespace cuzk::app {
 namespace {
 
-constexpr int EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2;
-
 int fail(const std::string& msg, int code = EXIT_BAD) {
-  std::fprintf(stderr, "cuzk porep seal: %s\n", msg.c_str());
+  spdlog::error("cuzk porep seal: {}", msg);
   return code;
 }
 
-}  // namespace
-
-int cmd_porep_seal(int argc, char** argv) {
+struct seal_args {
   std::string proof_name, data_path, out_dir, prover_hex, ticket_hex, seed_hex;
   uint64_t miner_id = 1000, sector_id = 1, threads = 0;
-  bool have_miner = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (i + 1 >= argc) return fail("missing value after " + a);
-    const std::string v = argv[++i];
-    if (a == "--registered-proof") {
-      proof_name = v;
-    } else if (a == "--data") {
-      data_path = v;
-    } else if (a == "--out-dir") {
-      out_dir = v;
-    } else if (a == "--prover-id") {
-      prover_hex = v;
-    } else if (a == "--ticket") {
-      ticket_hex = v;
-    } else if (a == "--seed") {
-      seed_hex = v;
-    } else if (a == "--miner-id") {
-      if (!parse_u64(v, miner_id)) return fail("--miner-id must be a decimal u64, got '" + v + "'");
-      have_miner = true;
-    } else if (a == "--sector-id") {
-      if (!parse_u64(v, sector_id))
-        return fail("--sector-id must be a decimal u64, got '" + v + "'");
-    } else if (a == "--threads") {
-      if (!parse_u64(v, threads) || threads == 0 || threads > 4096)
-        return fail("--threads must be 1..4096, got '" + v + "'");
-    } else {
-      return fail("unknown option " + a);
-    }
-  }
-  if (proof_name.empty()) return fail("--registered-proof is required");
-  if (out_dir.empty()) return fail("--out-dir is required");
-  if (!prover_hex.empty() && have_miner) return fail("give --prover-id or --miner-id, not both");
+};
 
+int run_porep_seal(const seal_args& args) {
+  const std::string &proof_name = args.proof_name, &data_path = args.data_path,
+                    &out_dir = args.out_dir, &prover_hex = args.prover_hex,
+                    &ticket_hex = args.ticket_hex, &seed_hex = args.seed_hex;
+  const uint64_t miner_id = args.miner_id, sector_id = args.sector_id;
   const auto proof = porep::parse_registered_seal_proof(proof_name);
   if (!proof) return fail(proof.error().message());
   const auto cfg = porep::porep_config(*proof);
@@ -122,7 +93,7 @@ int cmd_porep_seal(int argc, char** argv) {
                   std::to_string(cap) + " unpadded bytes");
   }
 
-  thread_pool pool{unsigned(threads)};
+  thread_pool pool{unsigned(args.threads)};
   auto sealed = porep::seal_sector(req, payload, pool);
   if (!sealed) return fail(sealed.error().to_string(), EXIT_FAIL);
   const auto t0 = std::chrono::steady_clock::now();
@@ -158,6 +129,38 @@ int cmd_porep_seal(int argc, char** argv) {
               c1_path.c_str(), c1->vanilla_proofs.size(), c1->vanilla_proofs[0].size(),
               out_dir.c_str());
   return EXIT_OK;
+}
+
+}  // namespace
+
+void add_porep_seal(CLI::App& porep, command_runner& chosen) {
+  auto args = std::make_shared<seal_args>();
+  auto* seal = porep.add_subcommand(
+      "seal", "seal a small sector (up to 512 MiB), write D/c1.json, the replica and the trees");
+  seal->add_option("--registered-proof", args->proof_name, "registered seal proof name or id")
+      ->required();
+  seal->add_option("--data", args->data_path,
+                   "unpadded payload (at most sector·127/128 bytes; default: zeros, a CC sector)");
+  auto* miner = seal->add_option("--miner-id", args->miner_id,
+                                 "miner actor id; prover_id = its LEB128 bytes, zero-padded")
+                    ->transform(decimal_u64())
+                    ->capture_default_str();
+  seal->add_option("--prover-id", args->prover_hex, "prover id as 64 hex digits")
+      ->type_name("HEX")
+      ->excludes(miner);
+  seal->add_option("--sector-id", args->sector_id, "sector number")
+      ->transform(decimal_u64())
+      ->capture_default_str();
+  seal->add_option("--ticket", args->ticket_hex, "64 hex digits (default 0101…01)")
+      ->type_name("HEX");
+  seal->add_option("--seed", args->seed_hex,
+                   "64 hex digits (default 0202…02; ignored by NonInteractivePoRep)")
+      ->type_name("HEX");
+  seal->add_option("--threads", args->threads, "worker threads (default: all cores)")
+      ->transform(decimal_u64(1, 4096));
+  seal->add_option("--out-dir", args->out_dir, "output directory")->type_name("D")->required();
+  seal->footer(REGISTERED_PROOFS_HELP);
+  on_selected(seal, chosen, [args] { return run_porep_seal(*args); });
 }
 
 }  // namespace cuzk::app

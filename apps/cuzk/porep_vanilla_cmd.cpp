@@ -5,10 +5,15 @@
 // wrapper format (default) or as the raw serde JSON. Defaults (deterministic): miner 1000,
 // sector 1, ticket = 32 × 0x01, seed = 32 × 0x02. Exit codes: 0 ok, 2 bad input (one line on
 // stderr), 1 other failure.
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "base/hex.hpp"
 #include "filecoin/porep/c1_json.hpp"
@@ -21,80 +26,32 @@
 namespace cuzk::app {
 namespace {
 
-constexpr int EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2;
-
-const char* const USAGE =
-    "usage: cuzk porep gen-vanilla --registered-proof NAME --synthetic [--miner-id N]\n"
-    "         [--sector-id N] [--ticket HEX] [--seed HEX] [--format wrapper|json] --out FILE\n"
-    "  Synthetic (never sealed, CC) sector; interactive proofs only (V1, V1_1).\n"
-    "  Defaults: --miner-id 1000 --sector-id 1 --ticket 0101..01 --seed 0202..02\n"
-    "            --format wrapper ({\"SectorNum\",\"Phase1Out\",\"SectorSize\"}).\n";
-
 int bad(const std::string& msg) {
-  std::fprintf(stderr, "cuzk porep gen-vanilla: %s\n", msg.c_str());
+  spdlog::error("cuzk porep gen-vanilla: {}", msg);
   return EXIT_BAD;
 }
 
-std::optional<uint64_t> parse_u64(const std::string& s) {
-  if (s.empty() || s.size() > 20) return std::nullopt;
-  uint64_t v = 0;
-  for (char ch : s) {
-    if (ch < '0' || ch > '9') return std::nullopt;
-    const uint64_t d = uint64_t(ch - '0');
-    if (v > (UINT64_MAX - d) / 10) return std::nullopt;
-    v = v * 10 + d;
-  }
-  return v;
-}
-
-}  // namespace
-
-int cmd_porep_gen_vanilla(int argc, char** argv) {
-  std::string proof_name, out_path, format = "wrapper";
+struct gen_vanilla_args {
+  std::string proof_name, out_path, format = "wrapper", ticket_hex, seed_hex;
   bool synthetic = false;
   uint64_t miner = 1000, sector = 1;
+};
+
+int run_porep_gen_vanilla(const gen_vanilla_args& args) {
+  const std::string &proof_name = args.proof_name, &out_path = args.out_path, &format = args.format;
+  const uint64_t miner = args.miner, sector = args.sector;
+  if (!args.synthetic)
+    return bad("only --synthetic is supported here (cuzk porep seal writes a real C1)");
   porep::bytes32_t ticket, seed;
   ticket.fill(0x01);
   seed.fill(0x02);
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "-h" || a == "--help") {
-      std::fputs(USAGE, stdout);
-      return EXIT_OK;
-    }
-    if (a == "--synthetic") {
-      synthetic = true;
-      continue;
-    }
-    if (i + 1 >= argc) return bad("missing value for " + a);
-    const std::string v = argv[++i];
-    if (a == "--registered-proof") {
-      proof_name = v;
-    } else if (a == "--out") {
-      out_path = v;
-    } else if (a == "--format") {
-      if (v != "wrapper" && v != "json") return bad("--format must be wrapper or json");
-      format = v;
-    } else if (a == "--miner-id") {
-      auto n = parse_u64(v);
-      if (!n) return bad("bad --miner-id: " + v);
-      miner = *n;
-    } else if (a == "--sector-id") {
-      auto n = parse_u64(v);
-      if (!n || *n > uint64_t(INT64_MAX)) return bad("bad --sector-id: " + v);
-      sector = *n;
-    } else if (a == "--ticket" || a == "--seed") {
-      auto h = porep::parse_hex32(v);
-      if (!h) return bad("bad " + a + ": expected 64 hex digits");
-      (a == "--ticket" ? ticket : seed) = *h;
-    } else {
-      return bad("unknown option " + a);
-    }
+  for (const auto& [flag, text, out] : {std::tuple{"--ticket", &args.ticket_hex, &ticket},
+                                        std::tuple{"--seed", &args.seed_hex, &seed}}) {
+    if (text->empty()) continue;
+    auto h = porep::parse_hex32(*text);
+    if (!h) return bad(std::string("bad ") + flag + ": expected 64 hex digits");
+    *out = *h;
   }
-  if (proof_name.empty()) return bad("--registered-proof is required");
-  if (out_path.empty()) return bad("--out is required");
-  if (!synthetic)
-    return bad("only --synthetic is supported here (cuzk porep seal writes a real C1)");
   auto rp = porep::parse_registered_seal_proof(proof_name);
   if (!rp.ok()) return bad("unknown registered proof " + proof_name);
   auto cfg = porep::porep_config(*rp);
@@ -126,7 +83,7 @@ int cmd_porep_gen_vanilla(int argc, char** argv) {
   if (!f) return bad("cannot create " + out_path);
   const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
   if (std::fclose(f) != 0 || !ok) {
-    std::fprintf(stderr, "cuzk porep gen-vanilla: cannot write %s\n", out_path.c_str());
+    spdlog::error("cuzk porep gen-vanilla: cannot write {}", out_path);
     return EXIT_FAIL;
   }
   std::printf(
@@ -137,6 +94,35 @@ int cmd_porep_gen_vanilla(int argc, char** argv) {
       to_hex(c1->comm_d).c_str(), to_hex(c1->comm_r).c_str(), to_hex(c1->replica_id).c_str(),
       text.size(), format.c_str());
   return EXIT_OK;
+}
+
+}  // namespace
+
+void add_porep_gen_vanilla(CLI::App& porep, command_runner& chosen) {
+  auto args = std::make_shared<gen_vanilla_args>();
+  auto* gen = porep.add_subcommand(
+      "gen-vanilla",
+      "a consistent synthetic (never sealed, CC) C1 output for any sector size; interactive "
+      "proofs only (V1, V1_1)");
+  gen->add_option("--registered-proof", args->proof_name, "registered seal proof name or id")
+      ->required();
+  gen->add_flag("--synthetic", args->synthetic, "required: the sector is never sealed");
+  gen->add_option("--miner-id", args->miner, "miner actor id")
+      ->transform(decimal_u64())
+      ->capture_default_str();
+  gen->add_option("--sector-id", args->sector, "sector number")
+      ->transform(decimal_u64(0, uint64_t(INT64_MAX)))
+      ->capture_default_str();
+  gen->add_option("--ticket", args->ticket_hex, "64 hex digits (default 0101…01)")
+      ->type_name("HEX");
+  gen->add_option("--seed", args->seed_hex, "64 hex digits (default 0202…02)")->type_name("HEX");
+  gen->add_option("--format", args->format,
+                  "wrapper ({\"SectorNum\",\"Phase1Out\",\"SectorSize\"}) or json (raw serde C1)")
+      ->check(CLI::IsMember({"wrapper", "json"}))
+      ->capture_default_str();
+  gen->add_option("--out", args->out_path, "output file")->required();
+  gen->footer(REGISTERED_PROOFS_HELP);
+  on_selected(gen, chosen, [args] { return run_porep_gen_vanilla(*args); });
 }
 
 }  // namespace cuzk::app

@@ -9,12 +9,16 @@
 // .vk against parameters.json (--parameters-json FILE, default the built-in PoRep facts) and
 // refuses to prove with a mismatched or unknown file. `--gpu N` proves on CUDA device N (CUDA
 // builds only). Exit codes: 0 ok / valid, 1 invalid proof or I/O failure, 2 bad input.
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,93 +31,56 @@
 namespace cuzk::app {
 namespace {
 
-constexpr int EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2;
-
-const char* const PROVE_USAGE =
-    "usage: cuzk prove porep --c1 FILE [--params-dir D] [--miner-id N|--prover-id HEX]\n"
-    "         [--sector-id N] --proof-out FILE [--registered-proof NAME (bincode C1 only)]\n"
-    "         [--check-digests [--parameters-json FILE]] [--gpu N]\n";
-const char* const VERIFY_USAGE =
-    "usage: cuzk verify porep --c1 FILE [--params-dir D] [--miner-id N|--prover-id HEX]\n"
-    "         [--sector-id N] --proof FILE [--registered-proof NAME (bincode C1 only)]\n";
-
 struct porep_args {
   std::string c1_path, params_dir, proof_path, proof_name, parameters_json;
   bool check_digests = false;
   int gpu = -1;
+  identity_args id;
   porep::c1_output_t c1;
   std::optional<engine::prover_identity_t> who;
 };
 
-// Parses the shared options; `proof_flag` is --proof-out (prove) or --proof (verify). Returns -1
-// on success, else the exit code (the error already printed with `prefix`).
-int parse_porep_args(int argc, char** argv, const char* prefix, const char* usage,
-                     const std::string& proof_flag, porep_args& out) {
-  auto fail = [&](const std::string& msg, int code = EXIT_BAD) {
-    std::fprintf(stderr, "%s: %s\n", prefix, msg.c_str());
-    return code;
-  };
-  identity_args id;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "help" || a == "--help" || a == "-h") {
-      std::fputs(usage, stdout);
-      return EXIT_OK;
-    }
-    if (a == "--check-digests" && proof_flag == "--proof-out") {
-      out.check_digests = true;
-      continue;
-    }
-    if (i + 1 >= argc) return fail("missing value after " + a);
-    const std::string v = argv[++i];
-    if (a == "--c1") {
-      out.c1_path = v;
-    } else if (a == "--params-dir") {
-      out.params_dir = v;
-    } else if (a == proof_flag) {
-      out.proof_path = v;
-    } else if (a == "--registered-proof") {
-      out.proof_name = v;
-    } else if (a == "--parameters-json" && proof_flag == "--proof-out") {
-      out.parameters_json = v;
-    } else if (a == "--gpu" && proof_flag == "--proof-out") {
-      uint64_t g = 0;
-      if (!parse_u64(v, g) || g > 1023)
-        return fail("--gpu must be a device index, got '" + v + "'");
-      out.gpu = int(g);
-    } else if (std::string err; id.take(a, v, err)) {
-      if (!err.empty()) return fail(err);
-    } else {
-      return fail("unknown option " + a);
-    }
-  }
-  if (out.c1_path.empty()) return fail("--c1 is required");
-  if (out.proof_path.empty()) return fail(proof_flag + " is required");
-  if (const std::string c = id.conflict(); !c.empty()) return fail(c);
-  out.params_dir = engine::resolve_params_dir(out.params_dir);
+/// Adds the options prove and verify share; `proof_flag` is --proof-out (prove) or --proof
+/// (verify).
+void add_porep_options(CLI::App& cmd, porep_args& args, const std::string& proof_flag,
+                       const std::string& proof_help) {
+  cmd.add_option("--c1", args.c1_path, "C1 output: the lotus-bench c1.json wrapper or raw JSON")
+      ->required();
+  cmd.add_option("--params-dir", args.params_dir,
+                 "parameter directory (default $FIL_PROOFS_PARAMETER_CACHE or "
+                 "/var/tmp/filecoin-proof-parameters)");
+  args.id.add_to(cmd);
+  cmd.add_option(proof_flag, args.proof_path, proof_help)->required();
+  cmd.add_option("--registered-proof", args.proof_name, "registered seal proof (bincode C1 only)");
+}
 
+/// Reads the C1 and resolves the prover identity; -1 on success, else the exit code (the error
+/// already logged with `prefix`).
+int load_c1(const char* prefix, porep_args& args) {
+  args.params_dir = engine::resolve_params_dir(args.params_dir);
   int64_t sector_num = -1;
-  auto c1 = porep::read_c1_file(out.c1_path, out.proof_name, &sector_num);
+  auto c1 = porep::read_c1_file(args.c1_path, args.proof_name, &sector_num);
   if (!c1) {
-    return fail("--c1: " + c1.error().to_string(),
-                c1.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD);
+    spdlog::error("{}: --c1: {}", prefix, c1.error().to_string());
+    return c1.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
   }
-  out.c1 = std::move(*c1);
-  auto who = id.resolve(sector_num);
-  if (!who) return fail(who.error().message());
+  args.c1 = std::move(*c1);
+  auto who = args.id.resolve(sector_num);
+  if (!who) {
+    spdlog::error("{}: {}", prefix, who.error().message());
+    return EXIT_BAD;
+  }
   if (*who) {
-    out.who = engine::prover_identity_t{(*who)->first, (*who)->second};
+    args.who = engine::prover_identity_t{(*who)->first, (*who)->second};
   } else {
-    std::fprintf(stderr, "%s: no --miner-id/--prover-id: using the C1's replica_id\n", prefix);
+    spdlog::warn("{}: no --miner-id/--prover-id: using the C1's replica_id", prefix);
   }
   return -1;
 }
 
-int cmd_prove_porep(int argc, char** argv) {
+int run_prove_porep(porep_args& args) {
   const char* prefix = "cuzk prove porep";
-  porep_args args;
-  if (int rc = parse_porep_args(argc, argv, prefix, PROVE_USAGE, "--proof-out", args); rc >= 0)
-    return rc;
+  if (int rc = load_c1(prefix, args); rc >= 0) return rc;
   engine::prove_options_t opt;
   opt.gpu_device = args.gpu;
   if (args.check_digests) {
@@ -123,25 +90,24 @@ int cmd_prove_porep(int argc, char** argv) {
     } else {
       auto f = engine::read_parameters_json(args.parameters_json);
       if (!f) {
-        std::fprintf(stderr, "%s: --parameters-json: %s\n", prefix, f.error().to_string().c_str());
+        spdlog::error("{}: --parameters-json: {}", prefix, f.error().to_string());
         return f.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
       }
       opt.check_digests = std::move(*f);
     }
-  } else if (!args.parameters_json.empty()) {
-    std::fprintf(stderr, "%s: --parameters-json needs --check-digests\n", prefix);
-    return EXIT_BAD;
   }
   engine::prove_timings_t tm;
   auto proof = engine::prove_porep(args.c1, args.who, args.params_dir, thread_pool::default_pool(),
                                    &tm, opt);
   for (const auto& c : tm.digests) {
-    std::fprintf(stderr, "%s: digest %-8s %s %s\n", prefix, engine::name_of(c.verdict),
-                 c.name.c_str(), c.actual.c_str());
+    const auto level =
+        c.verdict == engine::digest_verdict::ok ? spdlog::level::info : spdlog::level::err;
+    spdlog::log(level, "{}: digest {:<8} {} {}", prefix, engine::name_of(c.verdict), c.name,
+                c.actual);
   }
   if (!proof) {
     const status_code c = proof.error().code();
-    std::fprintf(stderr, "%s: %s\n", prefix, proof.error().to_string().c_str());
+    spdlog::error("{}: {}", prefix, proof.error().to_string());
     // A digest MISMATCH exits 1 like `cuzk params check`; an unknown file 2.
     const bool mismatch = std::any_of(tm.digests.begin(), tm.digests.end(), [](const auto& d) {
       return d.verdict == engine::digest_verdict::mismatch;
@@ -152,38 +118,36 @@ int cmd_prove_porep(int argc, char** argv) {
   std::ofstream f(args.proof_path, std::ios::binary);
   f.write(reinterpret_cast<const char*>(proof->data()), std::streamsize(proof->size()));
   if (!f) {
-    std::fprintf(stderr, "%s: cannot write %s\n", prefix, args.proof_path.c_str());
+    spdlog::error("{}: cannot write {}", prefix, args.proof_path);
     return EXIT_FAIL;
   }
   const auto& t = tm.prover;
-  std::fprintf(stderr,
-               "%s: %u partition(s), %zu bytes -> %s (self-verified)\n"
-               "  vanilla check %.2f s | params load %.1f s | synthesis %.1f s | prove %.1f s "
-               "(ntt %.1f, h %.1f, msm h %.1f, l %.1f, a %.1f, b_g1 %.1f, b_g2 %.1f s) | "
-               "self-verify %.2f s | total %.1f s | peak RSS %.0f MiB\n",
-               prefix, tm.partitions, proof->size(), args.proof_path.c_str(), tm.vanilla_check,
-               tm.params_load, tm.synthesis, tm.prove, (t.ntt_a + t.ntt_b + t.ntt_c) / 1e3,
-               t.h_compute / 1e3, t.msm_h / 1e3, t.msm_l / 1e3, t.msm_a / 1e3, t.msm_b_g1 / 1e3,
-               t.msm_b_g2 / 1e3, tm.self_verify, tm.total,
-               double(engine::peak_rss_bytes()) / (1 << 20));
+  spdlog::info("{}: {} partition(s), {} bytes -> {} (self-verified)", prefix, tm.partitions,
+               proof->size(), args.proof_path);
+  spdlog::info(
+      "{}: vanilla check {:.2f} s | params load {:.1f} s | synthesis {:.1f} s | prove {:.1f} s "
+      "(ntt {:.1f}, h {:.1f}, msm h {:.1f}, l {:.1f}, a {:.1f}, b_g1 {:.1f}, b_g2 {:.1f} s) | "
+      "self-verify {:.2f} s | total {:.1f} s | peak RSS {:.0f} MiB",
+      prefix, tm.vanilla_check, tm.params_load, tm.synthesis, tm.prove,
+      (t.ntt_a + t.ntt_b + t.ntt_c) / 1e3, t.h_compute / 1e3, t.msm_h / 1e3, t.msm_l / 1e3,
+      t.msm_a / 1e3, t.msm_b_g1 / 1e3, t.msm_b_g2 / 1e3, tm.self_verify, tm.total,
+      double(engine::peak_rss_bytes()) / (1 << 20));
   return EXIT_OK;
 }
 
-int cmd_verify_porep(int argc, char** argv) {
+int run_verify_porep(porep_args& args) {
   const char* prefix = "cuzk verify porep";
-  porep_args args;
-  if (int rc = parse_porep_args(argc, argv, prefix, VERIFY_USAGE, "--proof", args); rc >= 0)
-    return rc;
+  if (int rc = load_c1(prefix, args); rc >= 0) return rc;
   std::ifstream f(args.proof_path, std::ios::binary);
   if (!f) {
-    std::fprintf(stderr, "%s: cannot read %s\n", prefix, args.proof_path.c_str());
+    spdlog::error("{}: cannot read {}", prefix, args.proof_path);
     return EXIT_BAD;
   }
   const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)),
                                    std::istreambuf_iterator<char>());
   auto ok = engine::verify_porep(args.c1, args.who, bytes, args.params_dir);
   if (!ok) {
-    std::fprintf(stderr, "%s: %s\n", prefix, ok.error().to_string().c_str());
+    spdlog::error("{}: {}", prefix, ok.error().to_string());
     return ok.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
   }
   std::printf("%s\n", *ok ? "valid" : "invalid");
@@ -192,26 +156,31 @@ int cmd_verify_porep(int argc, char** argv) {
 
 }  // namespace
 
-int cmd_prove(int argc, char** argv) {
-  const std::string sub = argc >= 2 ? argv[1] : "";
-  if (sub == "porep") return cmd_prove_porep(argc - 1, argv + 1);
-  if (sub == "help" || sub == "--help" || sub == "-h") {
-    std::fputs(PROVE_USAGE, stdout);
-    return EXIT_OK;
-  }
-  std::fputs(PROVE_USAGE, stderr);
-  return EXIT_BAD;
-}
+void add_prove_commands(CLI::App& root, command_runner& chosen) {
+  auto* prove = root.add_subcommand("prove", "prove PoRep C2 from a C1 file");
+  prove->require_subcommand(1);
+  auto prove_args = std::make_shared<porep_args>();
+  auto* prove_porep = prove->add_subcommand(
+      "porep", "PoRep C2 on the CPU prover (or --gpu N); per-phase timings on stderr");
+  add_porep_options(*prove_porep, *prove_args, "--proof-out", "where to write the proof");
+  auto* check = prove_porep->add_flag(
+      "--check-digests", prove_args->check_digests,
+      "first check the .params/.vk BLAKE2b-512 digests; refuse a mismatched or unknown file");
+  prove_porep
+      ->add_option("--parameters-json", prove_args->parameters_json,
+                   "parameters.json for --check-digests (default: built-in PoRep facts)")
+      ->needs(check);
+  prove_porep->add_option("--gpu", prove_args->gpu, "prove on CUDA device N (CUDA builds only)")
+      ->transform(decimal_u64(0, 1023));
+  on_selected(prove_porep, chosen, [prove_args] { return run_prove_porep(*prove_args); });
 
-int cmd_verify(int argc, char** argv) {
-  const std::string sub = argc >= 2 ? argv[1] : "";
-  if (sub == "porep") return cmd_verify_porep(argc - 1, argv + 1);
-  if (sub == "help" || sub == "--help" || sub == "-h") {
-    std::fputs(VERIFY_USAGE, stdout);
-    return EXIT_OK;
-  }
-  std::fputs(VERIFY_USAGE, stderr);
-  return EXIT_BAD;
+  auto* verify = root.add_subcommand("verify", "verify a PoRep proof");
+  verify->require_subcommand(1);
+  auto verify_args = std::make_shared<porep_args>();
+  auto* verify_porep = verify->add_subcommand("porep", "verify a PoRep C2 proof");
+  add_porep_options(*verify_porep, *verify_args, "--proof", "the proof to verify");
+  verify_porep->footer("exit status: 0 valid, 1 invalid proof or I/O failure, 2 bad input");
+  on_selected(verify_porep, chosen, [verify_args] { return run_verify_porep(*verify_args); });
 }
 
 }  // namespace cuzk::app
