@@ -17,8 +17,10 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "base/log.hpp"
 #include "cli_args.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
 #include "filecoin/porep/config.hpp"
@@ -116,6 +118,11 @@ int cmd_prove_porep(int argc, char** argv) {
     return rc;
   engine::prove_options_t opt;
   opt.gpu_device = args.gpu;
+  // The backend choice (and a CPU fallback when a GPU was asked for but none is present).
+  opt.log = [prefix](log_level level, std::string_view msg) {
+    if (level >= log_level::info)
+      std::fprintf(stderr, "%s: %.*s\n", prefix, int(msg.size()), msg.data());
+  };
   if (args.check_digests) {
     if (args.parameters_json.empty()) {
       const auto b = engine::builtin_porep_facts();
