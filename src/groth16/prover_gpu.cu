@@ -493,9 +493,13 @@ status stream_section(const params_file& file, params_section sec, T* dst, uint6
       [&](char* pinned, size_t offset, size_t len) {
         if (!decoded) return;  // an earlier chunk failed: the upload is discarded anyway
         const uint64_t begin = offset / sizeof(T), n = len / sizeof(T);
-        decoded =
-            file.decode(sec, begin, n, std::span<T>(reinterpret_cast<T*>(pinned), n), checks, pool);
-        if (decoded) decoded = file.release(sec, begin, n);
+        decoded = [&]() -> status {
+          if (status st = file.decode(sec, begin, n, std::span<T>(reinterpret_cast<T*>(pinned), n),
+                                      checks, pool);
+              !st)
+            return st;
+          return file.release(sec, begin, n);
+        }();
       },
       sizeof(T));
   return decoded;
