@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// PoRep C2 on the CPU prover (rust-filecoin-proofs seal_commit_phase2 + verify_seal): Groth16
-// parameters for the StackedCircuit under the official file names, the parameter directory
+// PoRep C2 on the CPU or GPU prover (rust-filecoin-proofs seal_commit_phase2 + verify_seal):
+// Groth16 parameters for the StackedCircuit under the official file names, the parameter directory
 // (FIL_PROOFS_PARAMETER_CACHE), proving a C1 partition by partition with every proof
 // self-verified before it is returned, and batch verification of a multi-partition proof.
 #pragma once
