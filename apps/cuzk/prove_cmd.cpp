@@ -21,12 +21,15 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "base/log.hpp"
 #include "cli_args.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
+#include "logging.hpp"
 
 namespace cuzk::app {
 namespace {
@@ -83,6 +86,8 @@ int run_prove_porep(porep_args& args) {
   if (int rc = load_c1(prefix, args); rc >= 0) return rc;
   engine::prove_options_t opt;
   opt.gpu_device = args.gpu;
+  // The backend choice (and a CPU fallback when a GPU was asked for but none is present).
+  opt.log = spdlog_log_sink();
   if (args.check_digests) {
     if (args.parameters_json.empty()) {
       const auto b = engine::builtin_porep_facts();

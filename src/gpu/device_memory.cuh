@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// RAII owners of CUDA resources: device_buffer<T> (cudaMalloc'd array of T, freed on scope exit,
-// movable, not copyable) and cuda_event (a timing event). Every call is checked with CUZK_CUDA_OK,
-// so a failed allocation surfaces as gpu_error naming the call (out-of-memory included). nvcc only.
+// device_buffer<T>: a cudaMalloc'd array of T on the current device, freed on scope exit, movable,
+// not copyable. Copies are enqueued on a gpu::stream (runtime.hpp). Every call is checked with
+// CUZK_CUDA_OK, so a failed allocation surfaces as gpu_error naming the call (out-of-memory
+// included). nvcc only.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -10,6 +11,7 @@
 #include <utility>
 
 #include "gpu/gpu_error.hpp"
+#include "gpu/runtime.hpp"
 
 namespace cuzk::gpu {
 
@@ -40,37 +42,37 @@ class device_buffer {
   size_t size() const { return count_; }
   size_t bytes() const { return count_ * sizeof(T); }
 
-  /// Host → device copy of `count` elements (synchronous with respect to the host).
+  /// Host → device copy of `count` elements, ordered on `s`; the host array may be reused when
+  /// this returns (a pageable source is staged by the runtime before the call returns).
+  void upload(const void* host, size_t count, const stream& s) {
+    if (count != 0) {
+      CUZK_CUDA_OK(cudaMemcpyAsync(ptr_, host, count * sizeof(T), cudaMemcpyHostToDevice, s.get()));
+    }
+  }
+  /// Device → host copy of `count` elements after the work enqueued on `s`; returns when the
+  /// host array holds them.
+  void download(void* host, size_t count, const stream& s) const {
+    if (count != 0) {
+      CUZK_CUDA_OK(cudaMemcpyAsync(host, ptr_, count * sizeof(T), cudaMemcpyDeviceToHost, s.get()));
+      s.synchronize();
+    }
+  }
+  /// Blocking copies on the legacy default stream, for code that runs no streams of its own (the
+  /// device arithmetic tests and field benchmarks); library code passes a stream.
   void upload(const void* host, size_t count) {
     if (count != 0) CUZK_CUDA_OK(cudaMemcpy(ptr_, host, count * sizeof(T), cudaMemcpyHostToDevice));
   }
   void download(void* host, size_t count) const {
     if (count != 0) CUZK_CUDA_OK(cudaMemcpy(host, ptr_, count * sizeof(T), cudaMemcpyDeviceToHost));
   }
+  /// Zeroes the buffer, ordered on `s`.
+  void zero(const stream& s) {
+    if (count_ != 0) CUZK_CUDA_OK(cudaMemsetAsync(ptr_, 0, bytes(), s.get()));
+  }
 
  private:
   T* ptr_ = nullptr;
   size_t count_ = 0;
-};
-
-class cuda_event {
- public:
-  cuda_event() { CUZK_CUDA_OK(cudaEventCreate(&ev_)); }
-  ~cuda_event() { cudaEventDestroy(ev_); }
-  cuda_event(const cuda_event&) = delete;
-  cuda_event& operator=(const cuda_event&) = delete;
-  cudaEvent_t get() const { return ev_; }
-  void record(cudaStream_t s = nullptr) { CUZK_CUDA_OK(cudaEventRecord(ev_, s)); }
-  /// Milliseconds from `start` to this event (both recorded; waits for this one).
-  float since(const cuda_event& start) const {
-    CUZK_CUDA_OK(cudaEventSynchronize(ev_));
-    float ms = 0;
-    CUZK_CUDA_OK(cudaEventElapsedTime(&ms, start.ev_, ev_));
-    return ms;
-  }
-
- private:
-  cudaEvent_t ev_{};
 };
 
 /// Checks the launch that just happened (bad configuration, missing kernel image).

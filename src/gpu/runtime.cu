@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <cuda_runtime.h>
 
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <utility>
+
 #include "gpu/gpu_error.hpp"
 #include "gpu/runtime.hpp"
 
@@ -27,6 +32,205 @@ std::string runtime_version() {
   int v = 0;
   if (cudaRuntimeGetVersion(&v) != cudaSuccess) return "none";
   return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+// ---- device_context ----
+
+struct device_context::state {
+  int ordinal = 0;
+  std::mutex mutex;
+  std::map<std::pair<std::type_index, unsigned long long>, std::shared_ptr<void>> cache;
+  std::vector<std::unique_ptr<stager>> stagers;
+
+  void clear() {
+    // Free on the device that owns the memory; a failure here cannot be reported.
+    int prev = 0;
+    const bool switched =
+        cudaGetDevice(&prev) == cudaSuccess && cudaSetDevice(ordinal) == cudaSuccess;
+    std::lock_guard<std::mutex> lock(mutex);
+    cache.clear();
+    stagers.clear();
+    if (switched) cudaSetDevice(prev);
+  }
+};
+
+device_context::device_context(std::unique_ptr<state> s) : s_(std::move(s)) {}
+device_context::~device_context() {
+  if (s_) s_->clear();
+}
+device_context::device_context(device_context&&) noexcept = default;
+device_context& device_context::operator=(device_context&& o) noexcept {
+  if (this != &o) {
+    if (s_) s_->clear();
+    s_ = std::move(o.s_);
+  }
+  return *this;
+}
+
+result<device_context> device_context::open(int ordinal) {
+  try {
+    device_scope probe(ordinal);  // cudaSetDevice: fails for an ordinal with no device
+  } catch (const gpu_error& e) {
+    return status(status_code::invalid_argument,
+                  "CUDA device " + std::to_string(ordinal) + ": " + e.what());
+  }
+  auto s = std::make_unique<state>();
+  s->ordinal = ordinal;
+  return device_context(std::move(s));
+}
+
+int device_context::ordinal() const {
+  return s_->ordinal;
+}
+
+std::shared_ptr<void> device_context::find_or_make(
+    std::type_index type, unsigned long long key,
+    const std::function<std::shared_ptr<void>()>& make) {
+  std::lock_guard<std::mutex> lock(s_->mutex);
+  std::shared_ptr<void>& slot = s_->cache[{type, key}];
+  if (!slot) {
+    device_scope scope(s_->ordinal);
+    slot = make();
+  }
+  return slot;
+}
+
+void device_context::clear_caches() {
+  s_->clear();
+}
+
+std::unique_ptr<stager> device_context::take_stager() {
+  {
+    std::lock_guard<std::mutex> lock(s_->mutex);
+    if (!s_->stagers.empty()) {
+      std::unique_ptr<stager> st = std::move(s_->stagers.back());
+      s_->stagers.pop_back();
+      return st;
+    }
+  }
+  device_scope scope(s_->ordinal);  // its events and stream belong to this device
+  return std::make_unique<stager>(*this);
+}
+
+void device_context::put_stager(std::unique_ptr<stager> st) {
+  // One set per concurrent user is kept (cudaHostAlloc of 128 MiB costs tens of ms).
+  std::lock_guard<std::mutex> lock(s_->mutex);
+  s_->stagers.push_back(std::move(st));
+}
+
+// ---- device_scope ----
+
+device_scope::device_scope(int ordinal) {
+  CUZK_CUDA_OK(cudaGetDevice(&prev_));
+  CUZK_CUDA_OK(cudaSetDevice(ordinal));
+  // A failed cudaMalloc elsewhere in the process leaves a non-sticky "last error" that the first
+  // cudaGetLastError() after one of our launches would misreport as ours: clear it on entry.
+  // Sticky errors (a corrupted context) survive this and still fail the next call.
+  (void)cudaGetLastError();
+}
+device_scope::~device_scope() {
+  cudaSetDevice(prev_);
+}
+
+// ---- stream ----
+
+stream::stream(const device_context& ctx) : device_(ctx.ordinal()) {
+  device_scope scope(device_);
+  cudaStream_t s{};
+  CUZK_CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  s_ = s;
+}
+stream::~stream() {
+  if (s_ != nullptr) {
+    cudaStreamSynchronize(s_);
+    cudaStreamDestroy(s_);
+  }
+}
+stream::stream(stream&& o) noexcept : s_(std::exchange(o.s_, nullptr)), device_(o.device_) {}
+stream& stream::operator=(stream&& o) noexcept {
+  if (this != &o) {
+    if (s_ != nullptr) {
+      cudaStreamSynchronize(s_);
+      cudaStreamDestroy(s_);
+    }
+    s_ = std::exchange(o.s_, nullptr);
+    device_ = o.device_;
+  }
+  return *this;
+}
+void stream::synchronize() const {
+  CUZK_CUDA_OK(cudaStreamSynchronize(s_));
+}
+void stream::wait(const event& e) const {
+  CUZK_CUDA_OK(cudaStreamWaitEvent(s_, e.get(), 0));
+}
+
+// ---- event ----
+
+event::event() {
+  cudaEvent_t e{};
+  CUZK_CUDA_OK(cudaEventCreate(&e));
+  e_ = e;
+}
+event::~event() {
+  cudaEventDestroy(e_);
+}
+void event::record(const stream& s) {
+  CUZK_CUDA_OK(cudaEventRecord(e_, s.get()));
+}
+void event::synchronize() const {
+  CUZK_CUDA_OK(cudaEventSynchronize(e_));
+}
+float event::since(const event& start) const {
+  synchronize();
+  float ms = 0;
+  CUZK_CUDA_OK(cudaEventElapsedTime(&ms, start.e_, e_));
+  return ms;
+}
+
+// ---- pinned_buffer ----
+
+pinned_buffer::pinned_buffer(size_t bytes) : bytes_(bytes) {
+  void* p = nullptr;
+  CUZK_CUDA_OK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
+  p_ = static_cast<char*>(p);
+}
+pinned_buffer::~pinned_buffer() {
+  if (p_ != nullptr) cudaFreeHost(p_);
+}
+
+// ---- stager ----
+
+stager::stager(const device_context& ctx) : stream_(ctx) {}
+stager::~stager() = default;
+
+void stager::upload_with(void* dst, size_t bytes, const stream& consumer,
+                         const std::function<void(char*, size_t, size_t)>& fill, size_t unit) {
+  if (bytes == 0) return;
+  char* d = static_cast<char*>(dst);
+  const size_t step = unit != 0 && unit <= chunk ? chunk / unit * unit : chunk;
+  size_t k = 0;
+  for (size_t off = 0; off < bytes; off += step, ++k) {
+    const size_t len = std::min(step, bytes - off);
+    // The previous copy out of this buffer (this call's or an earlier one's) has finished.
+    done_[k % 2].synchronize();
+    char* p = buf_[k % 2].get();
+    fill(p, off, len);
+    CUZK_CUDA_OK(cudaMemcpyAsync(d + off, p, len, cudaMemcpyHostToDevice, stream_.get()));
+    done_[k % 2].record(stream_);
+  }
+  ready_.record(stream_);
+  consumer.wait(ready_);
+}
+
+void stager::upload(void* dst, const void* src, size_t bytes, thread_pool& pool,
+                    const stream& consumer) {
+  const char* s = static_cast<const char*>(src);
+  upload_with(dst, bytes, consumer, [&](char* p, size_t off, size_t len) {
+    pool.parallel_range(
+        len, [&](size_t x0, size_t x1) { std::memcpy(p + x0, s + off + x0, x1 - x0); },
+        size_t(1) << 20);
+  });
 }
 
 }  // namespace cuzk::gpu

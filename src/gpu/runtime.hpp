@@ -1,11 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
-// Host-side view of the CUDA devices, free of CUDA headers so apps and the engine can include it.
+// The CUDA runtime as cuzk uses it, free of CUDA headers so host .cpp files (apps, the engine, the
+// prover backends) can hold these objects: the device list, a device_context (one device ordinal
+// and the caches that belong to it: NTT twiddle tables, staging buffers), RAII streams and events,
+// pinned host memory and the pinned stager. CUDA handles appear as pointers to the runtime's
+// opaque structs (cudaStream_t is CUstream_st*, cudaEvent_t is CUevent_st*), so .cu files pass
+// them straight to the runtime. Device arrays are device_buffer<T> (device_memory.cuh, nvcc only).
+// Every failing CUDA call throws gpu::gpu_error (a std::runtime_error, gpu_error.hpp); functions
+// that return a status say so.
 #pragma once
 
+#include <cstddef>
+#include <functional>
+#include <memory>
 #include <string>
+#include <typeindex>
+#include <typeinfo>
 #include <vector>
 
 #include "base/status.hpp"
+#include "base/thread_pool.hpp"
+
+struct CUstream_st;
+struct CUevent_st;
 
 namespace cuzk::gpu {
 
@@ -23,5 +39,152 @@ std::vector<device_info> list_devices();
 
 /// CUDA runtime version as "13.0", or "none".
 std::string runtime_version();
+
+class event;
+class stager;
+
+/// One CUDA device as a library sees it: the ordinal every call on this context runs on, and the
+/// per-device resources that outlive one call (twiddle tables keyed by their owner's type and a
+/// number, pinned staging sets). Movable, not copyable; the caches are freed on destruction (on
+/// this device). Thread-safe: any number of threads may use one context with their own streams.
+class device_context {
+ public:
+  /// A context on device `ordinal`; invalid_argument when there is no such device.
+  static result<device_context> open(int ordinal);
+  ~device_context();
+  device_context(device_context&&) noexcept;
+  device_context& operator=(device_context&&) noexcept;
+  device_context(const device_context&) = delete;
+  device_context& operator=(const device_context&) = delete;
+
+  int ordinal() const;
+
+  /// The cached object of type T under `key`, made by `make()` (returning std::shared_ptr<T>) on
+  /// first use. Creation runs under the cache lock, so `make` must leave the object ready for
+  /// any stream (synchronize the stream it built it on). References stay valid until
+  /// clear_caches() or destruction.
+  template <class T, class Make>
+  T& cached(unsigned long long key, Make&& make) {
+    std::shared_ptr<void> p = find_or_make(std::type_index(typeid(T)), key,
+                                           [&]() { return std::shared_ptr<void>(make()); });
+    return *static_cast<T*>(p.get());
+  }
+  /// Frees every cached object (twiddle tables, staging sets); no call may be using them.
+  void clear_caches();
+
+  /// A staging set for this device (reused between calls; a fresh one when all are taken), and
+  /// its return for reuse.
+  std::unique_ptr<stager> take_stager();
+  void put_stager(std::unique_ptr<stager> s);
+
+ private:
+  struct state;
+  explicit device_context(std::unique_ptr<state> s);
+  std::shared_ptr<void> find_or_make(std::type_index type, unsigned long long key,
+                                     const std::function<std::shared_ptr<void>()>& make);
+  std::unique_ptr<state> s_;
+};
+
+/// Makes a device current for a scope and restores the caller's device after; clears a stale
+/// non-sticky error left by someone else's failed call, so it is not misreported as ours.
+class device_scope {
+ public:
+  explicit device_scope(int ordinal);
+  explicit device_scope(const device_context& ctx) : device_scope(ctx.ordinal()) {}
+  ~device_scope();
+  device_scope(const device_scope&) = delete;
+  device_scope& operator=(const device_scope&) = delete;
+
+ private:
+  int prev_ = 0;
+};
+
+/// A non-blocking CUDA stream on a context's device (no implicit ordering with the legacy default
+/// stream or other streams). The destructor waits for the stream's work, so buffers destroyed
+/// after it are no longer in use. Movable, not copyable.
+class stream {
+ public:
+  explicit stream(const device_context& ctx);
+  ~stream();
+  stream(stream&& o) noexcept;
+  stream& operator=(stream&& o) noexcept;
+  stream(const stream&) = delete;
+  stream& operator=(const stream&) = delete;
+
+  CUstream_st* get() const { return s_; }
+  int device() const { return device_; }
+  /// Blocks the host until the work enqueued so far has finished.
+  void synchronize() const;
+  /// Work enqueued later on this stream waits for `e` (no host block).
+  void wait(const event& e) const;
+
+ private:
+  CUstream_st* s_ = nullptr;
+  int device_ = 0;
+};
+
+/// A CUDA event with timing. An event never recorded counts as complete.
+class event {
+ public:
+  event();
+  ~event();
+  event(const event&) = delete;
+  event& operator=(const event&) = delete;
+
+  CUevent_st* get() const { return e_; }
+  void record(const stream& s);
+  void synchronize() const;
+  /// Milliseconds from `start` to this event (both recorded; waits for this one).
+  float since(const event& start) const;
+
+ private:
+  CUevent_st* e_ = nullptr;
+};
+
+/// cudaHostAlloc'd (page-locked) host memory, freed on destruction.
+class pinned_buffer {
+ public:
+  explicit pinned_buffer(size_t bytes);
+  ~pinned_buffer();
+  pinned_buffer(const pinned_buffer&) = delete;
+  pinned_buffer& operator=(const pinned_buffer&) = delete;
+  char* get() const { return p_; }
+  size_t size() const { return bytes_; }
+
+ private:
+  char* p_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+/// Host → device uploads through two pinned staging buffers of `chunk` bytes on its own copy
+/// stream: the pool copies chunk k + 1 from pageable memory into one buffer while chunk k is in
+/// flight from the other (pageable cudaMemcpy runs at ≈ 6 GB/s on the H200 host; pinned DMA
+/// ≈ 50 GB/s, so the parallel host copy sets the rate). After upload() returns, work enqueued on
+/// `consumer` sees the data (the consumer waits on an event of the copy stream) and the host
+/// source may be reused. The destination must not be in use by pending work of any stream.
+class stager {
+ public:
+  static constexpr size_t chunk = size_t(64) << 20;
+
+  explicit stager(const device_context& ctx);
+  ~stager();
+  stager(const stager&) = delete;
+  stager& operator=(const stager&) = delete;
+
+  void upload(void* dst, const void* src, size_t bytes, thread_pool& pool, const stream& consumer);
+  /// The same with the host copy into pinned memory done by `fill(pinned, offset, len)` (decode
+  /// from a file, say) instead of a memcpy from a host array. Chunks are whole multiples of
+  /// `unit` bytes (a point size), so `fill` never sees a split element.
+  void upload_with(void* dst, size_t bytes, const stream& consumer,
+                   const std::function<void(char* pinned, size_t offset, size_t len)>& fill,
+                   size_t unit = 1);
+
+ private:
+  // Destroyed in reverse order: the stream first (it waits for in-flight copies), then the
+  // events, then the staging buffers.
+  pinned_buffer buf_[2] = {pinned_buffer(chunk), pinned_buffer(chunk)};
+  event done_[2], ready_;
+  stream stream_;
+};
 
 }  // namespace cuzk::gpu

@@ -9,7 +9,6 @@
 #include <string>
 
 #include "base/os_random.hpp"
-#include "ec/scalar_mul.hpp"
 #include "msm/msm_cpu.hpp"
 #include "ntt/domain.hpp"
 #include "ntt/ntt_cpu.hpp"
@@ -105,8 +104,8 @@ result<std::vector<fr_t>> compute_h(const assignment& asg, thread_pool& pool,
   return a;
 }
 
-result<proof> create_proof(const parameters& params, const assignment& asg, const fr_t& r,
-                           const fr_t& s, thread_pool& pool, prover_timings* timings) {
+result<proof_parts> start(const parameters& params, const assignment& asg, thread_pool& pool,
+                          prover_timings* timings) {
   const auto t_start = clock_type::now();
   prover_timings local;
   prover_timings& tm = timings ? *timings : local;
@@ -116,9 +115,6 @@ result<proof> create_proof(const parameters& params, const assignment& asg, cons
   auto dom = ntt::domain_t::create(asg.num_rows());
   if (!dom) return dom.error();
   if (status st = check_query_sizes(params.sizes(), asg, dom->size()); !st) return st;
-  const verifying_key& vk = params.vk;
-  if (vk.delta_g1.is_infinity() || vk.delta_g2.is_infinity())
-    return status(status_code::invalid_argument, "delta is the identity");
 
   auto hr = compute_h(asg, pool, &tm);
   if (!hr) return hr.error();
@@ -134,55 +130,51 @@ result<proof> create_proof(const parameters& params, const assignment& asg, cons
   const msm::witness_split_t split_b = msm::split_witness(asg.aux, &b_aux, pool);
   tm.split = ms_since(t0);
 
+  proof_parts out;
   t0 = clock_type::now();
-  const g1_jacobian_t H = msm::msm(std::span<const g1_affine_t>(params.h), h, pool);
+  out.h = msm::msm(std::span<const g1_affine_t>(params.h), h, pool);
   tm.msm_h = ms_since(t0);
 
   t0 = clock_type::now();
-  const g1_jacobian_t L = split_msm<g1_affine_t>(params.l, asg.aux, split_l, pool);
+  out.l = split_msm<g1_affine_t>(params.l, asg.aux, split_l, pool);
   tm.msm_l = ms_since(t0);
 
   // A_part: the inputs are dense in A (input constraints), aux follow over a_aux.
   t0 = clock_type::now();
   const std::span<const g1_affine_t> a_q(params.a);
-  const g1_jacobian_t a_part =
-      msm::msm(a_q.first(n_in), asg.inputs, pool) +
-      split_msm<g1_affine_t>(a_q.subspan(n_in), split_a.scalars, split_a, pool);
+  out.a_part = msm::msm(a_q.first(n_in), asg.inputs, pool) +
+               split_msm<g1_affine_t>(a_q.subspan(n_in), split_a.scalars, split_a, pool);
   tm.msm_a = ms_since(t0);
 
   // B: inputs with nonzero B first, then aux over b_aux; the same split serves G1 and G2.
   const size_t nb_in = asg.b_input_density.popcount();
   t0 = clock_type::now();
   const std::span<const g1_affine_t> b1_q(params.b_g1);
-  const g1_jacobian_t b1 =
-      msm::msm_dense(b1_q.first(nb_in), asg.inputs, b_in, pool) +
-      split_msm<g1_affine_t>(b1_q.subspan(nb_in), split_b.scalars, split_b, pool);
+  out.b_g1 = msm::msm_dense(b1_q.first(nb_in), asg.inputs, b_in, pool) +
+             split_msm<g1_affine_t>(b1_q.subspan(nb_in), split_b.scalars, split_b, pool);
   tm.msm_b_g1 = ms_since(t0);
   t0 = clock_type::now();
   const std::span<const g2_affine_t> b2_q(params.b_g2);
-  const g2_jacobian_t b2 =
-      msm::msm_dense(b2_q.first(nb_in), asg.inputs, b_in, pool) +
-      split_msm<g2_affine_t>(b2_q.subspan(nb_in), split_b.scalars, split_b, pool);
+  out.b_g2 = msm::msm_dense(b2_q.first(nb_in), asg.inputs, b_in, pool) +
+             split_msm<g2_affine_t>(b2_q.subspan(nb_in), split_b.scalars, split_b, pool);
   tm.msm_b_g2 = ms_since(t0);
+  tm.start = ms_since(t_start);
+  return out;
+}
 
-  // Epilogue (bellperson prover/mod.rs; Groth16 with A = α + A_part + rδ, B = β + B + sδ and
-  // C = (H + L) + s·A + r·B₁ − r·s·δ, expanded):
-  //   A = α₁ + A_part + r·δ₁,  B = β₂ + B₂ + s·δ₂,
-  //   C = H + L + s·A_part + r·B₁ + r·s·δ₁ + s·α₁ + r·β₁.
-  // The products by r and s use the variable-time wNAF of ec/scalar_mul.hpp (timing exposure of
-  // the blinding scalars is a documented limitation, docs/notes/groth16.md).
-  t0 = clock_type::now();
-  const g1_jacobian_t alpha1 = g1_jacobian_t::from_affine(vk.alpha_g1);
-  const g1_jacobian_t beta1 = g1_jacobian_t::from_affine(vk.beta_g1);
-  const g1_jacobian_t delta1 = g1_jacobian_t::from_affine(vk.delta_g1);
-  const g2_jacobian_t beta2 = g2_jacobian_t::from_affine(vk.beta_g2);
-  const g2_jacobian_t delta2 = g2_jacobian_t::from_affine(vk.delta_g2);
-  const g1_jacobian_t A = alpha1 + a_part + ec::mul(delta1, r);
-  const g2_jacobian_t B = beta2 + b2 + ec::mul(delta2, s);
-  const g1_jacobian_t C = H + L + ec::mul(a_part, s) + ec::mul(b1, r) + ec::mul(delta1, r * s) +
-                          ec::mul(alpha1, s) + ec::mul(beta1, r);
-  proof pf{A.to_affine(), B.to_affine(), C.to_affine()};
-  tm.epilogue = ms_since(t0);
+result<proof> create_proof(const parameters& params, const assignment& asg, const fr_t& r,
+                           const fr_t& s, thread_pool& pool, prover_timings* timings) {
+  const auto t_start = clock_type::now();
+  prover_timings local;
+  prover_timings& tm = timings ? *timings : local;
+  tm = {};
+  // δ first: a bad key fails before the heavy work.
+  const verifying_key& vk = params.vk;
+  if (vk.delta_g1.is_infinity() || vk.delta_g2.is_infinity())
+    return status(status_code::invalid_argument, "delta is the identity");
+  auto parts = start(params, asg, pool, &tm);
+  if (!parts) return parts.error();
+  auto pf = finalize(vk, *parts, r, s, &tm);
   tm.total = ms_since(t_start);
   return pf;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The CPU Groth16 prover with bellperson's math (FILECOIN.md §5.5): h from the a/b/c row values by
 // iFFT / coset FFT (g = 7) / division by Z / inverse coset FFT, then the H, L, A, B1, B2 MSMs over
-// density-filtered bases with the 0/1 witness split, then the r/s epilogue. The reference for the
-// GPU prover; consumes only groth16::assignment and groth16::parameters.
+// density-filtered bases with the 0/1 witness split, then the shared r/s epilogue (prover.hpp).
+// The reference for the GPU prover; consumes only groth16::assignment and groth16::parameters.
 #pragma once
 
 #include <vector>
@@ -12,18 +12,9 @@
 #include "ff/fields.hpp"
 #include "groth16/assignment.hpp"
 #include "groth16/keys.hpp"
+#include "groth16/prover.hpp"
 
 namespace cuzk::groth16 {
-
-/// Wall-clock milliseconds per phase of one create_proof.
-struct prover_timings {
-  double ntt_a = 0, ntt_b = 0, ntt_c = 0;  ///< iFFT + coset FFT of a, b, c (incl. zero padding)
-  double h_compute = 0;  ///< a·b − c, ·Z^-1, inverse coset FFT, truncation to m − 1
-  double split = 0;      ///< 0/1/other classification of aux (for L, A, B)
-  double msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0;
-  double epilogue = 0;  ///< the r/s combination and the three affine conversions
-  double total = 0;
-};
 
 /// The m − 1 coefficients of h(X) = (A(X)·B(X) − C(X))/t(X), m = next power of two ≥ rows,
 /// computed exactly as bellperson does (works for unsatisfied assignments too: then the division
@@ -32,7 +23,13 @@ struct prover_timings {
 result<std::vector<ff::fr_t>> compute_h(const assignment& asg, thread_pool& pool,
                                         prover_timings* timings = nullptr);
 
-/// A proof with the given blinding scalars (r = s = 0: deterministic, not zero-knowledge):
+/// The heavy part of a proof (h, then the H, L, A, B1, B2 MSMs), before blinding; the same
+/// checks as create_proof except δ (finalize checks it). Wall-clock timings.
+result<proof_parts> start(const parameters& params, const assignment& asg, thread_pool& pool,
+                          prover_timings* timings = nullptr);
+
+/// start + finalize (prover.hpp): a proof with the given blinding scalars (r = s = 0:
+/// deterministic, not zero-knowledge):
 ///   A = α₁ + A_part + r·δ₁
 ///   B = β₂ + B₂ + s·δ₂
 ///   C = H + L + s·A_part + r·B₁ + r·s·δ₁ + s·α₁ + r·β₁

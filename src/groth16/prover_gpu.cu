@@ -10,6 +10,8 @@
 //      the (compacted) base index space for the bitmap batch addition, and the "other" terms as
 //      (base index, gathered scalar) lists for Pippenger over gathered bases; zeros cost nothing.
 //      Inputs (a few) are a plain MSM (A: dense; B: compacted over b_input_density).
+// Every kernel, copy and MSM of one start() is ordered on a stream of its own on the parameters'
+// device context; nothing waits for the whole device.
 // Every CUDA call throws gpu_error (CUZK_CUDA_OK); the public functions catch it and return a
 // status naming the call. Device and pinned memory live in RAII owners, so an error leaks nothing.
 #include "groth16/prover_gpu.hpp"
@@ -26,7 +28,6 @@
 #include <string>
 #include <vector>
 
-#include "ec/scalar_mul.hpp"
 #include "ff/mont_device.cuh"
 #include "gpu/device_memory.cuh"
 #include "msm/msm_gpu.hpp"
@@ -35,115 +36,21 @@
 
 namespace cuzk::groth16::gpu {
 
-using cuzk::gpu::cuda_event;
 using cuzk::gpu::device_buffer;
+using cuzk::gpu::device_scope;
 using ec::g1_affine_t;
 using ec::g1_jacobian_t;
 using ec::g2_affine_t;
 using ec::g2_jacobian_t;
 using ff::fr_t;
 
-namespace {
-
-/// cudaHostAlloc'd (page-locked) host memory, freed on scope exit.
-class pinned_buffer {
- public:
-  explicit pinned_buffer(size_t bytes) {
-    CUZK_CUDA_OK(cudaHostAlloc(&p_, bytes, cudaHostAllocDefault));
-  }
-  ~pinned_buffer() {
-    if (p_ != nullptr) cudaFreeHost(p_);
-  }
-  pinned_buffer(const pinned_buffer&) = delete;
-  pinned_buffer& operator=(const pinned_buffer&) = delete;
-  char* get() const { return static_cast<char*>(p_); }
-
- private:
-  void* p_ = nullptr;
-};
-
-/// A non-blocking stream (no implicit ordering with the legacy default stream). The destructor
-/// waits for the stream's work, so pinned buffers destroyed after it are no longer being read.
-class cuda_stream {
- public:
-  cuda_stream() { CUZK_CUDA_OK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-  ~cuda_stream() {
-    cudaStreamSynchronize(s_);
-    cudaStreamDestroy(s_);
-  }
-  cuda_stream(const cuda_stream&) = delete;
-  cuda_stream& operator=(const cuda_stream&) = delete;
-  cudaStream_t get() const { return s_; }
-
- private:
-  cudaStream_t s_{};
-};
-
-/// Host → device uploads through two pinned staging buffers of `chunk` bytes on a copy stream:
-/// the pool copies chunk k + 1 from pageable memory into one buffer while chunk k is in flight
-/// from the other (pageable cudaMemcpy runs at ≈ 6 GB/s on the H200 host; pinned DMA ≈ 50 GB/s,
-/// so the parallel host copy sets the rate). After upload() returns, work enqueued on the default
-/// stream sees the data (the default stream waits on an event of the copy stream); the host
-/// source may be reused once upload() returns. The destination must not be in use by pending
-/// default-stream work (every destination here is a fresh buffer or a disjoint range).
-class stager {
- public:
-  static constexpr size_t chunk = size_t(64) << 20;
-
-  void upload(void* dst, const void* src, size_t bytes, thread_pool& pool) {
-    if (bytes == 0) return;
-    char* d = static_cast<char*>(dst);
-    const char* s = static_cast<const char*>(src);
-    size_t k = 0;
-    for (size_t off = 0; off < bytes; off += chunk, ++k) {
-      const size_t len = std::min(chunk, bytes - off);
-      pinned_buffer& b = buf_[k % 2];
-      cuda_event& done = done_[k % 2];
-      // The previous copy out of this buffer (this call's or an earlier one's) has finished; an
-      // event never recorded counts as complete.
-      CUZK_CUDA_OK(cudaEventSynchronize(done.get()));
-      char* p = b.get();
-      pool.parallel_range(
-          len, [&](size_t x0, size_t x1) { std::memcpy(p + x0, s + off + x0, x1 - x0); },
-          size_t(1) << 20);
-      CUZK_CUDA_OK(cudaMemcpyAsync(d + off, p, len, cudaMemcpyHostToDevice, stream_.get()));
-      done.record(stream_.get());
-    }
-    ready_.record(stream_.get());
-    CUZK_CUDA_OK(cudaStreamWaitEvent(cudaStream_t{}, ready_.get(), 0));
-  }
-
- private:
-  // Destroyed in reverse order: the stream first (it waits for in-flight copies), then the
-  // events, then the staging buffers.
-  pinned_buffer buf_[2] = {pinned_buffer(chunk), pinned_buffer(chunk)};
-  cuda_event done_[2], ready_;
-  cuda_stream stream_;
-};
-
-}  // namespace
-
 struct device_parameters::impl {
-  int device = 0;
+  explicit impl(cuzk::gpu::device_context c) : ctx(std::move(c)) {}
+  // The device, its NTT tables and staging sets; declared first, so freed after the bases.
+  mutable cuzk::gpu::device_context ctx;
   verifying_key vk;
   device_buffer<g1_affine_t> h, l, a, b_g1;
   device_buffer<g2_affine_t> b_g2;
-  // One staging set kept between proofs (cudaHostAlloc of 128 MiB costs tens of ms). A start()
-  // takes it (or makes its own when another start() holds it) and puts it back on success.
-  mutable std::mutex stager_mutex;
-  mutable std::unique_ptr<stager> stager_cache;
-
-  std::unique_ptr<stager> take_stager() const {
-    {
-      std::lock_guard<std::mutex> lock(stager_mutex);
-      if (stager_cache) return std::move(stager_cache);
-    }
-    return std::make_unique<stager>();
-  }
-  void put_stager(std::unique_ptr<stager> s) const {
-    std::lock_guard<std::mutex> lock(stager_mutex);
-    if (!stager_cache) stager_cache = std::move(s);
-  }
 };
 
 namespace {
@@ -153,26 +60,6 @@ using clock_type = std::chrono::steady_clock;
 double ms_since(clock_type::time_point t0) {
   return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
 }
-
-/// Selects a device for the current scope and restores the caller's device after.
-class device_scope {
- public:
-  explicit device_scope(int device) {
-    CUZK_CUDA_OK(cudaGetDevice(&prev_));
-    CUZK_CUDA_OK(cudaSetDevice(device));
-    // A failed cudaMalloc elsewhere in the process (the caller's, or an earlier out-of-memory
-    // episode) leaves a non-sticky "last error" that the first cudaGetLastError() after one of our
-    // kernel launches would misreport as our failure: clear it on entry. Sticky errors (a corrupted
-    // context) survive this and still fail the next call.
-    (void)cudaGetLastError();
-  }
-  ~device_scope() { cudaSetDevice(prev_); }
-  device_scope(const device_scope&) = delete;
-  device_scope& operator=(const device_scope&) = delete;
-
- private:
-  int prev_ = 0;
-};
 
 /// The status for a CUDA failure caught at the API edge: the message names the call, file, line
 /// and the CUDA error; out-of-memory is called out as such.
@@ -204,14 +91,23 @@ unsigned blocks_for(size_t n, unsigned threads) {
   return unsigned((n + threads - 1) / threads);
 }
 
-/// dst[i] = src[idx[i]] for i < n on the default stream (nothing for n = 0).
+/// Where one start() runs: the parameters' device context, the call's own stream (every kernel,
+/// copy and MSM of the call is ordered on it) and a staging set taken from the context.
+struct run_t {
+  cuzk::gpu::device_context& ctx;
+  const cuzk::gpu::stream& strm;
+  cuzk::gpu::stager& st;
+  thread_pool& pool;
+};
+
+/// dst[i] = src[idx[i]] for i < n on `st` (nothing for n = 0).
 template <class T>
-void gather(const T* src, const uint32_t* idx, size_t n, T* dst) {
+void gather(const T* src, const uint32_t* idx, size_t n, T* dst, cudaStream_t st) {
   static_assert(sizeof(T) % 16 == 0);
   constexpr unsigned W = sizeof(T) / 16;
   if (n == 0) return;
-  gather_kernel<W><<<blocks_for(n, 128), 128>>>(reinterpret_cast<const blob_t<W>*>(src), idx, n,
-                                                reinterpret_cast<blob_t<W>*>(dst));
+  gather_kernel<W><<<blocks_for(n, 128), 128, 0, st>>>(reinterpret_cast<const blob_t<W>*>(src), idx,
+                                                       n, reinterpret_cast<blob_t<W>*>(dst));
   CUZK_CUDA_LAUNCH_OK();
 }
 
@@ -312,8 +208,8 @@ struct device_split {
 };
 
 /// Classifies the n device scalars d_aux (density: the host bitmap, count == n, or nullptr).
-device_split classify(const fr_t* d_aux, size_t n, const bitmap_view* density, stager& st,
-                      thread_pool& pool) {
+device_split classify(const fr_t* d_aux, size_t n, const bitmap_view* density, const run_t& run) {
+  const cudaStream_t st = run.strm.get();
   device_split sp;
   if (n == 0) return sp;
   device_buffer<uint64_t> d_words;
@@ -323,159 +219,169 @@ device_split classify(const fr_t* d_aux, size_t n, const bitmap_view* density, s
     if (sp.count == 0) return sp;
     const size_t nw = (n + 63) / 64;
     d_words = device_buffer<uint64_t>(nw);
-    st.upload(d_words.data(), density->words.data(), nw * sizeof(uint64_t), pool);
+    run.st.upload(d_words.data(), density->words.data(), nw * sizeof(uint64_t), run.pool, run.strm);
     device_buffer<uint32_t> cnt(nw);
     rank = device_buffer<uint32_t>(nw);
-    word_popc_kernel<<<blocks_for(nw, 256), 256>>>(d_words.data(), nw, n, cnt.data());
+    word_popc_kernel<<<blocks_for(nw, 256), 256, 0, st>>>(d_words.data(), nw, n, cnt.data());
     CUZK_CUDA_LAUNCH_OK();
     size_t temp_bytes = 0;
     CUZK_CUDA_OK(
-        cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, cnt.data(), rank.data(), int(nw)));
+        cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, cnt.data(), rank.data(), int(nw), st));
     device_buffer<uint8_t> temp(std::max<size_t>(temp_bytes, 1));
-    CUZK_CUDA_OK(
-        cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, cnt.data(), rank.data(), int(nw)));
+    CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, cnt.data(), rank.data(),
+                                               int(nw), st));
   } else {
     sp.count = n;
   }
   sp.ones = device_buffer<uint64_t>((sp.count + 63) / 64);
-  CUZK_CUDA_OK(cudaMemset(sp.ones.data(), 0, sp.ones.bytes()));
+  sp.ones.zero(run.strm);
   sp.base_idx = device_buffer<uint32_t>(sp.count);
   device_buffer<uint32_t> aux_idx(sp.count);
   device_buffer<unsigned> counters(2);
-  CUZK_CUDA_OK(cudaMemset(counters.data(), 0, counters.bytes()));
+  counters.zero(run.strm);
   fr_limbs one;
   static_assert(sizeof(one) == sizeof(fr_t));
   const fr_t one_mont = fr_t::one();
   std::memcpy(&one, &one_mont, sizeof(one));
-  classify_kernel<<<blocks_for(n, 256), 256>>>(
+  classify_kernel<<<blocks_for(n, 256), 256, 0, st>>>(
       reinterpret_cast<const ulonglong2*>(d_aux), n, d_words.data(), rank.data(), one,
       reinterpret_cast<unsigned long long*>(sp.ones.data()), sp.base_idx.data(), aux_idx.data(),
       counters.data());
   CUZK_CUDA_LAUNCH_OK();
   unsigned got[2] = {0, 0};
-  counters.download(got, 2);  // synchronous: the kernel has finished
+  counters.download(got, 2, run.strm);  // waits for the kernel
   sp.num_one = got[0];
   sp.num_other = got[1];
   if (sp.num_other != 0) {
     sp.scalars = device_buffer<fr_t>(sp.num_other);
-    gather(d_aux, aux_idx.data(), sp.num_other, sp.scalars.data());
+    gather(d_aux, aux_idx.data(), sp.num_other, sp.scalars.data(), st);
   }
   return sp;
 }
 
-g1_jacobian_t msm_dev(const g1_affine_t* b, const fr_t* s, size_t n) {
-  return msm::gpu::msm_device(b, s, n);
+g1_jacobian_t msm_dev(const run_t& run, const g1_affine_t* b, const fr_t* s, size_t n) {
+  return msm::gpu::msm_device(run.ctx, run.strm, b, s, n);
 }
-g2_jacobian_t msm_dev(const g2_affine_t* b, const fr_t* s, size_t n) {
-  return msm::gpu::msm_g2_device(b, s, n);
+g2_jacobian_t msm_dev(const run_t& run, const g2_affine_t* b, const fr_t* s, size_t n) {
+  return msm::gpu::msm_g2_device(run.ctx, run.strm, b, s, n);
 }
-g1_jacobian_t batch_dev(const g1_affine_t* b, const uint64_t* w, size_t n) {
-  return msm::gpu::batch_add_device(b, w, n);
+g1_jacobian_t batch_dev(const run_t& run, const g1_affine_t* b, const uint64_t* w, size_t n) {
+  return msm::gpu::batch_add_device(run.ctx, run.strm, b, w, n);
 }
-g2_jacobian_t batch_dev(const g2_affine_t* b, const uint64_t* w, size_t n) {
-  return msm::gpu::batch_add_g2_device(b, w, n);
+g2_jacobian_t batch_dev(const run_t& run, const g2_affine_t* b, const uint64_t* w, size_t n) {
+  return msm::gpu::batch_add_g2_device(run.ctx, run.strm, b, w, n);
 }
 
 /// MSM of host scalars (a few inputs) against the first n device bases.
 template <class G>
-auto msm_host_scalars(const G* d_bases, std::span<const fr_t> scalars) {
+auto msm_host_scalars(const run_t& run, const G* d_bases, std::span<const fr_t> scalars) {
   device_buffer<fr_t> ds(scalars.size());
-  ds.upload(scalars.data(), scalars.size());
-  return msm_dev(d_bases, ds.data(), scalars.size());
+  ds.upload(scalars.data(), scalars.size(), run.strm);
+  return msm_dev(run, d_bases, ds.data(), scalars.size());
 }
 
 /// Σ w_j·P_j with the device split: ones by bitmap batch addition over the (compacted) device
 /// bases, others by Pippenger over their gathered bases.
 template <class G>
-auto split_msm(const G* d_bases, const device_split& sp) {
-  auto acc = decltype(msm_dev(d_bases, nullptr, 0))::infinity();
-  if (sp.num_one != 0) acc += batch_dev(d_bases, sp.ones.data(), sp.count);
+auto split_msm(const run_t& run, const G* d_bases, const device_split& sp) {
+  auto acc = decltype(msm_dev(run, d_bases, nullptr, 0))::infinity();
+  if (sp.num_one != 0) acc += batch_dev(run, d_bases, sp.ones.data(), sp.count);
   if (sp.num_other != 0) {
     device_buffer<G> gb(sp.num_other);
-    gather(d_bases, sp.base_idx.data(), sp.num_other, gb.data());
-    acc += msm_dev(gb.data(), sp.scalars.data(), sp.num_other);
+    gather(d_bases, sp.base_idx.data(), sp.num_other, gb.data(), run.strm.get());
+    acc += msm_dev(run, gb.data(), sp.scalars.data(), sp.num_other);
   }
   return acc;
 }
 
 /// Uploads v zero-padded to m elements, then iFFT (n→r) and coset FFT (r→n), as prover_cpu.
-void to_coset(const ntt::domain_t& d, std::span<const fr_t> v, device_buffer<fr_t>& out, stager& st,
-              thread_pool& pool) {
-  // The padding and the upload write disjoint ranges, so the memset (default stream) and the
+void to_coset(const run_t& run, const ntt::domain_t& d, std::span<const fr_t> v,
+              device_buffer<fr_t>& out) {
+  // The padding and the upload write disjoint ranges, so the memset (the call's stream) and the
   // copy stream need no ordering between them; the NTT waits for both.
   const size_t pad = out.size() - v.size();
-  if (pad != 0) CUZK_CUDA_OK(cudaMemset(out.data() + v.size(), 0, pad * sizeof(fr_t)));
-  st.upload(out.data(), v.data(), v.size_bytes(), pool);
-  ntt::gpu::transform_device(d, out.data(), ntt::gpu::ntt_kind::ifft, ntt::ntt_order::nr);
-  ntt::gpu::transform_device(d, out.data(), ntt::gpu::ntt_kind::coset_fft, ntt::ntt_order::rn);
+  if (pad != 0) {
+    CUZK_CUDA_OK(cudaMemsetAsync(out.data() + v.size(), 0, pad * sizeof(fr_t), run.strm.get()));
+  }
+  run.st.upload(out.data(), v.data(), v.size_bytes(), run.pool, run.strm);
+  ntt::gpu::transform_device(run.ctx, run.strm, d, out.data(), ntt::gpu::ntt_kind::ifft,
+                             ntt::ntt_order::nr);
+  ntt::gpu::transform_device(run.ctx, run.strm, d, out.data(), ntt::gpu::ntt_kind::coset_fft,
+                             ntt::ntt_order::rn);
 }
 
 proof_parts start_impl(const device_parameters::impl& p, const assignment& asg,
-                       const ntt::domain_t& d, thread_pool& pool, gpu_prover_timings& tm) {
+                       const ntt::domain_t& d, thread_pool& pool, prover_timings& tm) {
   const size_t m = d.size();
-  cuda_event ev[11];  // phase boundaries
-  proof_parts out;
-
   // h on the device; b and c are freed before the MSMs. The first allocation comes before the
-  // staging set is made, so running out of device memory is reported as such.
+  // stream and the staging set are made, so running out of device memory is reported as such.
   device_buffer<fr_t> da(m);
-  std::unique_ptr<stager> st = p.take_stager();
-  ev[0].record();
-  to_coset(d, asg.a, da, *st, pool);
-  ev[1].record();
+  const cuzk::gpu::stream strm(p.ctx);
+  const cudaStream_t st = strm.get();
+  cuzk::gpu::event ev[11];  // phase boundaries
+  proof_parts out;
+  std::unique_ptr<cuzk::gpu::stager> stg = p.ctx.take_stager();
+  const run_t run{p.ctx, strm, *stg, pool};
+  ev[0].record(strm);
+  to_coset(run, d, asg.a, da);
+  ev[1].record(strm);
   {
     device_buffer<fr_t> db(m), dc(m);
-    to_coset(d, asg.b, db, *st, pool);
-    ev[2].record();
-    to_coset(d, asg.c, dc, *st, pool);
-    ev[3].record();
+    to_coset(run, d, asg.b, db);
+    ev[2].record(strm);
+    to_coset(run, d, asg.c, dc);
+    ev[3].record(strm);
     const fr_t zi = d.z_coset_inv();
     ff::device::fr_d zid;
     static_assert(sizeof(zid) == sizeof(zi));
     std::memcpy(&zid, &zi, sizeof(zi));
-    h_pointwise_kernel<<<blocks_for(m, 256), 256>>>(
+    h_pointwise_kernel<<<blocks_for(m, 256), 256, 0, st>>>(
         reinterpret_cast<ff::device::fr_d*>(da.data()),
         reinterpret_cast<const ff::device::fr_d*>(db.data()),
         reinterpret_cast<const ff::device::fr_d*>(dc.data()), zid, m);
     CUZK_CUDA_LAUNCH_OK();
   }
-  ntt::gpu::transform_device(d, da.data(), ntt::gpu::ntt_kind::icoset_fft, ntt::ntt_order::nn);
-  ev[4].record();
+  ntt::gpu::transform_device(p.ctx, strm, d, da.data(), ntt::gpu::ntt_kind::icoset_fft,
+                             ntt::ntt_order::nn);
+  ev[4].record(strm);
 
-  out.h = msm_dev(p.h.data(), da.data(), m - 1);  // deg h ≤ m − 2: m − 1 coefficients
+  out.h = msm_dev(run, p.h.data(), da.data(), m - 1);  // deg h ≤ m − 2: m − 1 coefficients
   da = device_buffer<fr_t>();
-  ev[5].record();
+  ev[5].record(strm);
 
   // aux once to the device, then the three splits (B's serves B1 and B2); aux is freed after.
   device_split split_l, split_a, split_b;
   {
     const size_t n_aux = asg.num_aux();
     device_buffer<fr_t> d_aux(n_aux);
-    st->upload(d_aux.data(), asg.aux.data(), asg.aux.size_bytes(), pool);
-    split_l = classify(d_aux.data(), n_aux, nullptr, *st, pool);
-    split_a = classify(d_aux.data(), n_aux, &asg.a_aux_density, *st, pool);
-    split_b = classify(d_aux.data(), n_aux, &asg.b_aux_density, *st, pool);
+    stg->upload(d_aux.data(), asg.aux.data(), asg.aux.size_bytes(), pool, strm);
+    split_l = classify(d_aux.data(), n_aux, nullptr, run);
+    split_a = classify(d_aux.data(), n_aux, &asg.a_aux_density, run);
+    split_b = classify(d_aux.data(), n_aux, &asg.b_aux_density, run);
   }
-  ev[6].record();
+  ev[6].record(strm);
 
-  out.l = split_msm(p.l.data(), split_l);
-  ev[7].record();
+  out.l = split_msm(run, p.l.data(), split_l);
+  ev[7].record(strm);
 
   const size_t n_in = asg.num_inputs();
-  out.a_part = msm_host_scalars(p.a.data(), asg.inputs) + split_msm(p.a.data() + n_in, split_a);
-  ev[8].record();
+  out.a_part =
+      msm_host_scalars(run, p.a.data(), asg.inputs) + split_msm(run, p.a.data() + n_in, split_a);
+  ev[8].record(strm);
 
   const bitmap_view& b_in = asg.b_input_density;
   std::vector<fr_t> b_inputs;
   for (size_t j = 0; j < n_in; ++j)
     if (b_in.test(j)) b_inputs.push_back(asg.inputs[j]);
   const size_t nb_in = b_inputs.size();
-  out.b_g1 = msm_host_scalars(p.b_g1.data(), b_inputs) + split_msm(p.b_g1.data() + nb_in, split_b);
-  ev[9].record();
-  out.b_g2 = msm_host_scalars(p.b_g2.data(), b_inputs) + split_msm(p.b_g2.data() + nb_in, split_b);
-  ev[10].record();
-  CUZK_CUDA_OK(cudaEventSynchronize(ev[10].get()));
-  p.put_stager(std::move(st));
+  out.b_g1 = msm_host_scalars(run, p.b_g1.data(), b_inputs) +
+             split_msm(run, p.b_g1.data() + nb_in, split_b);
+  ev[9].record(strm);
+  out.b_g2 = msm_host_scalars(run, p.b_g2.data(), b_inputs) +
+             split_msm(run, p.b_g2.data() + nb_in, split_b);
+  ev[10].record(strm);
+  ev[10].synchronize();
+  p.ctx.put_stager(std::move(stg));
 
   tm.ntt_a = ev[1].since(ev[0]);
   tm.ntt_b = ev[2].since(ev[1]);
@@ -487,7 +393,7 @@ proof_parts start_impl(const device_parameters::impl& p, const assignment& asg,
   tm.msm_a = ev[8].since(ev[7]);
   tm.msm_b_g1 = ev[9].since(ev[8]);
   tm.msm_b_g2 = ev[10].since(ev[9]);
-  tm.gpu_total = ev[10].since(ev[0]);
+  tm.start = ev[10].since(ev[0]);
   return out;
 }
 
@@ -499,13 +405,16 @@ device_parameters::~device_parameters() {
     // Free on the device that owns the memory; a failure here cannot be reported.
     int prev = 0;
     const bool switched =
-        cudaGetDevice(&prev) == cudaSuccess && cudaSetDevice(impl_->device) == cudaSuccess;
+        cudaGetDevice(&prev) == cudaSuccess && cudaSetDevice(impl_->ctx.ordinal()) == cudaSuccess;
     impl_.reset();
     if (switched) cudaSetDevice(prev);
   }
 }
 int device_parameters::device() const {
-  return impl_->device;
+  return impl_->ctx.ordinal();
+}
+cuzk::gpu::device_context& device_parameters::context() const {
+  return impl_->ctx;
 }
 const verifying_key& device_parameters::vk() const {
   return impl_->vk;
@@ -530,10 +439,11 @@ result<std::unique_ptr<device_parameters>> device_parameters::allocate(const ver
                                                                        int device) {
   if (sizes.ic != vk.ic.size())
     return status(status_code::size_mismatch, "allocate: ic size differs from the vk's");
+  auto ctx = cuzk::gpu::device_context::open(device);
+  if (!ctx) return ctx.error();
   try {
     device_scope scope(device);
-    auto p = std::make_unique<impl>();
-    p->device = device;
+    auto p = std::make_unique<impl>(std::move(*ctx));
     p->vk = vk;
     p->h = device_buffer<g1_affine_t>(sizes.h);
     p->l = device_buffer<g1_affine_t>(sizes.l);
@@ -556,21 +466,87 @@ result<std::unique_ptr<device_parameters>> device_parameters::upload(const param
   try {
     device_scope scope(device);
     impl& p = *(*dp)->impl_;
-    p.h.upload(params.h.data(), q.h);
-    p.l.upload(params.l.data(), q.l);
-    p.a.upload(params.a.data(), q.a);
-    p.b_g1.upload(params.b_g1.data(), q.b_g1);
-    p.b_g2.upload(params.b_g2.data(), q.b_g2);
+    const cuzk::gpu::stream strm(p.ctx);
+    p.h.upload(params.h.data(), q.h, strm);
+    p.l.upload(params.l.data(), q.l, strm);
+    p.a.upload(params.a.data(), q.a, strm);
+    p.b_g1.upload(params.b_g1.data(), q.b_g1, strm);
+    p.b_g2.upload(params.b_g2.data(), q.b_g2, strm);
+    strm.synchronize();  // the bases are ready for any stream
     return dp;
   } catch (const cuzk::gpu::gpu_error& e) {
     return cuda_status(e, "groth16::gpu::device_parameters::upload");
   }
 }
 
+namespace {
+
+/// Decodes section `sec` of `file` chunk by chunk into pinned staging and uploads it to dst
+/// (count points of type T), releasing the mapping's pages of each decoded chunk.
+template <class T>
+status stream_section(const params_file& file, params_section sec, T* dst, uint64_t count,
+                      point_checks checks, thread_pool& pool, cuzk::gpu::stager& stg,
+                      const cuzk::gpu::stream& strm) {
+  status decoded;
+  stg.upload_with(
+      dst, count * sizeof(T), strm,
+      [&](char* pinned, size_t offset, size_t len) {
+        if (!decoded) return;  // an earlier chunk failed: the upload is discarded anyway
+        const uint64_t begin = offset / sizeof(T), n = len / sizeof(T);
+        decoded = [&]() -> status {
+          if (status st = file.decode(sec, begin, n, std::span<T>(reinterpret_cast<T*>(pinned), n),
+                                      checks, pool);
+              !st)
+            return st;
+          return file.release(sec, begin, n);
+        }();
+      },
+      sizeof(T));
+  return decoded;
+}
+
+}  // namespace
+
+result<std::unique_ptr<device_parameters>> device_parameters::stream_from(const params_file& file,
+                                                                          point_checks checks,
+                                                                          int device,
+                                                                          thread_pool& pool) {
+  auto vk = file.load_vk(checks, pool);
+  if (!vk) return vk.error();
+  const query_sizes q{file.count(params_section::ic),   file.count(params_section::h),
+                      file.count(params_section::l),    file.count(params_section::a),
+                      file.count(params_section::b_g1), file.count(params_section::b_g2)};
+  auto dp = allocate(*vk, q, device);
+  if (!dp) return dp;
+  try {
+    impl& p = *(*dp)->impl_;
+    device_scope scope(p.ctx);
+    const cuzk::gpu::stream strm(p.ctx);
+    std::unique_ptr<cuzk::gpu::stager> stg = p.ctx.take_stager();
+    for (auto [sec, dst] :
+         {std::pair{params_section::h, p.h.data()}, std::pair{params_section::l, p.l.data()},
+          std::pair{params_section::a, p.a.data()},
+          std::pair{params_section::b_g1, p.b_g1.data()}}) {
+      if (status st = stream_section(file, sec, dst, file.count(sec), checks, pool, *stg, strm);
+          !st)
+        return st;
+    }
+    if (status st = stream_section(file, params_section::b_g2, p.b_g2.data(), q.b_g2, checks, pool,
+                                   *stg, strm);
+        !st)
+      return st;
+    strm.synchronize();  // the bases are ready for any stream
+    p.ctx.put_stager(std::move(stg));
+    return dp;
+  } catch (const cuzk::gpu::gpu_error& e) {
+    return cuda_status(e, "groth16::gpu::device_parameters::stream_from");
+  }
+}
+
 result<proof_parts> start(const device_parameters& dp, const assignment& asg, thread_pool& pool,
-                          gpu_prover_timings* timings) {
-  gpu_prover_timings local;
-  gpu_prover_timings& tm = timings ? *timings : local;
+                          prover_timings* timings) {
+  prover_timings local;
+  prover_timings& tm = timings ? *timings : local;
   tm = {};
   if (asg.num_rows() == 0) return status(status_code::size_mismatch, "empty assignment");
   auto dom = ntt::domain_t::create(asg.num_rows());
@@ -584,7 +560,7 @@ result<proof_parts> start(const device_parameters& dp, const assignment& asg, th
     if (dv->words.size() < (dv->count + 63) / 64)
       return status(status_code::size_mismatch, "aux density has too few words");
   try {
-    device_scope scope(p.device);
+    device_scope scope(p.ctx);
     return start_impl(p, asg, *dom, pool, tm);
   } catch (const cuzk::gpu::gpu_error& e) {
     return cuda_status(e, "groth16::gpu::start");
@@ -593,33 +569,18 @@ result<proof_parts> start(const device_parameters& dp, const assignment& asg, th
   }
 }
 
-result<proof> finalize(const verifying_key& vk, const proof_parts& parts, const fr_t& r,
-                       const fr_t& s, gpu_prover_timings* timings) {
-  const auto t0 = clock_type::now();
-  if (vk.delta_g1.is_infinity() || vk.delta_g2.is_infinity())
-    return status(status_code::invalid_argument, "delta is the identity");
-  // The same expressions, in the same order, as prover_cpu's epilogue.
-  const g1_jacobian_t alpha1 = g1_jacobian_t::from_affine(vk.alpha_g1);
-  const g1_jacobian_t beta1 = g1_jacobian_t::from_affine(vk.beta_g1);
-  const g1_jacobian_t delta1 = g1_jacobian_t::from_affine(vk.delta_g1);
-  const g2_jacobian_t beta2 = g2_jacobian_t::from_affine(vk.beta_g2);
-  const g2_jacobian_t delta2 = g2_jacobian_t::from_affine(vk.delta_g2);
-  const g1_jacobian_t A = alpha1 + parts.a_part + ec::mul(delta1, r);
-  const g2_jacobian_t B = beta2 + parts.b_g2 + ec::mul(delta2, s);
-  const g1_jacobian_t C = parts.h + parts.l + ec::mul(parts.a_part, s) + ec::mul(parts.b_g1, r) +
-                          ec::mul(delta1, r * s) + ec::mul(alpha1, s) + ec::mul(beta1, r);
-  proof pf{A.to_affine(), B.to_affine(), C.to_affine()};
-  if (timings) timings->epilogue = ms_since(t0);
-  return pf;
-}
-
 result<proof> create_proof(const device_parameters& dp, const assignment& asg, const fr_t& r,
-                           const fr_t& s, thread_pool& pool, gpu_prover_timings* timings) {
+                           const fr_t& s, thread_pool& pool, prover_timings* timings) {
+  const auto t_start = clock_type::now();
   if (dp.vk().delta_g1.is_infinity() || dp.vk().delta_g2.is_infinity())
     return status(status_code::invalid_argument, "delta is the identity");
-  auto parts = start(dp, asg, pool, timings);
+  prover_timings local;
+  prover_timings& tm = timings ? *timings : local;
+  auto parts = start(dp, asg, pool, &tm);
   if (!parts) return parts.error();
-  return finalize(dp.vk(), *parts, r, s, timings);
+  auto pf = finalize(dp.vk(), *parts, r, s, &tm);
+  tm.total = ms_since(t_start);
+  return pf;
 }
 
 result<std::pair<size_t, size_t>> memory_info(int device) {

@@ -3,9 +3,10 @@
 // same proof bytes for the same r, s) with the NTTs, the pointwise h step and every MSM (B_G2
 // included) on one CUDA device. The parameters are uploaded once into a device_parameters object
 // (the SRS stays resident for any number of proofs); start() does the GPU work and returns the
-// group elements, finalize() is the host epilogue with r, s, so an engine can overlap one
-// partition's epilogue with the next one's GPU work. Free of CUDA headers: every CUDA failure is
-// caught at this API's edge and returned as a status naming the call. docs/notes/gpu.md.
+// proof_parts, the shared finalize() (prover.hpp) is the host epilogue with r, s, so an engine
+// can overlap one partition's epilogue with the next one's GPU work. Free of CUDA headers: every
+// CUDA failure is caught at this API's edge and returned as a status naming the call.
+// docs/notes/gpu.md.
 #pragma once
 
 #include <cstddef>
@@ -15,21 +16,13 @@
 #include "base/thread_pool.hpp"
 #include "ec/point.hpp"
 #include "ff/fields.hpp"
+#include "gpu/runtime.hpp"
 #include "groth16/assignment.hpp"
 #include "groth16/keys.hpp"
+#include "groth16/params_io.hpp"
+#include "groth16/prover.hpp"
 
 namespace cuzk::groth16::gpu {
-
-/// Milliseconds per phase of one GPU proof. GPU phases are measured with CUDA events on the
-/// device's stream (they include the host-side staging each phase does: bitmap/scalar uploads).
-struct gpu_prover_timings {
-  float ntt_a = 0, ntt_b = 0, ntt_c = 0;  ///< upload + iFFT + coset FFT of a, b, c
-  float h_compute = 0;                    ///< (a·b − c)·Z^-1 and the inverse coset FFT
-  float msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0;
-  float gpu_total = 0;  ///< first to last event of start()
-  double split = 0;     ///< device: aux upload + 0/1/other split of L, A, B (events)
-  double epilogue = 0;  ///< host: finalize (wall clock)
-};
 
 /// The parameters' query points in device memory (h, l, a, b_g1, b_g2), uploaded once; vk stays
 /// on the host (the epilogue needs it). Not copyable; frees its memory on destruction.
@@ -43,17 +36,29 @@ class device_parameters {
   /// without a whole host copy, or to fill synthetic bases on the device for benchmarks.
   static result<std::unique_ptr<device_parameters>> allocate(const verifying_key& vk,
                                                              const query_sizes& sizes, int device);
+  /// Streams the queries of a mapped .params file to device `device` without a decoded host copy:
+  /// each chunk of points is decoded (with `checks`, in parallel on `pool`) straight into pinned
+  /// staging and copied to the device while the next chunk is decoded, so the host holds two
+  /// staging chunks, not the SRS; the mapping's pages are released as they are consumed. The vk
+  /// is decoded from the file too. Errors: the decode status naming the point ("l[17]: ..."), or
+  /// a CUDA failure as upload's.
+  static result<std::unique_ptr<device_parameters>> stream_from(const params_file& file,
+                                                                point_checks checks, int device,
+                                                                thread_pool& pool);
   ~device_parameters();
   device_parameters(const device_parameters&) = delete;
   device_parameters& operator=(const device_parameters&) = delete;
 
   int device() const;
+  /// The device context the bases live on (its NTT tables and staging sets serve every start()).
+  cuzk::gpu::device_context& context() const;
   const verifying_key& vk() const;
   /// Device bytes held by the bases.
   size_t bytes() const;
   query_sizes sizes() const;
 
   /// Device pointers to the queries (for cudaMemcpy or kernels; never dereference on the host).
+  /// start() runs on streams of its own: writes through these must be complete before it.
   struct device_queries {
     ec::g1_affine_t *h, *l, *a, *b_g1;
     ec::g2_affine_t* b_g2;
@@ -68,29 +73,19 @@ class device_parameters {
   std::unique_ptr<impl> impl_;
 };
 
-/// What start() computes: the five MSM results, before any blinding.
-struct proof_parts {
-  ec::g1_jacobian_t h, l, a_part, b_g1;
-  ec::g2_jacobian_t b_g2;
-};
-
 /// The GPU part of a proof on dp's device: h on the device, then H, L, A, B1, B2 MSMs with the
 /// 0/1 split done on the device (ones by bitmap batch addition, others by Pippenger over the
-/// gathered bases, zeros skipped). Checks the sizes as create_proof (prover_cpu.hpp) does.
-/// Synchronous. `pool` copies the host arrays (a, b, c, aux, densities) into pinned staging
-/// buffers in parallel while the previous chunk is transferred.
+/// gathered bases, zeros skipped). Checks the sizes as the CPU start (prover_cpu.hpp) does.
+/// Runs on a stream of its own on dp's context (several threads may call it on one dp) and
+/// returns when the parts are on the host. `pool` copies the host arrays (a, b, c, aux,
+/// densities) into pinned staging buffers in parallel while the previous chunk is transferred.
+/// Timings are CUDA-event milliseconds.
 result<proof_parts> start(const device_parameters& dp, const assignment& asg, thread_pool& pool,
-                          gpu_prover_timings* timings = nullptr);
+                          prover_timings* timings = nullptr);
 
-/// The epilogue, identical to prover_cpu's: A = α₁ + A_part + r·δ₁, B = β₂ + B₂ + s·δ₂,
-/// C = H + L + s·A_part + r·B₁ + r·s·δ₁ + s·α₁ + r·β₁. invalid_argument when δ is the identity.
-result<proof> finalize(const verifying_key& vk, const proof_parts& parts, const ff::fr_t& r,
-                       const ff::fr_t& s, gpu_prover_timings* timings = nullptr);
-
-/// start + finalize.
+/// start + the shared finalize (prover.hpp).
 result<proof> create_proof(const device_parameters& dp, const assignment& asg, const ff::fr_t& r,
-                           const ff::fr_t& s, thread_pool& pool,
-                           gpu_prover_timings* timings = nullptr);
+                           const ff::fr_t& s, thread_pool& pool, prover_timings* timings = nullptr);
 
 /// Device memory currently free and total on `device` (cudaMemGetInfo), for leak checks and
 /// sizing; internal status on failure.

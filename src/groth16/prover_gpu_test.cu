@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // GPU Groth16 prover against the CPU prover: byte-identical proofs for fixed r, s (zero and
 // random) on random circuits of several shapes and on the cubic example, and the proofs verify;
-// one resident device_parameters reused for many proofs; start/finalize split; no device memory
-// leaked over repeated proofs (cudaMemGetInfo); CUDA failures (bad device ordinal, out of device
-// memory forced by a hog allocation) come back as statuses naming the call, and the prover works
-// again afterwards; size mismatches; the device 0/1 split against the CPU's on synthetic
+// one resident device_parameters reused for many proofs; parameters streamed from a .params file
+// (stream_from) give the same proofs and name a corrupt point; start/finalize split; no device
+// memory leaked over repeated proofs (cudaMemGetInfo); CUDA failures (bad device ordinal, out of
+// device memory forced by a hog allocation) come back as statuses naming the call, and the prover
+// works again afterwards; size mismatches; the device 0/1 split against the CPU's on synthetic
 // assignments (aux all 0, all 1, all "other", mixed; densities empty, full, sparse, half, with
 // garbage bits past count). Label gpu: needs a CUDA device.
 #include <cuda_runtime.h>
@@ -17,6 +18,7 @@
 #include "ec/curves.hpp"
 #include "ec/scalar_mul.hpp"
 
+#include "groth16/params_io.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/prover_cpu.hpp"
 #include "groth16/prover_gpu.hpp"
@@ -72,7 +74,7 @@ void expect_same_proof(const fixture& f, const gpu::device_parameters& dp, const
                        const fr_t& s, const std::string& what) {
   auto cpu = create_proof(f.params, f.oa.view(), r, s, pool());
   ASSERT_TRUE(cpu.ok()) << cpu.error().to_string();
-  gpu::gpu_prover_timings tm;
+  prover_timings tm;
   auto got = gpu::create_proof(dp, f.oa.view(), r, s, pool(), &tm);
   ASSERT_TRUE(got.ok()) << what << ": " << got.error().to_string();
   EXPECT_EQ(encode_proof(*got), encode_proof(*cpu)) << what;
@@ -129,12 +131,42 @@ TEST(Groth16Gpu, AllocateThenFill) {
   copy(d.a, f.params.a);
   copy(d.b_g1, f.params.b_g1);
   copy(d.b_g2, f.params.b_g2);
+  // The prover runs on streams of its own: the copies above must have landed first.
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   expect_same_proof(f, **dp, fr_t::random(rng), fr_t::random(rng), "allocate+fill");
   query_sizes bad = q;
   ++bad.ic;
   auto mism = gpu::device_parameters::allocate(f.params.vk, bad, 0);
   ASSERT_FALSE(mism.ok());
   EXPECT_EQ(mism.error().code(), status_code::size_mismatch);
+}
+
+// stream_from() decodes the mapped file chunk by chunk straight into pinned staging: the same key
+// as upload(); a corrupt point is the decode status naming it, not a proof with a wrong base.
+TEST(Groth16Gpu, StreamFromParamsFile) {
+  auto rng = test::test_rng::from_env("Groth16Gpu.StreamFromParamsFile");
+  const fixture f = make_fixture(3000, 2, rng);
+  auto bytes = params_to_bytes(f.params, pool());
+  ASSERT_TRUE(bytes.ok()) << bytes.error().to_string();
+  auto file = params_file::from_bytes(*bytes);
+  ASSERT_TRUE(file.ok()) << file.error().to_string();
+  auto dp = gpu::device_parameters::stream_from(*file, point_checks::full, 0, pool());
+  ASSERT_TRUE(dp.ok()) << dp.error().to_string();
+  EXPECT_EQ((*dp)->sizes().l, f.params.l.size());
+  EXPECT_EQ((*dp)->sizes().b_g2, f.params.b_g2.size());
+  expect_same_proof(f, **dp, fr_t::random(rng), fr_t::random(rng), "stream_from");
+
+  ASSERT_GE(f.params.l.size(), 2u);
+  std::vector<uint8_t> bad = *bytes;
+  const section_info& l = file->section(params_section::l);
+  bad[l.offset + l.point_bytes + 40] ^= 0x01;  // x of l[1]: off the curve
+  auto bad_file = params_file::from_bytes(bad);
+  ASSERT_TRUE(bad_file.ok());
+  auto bad_dp =
+      gpu::device_parameters::stream_from(*bad_file, point_checks::on_curve_only, 0, pool());
+  ASSERT_FALSE(bad_dp.ok());
+  EXPECT_NE(bad_dp.error().to_string().find("l[1]"), std::string::npos)
+      << bad_dp.error().to_string();
 }
 
 TEST(Groth16Gpu, StartFinalizeReuseAndNoLeak) {
@@ -153,7 +185,7 @@ TEST(Groth16Gpu, StartFinalizeReuseAndNoLeak) {
   ASSERT_TRUE(parts.ok()) << parts.error().to_string();
   for (int i = 0; i < 3; ++i) {
     const fr_t r = fr_t::random(rng), s = fr_t::random(rng);
-    auto pf = gpu::finalize(dp->vk(), *parts, r, s);
+    auto pf = finalize(dp->vk(), *parts, r, s);
     ASSERT_TRUE(pf.ok());
     auto cpu = create_proof(f.params, f.oa.view(), r, s, pool());
     ASSERT_TRUE(cpu.ok());

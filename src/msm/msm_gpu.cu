@@ -39,10 +39,13 @@ namespace cuzk::msm::gpu {
 namespace {
 
 using cuzk::gpu::device_buffer;
+using cuzk::gpu::device_context;
+using cuzk::gpu::device_scope;
 using cuzk::gpu::g1_affine_d;
 using cuzk::gpu::g1_xyzz_d;
 using cuzk::gpu::g2_affine_d;
 using cuzk::gpu::g2_xyzz_d;
+using cuzk::gpu::stream;
 using fr_d = ff::device::fr_d;
 
 /// Host and device types of one group: G = ec::g1_* or ec::g2_* (the host types), A/X the device
@@ -77,6 +80,14 @@ constexpr uint32_t CHUNK_POINTS = 64;
 
 unsigned blocks_for(size_t n, unsigned threads) {
   return unsigned((n + threads - 1) / threads);
+}
+
+/// last = {*count, *offset} after the work enqueued on strm (the total of an exclusive scan).
+void read_last(const uint32_t* count, const uint32_t* offset, uint32_t last[2],
+               const stream& strm) {
+  CUZK_CUDA_OK(cudaMemcpyAsync(&last[0], count, 4, cudaMemcpyDeviceToHost, strm.get()));
+  CUZK_CUDA_OK(cudaMemcpyAsync(&last[1], offset, 4, cudaMemcpyDeviceToHost, strm.get()));
+  strm.synchronize();
 }
 
 __global__ void digits_kernel(const fr_d* scalars, size_t n, unsigned c, unsigned w0, unsigned g,
@@ -273,8 +284,10 @@ typename group_t<G>::host_xyzz to_host(const typename group_t<G>::X& p) {
 
 /// Sums m device points into one, reducing by blocks of chunk inputs; returns the host point.
 template <class G>
-typename group_t<G>::host_xyzz sum_all(device_buffer<typename group_t<G>::X>& a, size_t m) {
+typename group_t<G>::host_xyzz sum_all(device_buffer<typename group_t<G>::X>& a, size_t m,
+                                       const stream& strm) {
   using X = typename group_t<G>::X;
+  cudaStream_t st = strm.get();
   constexpr size_t CHUNK = 1024;
   device_buffer<X> b(blocks_for(m, CHUNK));
   X* src = a.data();
@@ -282,19 +295,21 @@ typename group_t<G>::host_xyzz sum_all(device_buffer<typename group_t<G>::X>& a,
   while (m > 1) {
     const size_t blocks = (m + CHUNK - 1) / CHUNK;
     constexpr unsigned T = SUM_THREADS<X>;
-    sum_kernel<X><<<unsigned(blocks), T>>>(src, m, CHUNK, dst);
+    sum_kernel<X><<<unsigned(blocks), T, 0, st>>>(src, m, CHUNK, dst);
     CUZK_CUDA_LAUNCH_OK();
     std::swap(src, dst);
     m = blocks;
   }
   X r;
-  CUZK_CUDA_OK(cudaMemcpy(&r, src, sizeof(r), cudaMemcpyDeviceToHost));
+  CUZK_CUDA_OK(cudaMemcpyAsync(&r, src, sizeof(r), cudaMemcpyDeviceToHost, strm.get()));
+  strm.synchronize();
   return to_host<G>(r);
 }
 
 template <class G>
 typename group_t<G>::jacobian msm_device_impl(const G* d_bases_h, const ff::fr_t* d_scalars_h,
-                                              size_t n, const msm_config& cfg) {
+                                              size_t n, const msm_config& cfg, const stream& strm) {
+  cudaStream_t st = strm.get();
   using A = typename group_t<G>::A;
   using X = typename group_t<G>::X;
   using J = typename group_t<G>::jacobian;
@@ -318,12 +333,12 @@ typename group_t<G>::jacobian msm_device_impl(const G* d_bases_h, const ff::fr_t
   device_buffer<X> segs(size_t(group) << seg_lg), wins(group);
   size_t temp_bytes = 0;
   CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), keys_s.data(),
-                                               vals.data(), vals_s.data(), int(n), 0, int(c)));
+                                               vals.data(), vals_s.data(), int(n), 0, int(c), st));
   device_buffer<uint8_t> temp(temp_bytes);
   device_buffer<uint32_t> chunks(group * per_window), offset(group * per_window);
   size_t scan_bytes = 0;
   CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, chunks.data(), offset.data(),
-                                             int(group * per_window)));
+                                             int(group * per_window), st));
   device_buffer<uint8_t> scan_temp(scan_bytes);
   // chunk buffers grow on demand: at most g·n/CHUNK_POINTS + buckets
   device_buffer<uint32_t> owner;
@@ -333,36 +348,37 @@ typename group_t<G>::jacobian msm_device_impl(const G* d_bases_h, const ff::fr_t
   std::vector<typename group_t<G>::host_xyzz> window_sums(nwin);
   for (unsigned w0 = 0; w0 < nwin; w0 += group) {
     const unsigned g = std::min(group, nwin - w0);
-    digits_kernel<<<blocks_for(n, 256), 256>>>(scalars, n, c, w0, g, keys.data(), vals.data());
+    digits_kernel<<<blocks_for(n, 256), 256, 0, st>>>(scalars, n, c, w0, g, keys.data(),
+                                                      vals.data());
     CUZK_CUDA_LAUNCH_OK();
     for (unsigned gw = 0; gw < g; ++gw) {
       size_t tb = temp_bytes;
       CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(temp.data(), tb, keys.data() + gw * n,
                                                    keys_s.data() + gw * n, vals.data() + gw * n,
-                                                   vals_s.data() + gw * n, int(n), 0, int(c)));
+                                                   vals_s.data() + gw * n, int(n), 0, int(c), st));
     }
-    CUZK_CUDA_OK(cudaMemset(start.data(), 0, start.bytes()));
-    CUZK_CUDA_OK(cudaMemset(end.data(), 0, end.bytes()));
-    bounds_kernel<<<blocks_for(g * n, 256), 256>>>(keys_s.data(), n, g * n, start.data(),
-                                                   end.data(), c);
+    start.zero(strm);
+    end.zero(strm);
+    bounds_kernel<<<blocks_for(g * n, 256), 256, 0, st>>>(keys_s.data(), n, g * n, start.data(),
+                                                          end.data(), c);
     CUZK_CUDA_LAUNCH_OK();
     const size_t nb = g * per_window;
-    chunk_count_kernel<<<blocks_for(nb, 256), 256>>>(start.data(), end.data(), nb, chunks.data());
+    chunk_count_kernel<<<blocks_for(nb, 256), 256, 0, st>>>(start.data(), end.data(), nb,
+                                                            chunks.data());
     CUZK_CUDA_LAUNCH_OK();
     size_t sb = scan_bytes;
-    CUZK_CUDA_OK(
-        cub::DeviceScan::ExclusiveSum(scan_temp.data(), sb, chunks.data(), offset.data(), int(nb)));
+    CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), sb, chunks.data(), offset.data(),
+                                               int(nb), st));
     uint32_t last[2];
-    CUZK_CUDA_OK(cudaMemcpy(&last[0], chunks.data() + nb - 1, 4, cudaMemcpyDeviceToHost));
-    CUZK_CUDA_OK(cudaMemcpy(&last[1], offset.data() + nb - 1, 4, cudaMemcpyDeviceToHost));
+    read_last(chunks.data() + nb - 1, offset.data() + nb - 1, last, strm);
     const size_t nchunks = size_t(last[0]) + last[1];
     if (nchunks > owner.size()) owner = device_buffer<uint32_t>(nchunks);
     if (nchunks > partial.size()) partial = device_buffer<X>(nchunks);
-    chunk_owner_kernel<<<blocks_for(nb, 256), 256>>>(chunks.data(), offset.data(), nb,
-                                                     owner.data());
+    chunk_owner_kernel<<<blocks_for(nb, 256), 256, 0, st>>>(chunks.data(), offset.data(), nb,
+                                                            owner.data());
     CUZK_CUDA_LAUNCH_OK();
     if (nchunks != 0) {
-      accumulate_kernel<A, X><<<blocks_for(nchunks, 128), 128>>>(
+      accumulate_kernel<A, X><<<blocks_for(nchunks, 128), 128, 0, st>>>(
           bases, vals_s.data(), n, start.data(), end.data(), offset.data(), owner.data(), nchunks,
           c, partial.data());
       CUZK_CUDA_LAUNCH_OK();
@@ -374,35 +390,35 @@ typename group_t<G>::jacobian msm_device_impl(const G* d_bases_h, const ff::fr_t
     uint32_t* off2 = offset2.data();
     for (size_t m = (n + CHUNK_POINTS - 1) / CHUNK_POINTS; m > 1;
          m = (m + CHUNK_POINTS - 1) / CHUNK_POINTS) {
-      ceil_div_kernel<<<blocks_for(nb, 256), 256>>>(cnt, nb, cnt2);
+      ceil_div_kernel<<<blocks_for(nb, 256), 256, 0, st>>>(cnt, nb, cnt2);
       CUZK_CUDA_LAUNCH_OK();
       sb = scan_bytes;
-      CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), sb, cnt2, off2, int(nb)));
-      CUZK_CUDA_OK(cudaMemcpy(&last[0], cnt2 + nb - 1, 4, cudaMemcpyDeviceToHost));
-      CUZK_CUDA_OK(cudaMemcpy(&last[1], off2 + nb - 1, 4, cudaMemcpyDeviceToHost));
+      CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), sb, cnt2, off2, int(nb), st));
+      read_last(cnt2 + nb - 1, off2 + nb - 1, last, strm);
       const size_t nout = size_t(last[0]) + last[1];
       if (nout > partial2.size()) partial2 = device_buffer<X>(nout);
-      chunk_owner_kernel<<<blocks_for(nb, 256), 256>>>(cnt2, off2, nb, owner.data());
+      chunk_owner_kernel<<<blocks_for(nb, 256), 256, 0, st>>>(cnt2, off2, nb, owner.data());
       CUZK_CUDA_LAUNCH_OK();
       if (nout != 0) {
-        merge_kernel<X><<<blocks_for(nout, 128), 128>>>(partial.data(), cnt, off, off2,
-                                                        owner.data(), nout, partial2.data());
+        merge_kernel<X><<<blocks_for(nout, 128), 128, 0, st>>>(partial.data(), cnt, off, off2,
+                                                               owner.data(), nout, partial2.data());
         CUZK_CUDA_LAUNCH_OK();
       }
       std::swap(partial, partial2);
       std::swap(cnt, cnt2);
       std::swap(off, off2);
     }
-    bucket_kernel<X><<<blocks_for(nb, 128), 128>>>(partial.data(), cnt, off, nb, buckets.data());
+    bucket_kernel<X>
+        <<<blocks_for(nb, 128), 128, 0, st>>>(partial.data(), cnt, off, nb, buckets.data());
     CUZK_CUDA_LAUNCH_OK();
     const size_t ns = size_t(g) << seg_lg;
-    segment_kernel<X><<<blocks_for(ns, 128), 128>>>(buckets.data(), ns, c, segs.data());
+    segment_kernel<X><<<blocks_for(ns, 128), 128, 0, st>>>(buckets.data(), ns, c, segs.data());
     CUZK_CUDA_LAUNCH_OK();
     constexpr unsigned T = SUM_THREADS<X>;
-    sum_kernel<X><<<g, T>>>(segs.data(), ns, size_t(1) << seg_lg, wins.data());
+    sum_kernel<X><<<g, T, 0, st>>>(segs.data(), ns, size_t(1) << seg_lg, wins.data());
     CUZK_CUDA_LAUNCH_OK();
     std::vector<X> host(g);
-    CUZK_CUDA_OK(cudaMemcpy(host.data(), wins.data(), g * sizeof(X), cudaMemcpyDeviceToHost));
+    wins.download(host.data(), g, strm);
     for (unsigned gw = 0; gw < g; ++gw) window_sums[w0 + gw] = to_host<G>(host[gw]);
   }
 
@@ -417,7 +433,7 @@ typename group_t<G>::jacobian msm_device_impl(const G* d_bases_h, const ff::fr_t
 template <class G>
 typename group_t<G>::jacobian msm_host_impl(std::span<const G> bases,
                                             std::span<const ff::fr_t> scalars,
-                                            const msm_config& cfg) {
+                                            const msm_config& cfg, const stream& strm) {
   if (bases.size() != scalars.size()) {
     precondition_failed(__func__, "%zu bases, %zu scalars", bases.size(), scalars.size());
   }
@@ -425,28 +441,30 @@ typename group_t<G>::jacobian msm_host_impl(std::span<const G> bases,
   if (n == 0) return group_t<G>::jacobian::infinity();
   device_buffer<G> db(n);
   device_buffer<ff::fr_t> ds(n);
-  db.upload(bases.data(), n);
-  ds.upload(scalars.data(), n);
-  return msm_device_impl<G>(db.data(), ds.data(), n, cfg);
+  db.upload(bases.data(), n, strm);
+  ds.upload(scalars.data(), n, strm);
+  return msm_device_impl<G>(db.data(), ds.data(), n, cfg, strm);
 }
 
 template <class G>
 typename group_t<G>::jacobian batch_add_device_impl(const G* d_bases, const uint64_t* d_words,
-                                                    size_t n) {
+                                                    size_t n, const stream& strm) {
+  cudaStream_t st = strm.get();
   using A = typename group_t<G>::A;
   using X = typename group_t<G>::X;
   if (n == 0) return group_t<G>::jacobian::infinity();
   const size_t nwords = (n + 63) / 64;
   const size_t threads = (nwords + BATCH_WORDS - 1) / BATCH_WORDS;
   device_buffer<X> partial(threads);
-  batch_add_kernel<A, X><<<blocks_for(threads, 128), 128>>>(reinterpret_cast<const A*>(d_bases),
-                                                            d_words, n, threads, partial.data());
+  batch_add_kernel<A, X><<<blocks_for(threads, 128), 128, 0, st>>>(
+      reinterpret_cast<const A*>(d_bases), d_words, n, threads, partial.data());
   CUZK_CUDA_LAUNCH_OK();
-  return sum_all<G>(partial, threads).to_jacobian();
+  return sum_all<G>(partial, threads, strm).to_jacobian();
 }
 
 template <class G>
-typename group_t<G>::jacobian batch_add_host_impl(std::span<const G> bases, bitmap_view mask) {
+typename group_t<G>::jacobian batch_add_host_impl(std::span<const G> bases, bitmap_view mask,
+                                                  const stream& strm) {
   if (mask.count != bases.size() || mask.words.size() < (bases.size() + 63) / 64) {
     precondition_failed(__func__, "mask of %zu bits for %zu bases", mask.count, bases.size());
   }
@@ -454,9 +472,9 @@ typename group_t<G>::jacobian batch_add_host_impl(std::span<const G> bases, bitm
   if (n == 0) return group_t<G>::jacobian::infinity();
   device_buffer<G> db(n);
   device_buffer<uint64_t> dw((n + 63) / 64);
-  db.upload(bases.data(), n);
-  dw.upload(mask.words.data(), (n + 63) / 64);
-  return batch_add_device_impl<G>(db.data(), dw.data(), n);
+  db.upload(bases.data(), n, strm);
+  dw.upload(mask.words.data(), (n + 63) / 64, strm);
+  return batch_add_device_impl<G>(db.data(), dw.data(), n, strm);
 }
 
 }  // namespace
@@ -467,38 +485,51 @@ unsigned choose_window_gpu(size_t n) {
   return std::clamp(lg > 7 ? lg - 7 : 0u, 5u, 18u);
 }
 
-ec::g1_jacobian_t msm_device(const ec::g1_affine_t* d_bases, const ff::fr_t* d_scalars, size_t n,
-                             const msm_config& cfg) {
-  return msm_device_impl<ec::g1_affine_t>(d_bases, d_scalars, n, cfg);
+ec::g1_jacobian_t msm_device(device_context& ctx, const stream& s, const ec::g1_affine_t* d_bases,
+                             const ff::fr_t* d_scalars, size_t n, const msm_config& cfg) {
+  device_scope scope(ctx);
+  return msm_device_impl<ec::g1_affine_t>(d_bases, d_scalars, n, cfg, s);
 }
-ec::g2_jacobian_t msm_g2_device(const ec::g2_affine_t* d_bases, const ff::fr_t* d_scalars, size_t n,
+ec::g2_jacobian_t msm_g2_device(device_context& ctx, const stream& s,
+                                const ec::g2_affine_t* d_bases, const ff::fr_t* d_scalars, size_t n,
                                 const msm_config& cfg) {
-  return msm_device_impl<ec::g2_affine_t>(d_bases, d_scalars, n, cfg);
+  device_scope scope(ctx);
+  return msm_device_impl<ec::g2_affine_t>(d_bases, d_scalars, n, cfg, s);
 }
 
-ec::g1_jacobian_t msm(std::span<const ec::g1_affine_t> bases, std::span<const ff::fr_t> scalars,
-                      const msm_config& cfg) {
-  return msm_host_impl<ec::g1_affine_t>(bases, scalars, cfg);
+ec::g1_jacobian_t msm(device_context& ctx, const stream& s, std::span<const ec::g1_affine_t> bases,
+                      std::span<const ff::fr_t> scalars, const msm_config& cfg) {
+  device_scope scope(ctx);
+  return msm_host_impl<ec::g1_affine_t>(bases, scalars, cfg, s);
 }
-ec::g2_jacobian_t msm(std::span<const ec::g2_affine_t> bases, std::span<const ff::fr_t> scalars,
-                      const msm_config& cfg) {
-  return msm_host_impl<ec::g2_affine_t>(bases, scalars, cfg);
+ec::g2_jacobian_t msm(device_context& ctx, const stream& s, std::span<const ec::g2_affine_t> bases,
+                      std::span<const ff::fr_t> scalars, const msm_config& cfg) {
+  device_scope scope(ctx);
+  return msm_host_impl<ec::g2_affine_t>(bases, scalars, cfg, s);
 }
 
-ec::g1_jacobian_t batch_add_device(const ec::g1_affine_t* d_bases, const uint64_t* d_words,
+ec::g1_jacobian_t batch_add_device(device_context& ctx, const stream& s,
+                                   const ec::g1_affine_t* d_bases, const uint64_t* d_words,
                                    size_t n) {
-  return batch_add_device_impl<ec::g1_affine_t>(d_bases, d_words, n);
+  device_scope scope(ctx);
+  return batch_add_device_impl<ec::g1_affine_t>(d_bases, d_words, n, s);
 }
-ec::g2_jacobian_t batch_add_g2_device(const ec::g2_affine_t* d_bases, const uint64_t* d_words,
+ec::g2_jacobian_t batch_add_g2_device(device_context& ctx, const stream& s,
+                                      const ec::g2_affine_t* d_bases, const uint64_t* d_words,
                                       size_t n) {
-  return batch_add_device_impl<ec::g2_affine_t>(d_bases, d_words, n);
+  device_scope scope(ctx);
+  return batch_add_device_impl<ec::g2_affine_t>(d_bases, d_words, n, s);
 }
 
-ec::g1_jacobian_t batch_add(std::span<const ec::g1_affine_t> bases, bitmap_view mask) {
-  return batch_add_host_impl<ec::g1_affine_t>(bases, mask);
+ec::g1_jacobian_t batch_add(device_context& ctx, const stream& s,
+                            std::span<const ec::g1_affine_t> bases, bitmap_view mask) {
+  device_scope scope(ctx);
+  return batch_add_host_impl<ec::g1_affine_t>(bases, mask, s);
 }
-ec::g2_jacobian_t batch_add(std::span<const ec::g2_affine_t> bases, bitmap_view mask) {
-  return batch_add_host_impl<ec::g2_affine_t>(bases, mask);
+ec::g2_jacobian_t batch_add(device_context& ctx, const stream& s,
+                            std::span<const ec::g2_affine_t> bases, bitmap_view mask) {
+  device_scope scope(ctx);
+  return batch_add_host_impl<ec::g2_affine_t>(bases, mask, s);
 }
 
 }  // namespace cuzk::msm::gpu

@@ -4,7 +4,9 @@
 // affine bases
 // ((0, 0) = infinity), Jacobian result. Pippenger with signed window digits; points are sorted by
 // bucket (CUB radix sort), buckets accumulated in XYZZ, windows reduced on the device and
-// combined on the host. Free of CUDA headers; device pointers are plain pointers to device memory.
+// combined on the host. Every call runs on the given device context and stream and returns the
+// result on the host (it waits for that stream only; other streams run on). Free of CUDA headers;
+// device pointers are plain pointers to device memory.
 // Design and figures: docs/notes/gpu.md.
 #pragma once
 
@@ -13,33 +15,43 @@
 #include <span>
 
 #include "ec/point.hpp"
+#include "gpu/runtime.hpp"
 #include "msm/msm_cpu.hpp"
 
 namespace cuzk::msm::gpu {
 
+using cuzk::gpu::device_context;
+using cuzk::gpu::stream;
+
 /// The window width the GPU MSM uses for n terms (cfg.window_bits overrides it; 2..24).
 unsigned choose_window_gpu(size_t n);
 
-/// Σ scalars[i]·bases[i] for device arrays of n elements, on the current device; synchronous.
-ec::g1_jacobian_t msm_device(const ec::g1_affine_t* d_bases, const ff::fr_t* d_scalars, size_t n,
-                             const msm_config& cfg = {});
+/// Σ scalars[i]·bases[i] for device arrays of n elements on ctx's device, ordered after the work
+/// already enqueued on `s`; returns when the result is on the host.
+ec::g1_jacobian_t msm_device(device_context& ctx, const stream& s, const ec::g1_affine_t* d_bases,
+                             const ff::fr_t* d_scalars, size_t n, const msm_config& cfg = {});
 /// The same over G2 (bases are device g2_affine_t, Fp2 coordinates c0 then c1).
-ec::g2_jacobian_t msm_g2_device(const ec::g2_affine_t* d_bases, const ff::fr_t* d_scalars, size_t n,
+ec::g2_jacobian_t msm_g2_device(device_context& ctx, const stream& s,
+                                const ec::g2_affine_t* d_bases, const ff::fr_t* d_scalars, size_t n,
                                 const msm_config& cfg = {});
-/// Host arrays: copies both to the device, then msm_device. The spans must have equal length.
-ec::g1_jacobian_t msm(std::span<const ec::g1_affine_t> bases, std::span<const ff::fr_t> scalars,
-                      const msm_config& cfg = {});
-ec::g2_jacobian_t msm(std::span<const ec::g2_affine_t> bases, std::span<const ff::fr_t> scalars,
-                      const msm_config& cfg = {});
+/// Host arrays: copies both to the device on `s`, then msm_device. Equal lengths.
+ec::g1_jacobian_t msm(device_context& ctx, const stream& s, std::span<const ec::g1_affine_t> bases,
+                      std::span<const ff::fr_t> scalars, const msm_config& cfg = {});
+ec::g2_jacobian_t msm(device_context& ctx, const stream& s, std::span<const ec::g2_affine_t> bases,
+                      std::span<const ff::fr_t> scalars, const msm_config& cfg = {});
 
 /// Σ bases[i] over the set bits of the bitmap d_words (⌈n/64⌉ words, bit i = word i/64 bit i%64),
-/// device arrays; synchronous.
-ec::g1_jacobian_t batch_add_device(const ec::g1_affine_t* d_bases, const uint64_t* d_words,
+/// device arrays, on `s`; returns when the result is on the host.
+ec::g1_jacobian_t batch_add_device(device_context& ctx, const stream& s,
+                                   const ec::g1_affine_t* d_bases, const uint64_t* d_words,
                                    size_t n);
-ec::g2_jacobian_t batch_add_g2_device(const ec::g2_affine_t* d_bases, const uint64_t* d_words,
+ec::g2_jacobian_t batch_add_g2_device(device_context& ctx, const stream& s,
+                                      const ec::g2_affine_t* d_bases, const uint64_t* d_words,
                                       size_t n);
 /// Host arrays (mask.count == bases.size()).
-ec::g1_jacobian_t batch_add(std::span<const ec::g1_affine_t> bases, bitmap_view mask);
-ec::g2_jacobian_t batch_add(std::span<const ec::g2_affine_t> bases, bitmap_view mask);
+ec::g1_jacobian_t batch_add(device_context& ctx, const stream& s,
+                            std::span<const ec::g1_affine_t> bases, bitmap_view mask);
+ec::g2_jacobian_t batch_add(device_context& ctx, const stream& s,
+                            std::span<const ec::g2_affine_t> bases, bitmap_view mask);
 
 }  // namespace cuzk::msm::gpu

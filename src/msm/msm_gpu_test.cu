@@ -11,6 +11,7 @@
 #include "ec/curves.hpp"
 #include "ec/scalar_mul.hpp"
 #include "ff/batch_inverse.hpp"
+#include "gpu_test_env.hpp"
 #include "msm/msm_cpu.hpp"
 #include "msm/msm_gpu.hpp"
 #include "test_rng.hpp"
@@ -67,7 +68,7 @@ void expect_same(std::span<const g1_affine_t> b, std::span<const fr_t> k, const 
   msm_config cfg;
   cfg.window_bits = window;
   const g1_jacobian_t ref = msm::msm(b, k, pool());
-  const g1_jacobian_t got = gpu::msm(b, k, cfg);
+  const g1_jacobian_t got = gpu::msm(test::gpu_ctx(), test::gpu_stream(), b, k, cfg);
   EXPECT_TRUE(got == ref) << what << " n=" << b.size() << " window=" << window;
 }
 
@@ -87,7 +88,9 @@ TEST(MsmGpu, PowersOfTwoAndOthers) {
     e += k[i] * x;
     x += b.s;
   }
-  EXPECT_TRUE(gpu::msm(b.pts, k) == ec::mul(ec::g1_generator(), e)) << "scalar-sum oracle";
+  EXPECT_TRUE(gpu::msm(test::gpu_ctx(), test::gpu_stream(), b.pts, k) ==
+              ec::mul(ec::g1_generator(), e))
+      << "scalar-sum oracle";
 }
 
 TEST(MsmGpu, SpecialScalarsAndBases) {
@@ -97,7 +100,7 @@ TEST(MsmGpu, SpecialScalarsAndBases) {
   std::vector<fr_t> k = random_scalars(n, rng);
   // all zero scalars -> infinity
   std::vector<fr_t> zeros(n, fr_t::zero());
-  EXPECT_TRUE(gpu::msm(b.pts, zeros).is_infinity());
+  EXPECT_TRUE(gpu::msm(test::gpu_ctx(), test::gpu_stream(), b.pts, zeros).is_infinity());
   // mixed zeros, ones, minus ones, small values
   for (size_t i = 0; i < n; ++i) {
     switch (i % 5) {
@@ -123,7 +126,7 @@ TEST(MsmGpu, SpecialScalarsAndBases) {
   for (size_t i = 0; i < n; i += 3) with_inf[i] = g1_affine_t::infinity();
   expect_same(with_inf, k, "infinity bases");
   std::vector<g1_affine_t> all_inf(n, g1_affine_t::infinity());
-  EXPECT_TRUE(gpu::msm(all_inf, k).is_infinity());
+  EXPECT_TRUE(gpu::msm(test::gpu_ctx(), test::gpu_stream(), all_inf, k).is_infinity());
   // repeated bases: one point everywhere (doublings inside buckets), and equal scalars
   std::vector<g1_affine_t> same(n, b.pts[7]);
   expect_same(same, k, "repeated bases");
@@ -134,7 +137,7 @@ TEST(MsmGpu, SpecialScalarsAndBases) {
   std::vector<g1_affine_t> pm = b.pts;
   for (size_t i = 1; i < n; i += 2) pm[i] = -pm[i - 1];
   std::vector<fr_t> kk(n, fr_t::from_uint(5));
-  EXPECT_TRUE(gpu::msm(pm, kk).is_infinity());
+  EXPECT_TRUE(gpu::msm(test::gpu_ctx(), test::gpu_stream(), pm, kk).is_infinity());
   expect_same(pm, k, "opposite pairs");
 }
 
@@ -155,17 +158,21 @@ TEST(MsmGpu, BatchAdd) {
   for (size_t n : {1u, 2u, 63u, 64u, 65u, 1000u, 4097u, 65536u, 300001u, 1u << 20}) {
     const bitmap_view m{{words.data(), (n + 63) / 64}, n};
     const std::span<const g1_affine_t> bs{b.pts.data(), n};
-    EXPECT_TRUE(gpu::batch_add(bs, m) == msm::batch_add(bs, m, pool())) << "n=" << n;
+    EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), bs, m) ==
+                msm::batch_add(bs, m, pool()))
+        << "n=" << n;
   }
   const size_t n = 1 << 16;
   std::vector<uint64_t> none(n / 64, 0), all(n / 64, ~uint64_t(0));
   const std::span<const g1_affine_t> bs{b.pts.data(), n};
-  EXPECT_TRUE(gpu::batch_add(bs, {none, n}).is_infinity());
-  EXPECT_TRUE(gpu::batch_add(bs, {all, n}) == msm::batch_add(bs, {all, n}, pool()));
+  EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), bs, {none, n}).is_infinity());
+  EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), bs, {all, n}) ==
+              msm::batch_add(bs, {all, n}, pool()));
   std::vector<g1_affine_t> mixed(b.pts.begin(), b.pts.begin() + n);
   for (size_t i = 0; i < n; i += 5) mixed[i] = g1_affine_t::infinity();
   for (size_t i = 1; i < n; i += 7) mixed[i] = mixed[0];
-  EXPECT_TRUE(gpu::batch_add(mixed, {all, n}) == msm::batch_add(mixed, {all, n}, pool()));
+  EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), mixed, {all, n}) ==
+              msm::batch_add(mixed, {all, n}, pool()));
 }
 
 // ---- G2 -----------------------------------------------------------------------------------
@@ -200,7 +207,7 @@ void expect_same_g2(std::span<const g2_affine_t> b, std::span<const fr_t> k, con
   msm_config cfg;
   cfg.window_bits = window;
   const g2_jacobian_t ref = msm::msm(b, k, pool());
-  const g2_jacobian_t got = gpu::msm(b, k, cfg);
+  const g2_jacobian_t got = gpu::msm(test::gpu_ctx(), test::gpu_stream(), b, k, cfg);
   EXPECT_TRUE(got == ref) << what << " n=" << b.size() << " window=" << window;
 }
 
@@ -220,8 +227,8 @@ TEST(MsmGpuG2, PowersOfTwoAndOthers) {
     e += k[i] * x;
     x += b.s;
   }
-  EXPECT_TRUE(gpu::msm(std::span<const g2_affine_t>(b.pts), k) ==
-              ec::mul(g2_jacobian_t::from_affine(ec::g2_generator()), e))
+  EXPECT_TRUE(gpu::msm(test::gpu_ctx(), test::gpu_stream(), std::span<const g2_affine_t>(b.pts),
+                       k) == ec::mul(g2_jacobian_t::from_affine(ec::g2_generator()), e))
       << "scalar-sum oracle";
 }
 
@@ -232,7 +239,7 @@ TEST(MsmGpuG2, SpecialScalarsBasesAndWindows) {
   std::vector<fr_t> k = random_scalars(n, rng);
   const std::span<const g2_affine_t> pts(b.pts);
   std::vector<fr_t> zeros(n, fr_t::zero());
-  EXPECT_TRUE(gpu::msm(pts, zeros).is_infinity());
+  EXPECT_TRUE(gpu::msm(test::gpu_ctx(), test::gpu_stream(), pts, zeros).is_infinity());
   for (size_t i = 0; i < n; ++i) {
     if (i % 5 == 0) k[i] = fr_t::zero();
     if (i % 5 == 1) k[i] = fr_t::one();
@@ -244,7 +251,9 @@ TEST(MsmGpuG2, SpecialScalarsBasesAndWindows) {
   for (size_t i = 0; i < n; i += 3) with_inf[i] = g2_affine_t::infinity();
   expect_same_g2(with_inf, k, "infinity bases");
   std::vector<g2_affine_t> all_inf(n, g2_affine_t::infinity());
-  EXPECT_TRUE(gpu::msm(std::span<const g2_affine_t>(all_inf), k).is_infinity());
+  EXPECT_TRUE(
+      gpu::msm(test::gpu_ctx(), test::gpu_stream(), std::span<const g2_affine_t>(all_inf), k)
+          .is_infinity());
   std::vector<g2_affine_t> same(n, b.pts[7]);
   expect_same_g2(same, k, "repeated bases");
   std::vector<fr_t> same_k(n, k[9]);
@@ -252,7 +261,8 @@ TEST(MsmGpuG2, SpecialScalarsBasesAndWindows) {
   std::vector<g2_affine_t> pm = b.pts;
   for (size_t i = 1; i < n; i += 2) pm[i] = -pm[i - 1];
   std::vector<fr_t> kk(n, fr_t::from_uint(5));
-  EXPECT_TRUE(gpu::msm(std::span<const g2_affine_t>(pm), kk).is_infinity());
+  EXPECT_TRUE(gpu::msm(test::gpu_ctx(), test::gpu_stream(), std::span<const g2_affine_t>(pm), kk)
+                  .is_infinity());
   expect_same_g2(pm, k, "opposite pairs");
   for (unsigned c : {2u, 5u, 8u, 13u, 16u}) expect_same_g2(pts, k, "window", c);
 }
@@ -266,14 +276,17 @@ TEST(MsmGpuG2, BatchAdd) {
   for (size_t n : {1u, 63u, 65u, 4097u, 1u << 16}) {
     const bitmap_view m{{words.data(), (n + 63) / 64}, n};
     const std::span<const g2_affine_t> bs{b.pts.data(), n};
-    EXPECT_TRUE(gpu::batch_add(bs, m) == msm::batch_add(bs, m, pool())) << "n=" << n;
+    EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), bs, m) ==
+                msm::batch_add(bs, m, pool()))
+        << "n=" << n;
   }
   std::vector<g2_affine_t> mixed(b.pts.begin(), b.pts.begin() + 4096);
   for (size_t i = 0; i < mixed.size(); i += 5) mixed[i] = g2_affine_t::infinity();
   for (size_t i = 1; i < mixed.size(); i += 7) mixed[i] = mixed[1];
   std::vector<uint64_t> all(64, ~uint64_t(0));
   const std::span<const g2_affine_t> ms(mixed);
-  EXPECT_TRUE(gpu::batch_add(ms, {all, 4096}) == msm::batch_add(ms, {all, 4096}, pool()));
+  EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), ms, {all, 4096}) ==
+              msm::batch_add(ms, {all, 4096}, pool()));
 }
 
 }  // namespace

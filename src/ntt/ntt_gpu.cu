@@ -15,9 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -30,6 +28,9 @@ namespace cuzk::ntt::gpu {
 namespace {
 
 using cuzk::gpu::device_buffer;
+using cuzk::gpu::device_context;
+using cuzk::gpu::device_scope;
+using cuzk::gpu::stream;
 using ff::fr_t;
 using fr_d = ff::device::fr_d;
 
@@ -133,7 +134,7 @@ struct split_powers {
   device_buffer<fr_d> lo, hi;
   unsigned lg_lo = 0;
 
-  split_powers(fr_t x, unsigned lg, fr_t s) {
+  split_powers(fr_t x, unsigned lg, fr_t s, const stream& strm) {
     lg_lo = (lg + 1) / 2;
     std::vector<fr_t> l(size_t(1) << lg_lo), h(size_t(1) << (lg - lg_lo));
     fr_t acc = fr_t::one();
@@ -149,8 +150,8 @@ struct split_powers {
     }
     lo = device_buffer<fr_d>(l.size());
     hi = device_buffer<fr_d>(h.size());
-    lo.upload(l.data(), l.size());
-    hi.upload(h.data(), h.size());
+    lo.upload(l.data(), l.size(), strm);
+    hi.upload(h.data(), h.size(), strm);
   }
 };
 
@@ -182,58 +183,59 @@ std::vector<pass_t> plan(unsigned lg_n) {
   return p;
 }
 
-std::mutex g_mutex;
-std::map<std::pair<int, unsigned>, std::unique_ptr<tables_t>> g_tables;
-
-const tables_t& tables_for(const domain_t& d) {
-  int dev = 0;
-  CUZK_CUDA_OK(cudaGetDevice(&dev));
-  std::lock_guard<std::mutex> lock(g_mutex);
-  auto& slot = g_tables[{dev, d.log_size()}];
-  if (!slot) {
-    auto t = std::make_unique<tables_t>();
-    const unsigned lg = d.log_size();
-    const unsigned lg_half = lg == 0 ? 0 : lg - 1;
-    split_powers w(d.omega(), lg_half, fr_t::one());
-    t->tw = device_buffer<fr_d>(size_t(1) << lg_half);
-    expand_kernel<<<blocks_for(t->tw.size(), 256), 256>>>(t->tw.data(), t->tw.size(), w.hi.data(),
-                                                          w.lo.data(), w.lg_lo);
-    CUZK_CUDA_LAUNCH_OK();
-    t->coset = std::make_unique<split_powers>(d.coset_gen(), lg, fr_t::one());
-    t->icoset = std::make_unique<split_powers>(d.coset_gen_inv(), lg, d.size_inv());
-    t->size_inv = d.size_inv();
-    CUZK_CUDA_OK(cudaDeviceSynchronize());
-    slot = std::move(t);
-  }
-  return *slot;
+/// The tables of one domain size, built on `strm` and ready for every stream when returned (the
+/// build waits for its stream: this happens once per size and context).
+std::shared_ptr<tables_t> build_tables(const domain_t& d, const stream& strm) {
+  cudaStream_t st = strm.get();
+  auto t = std::make_shared<tables_t>();
+  const unsigned lg = d.log_size();
+  const unsigned lg_half = lg == 0 ? 0 : lg - 1;
+  split_powers w(d.omega(), lg_half, fr_t::one(), strm);
+  t->tw = device_buffer<fr_d>(size_t(1) << lg_half);
+  expand_kernel<<<blocks_for(t->tw.size(), 256), 256, 0, st>>>(t->tw.data(), t->tw.size(),
+                                                               w.hi.data(), w.lo.data(), w.lg_lo);
+  CUZK_CUDA_LAUNCH_OK();
+  t->coset = std::make_unique<split_powers>(d.coset_gen(), lg, fr_t::one(), strm);
+  t->icoset = std::make_unique<split_powers>(d.coset_gen_inv(), lg, d.size_inv(), strm);
+  t->size_inv = d.size_inv();
+  strm.synchronize();
+  return t;
 }
 
-void run_passes(fr_d* a, const fr_d* tw, unsigned lg_n, bool dit, bool inverse) {
+/// The context's tables for d's size (one per size, owned by the context).
+const tables_t& tables_for(device_context& ctx, const domain_t& d, const stream& strm) {
+  return ctx.cached<tables_t>(d.log_size(), [&] { return build_tables(d, strm); });
+}
+
+void run_passes(fr_d* a, const fr_d* tw, unsigned lg_n, bool dit, bool inverse, cudaStream_t st) {
   std::vector<pass_t> p = plan(lg_n);
   if (dit) std::reverse(p.begin(), p.end());
   for (const pass_t& s : p) {
     const unsigned threads = std::min(512u, (1u << s.lg_tile) / 2);
     const unsigned blocks = unsigned((size_t(1) << lg_n) >> s.lg_tile);
     if (dit) {
-      ntt_pass<true><<<blocks, threads>>>(a, tw, lg_n, s.lg_slow, s.k, s.lg_tile, inverse);
+      ntt_pass<true><<<blocks, threads, 0, st>>>(a, tw, lg_n, s.lg_slow, s.k, s.lg_tile, inverse);
     } else {
-      ntt_pass<false><<<blocks, threads>>>(a, tw, lg_n, s.lg_slow, s.k, s.lg_tile, inverse);
+      ntt_pass<false><<<blocks, threads, 0, st>>>(a, tw, lg_n, s.lg_slow, s.k, s.lg_tile, inverse);
     }
     CUZK_CUDA_LAUNCH_OK();
   }
 }
 
-void bit_reverse_device(fr_d* a, unsigned lg_n) {
+void bit_reverse_device(fr_d* a, unsigned lg_n, cudaStream_t st) {
   if (lg_n == 0) return;
-  bitrev_kernel<<<blocks_for(size_t(1) << lg_n, 256), 256>>>(a, lg_n);
+  bitrev_kernel<<<blocks_for(size_t(1) << lg_n, 256), 256, 0, st>>>(a, lg_n);
   CUZK_CUDA_LAUNCH_OK();
 }
 
 }  // namespace
 
-void transform_device(const domain_t& d, fr_t* d_a_host_type, ntt_kind kind, ntt_order order) {
+void transform_device(device_context& ctx, const stream& strm, const domain_t& d,
+                      fr_t* d_a_host_type, ntt_kind kind, ntt_order order) {
+  device_scope scope(ctx);
+  cudaStream_t st = strm.get();
   fr_d* a = reinterpret_cast<fr_d*>(d_a_host_type);
-  const tables_t& t = tables_for(d);
+  const tables_t& t = tables_for(ctx, d, strm);
   const unsigned lg = d.log_size();
   const size_t n = d.size();
   const bool in_rev = order == ntt_order::rn || order == ntt_order::rr;
@@ -241,59 +243,51 @@ void transform_device(const domain_t& d, fr_t* d_a_host_type, ntt_kind kind, ntt
   const bool inverse = kind == ntt_kind::ifft || kind == ntt_kind::icoset_fft;
 
   if (kind == ntt_kind::coset_fft) {
-    scale_kernel<<<blocks_for(n, 256), 256>>>(a, lg, t.coset->hi.data(), t.coset->lo.data(),
-                                              t.coset->lg_lo, in_rev);
+    scale_kernel<<<blocks_for(n, 256), 256, 0, st>>>(a, lg, t.coset->hi.data(), t.coset->lo.data(),
+                                                     t.coset->lg_lo, in_rev);
     CUZK_CUDA_LAUNCH_OK();
   }
   // nn: DIF + permutation; nr: DIF; rn: DIT; rr: permutation + DIF.
   switch (order) {
     case ntt_order::nn:
-      run_passes(a, t.tw.data(), lg, false, inverse);
-      bit_reverse_device(a, lg);
+      run_passes(a, t.tw.data(), lg, false, inverse, st);
+      bit_reverse_device(a, lg, st);
       break;
     case ntt_order::nr:
-      run_passes(a, t.tw.data(), lg, false, inverse);
+      run_passes(a, t.tw.data(), lg, false, inverse, st);
       break;
     case ntt_order::rn:
-      run_passes(a, t.tw.data(), lg, true, inverse);
+      run_passes(a, t.tw.data(), lg, true, inverse, st);
       break;
     case ntt_order::rr:
-      bit_reverse_device(a, lg);
-      run_passes(a, t.tw.data(), lg, false, inverse);
+      bit_reverse_device(a, lg, st);
+      run_passes(a, t.tw.data(), lg, false, inverse, st);
       break;
   }
   if (kind == ntt_kind::ifft) {
     fr_d c;
     static_assert(sizeof(c) == sizeof(t.size_inv));
     memcpy(&c, &t.size_inv, sizeof(c));
-    scale_const_kernel<<<blocks_for(n, 256), 256>>>(a, n, c);
+    scale_const_kernel<<<blocks_for(n, 256), 256, 0, st>>>(a, n, c);
     CUZK_CUDA_LAUNCH_OK();
   } else if (kind == ntt_kind::icoset_fft) {
-    scale_kernel<<<blocks_for(n, 256), 256>>>(a, lg, t.icoset->hi.data(), t.icoset->lo.data(),
-                                              t.icoset->lg_lo, out_rev);
+    scale_kernel<<<blocks_for(n, 256), 256, 0, st>>>(a, lg, t.icoset->hi.data(),
+                                                     t.icoset->lo.data(), t.icoset->lg_lo, out_rev);
     CUZK_CUDA_LAUNCH_OK();
   }
-  CUZK_CUDA_OK(cudaDeviceSynchronize());
 }
 
-void transform(const domain_t& d, std::span<fr_t> a, ntt_kind kind, ntt_order order) {
+void transform(device_context& ctx, const stream& strm, const domain_t& d, std::span<fr_t> a,
+               ntt_kind kind, ntt_order order) {
   if (a.size() != d.size()) {
     precondition_failed(__func__, "%zu elements for a domain of %llu", a.size(),
                         (unsigned long long)d.size());
   }
+  device_scope scope(ctx);
   device_buffer<fr_t> buf(d.size());
-  buf.upload(a.data(), d.size());
-  transform_device(d, buf.data(), kind, order);
-  buf.download(a.data(), d.size());
-}
-
-void release_tables() {
-  int dev = 0;
-  CUZK_CUDA_OK(cudaGetDevice(&dev));
-  std::lock_guard<std::mutex> lock(g_mutex);
-  for (auto it = g_tables.begin(); it != g_tables.end();) {
-    it = it->first.first == dev ? g_tables.erase(it) : std::next(it);
-  }
+  buf.upload(a.data(), d.size(), strm);
+  transform_device(ctx, strm, d, buf.data(), kind, order);
+  buf.download(a.data(), d.size(), strm);
 }
 
 }  // namespace cuzk::ntt::gpu

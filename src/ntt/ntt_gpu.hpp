@@ -1,30 +1,33 @@
 // SPDX-License-Identifier: Apache-2.0
 // GPU NTT over Fr with the CPU reference's semantics (ntt_cpu.hpp, bellperson's EvaluationDomain):
 // fft, ifft (with m^-1), coset_fft, icoset_fft, and the four input/output orders. Radix-2^k passes
-// through shared memory (at most 10 stages per pass, so 2^27 takes 3 passes). Free of CUDA
-// headers; device pointers are plain fr_t* to device memory. Design and figures: docs/notes/gpu.md.
+// through shared memory (at most 10 stages per pass, so 2^27 takes 3 passes). Twiddle tables
+// belong to the device context (built once per size). Free of CUDA headers; device pointers are
+// plain fr_t* to device memory. Design and figures: docs/notes/gpu.md.
 #pragma once
 
 #include <span>
 
 #include "ff/fields.hpp"
+#include "gpu/runtime.hpp"
 #include "ntt/domain.hpp"
 #include "ntt/ntt_cpu.hpp"
 
 namespace cuzk::ntt::gpu {
 
+using cuzk::gpu::device_context;
+using cuzk::gpu::stream;
+
 enum class ntt_kind { fft, ifft, coset_fft, icoset_fft };
 
-/// Transforms d_a, a device array of d.size() elements, in place on the current device; returns
-/// when the work is done. Twiddle tables are built once per (device, size) and cached.
-void transform_device(const domain_t& d, ff::fr_t* d_a, ntt_kind kind,
-                      ntt_order order = ntt_order::nn);
+/// Enqueues the in-place transform of d_a, a device array of d.size() elements on ctx's device,
+/// on `s` and returns without waiting (the first use of a size builds its tables and waits for
+/// that). Synchronize `s` (or record an event) before reading d_a on the host or another stream.
+void transform_device(device_context& ctx, const stream& s, const domain_t& d, ff::fr_t* d_a,
+                      ntt_kind kind, ntt_order order = ntt_order::nn);
 
-/// Host array version: copies a to the device, transforms, copies back.
-void transform(const domain_t& d, std::span<ff::fr_t> a, ntt_kind kind,
-               ntt_order order = ntt_order::nn);
-
-/// Releases the cached twiddle tables of the current device.
-void release_tables();
+/// Host array version: copies a to the device, transforms, copies back; returns when done.
+void transform(device_context& ctx, const stream& s, const domain_t& d, std::span<ff::fr_t> a,
+               ntt_kind kind, ntt_order order = ntt_order::nn);
 
 }  // namespace cuzk::ntt::gpu

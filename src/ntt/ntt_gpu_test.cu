@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "gpu_test_env.hpp"
 #include "ntt/ntt_cpu.hpp"
 #include "ntt/ntt_gpu.hpp"
 #include "test_rng.hpp"
@@ -64,7 +65,7 @@ void check(unsigned lg, ntt_kind k, ntt_order o, test::test_rng& rng, thread_poo
   ASSERT_TRUE(d.ok());
   std::vector<fr_t> a = random_vec(d->size(), rng), ref = a;
   cpu_ref(*d, ref, k, o, pool);
-  gpu::transform(*d, a, k, o);
+  gpu::transform(test::gpu_ctx(), test::gpu_stream(), *d, a, k, o);
   const size_t i = first_mismatch(a, ref);
   EXPECT_EQ(i, a.size()) << "lg " << lg << " " << kind_name(k) << " order " << int(o)
                          << ": first mismatch at " << i;
@@ -93,23 +94,23 @@ TEST(NttGpu, RoundTripAndEdgeValues) {
   auto d = domain_t::for_log_size(16);
   ASSERT_TRUE(d.ok());
   std::vector<fr_t> a = random_vec(d->size(), rng), orig = a;
-  gpu::transform(*d, a, ntt_kind::ifft, ntt_order::nr);
-  gpu::transform(*d, a, ntt_kind::fft, ntt_order::rn);
+  gpu::transform(test::gpu_ctx(), test::gpu_stream(), *d, a, ntt_kind::ifft, ntt_order::nr);
+  gpu::transform(test::gpu_ctx(), test::gpu_stream(), *d, a, ntt_kind::fft, ntt_order::rn);
   EXPECT_EQ(first_mismatch(a, orig), a.size());
-  gpu::transform(*d, a, ntt_kind::coset_fft);
-  gpu::transform(*d, a, ntt_kind::icoset_fft);
+  gpu::transform(test::gpu_ctx(), test::gpu_stream(), *d, a, ntt_kind::coset_fft);
+  gpu::transform(test::gpu_ctx(), test::gpu_stream(), *d, a, ntt_kind::icoset_fft);
   EXPECT_EQ(first_mismatch(a, orig), a.size());
   // Zero stays zero; the fft of a unit impulse is all ones; -1 = p - 1 values survive reduction.
   std::vector<fr_t> z(d->size(), fr_t::zero());
-  gpu::transform(*d, z, ntt_kind::fft);
+  gpu::transform(test::gpu_ctx(), test::gpu_stream(), *d, z, ntt_kind::fft);
   EXPECT_EQ(first_mismatch(z, std::vector<fr_t>(d->size(), fr_t::zero())), z.size());
   std::vector<fr_t> e(d->size(), fr_t::zero());
   e[0] = fr_t::one();
-  gpu::transform(*d, e, ntt_kind::fft);
+  gpu::transform(test::gpu_ctx(), test::gpu_stream(), *d, e, ntt_kind::fft);
   EXPECT_EQ(first_mismatch(e, std::vector<fr_t>(d->size(), fr_t::one())), e.size());
   thread_pool pool;
   std::vector<fr_t> m(d->size(), -fr_t::one()), mref = m;
-  gpu::transform(*d, m, ntt_kind::coset_fft);
+  gpu::transform(test::gpu_ctx(), test::gpu_stream(), *d, m, ntt_kind::coset_fft);
   coset_fft(*d, mref, pool);
   EXPECT_EQ(first_mismatch(m, mref), m.size());
 }

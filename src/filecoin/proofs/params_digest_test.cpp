@@ -11,10 +11,20 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "filecoin/circuits/params_name.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
+#include "filecoin/proofs/prover_backend.hpp"
 #include "fixtures.hpp"
+#include "groth16/params_io.hpp"
+#include "groth16/prover_cpu.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/test_circuits.hpp"
+#include "groth16/verifier.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -164,6 +174,65 @@ TEST(prove_options, gpu_request_without_parameters_is_refused) {
                        thread_pool::default_pool(), nullptr, opt);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code(), status_code::invalid_argument);
+}
+
+// The run-time backend choice over one small parameters file (the cubic example): the CPU when
+// no GPU is asked for; with a GPU request, a build without CUDA refuses it, a CUDA build proves on
+// that GPU when the machine has one and otherwise on the CPU after a warn line naming the
+// fallback. Whichever backend runs, start + the shared finalize give a proof that verifies.
+TEST(prover_backend, run_time_choice_and_cpu_fallback) {
+  const auto ci = groth16::testing::cubic_circuit();
+  auto asg =
+      groth16::testing::make_assignment(ci.cs, ci.inputs, ci.aux, thread_pool::default_pool());
+  ASSERT_TRUE(asg.ok());
+  const uint8_t seed[] = {7};
+  auto params = groth16::generate_parameters(ci.cs, groth16::toxic_waste::from_seed(seed),
+                                             thread_pool::default_pool());
+  ASSERT_TRUE(params.ok());
+  auto bytes = groth16::params_to_bytes(*params, thread_pool::default_pool());
+  ASSERT_TRUE(bytes.ok());
+  auto file = groth16::params_file::from_bytes(*bytes);
+  ASSERT_TRUE(file.ok());
+  const groth16::prepared_verifying_key pvk = groth16::prepare_verifying_key(params->vk);
+  const std::vector<ff::fr_t> publics(ci.inputs.begin() + 1, ci.inputs.end());
+
+  std::vector<std::pair<log_level, std::string>> logged;
+  const log_sink sink = [&](log_level l, std::string_view m) { logged.emplace_back(l, m); };
+  auto prove_with = [&](prover_backend& backend) {
+    groth16::prover_timings tm;
+    auto parts = backend.start(asg->view(), thread_pool::default_pool(), &tm);
+    ASSERT_TRUE(parts.ok()) << backend.name() << ": " << parts.error().to_string();
+    auto pf = groth16::finalize(backend.vk(), *parts, ff::fr_t::from_uint(3),
+                                ff::fr_t::from_uint(5), &tm);
+    ASSERT_TRUE(pf.ok());
+    auto ok = groth16::verify(pvk, *pf, publics);
+    ASSERT_TRUE(ok.ok());
+    EXPECT_TRUE(*ok) << backend.name();
+  };
+
+  auto cpu = make_prover_backend(*file, groth16::point_checks::full, -1,
+                                 thread_pool::default_pool(), sink);
+  ASSERT_TRUE(cpu.ok()) << cpu.error().to_string();
+  EXPECT_EQ((*cpu)->name(), "cpu");
+  prove_with(**cpu);
+
+  logged.clear();
+  auto gpu =
+      make_prover_backend(*file, groth16::point_checks::full, 0, thread_pool::default_pool(), sink);
+  if (!gpu.ok()) {  // a build without CUDA
+    EXPECT_EQ(gpu.error().code(), status_code::invalid_argument);
+    EXPECT_NE(gpu.error().message().find("no CUDA support"), std::string::npos);
+    return;
+  }
+  if ((*gpu)->name() == "cpu") {  // a CUDA build on a machine without a device
+    bool warned = false;
+    for (const auto& [level, msg] : logged)
+      warned |= level == log_level::warn && msg.find("no CUDA device") != std::string::npos;
+    EXPECT_TRUE(warned) << "the CPU fallback must be logged";
+  } else {
+    EXPECT_EQ((*gpu)->name(), "gpu 0");
+  }
+  prove_with(**gpu);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// PoRep C2 on the CPU prover: parameter generation, proving with self-verification, batch
-// verification (porep_prover.hpp, docs/notes/porep-prove.md).
+// PoRep C2 on the CPU or GPU prover (prover_backend.hpp): parameter generation, proving with
+// self-verification, batch verification (porep_prover.hpp, docs/notes/porep-prove.md).
 #include "filecoin/proofs/porep_prover.hpp"
 
 #include <sys/resource.h>
@@ -9,15 +9,13 @@
 #include <cstdlib>
 #include <filesystem>
 
-#if defined(CUZK_WITH_CUDA)
-#include "groth16/prover_gpu.hpp"
-#endif
 #include "filecoin/circuits/params_name.hpp"
 #include "filecoin/circuits/public_inputs.hpp"
 #include "filecoin/circuits/stacked_circuit.hpp"
 #include "filecoin/porep/graph.hpp"
 #include "filecoin/porep/replica_id.hpp"
 #include "filecoin/porep/vanilla_prove.hpp"
+#include "filecoin/proofs/prover_backend.hpp"
 #include "groth16/assignment.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/verifier.hpp"
@@ -59,6 +57,7 @@ void add(groth16::prover_timings& acc, const groth16::prover_timings& t) {
   acc.msm_a += t.msm_a;
   acc.msm_b_g1 += t.msm_b_g1;
   acc.msm_b_g2 += t.msm_b_g2;
+  acc.start += t.start;
   acc.epilogue += t.epilogue;
   acc.total += t.total;
 }
@@ -153,13 +152,7 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
   tm = {};
   const auto t_start = clock_type::now();
 
-#if !defined(CUZK_WITH_CUDA)
-  if (opt.gpu_device >= 0) {
-    return status(status_code::invalid_argument,
-                  "gpu_device " + std::to_string(opt.gpu_device) +
-                      ": this build has no CUDA support (configure with CUDA for the GPU prover)");
-  }
-#endif
+  if (status s = check_backend_request(opt.gpu_device); !s) return s;
   auto cfg = config_of(c1);
   if (!cfg) return cfg.error();
   const unsigned partitions = cfg->partitions();
@@ -210,12 +203,10 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
   const synth::stacked_counts_t counts = synth::stacked_circuit_counts(
       cfg->layers(), cfg->sector.tree_d, cfg->sector.tree_r, cfg->challenges_per_partition());
 
-  std::optional<groth16::parameters> params;
   std::optional<groth16::prepared_verifying_key> pvk;
-#if defined(CUZK_WITH_CUDA)
-  // Uploaded once, after the host load, and shared by every partition.
-  std::unique_ptr<groth16::gpu::device_parameters> dparams;
-#endif
+  // Made once from the mapped parameters (the CPU's decodes them into memory, the GPU's streams
+  // them to the device), for every partition.
+  std::unique_ptr<prover_backend> backend;
   std::vector<groth16::proof> proofs;
   proofs.reserve(partitions);
   for (unsigned k = 0; k < partitions; ++k) {
@@ -245,7 +236,7 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
                         "inconsistent");
     }
 
-    if (!params) {
+    if (!backend) {
       t0 = clock_type::now();
       const std::string path = porep_params_path(*cfg, params_dir);
       auto file = groth16::params_file::open(path);
@@ -254,54 +245,23 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
       if (status s = file->validate_against(shape); !s) {
         return status(s.code(), path + " does not fit the circuit: " + s.message());
       }
-      auto p = file->load_all(opt.params_checks, pool);
-      if (!p) return status(p.error().code(), path + ": " + p.error().message());
-      params = std::move(*p);
-      pvk = groth16::prepare_verifying_key(params->vk);
-#if defined(CUZK_WITH_CUDA)
-      if (opt.gpu_device >= 0) {
-        auto d = groth16::gpu::device_parameters::upload(*params, opt.gpu_device);
-        if (!d) {
-          return status(d.error().code(), "uploading " + path + " to GPU " +
-                                              std::to_string(opt.gpu_device) + ": " +
-                                              d.error().message());
-        }
-        dparams = std::move(*d);
-      }
-#endif
+      auto b = make_prover_backend(*file, opt.params_checks, opt.gpu_device, pool, opt.log);
+      if (!b) return status(b.error().code(), path + ": " + b.error().message());
+      backend = std::move(*b);
+      pvk = groth16::prepare_verifying_key(backend->vk());
       tm.params_load = seconds_since(t0);
     }
 
     t0 = clock_type::now();
     groth16::prover_timings pt;
-    result<groth16::proof> pf = status(status_code::internal, "no prover ran");
-#if defined(CUZK_WITH_CUDA)
-    if (dparams) {
-      auto r = groth16::os_random_fr();
-      if (!r) return r.error();
-      auto s = groth16::os_random_fr();
-      if (!s) return s.error();
-      groth16::gpu::gpu_prover_timings gt;
-      pf = groth16::gpu::create_proof(*dparams, groth16::make_assignment(cs), *r, *s, pool, &gt);
-      // CUDA-event milliseconds mapped onto the CPU prover's phases.
-      pt.ntt_a = gt.ntt_a;
-      pt.ntt_b = gt.ntt_b;
-      pt.ntt_c = gt.ntt_c;
-      pt.h_compute = gt.h_compute;
-      pt.msm_h = gt.msm_h;
-      pt.msm_l = gt.msm_l;
-      pt.msm_a = gt.msm_a;
-      pt.msm_b_g1 = gt.msm_b_g1;
-      pt.msm_b_g2 = gt.msm_b_g2;
-      pt.split = gt.split;
-      pt.epilogue = gt.epilogue;
-      pt.total = gt.gpu_total + gt.split + gt.epilogue;
-    } else {
-      pf = groth16::create_proof(*params, groth16::make_assignment(cs), pool, &pt);
-    }
-#else
-    pf = groth16::create_proof(*params, groth16::make_assignment(cs), pool, &pt);
-#endif
+    auto r = groth16::os_random_fr();
+    if (!r) return r.error();
+    auto s = groth16::os_random_fr();
+    if (!s) return s.error();
+    auto parts = backend->start(groth16::make_assignment(cs), pool, &pt);
+    if (!parts) return status(parts.error().code(), part + parts.error().message());
+    auto pf = groth16::finalize(backend->vk(), *parts, *r, *s, &pt);
+    pt.total = pt.start + pt.epilogue;
     if (!pf) return status(pf.error().code(), part + pf.error().message());
     tm.prove += seconds_since(t0);
     add(tm.prover, pt);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// PoRep C2 on the CPU prover (rust-filecoin-proofs seal_commit_phase2 + verify_seal): Groth16
-// parameters for the StackedCircuit under the official file names, the parameter directory
+// PoRep C2 on the CPU or GPU prover (rust-filecoin-proofs seal_commit_phase2 + verify_seal):
+// Groth16 parameters for the StackedCircuit under the official file names, the parameter directory
 // (FIL_PROOFS_PARAMETER_CACHE), proving a C1 partition by partition with every proof
 // self-verified before it is returned, and batch verification of a multi-partition proof.
 #pragma once
@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/log.hpp"
 #include "base/status.hpp"
 #include "base/thread_pool.hpp"
 #include "filecoin/porep/config.hpp"
@@ -70,9 +71,12 @@ struct prove_options_t {
   /// files (~1 GB/s): seconds for 2 KiB, ~half a minute for 32 GiB.
   std::optional<std::vector<param_fact_t>> check_digests;
   /// -1: the CPU prover. >= 0: the CUDA device of that index (groth16::gpu), the parameters
-  /// uploaded once for all partitions; only in CUDA builds (CUZK_WITH_CUDA), else
-  /// invalid_argument.
+  /// uploaded once for all partitions (prover_backend.hpp). A build without CUDA refuses it
+  /// (invalid_argument); a CUDA build on a machine without a device proves on the CPU and says
+  /// so through `log`.
   int gpu_device = -1;
+  /// Where the prover reports (the backend chosen, a GPU fallback); empty: silent.
+  log_sink log;
 };
 
 /// Wall-clock seconds per phase (summed over partitions where per-partition).

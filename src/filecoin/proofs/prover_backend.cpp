@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+// The backend factory (prover_backend.hpp): the one file of the proof API that is compiled
+// differently with CUDA (CUZK_WITH_CUDA), so no caller branches on the build.
+#include "filecoin/proofs/prover_backend.hpp"
+
+#include <utility>
+
+#include "groth16/prover_cpu.hpp"
+#if defined(CUZK_WITH_CUDA)
+#include "gpu/runtime.hpp"
+#include "groth16/prover_gpu.hpp"
+#endif
+
+namespace cuzk::engine {
+namespace {
+
+class cpu_backend final : public prover_backend {
+ public:
+  explicit cpu_backend(groth16::parameters params) : params_(std::move(params)) {}
+  const std::string& name() const override { return name_; }
+  const groth16::verifying_key& vk() const override { return params_.vk; }
+  result<groth16::proof_parts> start(const groth16::assignment& asg, thread_pool& pool,
+                                     groth16::prover_timings* timings) override {
+    return groth16::start(params_, asg, pool, timings);
+  }
+
+ private:
+  const groth16::parameters params_;
+  const std::string name_ = "cpu";
+};
+
+#if defined(CUZK_WITH_CUDA)
+class gpu_backend final : public prover_backend {
+ public:
+  gpu_backend(std::unique_ptr<groth16::gpu::device_parameters> dp, int ordinal)
+      : dp_(std::move(dp)), name_("gpu " + std::to_string(ordinal)) {}
+  const std::string& name() const override { return name_; }
+  const groth16::verifying_key& vk() const override { return dp_->vk(); }
+  result<groth16::proof_parts> start(const groth16::assignment& asg, thread_pool& pool,
+                                     groth16::prover_timings* timings) override {
+    return groth16::gpu::start(*dp_, asg, pool, timings);
+  }
+
+ private:
+  std::unique_ptr<groth16::gpu::device_parameters> dp_;
+  const std::string name_;
+};
+#endif
+
+}  // namespace
+
+status check_backend_request(int gpu_device) {
+#if !defined(CUZK_WITH_CUDA)
+  if (gpu_device >= 0) {
+    return status(status_code::invalid_argument,
+                  "gpu_device " + std::to_string(gpu_device) +
+                      ": this build has no CUDA support (configure with CUDA for the GPU prover)");
+  }
+#else
+  (void)gpu_device;
+#endif
+  return status();
+}
+
+result<std::unique_ptr<prover_backend>> make_prover_backend(const groth16::params_file& file,
+                                                            groth16::point_checks checks,
+                                                            int gpu_device, thread_pool& pool,
+                                                            const log_sink& log) {
+  if (status s = check_backend_request(gpu_device); !s) return s;
+#if defined(CUZK_WITH_CUDA)
+  if (gpu_device >= 0) {
+    if (gpu::list_devices().empty()) {
+      logf(log, log_level::warn,
+           "GPU %d requested but this machine has no CUDA device (or no driver): proving on the "
+           "CPU",
+           gpu_device);
+    } else {
+      auto dp = groth16::gpu::device_parameters::stream_from(file, checks, gpu_device, pool);
+      if (!dp) {
+        return status(dp.error().code(), "streaming the parameters to GPU " +
+                                             std::to_string(gpu_device) + ": " +
+                                             dp.error().message());
+      }
+      logf(log, log_level::info, "proving on GPU %d (%.2f GB of parameters resident)", gpu_device,
+           double((*dp)->bytes()) / 1e9);
+      return std::unique_ptr<prover_backend>(new gpu_backend(std::move(*dp), gpu_device));
+    }
+  }
+#endif
+  auto params = file.load_all(checks, pool);
+  if (!params) return params.error();
+  logf(log, log_level::debug, "proving on the CPU");
+  return std::unique_ptr<prover_backend>(new cpu_backend(std::move(*params)));
+}
+
+}  // namespace cuzk::engine

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+// The one seam between the proof API and the Groth16 backends: a prover_backend computes the
+// proof_parts of an assignment (groth16/prover.hpp) for parameters it was made for; the caller
+// blinds them with the shared groth16::finalize. Which backend runs is decided at run time by
+// make_prover_backend, the only place that knows whether this build has CUDA.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "base/log.hpp"
+#include "base/status.hpp"
+#include "base/thread_pool.hpp"
+#include "groth16/assignment.hpp"
+#include "groth16/keys.hpp"
+#include "groth16/params_io.hpp"
+#include "groth16/prover.hpp"
+
+namespace cuzk::engine {
+
+class prover_backend {
+ public:
+  virtual ~prover_backend() = default;
+  /// "cpu" or "gpu <ordinal>", for logs and timings.
+  virtual const std::string& name() const = 0;
+  /// The verifying key of the backend's parameters (for finalize and self-verification).
+  virtual const groth16::verifying_key& vk() const = 0;
+  /// The heavy part of one proof with the backend's parameters.
+  virtual result<groth16::proof_parts> start(const groth16::assignment& asg, thread_pool& pool,
+                                             groth16::prover_timings* timings) = 0;
+};
+
+/// Refuses, before any work, a request the build cannot serve at all: gpu_device >= 0 in a build
+/// without CUDA is invalid_argument.
+status check_backend_request(int gpu_device);
+
+/// The backend for the parameters in `file`, decoded with `checks` on `pool`: the CPU for
+/// gpu_device < 0 (the parameters decoded into host memory); for gpu_device >= 0 in a CUDA build,
+/// the GPU of that ordinal with the parameters streamed from the mapped file to the device in
+/// chunks (no decoded host copy) — or, when the machine has no CUDA device at all, the CPU, said
+/// through `log` at warn level. A device ordinal that does not exist on a machine that has
+/// devices, a decode failure or a failed upload is an error (naming the device for the GPU).
+result<std::unique_ptr<prover_backend>> make_prover_backend(const groth16::params_file& file,
+                                                            groth16::point_checks checks,
+                                                            int gpu_device, thread_pool& pool,
+                                                            const log_sink& log);
+
+}  // namespace cuzk::engine
