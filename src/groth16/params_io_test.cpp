@@ -584,24 +584,56 @@ TEST(params_io, writer_rejects_infinity) {
   EXPECT_EQ(r.error().message().rfind("b_g2[3]: is_infinity", 0), 0u) << r.error().message();
 }
 
-TEST(params_io, random_mutations_never_crash) {
+// Random byte edits and truncations/extensions of a valid file. Every outcome is checked: a
+// rejection is a non-ok status with a message; an accepted decode re-encodes to exactly the
+// mutated bytes (the reader accepts only what the writer would produce); a stricter check mode
+// never accepts what a looser one rejects. Some mutations must be rejected, and the unmutated
+// file must be accepted in every mode.
+TEST(params_io, random_mutations_are_rejected_or_round_trip) {
   auto rng = test_rng::from_env("random_mutations_never_crash");
   thread_pool pool(2);
   const auto bytes = *params_to_bytes(random_params(rng, {2, 3, 2, 3, 2}), pool);
-  int accepted = 0;
+  for (point_checks c : ALL_CHECKS) {
+    auto f = params_file::from_bytes(bytes);
+    ASSERT_TRUE(f.ok());
+    ASSERT_TRUE(f->load_all(c, pool).ok()) << to_string(c);
+  }
+  int accepted = 0, rejected = 0;
   for (int iter = 0; iter < 300; ++iter) {
     auto bad = bytes;
     const int edits = 1 + int(rng.below(4));
     for (int e = 0; e < edits; ++e) bad[rng.below(bad.size())] = uint8_t(rng());
     if (rng.below(4) == 0) bad.resize(rng.below(bad.size() + 50), 0x5a);
+    std::vector<bool> ok_by_mode;
     for (point_checks c : ALL_CHECKS) {
       auto f = params_file::from_bytes(bad);
-      if (!f.ok()) continue;
+      if (!f.ok()) {
+        EXPECT_FALSE(f.error().message().empty());
+        ok_by_mode.push_back(false);
+        ++rejected;
+        continue;
+      }
       (void)f->validate_against({2, 2, 4, 1, 1, 1});
       auto p = f->load_all(c, pool);
-      if (p.ok()) ++accepted;
+      ok_by_mode.push_back(p.ok());
+      if (!p.ok()) {
+        EXPECT_NE(p.error().code(), status_code::ok);
+        EXPECT_FALSE(p.error().message().empty()) << to_string(c);
+        ++rejected;
+        continue;
+      }
+      ++accepted;
+      auto again = params_to_bytes(*p, pool);
+      ASSERT_TRUE(again.ok()) << again.error().to_string();
+      EXPECT_EQ(*again, bad) << "iteration " << iter << ", " << to_string(c);
+    }
+    for (size_t i = 0; i + 1 < ok_by_mode.size(); ++i) {
+      if (ok_by_mode[i]) {
+        EXPECT_TRUE(ok_by_mode[i + 1]) << "iteration " << iter;
+      }
     }
   }
+  EXPECT_GT(rejected, 0);
   std::printf("accepted %d of 900 mutated decodes\n", accepted);
 }
 

@@ -155,16 +155,31 @@ TEST(params_digest, builtin_table_equals_fixture) {
   }
 }
 
-// prove_porep's option checks that need no parameters: without CUDA a GPU request is refused
-// up front; with CUDA the empty C1 is (both invalid_argument, never a proof).
-TEST(prove_options, gpu_request_without_parameters_is_refused) {
+// prove_porep's option checks that need no parameters. The empty C1 is refused on the CPU path
+// (no registered proof); a GPU request is refused by a build without CUDA before the C1 is even
+// looked at, and the message says so. (This used to be one test that an empty C1 alone passed.)
+TEST(prove_options, empty_c1_is_refused) {
+  prove_options_t opt;
+  opt.gpu_device = -1;
+  auto r = prove_porep(porep::c1_output_t{}, std::nullopt, "/nonexistent",
+                       thread_pool::default_pool(), nullptr, opt);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code(), status_code::invalid_argument);
+  EXPECT_NE(r.error().message().find("registered_proof"), std::string::npos) << r.error().message();
+}
+
+#if !defined(CUZK_WITH_CUDA)
+TEST(prove_options, gpu_request_without_cuda_is_refused) {
   prove_options_t opt;
   opt.gpu_device = 0;
   auto r = prove_porep(porep::c1_output_t{}, std::nullopt, "/nonexistent",
                        thread_pool::default_pool(), nullptr, opt);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code(), status_code::invalid_argument);
+  EXPECT_NE(r.error().message().find("this build has no CUDA support"), std::string::npos)
+      << r.error().message();
 }
+#endif
 
 }  // namespace
 }  // namespace cuzk::engine
