@@ -6,6 +6,7 @@
 #include "groth16/params_io.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -321,6 +322,42 @@ TEST(params_io, params_round_trip_is_byte_identical) {
   EXPECT_TRUE(
       f->decode(params_section::l, 5, 0, std::span<ec::g1_affine_t>(), point_checks::full, pool)
           .ok());
+}
+
+// Issue #13: outputs are never written over a device node or left half-written, and special
+// files given as inputs are a status, not a hang.
+TEST(params_io, hostile_paths_are_refused_without_leftovers) {
+  auto rng = test_rng::from_env("hostile_paths_are_refused_without_leftovers");
+  thread_pool pool(1);
+  const parameters p = random_params(rng, {2, 3, 2, 3, 2});
+  for (const std::string& target : {std::string("/dev/null"), std::string("/proc/cuzk.params")}) {
+    const status s = write_params(p, target, pool, 2);
+    EXPECT_FALSE(s.ok()) << target;
+    EXPECT_NE(s.message().find(target == "/dev/null" ? "refusing to replace" : "temporary file"),
+              std::string::npos)
+        << s.to_string();
+    EXPECT_FALSE(write_vk(p.vk, target).ok()) << target;
+  }
+  const std::string dir = temp_path("hostile_dir");
+  std::filesystem::create_directories(dir);
+  const std::string fifo = dir + "/fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& in : {std::string("/dev/zero"), dir, fifo}) {
+    auto f = params_file::open(in);
+    ASSERT_FALSE(f.ok()) << in;
+    EXPECT_EQ(f.error().code(), status_code::io_error);
+    auto vk = read_vk(in);
+    ASSERT_FALSE(vk.ok()) << in;
+    EXPECT_EQ(vk.error().code(), status_code::io_error);
+  }
+  // An is_infinity failure midway through the stream leaves neither target nor temporary file.
+  parameters bad = p;
+  bad.b_g2.back() = ec::g2_affine_t::infinity();
+  EXPECT_EQ(write_params(bad, dir + "/out.params", pool, 1).code(), status_code::is_infinity);
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++entries;
+  EXPECT_EQ(entries, 1u);  // the FIFO only
+  std::filesystem::remove_all(dir);
 }
 
 TEST(params_io, params_file_streams_in_chunks_through_mmap) {

@@ -315,6 +315,13 @@ TEST(c1_wrapper, sector_num_round_trips_the_full_u64_range) {
   ASSERT_TRUE(c.ok()) << c.error().to_string();
   EXPECT_EQ(num, std::optional<uint64_t>(UINT64_MAX));
   std::remove(path.c_str());
+  // Special files: a status, never a write over /dev/null or a read from /dev/zero.
+  EXPECT_EQ(write_c1_wrapper_file("/dev/null", c1_2kib(), 1).code(), status_code::invalid_argument);
+  for (const std::string& in : {std::string("/dev/zero"), testing::TempDir()}) {
+    auto r = read_c1_file(in, {}, &num);
+    ASSERT_FALSE(r.ok()) << in;
+    EXPECT_EQ(r.error().code(), status_code::io_error) << r.error().to_string();
+  }
   // A raw serde JSON C1 carries no sector number.
   num.reset();
   ASSERT_TRUE(parse_c1_any(bytes(*write_c1_json(c1_2kib())), {}, &num).ok());
