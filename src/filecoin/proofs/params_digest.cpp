@@ -165,23 +165,28 @@ result<digest_check_t> check_param_file(const std::string& path,
 result<std::vector<digest_check_t>> check_params_dir(
     const std::string& dir, std::span<const param_fact_t> facts,
     std::optional<porep::registered_seal_proof> proof) {
+  // std::filesystem calls take an error_code throughout: the throwing forms would turn an
+  // unreadable directory entry into an exception instead of a status.
   std::vector<std::string> paths;
+  std::error_code ec;
   if (proof) {
     auto cfg = porep::porep_config(*proof);
     if (!cfg) return cfg.error();
     for (const std::string& p : {porep_params_path(*cfg, dir), porep_vk_path(*cfg, dir)})
-      if (std::filesystem::is_regular_file(p)) paths.push_back(p);
+      if (std::filesystem::is_regular_file(p, ec)) paths.push_back(p);
   } else {
-    std::error_code ec;
     std::filesystem::directory_iterator it(dir, ec);
     if (ec) return status(status_code::io_error, "cannot list " + dir + ": " + ec.message());
-    for (const auto& e : it) {
-      if (!e.is_regular_file()) continue;
+    for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
+      const auto& e = *it;
+      if (!e.is_regular_file(ec)) continue;
       const std::string name = e.path().filename().string();
       const auto ext = e.path().extension();
       if (find_fact(facts, name) || ext == ".params" || ext == ".vk")
         paths.push_back(e.path().string());
     }
+    // increment() ends the loop on error and leaves the reason in ec.
+    if (ec) return status(status_code::io_error, "cannot list " + dir + ": " + ec.message());
     std::sort(paths.begin(), paths.end());
   }
   std::vector<digest_check_t> out;

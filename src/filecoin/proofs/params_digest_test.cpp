@@ -6,6 +6,7 @@
 #include "filecoin/proofs/params_digest.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <random>
 
@@ -122,6 +123,29 @@ TEST(params_digest, parse_parameters_json) {
   EXPECT_FALSE(parse_parameters_json(R"({"a": {"sector_size": 1}})").ok());
   EXPECT_FALSE(parse_parameters_json(R"({"a": {"digest": "x", )").ok());
   EXPECT_FALSE(parse_parameters_json("{} x").ok());
+}
+
+// Issue #13: /dev/zero, a directory or a FIFO where a file is expected is an io_error at once,
+// never an endless read (the Blake2b digest streams whole files) or a blocked open.
+TEST(params_digest, special_files_are_refused) {
+  const fs::path dir = fs::path(testing::TempDir()) / "cuzk_params_digest_special";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string fifo = (dir / "fifo.params").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& p : {std::string("/dev/zero"), dir.string(), fifo}) {
+    auto j = read_parameters_json(p);
+    ASSERT_FALSE(j.ok()) << p;
+    EXPECT_EQ(j.error().code(), status_code::io_error) << j.error().to_string();
+    auto h = blake2b512_file_hex(p);
+    ASSERT_FALSE(h.ok()) << p;
+    EXPECT_EQ(h.error().code(), status_code::io_error) << h.error().to_string();
+  }
+  // A directory listing skips the FIFO (not a regular file) instead of hashing it.
+  auto listed = check_params_dir(dir.string(), builtin_porep_facts(), std::nullopt);
+  ASSERT_TRUE(listed.ok()) << listed.error().to_string();
+  EXPECT_TRUE(listed->empty());
+  fs::remove_all(dir);
 }
 
 TEST(params_digest, builtin_table_equals_fixture) {
