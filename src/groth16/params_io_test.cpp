@@ -152,6 +152,16 @@ std::string temp_path(const std::string& name) {
       .string();
 }
 
+/// True when no atomic-writer temporary file ("<path>.tmp.<pid>.<n>") is left beside `path`.
+bool no_temp_siblings(const std::string& path) {
+  const std::filesystem::path p(path);
+  const std::string prefix = p.filename().string() + ".tmp";
+  for (const auto& e : std::filesystem::directory_iterator(p.parent_path())) {
+    if (e.path().filename().string().rfind(prefix, 0) == 0) return false;
+  }
+  return true;
+}
+
 constexpr point_checks ALL_CHECKS[] = {point_checks::full, point_checks::on_curve_only,
                                        point_checks::none};
 
@@ -234,6 +244,7 @@ TEST(params_io, vk_round_trip_random) {
     ASSERT_TRUE(from_file.ok()) << from_file.error().to_string();
     EXPECT_TRUE(same_vk(*from_file, p.vk));
     EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+    EXPECT_TRUE(no_temp_siblings(path));
     std::remove(path.c_str());
     std::ostringstream os;
     ASSERT_TRUE(write_vk(p.vk, os).ok());
@@ -279,6 +290,7 @@ TEST(params_io, vk_rejects_bad_inputs) {
   EXPECT_EQ(write_vk(inf, path).code(), status_code::is_infinity);
   EXPECT_FALSE(std::filesystem::exists(path));
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  EXPECT_TRUE(no_temp_siblings(path));
 
   EXPECT_EQ(read_vk(temp_path("no_such_vk")).error().code(), status_code::io_error);
 }
@@ -368,6 +380,7 @@ TEST(params_io, params_file_streams_in_chunks_through_mmap) {
   // chunk of 3 points: every vector spans several chunks, some partial
   ASSERT_TRUE(write_params(p, path, pool, 3).ok());
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  EXPECT_TRUE(no_temp_siblings(path));
   std::ifstream in(path, std::ios::binary);
   std::vector<uint8_t> disk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(disk, reference_params(p));
@@ -614,6 +627,7 @@ TEST(params_io, writer_rejects_infinity) {
   EXPECT_EQ(write_params(p, path, pool, 2).code(), status_code::is_infinity);
   EXPECT_FALSE(std::filesystem::exists(path));
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  EXPECT_TRUE(no_temp_siblings(path));
   p = random_params(rng, SMALL);
   p.b_g2.back() = ec::g2_affine_t::infinity();
   r = params_to_bytes(p, pool);
