@@ -11,7 +11,7 @@ dest=${2:-$(dirname "$0")/../.gpu_carry}
 mkdir -p "$dest"
 cp "$build/apps/cuzk/cuzk" "$build/src/ec/arith_gpu_test" "$build/src/ntt/ntt_gpu_test" \
   "$build/src/msm/msm_gpu_test" "$build/src/groth16/prover_gpu_test" \
-  "$build/bench/micro/cuzk-gpu-microbench" "$dest/"
+  "$build/tests/gpu/gpu_streams_test" "$build/bench/micro/cuzk-gpu-microbench" "$dest/"
 # Every shared library the binaries need beyond the C/C++ runtime (CUDA runtime, Google Benchmark,
 # spdlog/fmt, simdjson, libb2, TBB ...): the device image has none of the Debian -dev packages.
 for bin in "$dest"/cuzk "$dest"/*_test "$dest"/cuzk-gpu-microbench; do
@@ -24,9 +24,10 @@ done | sort -u | while read -r name path; do
 done
 # The kernels repeat across the binaries, so one xz stream of all of them is ≈ 40 % of their size
 # (the device tool carries at most 64 MiB); run.sh unpacks it.
-files=(cuzk arith_gpu_test ntt_gpu_test msm_gpu_test prover_gpu_test cuzk-gpu-microbench)
+files=(cuzk arith_gpu_test ntt_gpu_test msm_gpu_test prover_gpu_test gpu_streams_test
+       cuzk-gpu-microbench)
 files+=($(cd "$dest" && ls lib*.so* 2>/dev/null))
-(cd "$dest" && strip "${files[@]:0:6}" && tar -cf - "${files[@]}" | xz -T0 -6 >carry.tar.xz &&
+(cd "$dest" && strip "${files[@]:0:7}" && tar -cf - "${files[@]}" | xz -T0 -6 >carry.tar.xz &&
   rm -f "${files[@]}")
 cp "$(dirname "$0")/gpu_carry_run.sh" "$dest/run.sh"
 du -sh "$dest"

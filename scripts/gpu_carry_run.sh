@@ -16,10 +16,17 @@ dir=$(pwd)
 export LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 out=${OUT:-$dir/gpu-out}
 mkdir -p "$out"
-if [[ -f carry.tar.xz && ! -x cuzk ]]; then  # python's tarfile: xz(1) may be missing there
-  python3 -c 'import tarfile; tarfile.open("carry.tar.xz").extractall(".")'
-fi
+for archive in carry.tar.xz old/carry.tar.xz; do  # python's tarfile: xz(1) may be missing there
+  [[ -f $archive ]] && python3 -c 'import sys, tarfile, os; a = sys.argv[1]; tarfile.open(a).extractall(os.path.dirname(a) or ".")' "$archive"
+done
 step() { echo "== $* ($(date +%T))"; }
+# peak_rss CMD...: runs CMD and prints its peak resident set (getrusage of the child; python3 is
+# on the device image, GNU time is not).
+peak_rss() {
+  python3 -c 'import resource, subprocess, sys
+rc = subprocess.run(sys.argv[1:]).returncode
+print(f"peak RSS {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f} MiB, rc={rc}")' "$@"
+}
 
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit \
@@ -30,7 +37,7 @@ step() { echo "== $* ($(date +%T))"; }
 } >"$out/machine.txt" 2>&1
 
 {
-  for t in arith_gpu_test ntt_gpu_test msm_gpu_test prover_gpu_test; do
+  for t in arith_gpu_test ntt_gpu_test msm_gpu_test prover_gpu_test gpu_streams_test; do
     step "$t"
     timeout 150 "./$t" 2>&1 | grep -E '^\[ *(RUN|OK|FAILED|PASSED|  FAILED|==========)|Failure|seed|Expected|Actual|Which is|error' |
       grep -v '^\[ RUN'
@@ -45,7 +52,16 @@ bench() {
   echo "rc=$?"
 }
 {
-  bench 'BM_gpu_groth16_prove_porep32g|BM_gpu_groth16_prove/22' 150
+  step "bench BM_gpu_groth16_prove_porep32g|BM_gpu_groth16_prove/22"
+  peak_rss timeout 150 ./cuzk-gpu-microbench \
+    --benchmark_filter='BM_gpu_groth16_prove_porep32g|BM_gpu_groth16_prove/22' \
+    --benchmark_min_time=0.2 --benchmark_counters_tabular=true 2>&1
+  # A second build (old/, e.g. the previous commit) for before/after host-memory figures.
+  if [[ -x old/cuzk-gpu-microbench ]]; then
+    step "old/ bench BM_gpu_groth16_prove_porep32g"
+    peak_rss timeout 150 old/cuzk-gpu-microbench --benchmark_filter='BM_gpu_groth16_prove_porep32g' \
+      --benchmark_min_time=0.2 --benchmark_counters_tabular=true 2>&1
+  fi
 } >"$out/bench.txt" 2>&1
 
 {
@@ -67,9 +83,13 @@ if [[ ${CUZK_GPU_SKIP_POREP:-0} != 1 ]]; then
       step "prove ($dev)"
       gpu_flag=()
       [[ $dev == gpu ]] && gpu_flag=(--gpu 0)
-      timeout 120 ./cuzk prove porep --c1 "$w/sector/c1.json" --params-dir "$w/params" \
+      peak_rss timeout 120 ./cuzk prove porep --c1 "$w/sector/c1.json" --params-dir "$w/params" \
         "${gpu_flag[@]}" --proof-out "$w/$dev.bin"
-      echo "rc=$?"
+      if [[ $dev == gpu && -x old/cuzk ]]; then
+        step "prove (gpu, old/cuzk: before/after host memory)"
+        peak_rss timeout 120 old/cuzk prove porep --c1 "$w/sector/c1.json" --params-dir "$w/params" \
+          --gpu 0 --proof-out "$w/old.bin"
+      fi
       step "verify ($dev)"
       ./cuzk verify porep --c1 "$w/sector/c1.json" --params-dir "$w/params" --proof "$w/$dev.bin"
       echo "rc=$? (0 = valid)"

@@ -39,7 +39,8 @@ int madvise_flag(access_hint hint) {
 }  // namespace
 
 result<mmap_file> mmap_file::open(const std::string& path, const mmap_options& opt) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO for reading must not wait for a writer; fstat rejects it below.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return errno_status("cannot open", path);
   struct stat st {};
   if (::fstat(fd, &st) != 0) {

@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <ostream>
 
+#include "base/file_io.hpp"
 #include "ec/serialization.hpp"
 
 namespace cuzk::groth16 {
@@ -273,20 +273,21 @@ sink_fn ostream_sink(std::ostream& out) {
   };
 }
 
-/// Writes through path + ".tmp" and renames on success.
+/// Runs `body` against a sink into an atomic_file_writer for `path` and commits on success; the
+/// writer's own error (with errno text) wins over the body's generic "write failed".
 status write_file_atomically(const std::string& path,
-                             const std::function<status(std::ostream&)>& body) {
-  const std::string tmp = path + ".tmp";
-  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-  if (!out) return {status_code::io_error, "cannot create " + tmp};
-  status s = body(out);
-  out.close();
-  if (s.ok() && !out) s = status(status_code::io_error, "write failed: " + tmp);
-  if (s.ok() && std::rename(tmp.c_str(), path.c_str()) != 0) {
-    s = status(status_code::io_error, "cannot rename " + tmp + " to " + path);
-  }
-  if (!s.ok()) std::remove(tmp.c_str());
-  return s;
+                             const std::function<status(const sink_fn&)>& body) {
+  auto w = atomic_file_writer::create(path);
+  if (!w.ok()) return w.error();
+  status written;
+  const sink_fn sink = [&](const uint8_t* d, size_t n) {
+    written = w->write({d, n});
+    return written.ok();
+  };
+  status s = body(sink);
+  if (!written.ok()) return written;
+  if (!s.ok()) return s;
+  return w->commit();
 }
 
 }  // namespace
@@ -343,7 +344,7 @@ status write_vk(const verifying_key& vk, std::ostream& out) {
 }
 
 status write_vk(const verifying_key& vk, const std::string& path) {
-  return write_file_atomically(path, [&](std::ostream& out) { return write_vk(vk, out); });
+  return write_file_atomically(path, [&](const sink_fn& sink) { return write_vk_to(vk, sink); });
 }
 
 result<verifying_key> vk_from_bytes(std::span<const uint8_t> bytes, point_checks checks) {
@@ -374,7 +375,7 @@ status write_params(const parameters& p, std::ostream& out, thread_pool& pool,
 status write_params(const parameters& p, const std::string& path, thread_pool& pool,
                     size_t chunk_points) {
   return write_file_atomically(
-      path, [&](std::ostream& out) { return write_params(p, out, pool, chunk_points); });
+      path, [&](const sink_fn& sink) { return write_params_to(p, sink, pool, chunk_points); });
 }
 
 result<std::vector<uint8_t>> params_to_bytes(const parameters& p, thread_pool& pool) {

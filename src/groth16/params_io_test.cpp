@@ -6,6 +6,7 @@
 #include "groth16/params_io.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -151,6 +152,16 @@ std::string temp_path(const std::string& name) {
       .string();
 }
 
+/// True when no atomic-writer temporary file ("<path>.tmp.<pid>.<n>") is left beside `path`.
+bool no_temp_siblings(const std::string& path) {
+  const std::filesystem::path p(path);
+  const std::string prefix = p.filename().string() + ".tmp";
+  for (const auto& e : std::filesystem::directory_iterator(p.parent_path())) {
+    if (e.path().filename().string().rfind(prefix, 0) == 0) return false;
+  }
+  return true;
+}
+
 constexpr point_checks ALL_CHECKS[] = {point_checks::full, point_checks::on_curve_only,
                                        point_checks::none};
 
@@ -233,6 +244,7 @@ TEST(params_io, vk_round_trip_random) {
     ASSERT_TRUE(from_file.ok()) << from_file.error().to_string();
     EXPECT_TRUE(same_vk(*from_file, p.vk));
     EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+    EXPECT_TRUE(no_temp_siblings(path));
     std::remove(path.c_str());
     std::ostringstream os;
     ASSERT_TRUE(write_vk(p.vk, os).ok());
@@ -278,6 +290,7 @@ TEST(params_io, vk_rejects_bad_inputs) {
   EXPECT_EQ(write_vk(inf, path).code(), status_code::is_infinity);
   EXPECT_FALSE(std::filesystem::exists(path));
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  EXPECT_TRUE(no_temp_siblings(path));
 
   EXPECT_EQ(read_vk(temp_path("no_such_vk")).error().code(), status_code::io_error);
 }
@@ -323,6 +336,42 @@ TEST(params_io, params_round_trip_is_byte_identical) {
           .ok());
 }
 
+// Issue #13: outputs are never written over a device node or left half-written, and special
+// files given as inputs are a status, not a hang.
+TEST(params_io, hostile_paths_are_refused_without_leftovers) {
+  auto rng = test_rng::from_env("hostile_paths_are_refused_without_leftovers");
+  thread_pool pool(1);
+  const parameters p = random_params(rng, {2, 3, 2, 3, 2});
+  for (const std::string& target : {std::string("/dev/null"), std::string("/proc/cuzk.params")}) {
+    const status s = write_params(p, target, pool, 2);
+    EXPECT_FALSE(s.ok()) << target;
+    EXPECT_NE(s.message().find(target == "/dev/null" ? "refusing to replace" : "temporary file"),
+              std::string::npos)
+        << s.to_string();
+    EXPECT_FALSE(write_vk(p.vk, target).ok()) << target;
+  }
+  const std::string dir = temp_path("hostile_dir");
+  std::filesystem::create_directories(dir);
+  const std::string fifo = dir + "/fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& in : {std::string("/dev/zero"), dir, fifo}) {
+    auto f = params_file::open(in);
+    ASSERT_FALSE(f.ok()) << in;
+    EXPECT_EQ(f.error().code(), status_code::io_error);
+    auto vk = read_vk(in);
+    ASSERT_FALSE(vk.ok()) << in;
+    EXPECT_EQ(vk.error().code(), status_code::io_error);
+  }
+  // An is_infinity failure midway through the stream leaves neither target nor temporary file.
+  parameters bad = p;
+  bad.b_g2.back() = ec::g2_affine_t::infinity();
+  EXPECT_EQ(write_params(bad, dir + "/out.params", pool, 1).code(), status_code::is_infinity);
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++entries;
+  EXPECT_EQ(entries, 1u);  // the FIFO only
+  std::filesystem::remove_all(dir);
+}
+
 TEST(params_io, params_file_streams_in_chunks_through_mmap) {
   auto rng = test_rng::from_env("params_file_streams_in_chunks_through_mmap");
   thread_pool pool(2);
@@ -331,6 +380,7 @@ TEST(params_io, params_file_streams_in_chunks_through_mmap) {
   // chunk of 3 points: every vector spans several chunks, some partial
   ASSERT_TRUE(write_params(p, path, pool, 3).ok());
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  EXPECT_TRUE(no_temp_siblings(path));
   std::ifstream in(path, std::ios::binary);
   std::vector<uint8_t> disk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(disk, reference_params(p));
@@ -577,6 +627,7 @@ TEST(params_io, writer_rejects_infinity) {
   EXPECT_EQ(write_params(p, path, pool, 2).code(), status_code::is_infinity);
   EXPECT_FALSE(std::filesystem::exists(path));
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  EXPECT_TRUE(no_temp_siblings(path));
   p = random_params(rng, SMALL);
   p.b_g2.back() = ec::g2_affine_t::infinity();
   r = params_to_bytes(p, pool);
@@ -584,24 +635,56 @@ TEST(params_io, writer_rejects_infinity) {
   EXPECT_EQ(r.error().message().rfind("b_g2[3]: is_infinity", 0), 0u) << r.error().message();
 }
 
-TEST(params_io, random_mutations_never_crash) {
+// Random byte edits and truncations/extensions of a valid file. Every outcome is checked: a
+// rejection is a non-ok status with a message; an accepted decode re-encodes to exactly the
+// mutated bytes (the reader accepts only what the writer would produce); a stricter check mode
+// never accepts what a looser one rejects. Some mutations must be rejected, and the unmutated
+// file must be accepted in every mode.
+TEST(params_io, random_mutations_are_rejected_or_round_trip) {
   auto rng = test_rng::from_env("random_mutations_never_crash");
   thread_pool pool(2);
   const auto bytes = *params_to_bytes(random_params(rng, {2, 3, 2, 3, 2}), pool);
-  int accepted = 0;
+  for (point_checks c : ALL_CHECKS) {
+    auto f = params_file::from_bytes(bytes);
+    ASSERT_TRUE(f.ok());
+    ASSERT_TRUE(f->load_all(c, pool).ok()) << to_string(c);
+  }
+  int accepted = 0, rejected = 0;
   for (int iter = 0; iter < 300; ++iter) {
     auto bad = bytes;
     const int edits = 1 + int(rng.below(4));
     for (int e = 0; e < edits; ++e) bad[rng.below(bad.size())] = uint8_t(rng());
     if (rng.below(4) == 0) bad.resize(rng.below(bad.size() + 50), 0x5a);
+    std::vector<bool> ok_by_mode;
     for (point_checks c : ALL_CHECKS) {
       auto f = params_file::from_bytes(bad);
-      if (!f.ok()) continue;
+      if (!f.ok()) {
+        EXPECT_FALSE(f.error().message().empty());
+        ok_by_mode.push_back(false);
+        ++rejected;
+        continue;
+      }
       (void)f->validate_against({2, 2, 4, 1, 1, 1});
       auto p = f->load_all(c, pool);
-      if (p.ok()) ++accepted;
+      ok_by_mode.push_back(p.ok());
+      if (!p.ok()) {
+        EXPECT_NE(p.error().code(), status_code::ok);
+        EXPECT_FALSE(p.error().message().empty()) << to_string(c);
+        ++rejected;
+        continue;
+      }
+      ++accepted;
+      auto again = params_to_bytes(*p, pool);
+      ASSERT_TRUE(again.ok()) << again.error().to_string();
+      EXPECT_EQ(*again, bad) << "iteration " << iter << ", " << to_string(c);
+    }
+    for (size_t i = 0; i + 1 < ok_by_mode.size(); ++i) {
+      if (ok_by_mode[i]) {
+        EXPECT_TRUE(ok_by_mode[i + 1]) << "iteration " << iter;
+      }
     }
   }
+  EXPECT_GT(rejected, 0);
   std::printf("accepted %d of 900 mutated decodes\n", accepted);
 }
 

@@ -9,9 +9,9 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <optional>
 
+#include "base/file_io.hpp"
 #include "base/hex.hpp"
 #include "base/mmap_file.hpp"
 #include "r1cs/assignment_data.hpp"
@@ -144,22 +144,6 @@ status check_field(std::span<const uint8_t> h, const char* section) {
   return {};
 }
 
-status write_file(const std::string& path, std::span<const uint8_t> bytes) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) return err(status_code::io_error, tmp + ": cannot open for writing");
-    f.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-    f.flush();
-    if (!f) return err(status_code::io_error, tmp + ": write failed");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return err(status_code::io_error, path + ": cannot rename " + tmp + " over it");
-  }
-  return {};
-}
-
 template <class T>
 result<T> prefix_error(result<T> r, const std::string& prefix) {
   if (r) return r;
@@ -209,6 +193,23 @@ result<iden3_r1cs> parse_r1cs(std::span<const uint8_t> bytes) {
                "header: nWires = " + std::to_string(hd.num_wires) +
                    " is less than 1 + nPubOut + nPubIn + nPrvIn = " +
                    std::to_string(1 + hd.num_public() + hd.num_prv_in));
+  }
+
+  // nWires drives every per-wire allocation downstream (Groth16 setup, witness checks), so it must
+  // be backed by bytes of the file: the wire → label map holds 8 bytes per wire. circom and
+  // snarkjs always write it; a file without it could claim 2^32 wires in a few bytes.
+  auto ms = unique_section(*secs, 3, "wire2label");
+  if (!ms) return ms.error();
+  if (!*ms) {
+    return err(status_code::bad_encoding,
+               "wire2label: section 3 missing (needed to check nWires = " +
+                   std::to_string(hd.num_wires) + " against the file)");
+  }
+  const auto w = **ms;
+  if (w.size() != uint64_t(hd.num_wires) * 8) {
+    return err(status_code::bad_length,
+               "wire2label: " + std::to_string(w.size()) + " bytes, expected 8 × nWires = " +
+                   std::to_string(uint64_t(hd.num_wires) * 8) + " (nWires exceeds the file?)");
   }
 
   auto cs_sec = unique_section(*secs, 2, "constraints");
@@ -302,18 +303,8 @@ result<iden3_r1cs> parse_r1cs(std::span<const uint8_t> bytes) {
     }
   }
 
-  auto ms = unique_section(*secs, 3, "wire2label");
-  if (!ms) return ms.error();
-  if (*ms) {
-    const auto w = **ms;
-    if (w.size() != uint64_t(hd.num_wires) * 8) {
-      return err(status_code::bad_length,
-                 "wire2label: " + std::to_string(w.size()) +
-                     " bytes, expected 8 × nWires = " + std::to_string(uint64_t(hd.num_wires) * 8));
-    }
-    out.wire_to_label.resize(hd.num_wires);
-    for (size_t i = 0; i < hd.num_wires; ++i) out.wire_to_label[i] = load_u64(w.data() + 8 * i);
-  }
+  out.wire_to_label.resize(hd.num_wires);
+  for (size_t i = 0; i < hd.num_wires; ++i) out.wire_to_label[i] = load_u64(w.data() + 8 * i);
   return out;
 }
 
@@ -393,7 +384,7 @@ result<std::vector<uint8_t>> r1cs_to_bytes(const matrices& cs, const r1cs_write_
 status write_r1cs(const std::string& path, const matrices& cs, const r1cs_write_options& opt) {
   auto b = r1cs_to_bytes(cs, opt);
   if (!b) return b.error();
-  return write_file(path, *b);
+  return write_file_atomic(path, *b);
 }
 
 // ---- .wtns
@@ -457,7 +448,7 @@ status write_wtns(const std::string& path, std::span<const fr_t> witness) {
   if (witness.size() > UINT32_MAX) {
     return err(status_code::invalid_argument, "wtns: more than 2^32 - 1 values");
   }
-  return write_file(path, wtns_to_bytes(witness));
+  return write_file_atomic(path, wtns_to_bytes(witness));
 }
 
 result<split_witness_t> split_witness(const matrices& cs, std::span<const fr_t> witness) {

@@ -35,7 +35,8 @@ struct iden3_header {
 struct iden3_r1cs {
   iden3_header header;
   matrices cs;
-  /// Section 3 (wire → label id), one entry per wire; empty when the file has none.
+  /// Section 3 (wire → label id), one entry per wire. Required on read: it is what ties nWires
+  /// to the file's size (a missing map is bad_encoding, a map of the wrong size bad_length).
   std::vector<uint64_t> wire_to_label;
 };
 

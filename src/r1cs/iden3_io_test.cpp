@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <string>
 
@@ -217,6 +218,46 @@ TEST(Iden3R1cs, RejectsMissingDuplicateAndCustomGateSections) {
   x = b;
   put32(x, OFF_CONS_SIZE - 4, 4);
   expect_error(x, status_code::bad_encoding, "custom gates");
+}
+
+TEST(Iden3R1cs, HugeWireCountRejectedBeforeAllocating) {
+  // A small file claiming 2·10^8 wires (issue #13: this exhausted memory in `groth16 setup`). The
+  // wire → label map must hold 8 bytes per wire, so the claim is checked against the file.
+  auto b = small_file();
+  put32(b, OFF_NWIRES, 200'000'000);
+  const auto t0 = std::chrono::steady_clock::now();
+  expect_error(b, status_code::bad_length, "expected 8 × nWires = 1600000000");
+  // Without the map there is nothing to check nWires against: the file is refused.
+  auto x = small_file();
+  const size_t map_start = x.size() - (12 + 8 * 8);  // the last section: the map of 8 wires
+  x.resize(map_start);
+  put32(x, 8, 2);
+  put32(x, OFF_NWIRES, 200'000'000);
+  expect_error(x, status_code::bad_encoding, "wire2label: section 3 missing");
+  const std::string path = testing::TempDir() + "/iden3_io_test_huge.r1cs";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(std::fwrite(b.data(), 1, b.size(), f), b.size());
+    ASSERT_EQ(std::fclose(f), 0);
+  }
+  auto r = read_r1cs(path);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code(), status_code::bad_length) << r.error().to_string();
+  std::remove(path.c_str());
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
+}
+
+TEST(Iden3R1cs, SpecialFilesAreStatusNotHang) {
+  for (const std::string& p : {std::string("/dev/zero"), testing::TempDir()}) {
+    auto r = read_r1cs(p);
+    ASSERT_FALSE(r.ok()) << p;
+    EXPECT_EQ(r.error().code(), status_code::io_error) << r.error().to_string();
+    auto w = read_wtns(p);
+    ASSERT_FALSE(w.ok()) << p;
+    EXPECT_EQ(w.error().code(), status_code::io_error) << w.error().to_string();
+  }
+  EXPECT_FALSE(write_r1cs("/dev/null", matrices{}).ok());
 }
 
 TEST(Iden3R1cs, EveryTruncationRejected) {

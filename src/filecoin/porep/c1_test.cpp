@@ -8,8 +8,10 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -278,6 +280,61 @@ TEST(c1_json, malformed_rejected_with_field_path) {
 
 // ---- wrapper
 // -------------------------------------------------------------------------------------
+
+TEST(c1_wrapper, sector_num_round_trips_the_full_u64_range) {
+  // `porep seal --sector-id 18446744073709551615` once wrote "SectorNum":-1, which read back as
+  // "no sector number" (issue #13). Sector ids are u64 (filecoin-proofs SectorId(u64)).
+  auto bytes = [](const std::string& s) {
+    return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+  };
+  for (const uint64_t id :
+       {uint64_t(0), uint64_t(INT64_MAX), uint64_t(INT64_MAX) + 1, UINT64_MAX}) {
+    auto w = c1_to_wrapper_json(c1_2kib(), id);
+    ASSERT_TRUE(w.ok());
+    EXPECT_EQ(w->rfind("{\"SectorNum\":" + std::to_string(id) + ",", 0), 0u) << *w;
+    std::optional<uint64_t> num;
+    auto c = parse_c1_any(bytes(*w), {}, &num);
+    ASSERT_TRUE(c.ok()) << c.error().to_string();
+    ASSERT_TRUE(num.has_value());
+    EXPECT_EQ(*num, id);
+    int64_t legacy = -1;
+    auto narrowed = parse_c1_any(bytes(*w), {}, &legacy);
+    if (id <= uint64_t(INT64_MAX)) {
+      ASSERT_TRUE(narrowed.ok());
+      EXPECT_EQ(uint64_t(legacy), id);
+    } else {
+      ASSERT_FALSE(narrowed.ok());
+      EXPECT_EQ(narrowed.error().code(), status_code::invalid_argument);
+      EXPECT_EQ(legacy, -1);
+    }
+  }
+  const std::string path = testing::TempDir() + "/c1_test_u64_wrapper.json";
+  ASSERT_TRUE(write_c1_wrapper_file(path, c1_2kib(), UINT64_MAX).ok());
+  std::optional<uint64_t> num;
+  auto c = read_c1_file(path, {}, &num);
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  EXPECT_EQ(num, std::optional<uint64_t>(UINT64_MAX));
+  std::remove(path.c_str());
+  // Special files: a status, never a write over /dev/null or a read from /dev/zero.
+  EXPECT_EQ(write_c1_wrapper_file("/dev/null", c1_2kib(), 1).code(), status_code::invalid_argument);
+  for (const std::string& in : {std::string("/dev/zero"), testing::TempDir()}) {
+    auto r = read_c1_file(in, {}, &num);
+    ASSERT_FALSE(r.ok()) << in;
+    EXPECT_EQ(r.error().code(), status_code::io_error) << r.error().to_string();
+  }
+  // A raw serde JSON C1 carries no sector number.
+  num.reset();
+  ASSERT_TRUE(parse_c1_any(bytes(*write_c1_json(c1_2kib())), {}, &num).ok());
+  EXPECT_FALSE(num.has_value());
+  // Negative or beyond u64: refused, naming the field.
+  for (const char* bad : {"-1", "18446744073709551616"}) {
+    const std::string t =
+        "{\"SectorNum\":" + std::string(bad) + ",\"Phase1Out\":\"e30=\",\"SectorSize\":2048}";
+    auto r = parse_c1_wrapper(t);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.error().message().find("SectorNum"), std::string::npos) << r.error().message();
+  }
+}
 
 TEST(c1_wrapper, round_trip_and_detection) {
   auto w = c1_to_wrapper_json(c1_2kib(), 42);

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "base/base64.hpp"
+#include "base/file_io.hpp"
 #include "base/mmap_file.hpp"
 #include "filecoin/porep/c1_bincode.hpp"
 #include "filecoin/porep/c1_json.hpp"
@@ -34,7 +35,7 @@ result<c1_wrapper_t> parse_c1_wrapper(std::string_view text) {
   c1_wrapper_t w;
   uint32_t seen = 0;
   bool ok = r.object(&root, [&](std::string_view key, const json::path_t* kp) {
-    if (key == "SectorNum") return r.mark(kp, seen, 0) && r.read_int(kp, w.sector_num);
+    if (key == "SectorNum") return r.mark(kp, seen, 0) && r.read_uint(kp, w.sector_num, UINT64_MAX);
     if (key == "Phase1Out") {
       std::string_view s;
       if (!r.mark(kp, seen, 1) || !r.read_string(kp, s)) return false;
@@ -76,7 +77,7 @@ c1_format detect_c1_format(std::span<const uint8_t> bytes) {
 }
 
 result<c1_output_t> parse_c1_any(std::span<const uint8_t> bytes, std::string_view registered_proof,
-                                 int64_t* sector_num) {
+                                 std::optional<uint64_t>* sector_num) {
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   switch (detect_c1_format(bytes)) {
     case c1_format::wrapper: {
@@ -104,7 +105,7 @@ result<c1_output_t> parse_c1_any(std::span<const uint8_t> bytes, std::string_vie
 }
 
 result<c1_output_t> read_c1_file(const std::string& path, std::string_view registered_proof,
-                                 int64_t* sector_num) {
+                                 std::optional<uint64_t>* sector_num) {
   auto f = mmap_file::open(path);
   if (!f.ok()) return f.error();
   auto c1 =
@@ -113,7 +114,38 @@ result<c1_output_t> read_c1_file(const std::string& path, std::string_view regis
   return c1;
 }
 
-result<std::string> c1_to_wrapper_json(const c1_output_t& c1, int64_t sector_num) {
+namespace {
+
+/// Narrows an unsigned SectorNum for the signed overloads (never to a negative "absent" value).
+result<c1_output_t> narrow_sector_num(result<c1_output_t> c1, const std::optional<uint64_t>& num,
+                                      int64_t* out) {
+  if (!c1.ok() || !num) return c1;
+  if (*num > uint64_t(INT64_MAX)) {
+    return status(status_code::invalid_argument,
+                  "c1.json wrapper: SectorNum " + std::to_string(*num) +
+                      " exceeds INT64_MAX; this caller cannot represent it");
+  }
+  *out = int64_t(*num);
+  return c1;
+}
+
+}  // namespace
+
+result<c1_output_t> parse_c1_any(std::span<const uint8_t> bytes, std::string_view registered_proof,
+                                 int64_t* sector_num) {
+  std::optional<uint64_t> num;
+  auto c1 = parse_c1_any(bytes, registered_proof, &num);
+  return sector_num ? narrow_sector_num(std::move(c1), num, sector_num) : c1;
+}
+
+result<c1_output_t> read_c1_file(const std::string& path, std::string_view registered_proof,
+                                 int64_t* sector_num) {
+  std::optional<uint64_t> num;
+  auto c1 = read_c1_file(path, registered_proof, &num);
+  return sector_num ? narrow_sector_num(std::move(c1), num, sector_num) : c1;
+}
+
+result<std::string> c1_to_wrapper_json(const c1_output_t& c1, uint64_t sector_num) {
   auto p = parse_registered_seal_proof(c1.registered_proof);
   if (!p.ok()) return p.error();
   auto j = write_c1_json(c1);
@@ -125,14 +157,10 @@ result<std::string> c1_to_wrapper_json(const c1_output_t& c1, int64_t sector_num
   return write_c1_wrapper(w);
 }
 
-status write_c1_wrapper_file(const std::string& path, const c1_output_t& c1, int64_t sector_num) {
+status write_c1_wrapper_file(const std::string& path, const c1_output_t& c1, uint64_t sector_num) {
   auto text = c1_to_wrapper_json(c1, sector_num);
   if (!text.ok()) return text.error();
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) return {status_code::io_error, "cannot create " + path};
-  const bool ok = std::fwrite(text->data(), 1, text->size(), f) == text->size();
-  if (std::fclose(f) != 0 || !ok) return {status_code::io_error, "cannot write " + path};
-  return {};
+  return write_file_atomic(path, *text);
 }
 
 }  // namespace cuzk::porep

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The lotus-bench / cuzk c1.json wrapper (FILECOIN.md §6.3): Go encoding/json of
-// {"SectorNum": int64, "Phase1Out": base64 of the §6.1 serde JSON, "SectorSize": uint64}, and
+// {"SectorNum": N, "Phase1Out": base64 of the §6.1 serde JSON, "SectorSize": uint64}, and
 // file-level helpers that read a C1 in any of the three forms (wrapper, raw serde JSON, bincode
 // v1) and write the wrapper. docs/notes/c1-formats.md.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -16,7 +17,9 @@
 namespace cuzk::porep {
 
 struct c1_wrapper_t {
-  int64_t sector_num = 0;
+  /// A sector id: u64 over its full range, as filecoin-proofs' SectorId(u64) and Go's
+  /// abi.SectorNumber. Written and read as an unsigned decimal (2^64 − 1 round-trips).
+  uint64_t sector_num = 0;
   std::string phase1_out;  ///< decoded Phase1Out: the serde JSON bytes
   uint64_t sector_size = 0;
 };
@@ -33,17 +36,25 @@ c1_format detect_c1_format(std::span<const uint8_t> bytes);
 
 /// A C1 from a buffer in any form. `registered_proof` is required for bincode (the v1 struct
 /// lacks it) and ignored otherwise. For the wrapper, SectorSize must match registered_proof.
-/// `sector_num` (optional) receives the wrapper's SectorNum (unchanged for other forms).
+/// `sector_num` (optional) receives the wrapper's SectorNum; other forms leave it empty.
 result<c1_output_t> parse_c1_any(std::span<const uint8_t> bytes,
                                  std::string_view registered_proof = {},
-                                 int64_t* sector_num = nullptr);
-/// Reads a file (mmap) and calls parse_c1_any; io_error when it cannot be read.
+                                 std::optional<uint64_t>* sector_num = nullptr);
+/// Reads a file (mmap; regular files only) and calls parse_c1_any; io_error when it cannot be read.
 result<c1_output_t> read_c1_file(const std::string& path, std::string_view registered_proof = {},
-                                 int64_t* sector_num = nullptr);
+                                 std::optional<uint64_t>* sector_num = nullptr);
+
+/// Older signed form: *sector_num is left unchanged without a wrapper, and a SectorNum above
+/// INT64_MAX is an invalid_argument status rather than a negative number that reads as "absent".
+/// TODO(#13): remove once apps/cuzk uses the std::optional<uint64_t> form.
+result<c1_output_t> parse_c1_any(std::span<const uint8_t> bytes, std::string_view registered_proof,
+                                 int64_t* sector_num);
+result<c1_output_t> read_c1_file(const std::string& path, std::string_view registered_proof,
+                                 int64_t* sector_num);
 
 /// The wrapper text for `c1` (SectorSize from its registered proof).
-result<std::string> c1_to_wrapper_json(const c1_output_t& c1, int64_t sector_num);
-/// Writes c1_to_wrapper_json to `path`; io_error on failure.
-status write_c1_wrapper_file(const std::string& path, const c1_output_t& c1, int64_t sector_num);
+result<std::string> c1_to_wrapper_json(const c1_output_t& c1, uint64_t sector_num);
+/// Writes c1_to_wrapper_json to `path` atomically (base/file_io.hpp); io_error on failure.
+status write_c1_wrapper_file(const std::string& path, const c1_output_t& c1, uint64_t sector_num);
 
 }  // namespace cuzk::porep

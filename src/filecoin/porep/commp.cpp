@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 
+#include "base/file_io.hpp"
 #include "base/hex.hpp"
 #include "filecoin/hash/sha256_trunc254.hpp"
 #include "filecoin/porep/fr32.hpp"
@@ -143,6 +144,8 @@ commp_t commp_of(std::span<const uint8_t> payload, thread_pool& pool) {
 }
 
 result<commp_t> commp_of_file(const std::string& path, thread_pool& pool) {
+  // Streamed with no size limit (pieces are GBs), so only regular files: /dev/zero never ends.
+  if (status s = require_regular_file(path); !s) return s;
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), std::fclose);
   if (!f) return {status_code::io_error, "cannot open " + path};
   commp_hasher h(pool);

@@ -7,9 +7,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
+#include "base/file_io.hpp"
 #include "base/hex.hpp"
 
 namespace cuzk::porep {
@@ -33,9 +32,8 @@ void stream_cache(const sdr_graph& g, thread_pool& pool, Sink&& sink,
   }
 }
 
-std::string errno_text() {
-  return std::strerror(errno);
-}
+/// parent-cache facts JSON: a few hundred bytes per sector size; anything near this is not one.
+constexpr uint64_t MAX_FACTS_JSON_BYTES = uint64_t(16) << 20;
 
 }  // namespace
 
@@ -79,13 +77,8 @@ sha256_digest_t parent_cache::digest() const {
 }
 
 status parent_cache::write(const std::string& path) const {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) return {status_code::io_error, "cannot create " + path + ": " + errno_text()};
   const auto b = bytes();
-  const bool ok = std::fwrite(b.data(), 1, b.size(), f) == b.size();
-  const bool closed = std::fclose(f) == 0;
-  if (!ok || !closed) return {status_code::io_error, "cannot write " + path + ": " + errno_text()};
-  return {};
+  return write_file_atomic(path, std::span(reinterpret_cast<const uint8_t*>(b.data()), b.size()));
 }
 
 sha256_digest_t parent_cache_digest(const sdr_graph& g, thread_pool& pool, uint64_t chunk_nodes) {
@@ -98,25 +91,18 @@ sha256_digest_t parent_cache_digest(const sdr_graph& g, thread_pool& pool, uint6
 
 status write_parent_cache_file(const sdr_graph& g, const std::string& path, thread_pool& pool,
                                sha256_digest_t* digest) {
-  // Write to a temporary name and rename, so a crash never leaves a truncated official file.
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) return {status_code::io_error, "cannot create " + tmp + ": " + errno_text()};
-  bool ok = true;
+  // Written through a temporary sibling, so a crash never leaves a truncated official file.
+  auto w = atomic_file_writer::create(path);
+  if (!w) return w.error();
+  status written;
   sha256_t h;
   stream_cache(g, pool, [&](const uint8_t* p, size_t n) {
-    ok = ok && std::fwrite(p, 1, n, f) == n;
+    if (written.ok()) written = w->write({p, n});
     if (digest) h.update(p, n);
   });
   if (digest) *digest = h.finalize();
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok) {
-    std::remove(tmp.c_str());
-    return {status_code::io_error, "cannot write " + tmp + ": " + errno_text()};
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    return {status_code::io_error, "cannot rename " + tmp + ": " + errno_text()};
-  return {};
+  if (!written) return written;
+  return w->commit();
 }
 
 result<std::string> write_parent_cache(const sdr_graph& g, const std::string& dir,
@@ -221,11 +207,9 @@ result<std::vector<parent_cache_fact_t>> parse_parent_cache_json(std::string_vie
 }
 
 result<std::vector<parent_cache_fact_t>> read_parent_cache_json(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {status_code::io_error, "cannot open " + path};
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_parent_cache_json(ss.str());
+  auto text = read_text_file_bounded(path, MAX_FACTS_JSON_BYTES);
+  if (!text) return text.error();
+  return parse_parent_cache_json(*text);
 }
 
 status verify_parent_cache(const parent_cache& cache, const sdr_graph& g,

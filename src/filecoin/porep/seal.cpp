@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "base/file_io.hpp"
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/porep/fr32.hpp"
 #include "filecoin/porep/replica_id.hpp"
@@ -32,11 +33,7 @@ fr_t fr_of(const bytes32_t& b) {
 }
 
 status write_file(const std::filesystem::path& path, const void* data, size_t n) {
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "wb"), std::fclose);
-  if (!f || (n && std::fwrite(data, 1, n, f.get()) != n))
-    return {status_code::io_error, "cannot write " + path.string()};
-  if (std::fflush(f.get()) != 0) return {status_code::io_error, "cannot write " + path.string()};
-  return {};
+  return write_file_atomic(path.string(), std::span(static_cast<const uint8_t*>(data), n));
 }
 
 template <class Tree, class Conv>

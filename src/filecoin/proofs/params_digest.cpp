@@ -7,9 +7,9 @@
 #include <array>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <memory>
 
+#include "base/file_io.hpp"
 #include "base/hex.hpp"
 #include "filecoin/porep/json_reader.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
@@ -19,6 +19,8 @@ namespace cuzk::engine {
 namespace {
 
 constexpr size_t DIGEST_HEX = 32;
+/// parameters.json is ~20 KB (one entry per official file); a file this large is not one.
+constexpr uint64_t MAX_PARAMETERS_JSON_BYTES = uint64_t(16) << 20;
 
 // From shared/fixtures/filecoin/parameters.json (the official v28 parameters of
 // rust-fil-proofs), the "stacked-proof-of-replication" entries.
@@ -107,15 +109,16 @@ result<std::vector<param_fact_t>> parse_parameters_json(std::string_view text) {
 }
 
 result<std::vector<param_fact_t>> read_parameters_json(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return status(status_code::io_error, "cannot read " + path);
-  const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  auto facts = parse_parameters_json(text);
+  auto text = read_text_file_bounded(path, MAX_PARAMETERS_JSON_BYTES);
+  if (!text) return text.error();
+  auto facts = parse_parameters_json(*text);
   if (!facts) return status(facts.error().code(), path + ": " + facts.error().message());
   return facts;
 }
 
 result<std::string> blake2b512_file_hex(const std::string& path) {
+  // Streamed (parameter files are tens of GB), so no size limit; but /dev/zero would never end.
+  if (status s = require_regular_file(path); !s) return s;
   std::ifstream f(path, std::ios::binary);
   if (!f) return status(status_code::io_error, "cannot read " + path);
   constexpr size_t CHUNK = size_t(1) << 20;
@@ -162,23 +165,28 @@ result<digest_check_t> check_param_file(const std::string& path,
 result<std::vector<digest_check_t>> check_params_dir(
     const std::string& dir, std::span<const param_fact_t> facts,
     std::optional<porep::registered_seal_proof> proof) {
+  // std::filesystem calls take an error_code throughout: the throwing forms would turn an
+  // unreadable directory entry into an exception instead of a status.
   std::vector<std::string> paths;
+  std::error_code ec;
   if (proof) {
     auto cfg = porep::porep_config(*proof);
     if (!cfg) return cfg.error();
     for (const std::string& p : {porep_params_path(*cfg, dir), porep_vk_path(*cfg, dir)})
-      if (std::filesystem::is_regular_file(p)) paths.push_back(p);
+      if (std::filesystem::is_regular_file(p, ec)) paths.push_back(p);
   } else {
-    std::error_code ec;
     std::filesystem::directory_iterator it(dir, ec);
     if (ec) return status(status_code::io_error, "cannot list " + dir + ": " + ec.message());
-    for (const auto& e : it) {
-      if (!e.is_regular_file()) continue;
+    for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
+      const auto& e = *it;
+      if (!e.is_regular_file(ec)) continue;
       const std::string name = e.path().filename().string();
       const auto ext = e.path().extension();
       if (find_fact(facts, name) || ext == ".params" || ext == ".vk")
         paths.push_back(e.path().string());
     }
+    // increment() ends the loop on error and leaves the reason in ec.
+    if (ec) return status(status_code::io_error, "cannot list " + dir + ": " + ec.message());
     std::sort(paths.begin(), paths.end());
   }
   std::vector<digest_check_t> out;

@@ -6,6 +6,7 @@
 #include "filecoin/proofs/params_digest.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <random>
 
@@ -134,6 +135,29 @@ TEST(params_digest, parse_parameters_json) {
   EXPECT_FALSE(parse_parameters_json("{} x").ok());
 }
 
+// Issue #13: /dev/zero, a directory or a FIFO where a file is expected is an io_error at once,
+// never an endless read (the Blake2b digest streams whole files) or a blocked open.
+TEST(params_digest, special_files_are_refused) {
+  const fs::path dir = fs::path(testing::TempDir()) / "cuzk_params_digest_special";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string fifo = (dir / "fifo.params").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& p : {std::string("/dev/zero"), dir.string(), fifo}) {
+    auto j = read_parameters_json(p);
+    ASSERT_FALSE(j.ok()) << p;
+    EXPECT_EQ(j.error().code(), status_code::io_error) << j.error().to_string();
+    auto h = blake2b512_file_hex(p);
+    ASSERT_FALSE(h.ok()) << p;
+    EXPECT_EQ(h.error().code(), status_code::io_error) << h.error().to_string();
+  }
+  // A directory listing skips the FIFO (not a regular file) instead of hashing it.
+  auto listed = check_params_dir(dir.string(), builtin_porep_facts(), std::nullopt);
+  ASSERT_TRUE(listed.ok()) << listed.error().to_string();
+  EXPECT_TRUE(listed->empty());
+  fs::remove_all(dir);
+}
+
 TEST(params_digest, builtin_table_equals_fixture) {
   const std::string path = cuzk::test::fixture_path("parameters.json");
   if (!fs::exists(path)) GTEST_SKIP() << "no fixture at " << path;
@@ -165,16 +189,31 @@ TEST(params_digest, builtin_table_equals_fixture) {
   }
 }
 
-// prove_porep's option checks that need no parameters: without CUDA a GPU request is refused
-// up front; with CUDA the empty C1 is (both invalid_argument, never a proof).
-TEST(prove_options, gpu_request_without_parameters_is_refused) {
+// prove_porep's option checks that need no parameters. The empty C1 is refused on the CPU path
+// (no registered proof); a GPU request is refused by a build without CUDA before the C1 is even
+// looked at, and the message says so. (This used to be one test that an empty C1 alone passed.)
+TEST(prove_options, empty_c1_is_refused) {
+  prove_options_t opt;
+  opt.gpu_device = -1;
+  auto r = prove_porep(porep::c1_output_t{}, std::nullopt, "/nonexistent",
+                       thread_pool::default_pool(), nullptr, opt);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code(), status_code::invalid_argument);
+  EXPECT_NE(r.error().message().find("registered_proof"), std::string::npos) << r.error().message();
+}
+
+#if !defined(CUZK_WITH_CUDA)
+TEST(prove_options, gpu_request_without_cuda_is_refused) {
   prove_options_t opt;
   opt.gpu_device = 0;
   auto r = prove_porep(porep::c1_output_t{}, std::nullopt, "/nonexistent",
                        thread_pool::default_pool(), nullptr, opt);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code(), status_code::invalid_argument);
+  EXPECT_NE(r.error().message().find("this build has no CUDA support"), std::string::npos)
+      << r.error().message();
 }
+#endif
 
 // The run-time backend choice over one small parameters file (the cubic example): the CPU when
 // no GPU is asked for; with a GPU request, a build without CUDA refuses it, a CUDA build proves on
