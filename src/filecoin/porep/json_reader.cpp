@@ -68,6 +68,21 @@ uint_token parse_uint_token(std::string_view tok, uint64_t& out) {
   return uint_token::ok;
 }
 
+/// What a rejected integer token is, as the error message says it (nullptr when it is fine).
+const char* uint_token_problem(uint_token t) {
+  switch (t) {
+    case uint_token::ok:
+      return nullptr;
+    case uint_token::not_integer:
+      return "expected integer";
+    case uint_token::overflow:
+      return "integer out of range";
+    case uint_token::leading_zero:
+      return "expected integer without leading zeros";
+  }
+  return "expected integer";
+}
+
 /// The JSON number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 bool is_json_number(std::string_view tok) {
   tok = trim_token(tok);
@@ -256,16 +271,8 @@ bool reader::read_uint(const path_t* path, uint64_t& out, uint64_t max) {
   const std::string_view tok = s_->current.raw_json_token();
   uint64_t v = 0;
   if (s_->current.get_uint64().get(v) != simdjson::SUCCESS) {
-    switch (parse_uint_token(tok, v)) {
-      case uint_token::ok:
-        break;
-      case uint_token::not_integer:
-        return fail(path, "expected integer");
-      case uint_token::overflow:
-        return fail(path, "integer out of range");
-      case uint_token::leading_zero:
-        return fail(path, "expected integer without leading zeros");
-    }
+    if (const char* problem = uint_token_problem(parse_uint_token(tok, v)))
+      return fail(path, problem);
   }
   if (v > max) {
     s_->error_at = tok.data();
@@ -282,16 +289,8 @@ bool reader::read_int(const path_t* path, int64_t& out) {
   if (neg) tok.remove_prefix(1);
   uint64_t v = 0;
   const uint64_t max = neg ? uint64_t(INT64_MAX) + 1 : uint64_t(INT64_MAX);
-  switch (parse_uint_token(tok, v)) {
-    case uint_token::ok:
-      break;
-    case uint_token::not_integer:
-      return fail(path, "expected integer");
-    case uint_token::overflow:
-      return fail(path, "integer out of range");
-    case uint_token::leading_zero:
-      return fail(path, "expected integer without leading zeros");
-  }
+  if (const char* problem = uint_token_problem(parse_uint_token(tok, v)))
+    return fail(path, problem);
   if (v > max)
     return fail(path,
                 "integer " + std::to_string(v) + " out of range (max " + std::to_string(max) + ")");
