@@ -98,7 +98,7 @@ if [[ ${CUZK_GPU_SKIP_POREP:-0} != 1 ]]; then
     cp "$w/gpu.bin" "$w/bad.bin"
     printf '\x01' | dd of="$w/bad.bin" bs=1 seek=100 conv=notrunc status=none
     ./cuzk verify porep --c1 "$w/sector/c1.json" --params-dir "$w/params" --proof "$w/bad.bin"
-    echo "rc=$? (1 = invalid)"
+    echo "rc=$? (non-zero = rejected: 1 invalid proof, 2 undecodable bytes)"
     rm -rf "$w"
   } >"$out/porep.log" 2>&1
 fi
