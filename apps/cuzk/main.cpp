@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -144,5 +145,15 @@ int main(int argc, char** argv) {
     std::fputs(app.help().c_str(), stderr);
     return EXIT_BAD;
   }
-  return chosen();
+  // The last line of defence (issue 13): whatever a command lets escape ends in one message and a
+  // usage/bad-input exit, never std::terminate's abort. Commands return statuses; this catches
+  // only what a library threw (allocation failure, a runtime error of a dependency).
+  try {
+    return chosen();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cuzk: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "cuzk: unknown exception\n");
+  }
+  return EXIT_BAD;
 }

@@ -98,5 +98,23 @@ if [[ $rc -ne 2 || -s $tmp/err ]]; then
 fi
 [[ -e $tmp/never || -e $tmp/never.bin ]] && { echo "FAIL: a rejected command wrote output"; fails=$((fails + 1)); }
 
+# A directory where a file is expected (issue 13: these aborted with an uncaught exception): a
+# message naming the path and exit 1 or 2, never a signal.
+d=$tmp/a_directory
+mkdir -p "$d"
+for cmd in "verify porep --c1 $d --params-dir $d --proof $d" \
+  "prove porep --c1 $d --params-dir $d --proof-out $tmp/never.bin" \
+  "groth16 verify --vk $d --proof $d --public $d" "piece commp $d" \
+  "groth16 setup --r1cs $d --params-out $tmp/never --vk-out $tmp/never.vk"; do
+  rc=0
+  # shellcheck disable=SC2086 # the command is split into its words on purpose
+  "$cuzk" $cmd >/dev/null 2>"$tmp/err" || rc=$?
+  if [[ ($rc -ne 1 && $rc -ne 2) ]] || ! grep -qF "$d" "$tmp/err"; then
+    echo "FAIL: cuzk $cmd -> rc=$rc (want 1 or 2 and the path named), stderr: $(head -c 200 "$tmp/err")"
+    fails=$((fails + 1))
+  fi
+done
+[[ -e $tmp/never || -e $tmp/never.bin ]] && { echo "FAIL: a failed command wrote output"; fails=$((fails + 1)); }
+
 if [[ $fails -ne 0 ]]; then echo "$fails failure(s)"; exit 1; fi
 echo "cuzk CLI flags: all checks passed"
