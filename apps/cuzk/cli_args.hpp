@@ -87,8 +87,9 @@ struct identity_args {
   }
 
   /// (prover_id, sector_id), or nullopt when neither --miner-id nor --prover-id was given (use
-  /// the C1's replica_id). `sector_num` is the wrapper's SectorNum, −1 when it has none.
-  result<std::optional<std::pair<porep::bytes32_t, uint64_t>>> resolve(int64_t sector_num) const {
+  /// the C1's replica_id). `sector_num` is the wrapper's SectorNum (u64), empty when it has none.
+  result<std::optional<std::pair<porep::bytes32_t, uint64_t>>> resolve(
+      const std::optional<uint64_t>& sector_num) const {
     const bool have_miner = miner_option && miner_option->count() > 0;
     const bool have_sector = sector_option && sector_option->count() > 0;
     if (!have_miner && prover_hex.empty())
@@ -101,10 +102,10 @@ struct identity_args {
     }
     uint64_t sector = sector_id;
     if (!have_sector) {
-      if (sector_num < 0)
+      if (!sector_num)
         return status(status_code::invalid_argument,
                       "--sector-id is required (the C1 has no SectorNum)");
-      sector = uint64_t(sector_num);
+      sector = *sector_num;
     }
     return std::optional(std::make_pair(prover_id, sector));
   }

@@ -42,7 +42,7 @@ int run_porep_public_inputs(const public_inputs_args& args) {
   const std::string &c1_path = args.c1_path, &out = args.out, &proof_name = args.proof_name;
   const uint64_t partition = args.partition;
   const identity_args& id = args.id;
-  int64_t sector_num = -1;
+  std::optional<uint64_t> sector_num;
   auto c1 = porep::read_c1_file(c1_path, proof_name, &sector_num);
   if (!c1) {
     return fail("--c1: " + c1.error().to_string(),

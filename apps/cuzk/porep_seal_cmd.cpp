@@ -104,7 +104,7 @@ int run_porep_seal(const seal_args& args) {
   if (status s = porep::write_sealed_sector(*sealed, out_dir); !s)
     return fail(s.to_string(), EXIT_FAIL);
   const std::string c1_path = (std::filesystem::path(out_dir) / "c1.json").string();
-  if (status s = porep::write_c1_wrapper_file(c1_path, *c1, int64_t(sector_id)); !s)
+  if (status s = porep::write_c1_wrapper_file(c1_path, *c1, sector_id); !s)
     return fail(s.to_string(), EXIT_FAIL);
 
   const auto& t = sealed->timings;

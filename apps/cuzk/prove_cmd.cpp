@@ -61,7 +61,7 @@ void add_porep_options(CLI::App& cmd, porep_args& args, const std::string& proof
 /// already logged with `prefix`).
 int load_c1(const char* prefix, porep_args& args) {
   args.params_dir = engine::resolve_params_dir(args.params_dir);
-  int64_t sector_num = -1;
+  std::optional<uint64_t> sector_num;
   auto c1 = porep::read_c1_file(args.c1_path, args.proof_name, &sector_num);
   if (!c1) {
     spdlog::error("{}: --c1: {}", prefix, c1.error().to_string());

@@ -114,37 +114,6 @@ result<c1_output_t> read_c1_file(const std::string& path, std::string_view regis
   return c1;
 }
 
-namespace {
-
-/// Narrows an unsigned SectorNum for the signed overloads (never to a negative "absent" value).
-result<c1_output_t> narrow_sector_num(result<c1_output_t> c1, const std::optional<uint64_t>& num,
-                                      int64_t* out) {
-  if (!c1.ok() || !num) return c1;
-  if (*num > uint64_t(INT64_MAX)) {
-    return status(status_code::invalid_argument,
-                  "c1.json wrapper: SectorNum " + std::to_string(*num) +
-                      " exceeds INT64_MAX; this caller cannot represent it");
-  }
-  *out = int64_t(*num);
-  return c1;
-}
-
-}  // namespace
-
-result<c1_output_t> parse_c1_any(std::span<const uint8_t> bytes, std::string_view registered_proof,
-                                 int64_t* sector_num) {
-  std::optional<uint64_t> num;
-  auto c1 = parse_c1_any(bytes, registered_proof, &num);
-  return sector_num ? narrow_sector_num(std::move(c1), num, sector_num) : c1;
-}
-
-result<c1_output_t> read_c1_file(const std::string& path, std::string_view registered_proof,
-                                 int64_t* sector_num) {
-  std::optional<uint64_t> num;
-  auto c1 = read_c1_file(path, registered_proof, &num);
-  return sector_num ? narrow_sector_num(std::move(c1), num, sector_num) : c1;
-}
-
 result<std::string> c1_to_wrapper_json(const c1_output_t& c1, uint64_t sector_num) {
   auto p = parse_registered_seal_proof(c1.registered_proof);
   if (!p.ok()) return p.error();

@@ -44,14 +44,6 @@ result<c1_output_t> parse_c1_any(std::span<const uint8_t> bytes,
 result<c1_output_t> read_c1_file(const std::string& path, std::string_view registered_proof = {},
                                  std::optional<uint64_t>* sector_num = nullptr);
 
-/// Older signed form: *sector_num is left unchanged without a wrapper, and a SectorNum above
-/// INT64_MAX is an invalid_argument status rather than a negative number that reads as "absent".
-/// TODO(#13): remove once apps/cuzk uses the std::optional<uint64_t> form.
-result<c1_output_t> parse_c1_any(std::span<const uint8_t> bytes, std::string_view registered_proof,
-                                 int64_t* sector_num);
-result<c1_output_t> read_c1_file(const std::string& path, std::string_view registered_proof,
-                                 int64_t* sector_num);
-
 /// The wrapper text for `c1` (SectorSize from its registered proof).
 result<std::string> c1_to_wrapper_json(const c1_output_t& c1, uint64_t sector_num);
 /// Writes c1_to_wrapper_json to `path` atomically (base/file_io.hpp); io_error on failure.
