@@ -23,11 +23,3 @@ namespace cuzk {
 }
 
 }  // namespace cuzk
-
-/// CUZK_EXPECTS(cond, "format", args...): precondition_failed at the calling function when cond is
-/// false.
-#define CUZK_EXPECTS(cond, ...)                           \
-  do {                                                    \
-    if (!(cond)) [[unlikely]]                             \
-      ::cuzk::precondition_failed(__func__, __VA_ARGS__); \
-  } while (0)
