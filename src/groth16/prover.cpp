@@ -12,11 +12,16 @@ using ec::g1_jacobian_t;
 using ec::g2_jacobian_t;
 using ff::fr_t;
 
+status check_delta(const verifying_key& vk) {
+  if (vk.delta_g1.is_infinity() || vk.delta_g2.is_infinity())
+    return status(status_code::invalid_argument, "delta is the identity");
+  return {};
+}
+
 result<proof> finalize(const verifying_key& vk, const proof_parts& parts, const fr_t& r,
                        const fr_t& s, prover_timings* timings) {
   const auto t0 = std::chrono::steady_clock::now();
-  if (vk.delta_g1.is_infinity() || vk.delta_g2.is_infinity())
-    return status(status_code::invalid_argument, "delta is the identity");
+  if (status st = check_delta(vk); !st) return st;
   // Groth16 with A = α + A_part + rδ, B = β + B + sδ and C = (H + L) + s·A + r·B₁ − r·s·δ,
   // expanded. The products by r and s use the variable-time wNAF of ec/scalar_mul.hpp (timing
   // exposure of the blinding scalars is a documented limitation, docs/notes/groth16.md).

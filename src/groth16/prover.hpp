@@ -5,6 +5,8 @@
 // proof_parts; create_proof is start + finalize in both.
 #pragma once
 
+#include <chrono>
+
 #include "base/status.hpp"
 #include "ec/point.hpp"
 #include "ff/fields.hpp"
@@ -31,11 +33,37 @@ struct prover_timings {
   double total = 0;     ///< create_proof from entry to return
 };
 
+/// Milliseconds of wall clock since t0: the provers' host-side phase timer.
+inline double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// invalid_argument when δ₁ or δ₂ is the identity (such a key proves nothing).
+status check_delta(const verifying_key& vk);
+
 /// The epilogue (bellperson prover/mod.rs, expanded):
 ///   A = α₁ + A_part + r·δ₁,  B = β₂ + B₂ + s·δ₂,
 ///   C = H + L + s·A_part + r·B₁ + r·s·δ₁ + s·α₁ + r·β₁.
 /// invalid_argument when δ is the identity. Sets timings->epilogue.
 result<proof> finalize(const verifying_key& vk, const proof_parts& parts, const ff::fr_t& r,
                        const ff::fr_t& s, prover_timings* timings = nullptr);
+
+/// create_proof for any backend: δ is checked first (a bad key fails before the heavy work), then
+/// `start(prover_timings*)` (the backend's start(), returning result<proof_parts>) and finalize;
+/// timings->total covers both.
+template <class Start>
+result<proof> start_and_finalize(const verifying_key& vk, const ff::fr_t& r, const ff::fr_t& s,
+                                 prover_timings* timings, Start&& start) {
+  const auto t0 = std::chrono::steady_clock::now();
+  prover_timings local;
+  prover_timings& tm = timings ? *timings : local;
+  tm = {};
+  if (status st = check_delta(vk); !st) return st;
+  auto parts = start(&tm);
+  if (!parts) return parts.error();
+  auto pf = finalize(vk, *parts, r, s, &tm);
+  tm.total = ms_since(t0);
+  return pf;
+}
 
 }  // namespace cuzk::groth16

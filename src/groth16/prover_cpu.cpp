@@ -25,10 +25,6 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
-double ms_since(clock_type::time_point t0) {
-  return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
-}
-
 /// The transforms of one of a, b, c: zero-pad to m, iFFT (values on ⟨ω⟩ → coefficients), coset
 /// FFT (coefficients → values on g·⟨ω⟩).
 void to_coset(const ntt::domain_t& d, std::span<const fr_t> v, std::vector<fr_t>& out,
@@ -164,19 +160,8 @@ result<proof_parts> start(const parameters& params, const assignment& asg, threa
 
 result<proof> create_proof(const parameters& params, const assignment& asg, const fr_t& r,
                            const fr_t& s, thread_pool& pool, prover_timings* timings) {
-  const auto t_start = clock_type::now();
-  prover_timings local;
-  prover_timings& tm = timings ? *timings : local;
-  tm = {};
-  // δ first: a bad key fails before the heavy work.
-  const verifying_key& vk = params.vk;
-  if (vk.delta_g1.is_infinity() || vk.delta_g2.is_infinity())
-    return status(status_code::invalid_argument, "delta is the identity");
-  auto parts = start(params, asg, pool, &tm);
-  if (!parts) return parts.error();
-  auto pf = finalize(vk, *parts, r, s, &tm);
-  tm.total = ms_since(t_start);
-  return pf;
+  return start_and_finalize(params.vk, r, s, timings,
+                            [&](prover_timings* tm) { return start(params, asg, pool, tm); });
 }
 
 result<proof> create_proof(const parameters& params, const assignment& asg, thread_pool& pool,

@@ -55,12 +55,6 @@ struct device_parameters::impl {
 
 namespace {
 
-using clock_type = std::chrono::steady_clock;
-
-double ms_since(clock_type::time_point t0) {
-  return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
-}
-
 /// The status for a CUDA failure caught at the API edge: the message names the call, file, line
 /// and the CUDA error; out-of-memory is called out as such.
 status cuda_status(const cuzk::gpu::gpu_error& e, const char* where) {
@@ -571,16 +565,8 @@ result<proof_parts> start(const device_parameters& dp, const assignment& asg, th
 
 result<proof> create_proof(const device_parameters& dp, const assignment& asg, const fr_t& r,
                            const fr_t& s, thread_pool& pool, prover_timings* timings) {
-  const auto t_start = clock_type::now();
-  if (dp.vk().delta_g1.is_infinity() || dp.vk().delta_g2.is_infinity())
-    return status(status_code::invalid_argument, "delta is the identity");
-  prover_timings local;
-  prover_timings& tm = timings ? *timings : local;
-  auto parts = start(dp, asg, pool, &tm);
-  if (!parts) return parts.error();
-  auto pf = finalize(dp.vk(), *parts, r, s, &tm);
-  tm.total = ms_since(t_start);
-  return pf;
+  return start_and_finalize(dp.vk(), r, s, timings,
+                            [&](prover_timings* tm) { return start(dp, asg, pool, tm); });
 }
 
 result<std::pair<size_t, size_t>> memory_info(int device) {
