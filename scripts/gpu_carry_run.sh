@@ -9,7 +9,10 @@
 #                GPU proof rejected
 #   bench.txt    cuzk-gpu-microbench: the partition-shaped proof
 #   bench2.txt   cuzk-gpu-microbench: MSM, NTT, batch add, field multiply
-# In that order (tests, bench, bench2, porep), each file written as its step runs. Every step has its own time limit so a slow one cannot take the whole session's device time.
+#   engine.log   the engine tests with GPU 0 as the prover worker, and cuzk-bench pipeline
+#                (2 KiB PoRep jobs through the engine vs one after the other, CPU and GPU)
+# In that order (tests, bench, bench2, engine, porep), each file written as its step runs
+# (CUZK_GPU_ONLY=engine runs only the engine step). Every step has its own time limit so a slow one cannot take the whole session's device time.
 set -uo pipefail
 cd "$(dirname "$0")"
 dir=$(pwd)
@@ -28,6 +31,7 @@ rc = subprocess.run(sys.argv[1:]).returncode
 print(f"peak RSS {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f} MiB, rc={rc}")' "$@"
 }
 
+only=${CUZK_GPU_ONLY:-all}
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit \
     --format=csv
@@ -36,7 +40,7 @@ print(f"peak RSS {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:
   ./cuzk version
 } >"$out/machine.txt" 2>&1
 
-{
+[[ $only == all ]] && {
   for t in arith_gpu_test ntt_gpu_test msm_gpu_test prover_gpu_test gpu_streams_test; do
     step "$t"
     timeout 150 "./$t" 2>&1 | grep -E '^\[ *(RUN|OK|FAILED|PASSED|  FAILED|==========)|Failure|seed|Expected|Actual|Which is|error' |
@@ -51,7 +55,7 @@ bench() {
     --benchmark_counters_tabular=true 2>&1
   echo "rc=$?"
 }
-{
+[[ $only == all ]] && {
   step "bench BM_gpu_groth16_prove_porep32g|BM_gpu_groth16_prove/22"
   peak_rss timeout 150 ./cuzk-gpu-microbench \
     --benchmark_filter='BM_gpu_groth16_prove_porep32g|BM_gpu_groth16_prove/22' \
@@ -64,12 +68,26 @@ bench() {
   fi
 } >"$out/bench.txt" 2>&1
 
-{
+[[ $only == all ]] && {
   # Names end in /real_time: anchor on the argument's slash, not on $.
   bench 'BM_gpu_msm_g1/(24|26|27)/|BM_gpu_ntt/(24|27)/|BM_gpu_msm_g2/(20|22)/|BM_gpu_batch_add/27/' 120
   bench 'BM_gpu_field' 60
 } >"$out/bench2.txt" 2>&1
-if [[ ${CUZK_GPU_SKIP_POREP:-0} != 1 ]]; then
+{
+  for t in engine_test engine_porep_e2e_test; do
+    step "$t (gpu worker)"
+    CUZK_ENGINE_TEST_WORKER=gpu timeout 300 "./$t" 2>&1 | grep -E '^\[ *(RUN|OK|FAILED|PASSED|  FAILED|==========)|Failure|seed|Expected|Actual|Which is|error|\[engine\]|\[setup\]' |
+      grep -v '^\[ RUN'
+    echo "rc=${PIPESTATUS[0]}"
+  done
+  w=$(mktemp -d)
+  for dev in -1 0; do
+    step "cuzk-bench pipeline --gpu $dev"
+    peak_rss timeout 300 ./cuzk-bench pipeline --param-dir "$w" --generate-params --sectors 8 --gpu $dev 2>&1
+  done
+  rm -rf "$w"
+} >"$out/engine.log" 2>&1
+if [[ ${CUZK_GPU_SKIP_POREP:-0} != 1 && $only == all ]]; then
   {
     w=$(mktemp -d)
     proof=StackedDrg2KiBV1_1

@@ -5,7 +5,7 @@ table of docs/architecture.md (the table between the `layers:begin` and `layers:
 the single source of the rules). Exit 0 when clean, 1 with one line per violation otherwise.
 
 A file belongs to the longest table directory that contains it. An include "a/b.hpp" resolves
-against src/ first, then against the including file's directory (a sibling header), then against
+against src/ first, then include/ (the public API), then against the including file's directory (a sibling header), then against
 tests/support (test helpers, allowed only in test sources). A component may include itself and
 everything reachable from it through the table's "may include" column (transitively). Library
 links in src/**/CMakeLists.txt (cuzk_library/cuzk_cuda_library deps and target_link_libraries of
@@ -73,7 +73,7 @@ def main():
     def allowed(src_comp, dst_comp):
         return "*" in reach[src_comp] or dst_comp in reach[src_comp]
 
-    for top in ("src", "apps", "bench", "tests"):
+    for top in ("include", "src", "apps", "bench", "tests"):
         for dirpath, dirnames, filenames in os.walk(os.path.join(ROOT, top)):
             dirnames[:] = [d for d in dirnames if d != "node_modules"]
             for name in filenames:
@@ -98,6 +98,8 @@ def main():
                         continue
                     if os.path.exists(os.path.join(ROOT, "src", inc)):
                         target = component_of(os.path.join("src", inc), deps)
+                    elif os.path.exists(os.path.join(ROOT, "include", inc)):
+                        target = component_of(os.path.join("include", inc), deps)
                     elif os.path.exists(os.path.join(dirpath, inc)):
                         target = comp
                     elif os.path.exists(os.path.join(ROOT, "tests", "support", inc)):

@@ -42,7 +42,7 @@ int run_params_generate(generate_args args) {
   std::string& out_dir = args.out_dir;
   const auto proof = porep::parse_registered_seal_proof(proof_name);
   if (!proof) return fail("generate: " + proof.error().message());
-  out_dir = engine::resolve_params_dir(out_dir);
+  out_dir = proofs::resolve_params_dir(out_dir);
 
   spdlog::info("cuzk params: generating {} parameters into {}", porep::name_of(*proof), out_dir);
   std::string last_phase;
@@ -57,14 +57,14 @@ int run_params_generate(generate_args args) {
   };
   std::optional<std::vector<uint8_t>> seed_bytes;
   if (args.have_seed) seed_bytes = std::vector<uint8_t>(args.seed.begin(), args.seed.end());
-  auto gen = engine::generate_porep_parameters(*proof, out_dir, thread_pool::default_pool(),
+  auto gen = proofs::generate_porep_parameters(*proof, out_dir, thread_pool::default_pool(),
                                                progress, seed_bytes);
   if (!gen) return fail("generate: " + gen.error().to_string(), EXIT_FAIL);
   spdlog::info(
       "cuzk params: {} rows ({} inputs, {} aux), domain {}: synthesis {:.1f} s, setup {:.1f} s, "
       "write {:.1f} s, peak RSS {:.0f} MiB",
       gen->rows, gen->inputs, gen->aux, gen->domain_size, gen->synth_s, gen->setup_s, gen->write_s,
-      double(engine::peak_rss_bytes()) / (1 << 20));
+      double(proofs::peak_rss_bytes()) / (1 << 20));
   std::printf("%s\n%s\n", gen->params_path.c_str(), gen->vk_path.c_str());
   return EXIT_OK;
 }
@@ -77,36 +77,36 @@ int run_params_check(check_args args) {
   std::string& dir = args.dir;
   const std::string& json_path = args.json_path;
   const std::string& proof_name = args.proof_name;
-  dir = engine::resolve_params_dir(dir);
+  dir = proofs::resolve_params_dir(dir);
   std::optional<porep::registered_seal_proof> proof;
   if (!proof_name.empty()) {
     auto p = porep::parse_registered_seal_proof(proof_name);
     if (!p) return fail("check: " + p.error().message());
     proof = *p;
   }
-  std::vector<engine::param_fact_t> facts;
+  std::vector<proofs::param_fact_t> facts;
   if (json_path.empty()) {
-    const auto b = engine::builtin_porep_facts();
+    const auto b = proofs::builtin_porep_facts();
     facts.assign(b.begin(), b.end());
   } else {
-    auto f = engine::read_parameters_json(json_path);
+    auto f = proofs::read_parameters_json(json_path);
     if (!f) {
       return fail("check: " + f.error().to_string(),
                   f.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD);
     }
     facts = std::move(*f);
   }
-  auto checks = engine::check_params_dir(dir, facts, proof);
+  auto checks = proofs::check_params_dir(dir, facts, proof);
   if (!checks) return fail("check: " + checks.error().to_string(), EXIT_FAIL);
   if (checks->empty()) return fail("check: no parameter files in " + dir);
   bool mismatch = false, unknown = false;
   for (const auto& c : *checks) {
-    std::printf("%-8s %s %s", engine::name_of(c.verdict), c.name.c_str(), c.actual.c_str());
-    if (c.verdict == engine::digest_verdict::mismatch) {
+    std::printf("%-8s %s %s", proofs::name_of(c.verdict), c.name.c_str(), c.actual.c_str());
+    if (c.verdict == proofs::digest_verdict::mismatch) {
       std::printf(" (expected %s)", c.expected.c_str());
       mismatch = true;
     }
-    if (c.verdict == engine::digest_verdict::unknown) unknown = true;
+    if (c.verdict == proofs::digest_verdict::unknown) unknown = true;
     std::printf("\n");
   }
   return mismatch ? EXIT_FAIL : unknown ? EXIT_BAD : EXIT_OK;

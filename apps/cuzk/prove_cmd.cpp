@@ -40,7 +40,7 @@ struct porep_args {
   int gpu = -1;
   identity_args id;
   porep::c1_output_t c1;
-  std::optional<engine::prover_identity_t> who;
+  std::optional<proofs::prover_identity_t> who;
 };
 
 /// Adds the options prove and verify share; `proof_flag` is --proof-out (prove) or --proof
@@ -60,7 +60,7 @@ void add_porep_options(CLI::App& cmd, porep_args& args, const std::string& proof
 /// Reads the C1 and resolves the prover identity; -1 on success, else the exit code (the error
 /// already logged with `prefix`).
 int load_c1(const char* prefix, porep_args& args) {
-  args.params_dir = engine::resolve_params_dir(args.params_dir);
+  args.params_dir = proofs::resolve_params_dir(args.params_dir);
   std::optional<uint64_t> sector_num;
   auto c1 = porep::read_c1_file(args.c1_path, args.proof_name, &sector_num);
   if (!c1) {
@@ -74,7 +74,7 @@ int load_c1(const char* prefix, porep_args& args) {
     return EXIT_BAD;
   }
   if (*who) {
-    args.who = engine::prover_identity_t{(*who)->first, (*who)->second};
+    args.who = proofs::prover_identity_t{(*who)->first, (*who)->second};
   } else {
     spdlog::warn("{}: no --miner-id/--prover-id: using the C1's replica_id", prefix);
   }
@@ -84,16 +84,16 @@ int load_c1(const char* prefix, porep_args& args) {
 int run_prove_porep(porep_args& args) {
   const char* prefix = "cuzk prove porep";
   if (int rc = load_c1(prefix, args); rc >= 0) return rc;
-  engine::prove_options_t opt;
+  proofs::prove_options_t opt;
   opt.gpu_device = args.gpu;
   // The backend choice (and a CPU fallback when a GPU was asked for but none is present).
   opt.log = spdlog_log_sink();
   if (args.check_digests) {
     if (args.parameters_json.empty()) {
-      const auto b = engine::builtin_porep_facts();
+      const auto b = proofs::builtin_porep_facts();
       opt.check_digests.emplace(b.begin(), b.end());
     } else {
-      auto f = engine::read_parameters_json(args.parameters_json);
+      auto f = proofs::read_parameters_json(args.parameters_json);
       if (!f) {
         spdlog::error("{}: --parameters-json: {}", prefix, f.error().to_string());
         return f.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
@@ -101,13 +101,13 @@ int run_prove_porep(porep_args& args) {
       opt.check_digests = std::move(*f);
     }
   }
-  engine::prove_timings_t tm;
-  auto proof = engine::prove_porep(args.c1, args.who, args.params_dir, thread_pool::default_pool(),
+  proofs::prove_timings_t tm;
+  auto proof = proofs::prove_porep(args.c1, args.who, args.params_dir, thread_pool::default_pool(),
                                    &tm, opt);
   for (const auto& c : tm.digests) {
     const auto level =
-        c.verdict == engine::digest_verdict::ok ? spdlog::level::info : spdlog::level::err;
-    spdlog::log(level, "{}: digest {:<8} {} {}", prefix, engine::name_of(c.verdict), c.name,
+        c.verdict == proofs::digest_verdict::ok ? spdlog::level::info : spdlog::level::err;
+    spdlog::log(level, "{}: digest {:<8} {} {}", prefix, proofs::name_of(c.verdict), c.name,
                 c.actual);
   }
   if (!proof) {
@@ -115,7 +115,7 @@ int run_prove_porep(porep_args& args) {
     spdlog::error("{}: {}", prefix, proof.error().to_string());
     // A digest MISMATCH exits 1 like `cuzk params check`; an unknown file 2.
     const bool mismatch = std::any_of(tm.digests.begin(), tm.digests.end(), [](const auto& d) {
-      return d.verdict == engine::digest_verdict::mismatch;
+      return d.verdict == proofs::digest_verdict::mismatch;
     });
     return mismatch || c == status_code::io_error || c == status_code::internal ? EXIT_FAIL
                                                                                 : EXIT_BAD;
@@ -136,7 +136,7 @@ int run_prove_porep(porep_args& args) {
       prefix, tm.vanilla_check, tm.params_load, tm.synthesis, tm.prove,
       (t.ntt_a + t.ntt_b + t.ntt_c) / 1e3, t.h_compute / 1e3, t.msm_h / 1e3, t.msm_l / 1e3,
       t.msm_a / 1e3, t.msm_b_g1 / 1e3, t.msm_b_g2 / 1e3, tm.self_verify, tm.total,
-      double(engine::peak_rss_bytes()) / (1 << 20));
+      double(proofs::peak_rss_bytes()) / (1 << 20));
   return EXIT_OK;
 }
 
@@ -150,7 +150,7 @@ int run_verify_porep(porep_args& args) {
   }
   const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)),
                                    std::istreambuf_iterator<char>());
-  auto ok = engine::verify_porep(args.c1, args.who, bytes, args.params_dir);
+  auto ok = proofs::verify_porep(args.c1, args.who, bytes, args.params_dir);
   if (!ok) {
     spdlog::error("{}: {}", prefix, ok.error().to_string());
     return ok.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;

@@ -53,6 +53,14 @@ class bitmap {
     ++count_;
   }
   void reserve(size_t count) { words_.reserve((count + 63) / 64); }
+  /// Empties the bitmap and keeps its storage (a recycled buffer is not re-faulted).
+  void clear() {
+    words_.clear();
+    count_ = 0;
+    popcount_ = 0;
+  }
+  /// Bytes of storage held (capacity, not size).
+  size_t capacity_bytes() const { return words_.capacity() * sizeof(uint64_t); }
   bitmap_view view() const { return {words_, count_}; }
   std::span<const uint64_t> words() const { return words_; }
 

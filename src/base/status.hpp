@@ -22,6 +22,10 @@ enum class status_code {
   invalid_argument,
   io_error,
   internal,
+  resource_exhausted,  ///< a memory budget can never hold what the request needs
+  not_found,           ///< an id (job, circuit) that is not known
+  cancelled,           ///< the work was cancelled before it finished
+  unavailable,         ///< the service is shutting down or has no worker able to run it
 };
 
 /// Stable lower-case name of a code ("not_on_curve"), for messages and tests.
@@ -49,6 +53,14 @@ constexpr std::string_view to_string(status_code c) {
       return "io_error";
     case status_code::internal:
       return "internal";
+    case status_code::resource_exhausted:
+      return "resource_exhausted";
+    case status_code::not_found:
+      return "not_found";
+    case status_code::cancelled:
+      return "cancelled";
+    case status_code::unavailable:
+      return "unavailable";
   }
   return "unknown";
 }

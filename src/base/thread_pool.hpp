@@ -31,8 +31,10 @@ class thread_pool {
   unsigned size() const { return num_threads_; }
 
   /// Calls fn(task) for task in [0, num_tasks), spread over the pool; returns when all are done.
-  /// Tasks are handed out dynamically, so uneven tasks balance. Not reentrant with the native
-  /// implementation: fn must not call parallel_for on the same pool (the tbb one allows it).
+  /// Tasks are handed out dynamically, so uneven tasks balance. Threads calling it at the same
+  /// time share the pool safely (the native implementation runs their loops one after the
+  /// other). Not reentrant with the native implementation: fn must not call parallel_for on the
+  /// same pool (the tbb one allows it).
   /// Exceptions from fn are not supported.
   void parallel_for(size_t num_tasks, const std::function<void(size_t)>& fn);
 

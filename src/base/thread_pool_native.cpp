@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // CUZK_THREAD_POOL=native: size() - 1 worker threads of our own and one job at a time, handed out
-// task by task under one mutex. Not reentrant: a nested parallel_for would overwrite the running
-// job.
+// task by task under one mutex. Callers on different threads take turns (run_mutex: the engine's
+// workers share pools); a nested parallel_for from inside a task is not supported (it would wait
+// for itself).
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -20,6 +21,7 @@ struct thread_pool::impl {
   void run(size_t num_tasks, const std::function<void(size_t)>& fn);
 
   std::vector<std::thread> workers;
+  std::mutex run_mutex;  // held by the one caller whose job the workers are running
   std::mutex mutex;
   std::condition_variable work_cv, done_cv;
   const std::function<void(size_t)>* job = nullptr;
@@ -75,6 +77,7 @@ void thread_pool::impl::worker_loop() {
 }
 
 void thread_pool::impl::run(size_t n, const std::function<void(size_t)>& fn) {
+  std::lock_guard turn(run_mutex);
   {
     std::lock_guard lock(mutex);
     job = &fn;

@@ -98,5 +98,27 @@ TEST(thread_pool, nested_parallel_for_on_another_pool) {
 }
 #endif  // the native thread_pool is not reentrant: no nesting tests there (a skip would fail CI)
 
+// Regression (engine issue): several threads calling parallel_for on one pool at once each get
+// every task of their own loop exactly once (the native pool used to let a second caller overwrite
+// the running job).
+TEST(thread_pool, concurrent_callers_share_one_pool) {
+  thread_pool pool(3);
+  constexpr int callers = 4, rounds = 200;
+  constexpr size_t tasks = 37;
+  std::vector<long> sums(callers, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < callers; ++t) {
+    threads.emplace_back([&, t] {
+      for (int r = 0; r < rounds; ++r) {
+        std::vector<std::atomic<int>> hits(tasks);
+        pool.parallel_for(tasks, [&](size_t i) { hits[i]++; });
+        for (auto& h : hits) sums[t] += h.load();
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (long s : sums) EXPECT_EQ(s, long(rounds) * long(tasks));
+}
+
 }  // namespace
 }  // namespace cuzk

@@ -56,6 +56,12 @@ constexpr query_sizes query_sizes_for(const parameters_shape& s) {
 
 /// The proving key ("parameters") in bellperson's order. a, b_g1, b_g2 are density-filtered:
 /// inputs first (a: all inputs; b: inputs with nonzero B), then aux with nonzero A (resp. B).
+/// Host or device bytes of decoded query points of these sizes (affine, as the provers hold them).
+inline uint64_t query_bytes(const query_sizes& q) {
+  return uint64_t(q.ic + q.h + q.l + q.a + q.b_g1) * sizeof(g1_affine_t) +
+         uint64_t(q.b_g2) * sizeof(g2_affine_t);
+}
+
 struct parameters {
   query_sizes sizes() const {
     return {vk.ic.size(), h.size(), l.size(), a.size(), b_g1.size(), b_g2.size()};

@@ -448,6 +448,12 @@ status params_file::parse() {
   return {};
 }
 
+query_sizes params_file::sizes() const {
+  using enum params_section;
+  return {size_t(count(ic)), size_t(count(h)),    size_t(count(l)),
+          size_t(count(a)),  size_t(count(b_g1)), size_t(count(b_g2))};
+}
+
 std::span<const uint8_t> params_file::section_bytes(params_section s) const {
   const section_info& si = section(s);
   return bytes_.subspan(size_t(si.offset), size_t(si.count * si.point_bytes));

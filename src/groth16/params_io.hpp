@@ -139,6 +139,8 @@ class params_file {
   uint64_t file_size() const { return bytes_.size(); }
   const section_info& section(params_section s) const { return sections_[size_t(s)]; }
   uint64_t count(params_section s) const { return section(s).count; }
+  /// The query sizes the file holds (its section counts).
+  query_sizes sizes() const;
   std::span<const uint8_t> bytes() const { return bytes_; }
   /// The raw encoding of one section (e.g. to copy it to the device undecoded).
   std::span<const uint8_t> section_bytes(params_section s) const;

@@ -46,6 +46,35 @@ class proving_cs {
     b_input_density_.reserve(num_inputs);
   }
 
+  /// Back to the freshly constructed state (only ONE allocated) with every array's storage kept:
+  /// the engine recycles one proving_cs per in-flight partition, so the kernel zeroes its pages
+  /// once, not once per partition.
+  void reset() {
+    for (auto* v : {&a_, &b_, &c_, &inputs_, &aux_}) v->clear();
+    for (auto* d : {&a_aux_density_, &b_input_density_, &b_aux_density_}) d->clear();
+    num_constraints_ = 0;
+    finalized_ = false;
+    alloc_input([] { return ff::fr_t::one(); });
+  }
+
+  /// Host bytes held by the arrays (their capacity): what a recycled buffer costs the budget.
+  size_t capacity_bytes() const {
+    size_t n = 0;
+    for (const auto* v : {&a_, &b_, &c_, &inputs_, &aux_}) n += v->capacity() * sizeof(ff::fr_t);
+    for (const auto* d : {&a_aux_density_, &b_input_density_, &b_aux_density_})
+      n += d->capacity_bytes();
+    return n;
+  }
+
+  /// What reserve(num_constraints, num_aux, num_inputs) allocates, in bytes (to charge a budget
+  /// before allocating).
+  static size_t reserve_bytes(size_t num_constraints, size_t num_aux, size_t num_inputs) {
+    const size_t rows = num_constraints + num_inputs;
+    const auto words = [](size_t bits) { return (bits + 63) / 64 * sizeof(uint64_t); };
+    return (3 * rows + num_aux + num_inputs) * sizeof(ff::fr_t) + 2 * words(num_aux) +
+           words(num_inputs);
+  }
+
   template <class ValueFn>
   variable alloc(ValueFn&& value) {
     aux_.push_back(std::forward<ValueFn>(value)());

@@ -116,6 +116,39 @@ TEST(r1cs, cubic_proving_cs_by_hand) {
   EXPECT_EQ(cs.b_aux_density().popcount(), 1u);
 }
 
+// The engine recycles one proving_cs per in-flight partition: after reset() a second synthesis
+// gives exactly what a fresh object gives, and the storage is reused, not reallocated.
+TEST(r1cs, proving_cs_reset_reuses_storage) {
+  proving_cs fresh;
+  cubic_circuit(fresh, 5);
+  fresh.finalize();
+
+  proving_cs cs;
+  cs.reserve(8, 8, 4);
+  EXPECT_EQ(cs.capacity_bytes(), proving_cs::reserve_bytes(8, 8, 4));
+  cubic_circuit(cs, 3);
+  cs.finalize();
+  const fr_t* a_storage = cs.a().data();
+  const size_t capacity = cs.capacity_bytes();
+  cs.reset();
+  EXPECT_FALSE(cs.finalized());
+  EXPECT_EQ(cs.num_rows(), 0u);
+  EXPECT_EQ(cs.num_inputs(), 1u);  // ONE again
+  EXPECT_EQ(cs.num_aux(), 0u);
+  cubic_circuit(cs, 5);
+  cs.finalize();
+  EXPECT_EQ(cs.a().data(), a_storage);
+  EXPECT_EQ(cs.capacity_bytes(), capacity);
+  EXPECT_EQ(to_vec(cs.a()), to_vec(fresh.a()));
+  EXPECT_EQ(to_vec(cs.b()), to_vec(fresh.b()));
+  EXPECT_EQ(to_vec(cs.c()), to_vec(fresh.c()));
+  EXPECT_EQ(to_vec(cs.aux()), to_vec(fresh.aux()));
+  EXPECT_EQ(to_vec(cs.inputs()), to_vec(fresh.inputs()));
+  EXPECT_EQ(cs.a_aux_density().popcount(), fresh.a_aux_density().popcount());
+  EXPECT_EQ(cs.b_aux_density().popcount(), fresh.b_aux_density().popcount());
+  EXPECT_EQ(cs.b_input_density().popcount(), fresh.b_input_density().popcount());
+}
+
 TEST(r1cs, cubic_all_constraint_systems) {
   witness_cs w;
   cubic_circuit(w, 3);

@@ -15,7 +15,7 @@
 #include "filecoin/proofs/porep_prover.hpp"
 #include "hash/blake2b.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::proofs {
 namespace {
 
 constexpr size_t DIGEST_HEX = 32;
@@ -198,4 +198,4 @@ result<std::vector<digest_check_t>> check_params_dir(
   return out;
 }
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::proofs

@@ -15,7 +15,7 @@
 #include "base/status.hpp"
 #include "filecoin/porep/config.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::proofs {
 
 /// One parameters.json entry.
 struct param_fact_t {
@@ -59,4 +59,4 @@ result<std::vector<digest_check_t>> check_params_dir(
     const std::string& dir, std::span<const param_fact_t> facts,
     std::optional<porep::registered_seal_proof> proof = std::nullopt);
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::proofs

@@ -27,7 +27,7 @@
 #include "groth16/test_circuits.hpp"
 #include "groth16/verifier.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::proofs {
 namespace {
 
 namespace fs = std::filesystem;
@@ -275,4 +275,4 @@ TEST(prover_backend, run_time_choice_and_cpu_fallback) {
 }
 
 }  // namespace
-}  // namespace cuzk::engine
+}  // namespace cuzk::proofs

@@ -22,7 +22,7 @@
 #include "r1cs/matrix_cs.hpp"
 #include "r1cs/proving_cs.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::proofs {
 namespace {
 
 using clock_type = std::chrono::steady_clock;
@@ -312,4 +312,4 @@ result<bool> verify_porep(const porep::c1_output_t& c1, const std::optional<prov
   return groth16::verify_batch(pvk, *proofs, inputs);
 }
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::proofs

@@ -21,7 +21,7 @@
 #include "groth16/prover_cpu.hpp"
 #include "groth16/setup.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::proofs {
 
 /// Where rust-fil-proofs looks for parameters when none is given.
 inline constexpr const char* DEFAULT_PARAMS_DIR = "/var/tmp/filecoin-proof-parameters";
@@ -109,4 +109,4 @@ result<bool> verify_porep(const porep::c1_output_t& c1, const std::optional<prov
 /// Peak resident set size of this process in bytes (getrusage).
 uint64_t peak_rss_bytes();
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::proofs

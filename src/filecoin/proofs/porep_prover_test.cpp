@@ -17,7 +17,7 @@
 #include "filecoin/porep/vanilla_prove.hpp"
 #include "test_rng.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::proofs {
 namespace {
 
 using porep::registered_seal_proof;
@@ -174,4 +174,4 @@ TEST_F(porep_e2e, corrupted_path_fails_clearly) {
 }
 
 }  // namespace
-}  // namespace cuzk::engine
+}  // namespace cuzk::proofs

@@ -11,7 +11,7 @@
 #include "groth16/prover_gpu.hpp"
 #endif
 
-namespace cuzk::engine {
+namespace cuzk::proofs {
 namespace {
 
 class cpu_backend final : public prover_backend {
@@ -19,6 +19,8 @@ class cpu_backend final : public prover_backend {
   explicit cpu_backend(groth16::parameters params) : params_(std::move(params)) {}
   const std::string& name() const override { return name_; }
   const groth16::verifying_key& vk() const override { return params_.vk; }
+  uint64_t host_bytes() const override { return groth16::query_bytes(params_.sizes()); }
+  uint64_t device_bytes() const override { return 0; }
   result<groth16::proof_parts> start(const groth16::assignment& asg, thread_pool& pool,
                                      groth16::prover_timings* timings) override {
     return groth16::start(params_, asg, pool, timings);
@@ -36,6 +38,10 @@ class gpu_backend final : public prover_backend {
       : dp_(std::move(dp)), name_("gpu " + std::to_string(ordinal)) {}
   const std::string& name() const override { return name_; }
   const groth16::verifying_key& vk() const override { return dp_->vk(); }
+  uint64_t host_bytes() const override {
+    return uint64_t(dp_->vk().ic.size()) * sizeof(ec::g1_affine_t);
+  }
+  uint64_t device_bytes() const override { return dp_->bytes(); }
   result<groth16::proof_parts> start(const groth16::assignment& asg, thread_pool& pool,
                                      groth16::prover_timings* timings) override {
     return groth16::gpu::start(*dp_, asg, pool, timings);
@@ -48,6 +54,15 @@ class gpu_backend final : public prover_backend {
 #endif
 
 }  // namespace
+
+std::vector<gpu_device_t> list_gpus() {
+  std::vector<gpu_device_t> out;
+#if defined(CUZK_WITH_CUDA)
+  for (const gpu::device_info& d : gpu::list_devices())
+    out.push_back({d.ordinal, d.name, uint64_t(d.total_memory_bytes)});
+#endif
+  return out;
+}
 
 status check_backend_request(int gpu_device) {
 #if !defined(CUZK_WITH_CUDA)
@@ -93,4 +108,4 @@ result<std::unique_ptr<prover_backend>> make_prover_backend(const groth16::param
   return std::unique_ptr<prover_backend>(new cpu_backend(std::move(*params)));
 }
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::proofs

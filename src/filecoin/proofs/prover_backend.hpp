@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/log.hpp"
 #include "base/status.hpp"
@@ -16,7 +17,7 @@
 #include "groth16/params_io.hpp"
 #include "groth16/prover.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::proofs {
 
 class prover_backend {
  public:
@@ -25,10 +26,22 @@ class prover_backend {
   virtual const std::string& name() const = 0;
   /// The verifying key of the backend's parameters (for finalize and self-verification).
   virtual const groth16::verifying_key& vk() const = 0;
+  /// Host bytes the backend holds (the decoded parameters on the CPU; the vk for a GPU).
+  virtual uint64_t host_bytes() const = 0;
+  /// Device bytes the backend holds (the resident parameters; 0 on the CPU).
+  virtual uint64_t device_bytes() const = 0;
   /// The heavy part of one proof with the backend's parameters.
   virtual result<groth16::proof_parts> start(const groth16::assignment& asg, thread_pool& pool,
                                              groth16::prover_timings* timings) = 0;
 };
+
+/// A CUDA device this machine has (none in a build without CUDA).
+struct gpu_device_t {
+  int ordinal = 0;
+  std::string name;
+  uint64_t total_bytes = 0;
+};
+std::vector<gpu_device_t> list_gpus();
 
 /// Refuses, before any work, a request the build cannot serve at all: gpu_device >= 0 in a build
 /// without CUDA is invalid_argument.
@@ -45,4 +58,4 @@ result<std::unique_ptr<prover_backend>> make_prover_backend(const groth16::param
                                                             int gpu_device, thread_pool& pool,
                                                             const log_sink& log);
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::proofs

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: Apache-2.0
+// cuzk-bench: benchmarks of the proving engine (include/cuzk/engine.hpp), run in-process.
+//
+//   cuzk-bench pipeline --param-dir DIR [--sectors N] [--registered-proof P] [--gpu ORD] ...
+//
+// seals N sectors with random data (in this process, not timed with the proofs), proves their
+// C1s one after the other with the single-proof prover (proofs::prove_porep, what a loop of
+// `cuzk prove porep` does, parameters loaded per proof), then submits all of them at once to one
+// engine, and prints both wall times, the throughput, the engine's overhead per partition and
+// the prover workers' busy ratio. Exit codes: 0 done, 1 a proof failed, 2 bad usage.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <thread>
+
+#include "base/version.hpp"
+#include "cuzk/engine.hpp"
+#include "filecoin/porep/c1_wrapper.hpp"
+#include "filecoin/porep/seal.hpp"
+#include "filecoin/porep/vanilla_prove.hpp"
+#include "filecoin/proofs/porep_prover.hpp"
+#include "filecoin/proofs/prover_backend.hpp"
+
+namespace {
+
+using namespace cuzk;
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+struct sector_job {
+  porep::c1_output_t c1;
+  uint64_t miner = 0, sector = 0;
+  std::string wrapper;
+};
+
+struct pipeline_args {
+  std::string param_dir;
+  std::string registered_proof = "StackedDrg2KiBV1_1";
+  unsigned sectors = 4;
+  int gpu = -1;
+  unsigned synthesis_workers = 0, prover_threads = 0;
+  uint64_t host_budget_gib = 0;
+  bool generate_params = false;
+  uint64_t seed = 1;
+};
+
+int run_pipeline(const pipeline_args& a) {
+  auto proof = porep::parse_registered_seal_proof(a.registered_proof);
+  if (!proof) {
+    std::fprintf(stderr, "error: %s\n", proof.error().to_string().c_str());
+    return 2;
+  }
+  auto cfg = porep::porep_config(*proof);
+  if (!cfg) {
+    std::fprintf(stderr, "error: %s\n", cfg.error().to_string().c_str());
+    return 2;
+  }
+  const std::string dir = proofs::resolve_params_dir(a.param_dir);
+  if (!std::filesystem::exists(proofs::porep_params_path(*cfg, dir))) {
+    if (!a.generate_params) {
+      std::fprintf(stderr, "error: %s missing (pass --generate-params for a seeded test setup)\n",
+                   proofs::porep_params_path(*cfg, dir).c_str());
+      return 2;
+    }
+    std::fprintf(stderr, "generating test parameters (seeded: forgeable, benchmarks only) ...\n");
+    const std::vector<uint8_t> tw{'c', 'u', 'z', 'k', '-', 'b', 'e', 'n', 'c', 'h'};
+    auto gen = proofs::generate_porep_parameters(*proof, dir, thread_pool::default_pool(), {}, tw);
+    if (!gen) {
+      std::fprintf(stderr, "error: %s\n", gen.error().to_string().c_str());
+      return 1;
+    }
+  }
+
+  std::mt19937_64 rng(a.seed);
+  std::vector<sector_job> jobs;
+  const auto t_seal = clock_type::now();
+  for (unsigned i = 0; i < a.sectors; ++i) {
+    porep::seal_request_t req;
+    req.config = *cfg;
+    sector_job j;
+    j.miner = 1000 + rng() % 1000;
+    j.sector = i + 1;
+    req.prover_id = porep::prover_id_from_actor(j.miner);
+    req.sector_id = j.sector;
+    for (auto& b : req.ticket) b = uint8_t(rng());
+    std::vector<uint8_t> payload(cfg->sector.sector_bytes / 128 * 127);
+    for (auto& b : payload) b = uint8_t(rng());
+    auto sealed = porep::seal_sector(req, payload);
+    if (!sealed) {
+      std::fprintf(stderr, "error: seal: %s\n", sealed.error().to_string().c_str());
+      return 1;
+    }
+    porep::bytes32_t seed;
+    for (auto& b : seed) b = uint8_t(rng());
+    auto c1 = porep::seal_commit_phase1(*sealed, seed);
+    if (!c1) {
+      std::fprintf(stderr, "error: C1: %s\n", c1.error().to_string().c_str());
+      return 1;
+    }
+    j.c1 = std::move(*c1);
+    j.wrapper = *porep::c1_to_wrapper_json(j.c1, j.sector);
+    jobs.push_back(std::move(j));
+  }
+  std::fprintf(stderr, "sealed %u sectors in %.1f s\n", a.sectors, seconds_since(t_seal));
+
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  thread_pool pool(a.prover_threads ? a.prover_threads : cores);
+
+  // 1. One after the other, as a loop over `cuzk prove porep` does.
+  double seq_wall = 0, seq_without_load = 0;
+  for (const auto& j : jobs) {
+    proofs::prove_timings_t tm;
+    proofs::prove_options_t opt;
+    opt.gpu_device = a.gpu;
+    const auto t0 = clock_type::now();
+    auto p = proofs::prove_porep(
+        j.c1, proofs::prover_identity_t{porep::prover_id_from_actor(j.miner), j.sector}, dir, pool,
+        &tm, opt);
+    const double s = seconds_since(t0);
+    if (!p) {
+      std::fprintf(stderr, "error: sequential proof: %s\n", p.error().to_string().c_str());
+      return 1;
+    }
+    seq_wall += s;
+    seq_without_load += s - tm.params_load;
+  }
+
+  // 2. All at once through one engine (parameters loaded once, kept resident).
+  engine::engine_config ec;
+  ec.param_dir = dir;
+  if (a.gpu >= 0)
+    ec.gpu_devices = {a.gpu};
+  else
+    ec.disable_gpus = true;
+  ec.synthesis_workers = a.synthesis_workers;
+  ec.prover_threads = a.prover_threads;
+  ec.host_memory_budget = a.host_budget_gib << 30;
+  auto e = engine::proving_engine::create(ec);
+  if (!e) {
+    std::fprintf(stderr, "error: engine: %s\n", e.error().to_string().c_str());
+    return 1;
+  }
+  const auto make_request = [&](const sector_job& j, const std::string& id) {
+    engine::proof_request r;
+    r.request_id = id;
+    r.kind = engine::proof_kind::porep_seal_commit;
+    r.registered_proof = uint64_t(*proof);
+    r.sector_size = cfg->sector.sector_bytes;
+    r.vanilla_proof.assign(j.wrapper.begin(), j.wrapper.end());
+    r.sector_number = j.sector;
+    r.miner_id = j.miner;
+    return r;
+  };
+  // A first job alone: loads the parameters, and its latency against the single-proof prover's
+  // is the engine's overhead.
+  const auto t_first = clock_type::now();
+  auto first = (*e)->submit(make_request(jobs[0], "warm-up"));
+  auto first_r = (*e)->await(first->job_id, std::chrono::hours(1));
+  const double first_s = seconds_since(t_first);
+  if (!first_r || first_r->state != engine::job_state::completed) {
+    std::fprintf(
+        stderr, "error: engine warm-up proof failed: %s\n",
+        first_r ? first_r->error.to_string().c_str() : first_r.error().to_string().c_str());
+    return 1;
+  }
+  const auto t_alone = clock_type::now();
+  auto alone = (*e)->submit(make_request(jobs[0], "alone"));
+  auto alone_r = (*e)->await(alone->job_id, std::chrono::hours(1));
+  const double alone_s = seconds_since(t_alone);
+
+  const engine::engine_status before = (*e)->status();
+  const auto t0 = clock_type::now();
+  std::vector<std::string> ids;
+  for (const auto& j : jobs)
+    ids.push_back((*e)->submit(make_request(j, "bench-" + std::to_string(j.sector)))->job_id);
+  double sum_synth = 0, sum_prove = 0, sum_verify = 0;
+  for (const auto& id : ids) {
+    auto r = (*e)->await(id, std::chrono::hours(1));
+    if (!r || r->state != engine::job_state::completed) {
+      std::fprintf(stderr, "error: engine proof %s failed: %s\n", id.c_str(),
+                   r ? r->error.to_string().c_str() : r.error().to_string().c_str());
+      return 1;
+    }
+    sum_synth += r->timings.synthesis;
+    sum_prove += r->timings.prove + r->timings.finalize;
+    sum_verify += r->timings.verify;
+  }
+  const double engine_wall = seconds_since(t0);
+  const engine::engine_status after = (*e)->status();
+  double busy = 0;
+  for (size_t w = 0; w < after.workers.size(); ++w)
+    busy += after.workers[w].busy_seconds - before.workers[w].busy_seconds;
+  const unsigned partitions = cfg->partitions();
+
+  std::printf("cuzk-bench pipeline: %s, %u sectors x %u partition(s), %s, commit %s, %u cores\n",
+              a.registered_proof.c_str(), a.sectors, partitions,
+              a.gpu >= 0 ? ("gpu " + std::to_string(a.gpu)).c_str() : "cpu prover", GIT_COMMIT,
+              cores);
+  std::printf("  sequential prove_porep : %8.2f s (%.2f s without the per-proof parameter loads)\n",
+              seq_wall, seq_without_load);
+  std::printf("  engine, all at once    : %8.2f s  -> %.2fx the sequential loop, %.1f proofs/h\n",
+              engine_wall, seq_wall / engine_wall, 3600.0 * a.sectors / engine_wall);
+  std::printf("  engine phases (summed) : synthesis %.2f s, prove %.2f s, verify %.3f s\n",
+              sum_synth / 1e3, sum_prove / 1e3, sum_verify / 1e3);
+  std::printf("  prover busy ratio      : %.0f %% of %zu worker(s) over the run\n",
+              100.0 * busy / (engine_wall * double(after.workers.size())), after.workers.size());
+  std::printf(
+      "  one job alone          : %.2f s first (parameter load %.2f s), %.2f s warm; "
+      "sequential per proof %.2f s -> overhead %+.0f ms per partition\n",
+      first_s, first_r->timings.srs_load / 1e3, alone_s, seq_without_load / a.sectors,
+      1e3 * (alone_s - seq_without_load / a.sectors) / partitions);
+  std::printf("  peak RSS               : %.0f MiB\n", double(after.peak_rss) / (1 << 20));
+  (void)alone_r;
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"cuzk-bench: proving engine benchmarks"};
+  app.require_subcommand(1);
+  pipeline_args pa;
+  auto* pipe = app.add_subcommand(
+      "pipeline", "PoRep C2 jobs through the engine vs one after the other (in-process)");
+  pipe->add_option("--param-dir", pa.param_dir,
+                   "parameter directory (default $FIL_PROOFS_PARAMETER_CACHE or "
+                   "/var/tmp/filecoin-proof-parameters)");
+  pipe->add_option("--registered-proof", pa.registered_proof, "seal proof (name or number)")
+      ->capture_default_str();
+  pipe->add_option("--sectors,-n", pa.sectors, "sectors to seal and prove")
+      ->check(CLI::Range(1u, 1000u))
+      ->capture_default_str();
+  pipe->add_option("--gpu", pa.gpu, "CUDA device to prove on (-1: the CPU prover)")
+      ->capture_default_str();
+  pipe->add_option("--synthesis-workers", pa.synthesis_workers,
+                   "engine synthesis workers (0: auto)");
+  pipe->add_option("--prover-threads", pa.prover_threads, "CPU prover threads (0: every core)");
+  pipe->add_option("--host-budget-gib", pa.host_budget_gib, "engine host budget (0: auto)");
+  pipe->add_flag("--generate-params", pa.generate_params,
+                 "generate seeded test parameters when the .params file is missing");
+  pipe->add_option("--seed", pa.seed, "seed of the random sectors")->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  try {
+    if (*pipe) return run_pipeline(pa);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+  return 2;
+}

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: Apache-2.0
+// The proving engine's public API: what the daemon (src/server) and cuzk-bench use, and nothing
+// else. One long-lived engine per machine takes a stream of mixed proof requests and returns
+// self-verified proofs; how it schedules them is docs/architecture.md "The engine".
+//
+// A request carries what the cuzk.v1 wire carries (spec/CUZK.md §4.3): the proof kind, the
+// registered proof, the vanilla input bytes exactly as sent, identity fields, a priority and the
+// client's request id. Every call is thread-safe.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/log.hpp"
+#include "base/status.hpp"
+
+namespace cuzk::engine {
+
+/// The wire's ProofKind numbers.
+enum class proof_kind : uint32_t {
+  porep_seal_commit = 1,
+  snap_deals_update = 2,
+  window_post_partition = 3,
+  winning_post = 4,
+};
+/// "porep-c2", "snap-update", "window-post", "winning-post" (the Rust cuzk's strings).
+std::string_view to_string(proof_kind k);
+
+/// The wire's Priority numbers; unspecified means the kind's default (WinningPoSt critical,
+/// WindowPoSt high, SnapDeals and PoRep normal). Higher runs first at every stage.
+enum class priority : uint32_t { unspecified = 0, low = 1, normal = 2, high = 3, critical = 4 };
+
+struct proof_request {
+  std::string request_id;  ///< the client's id; empty: the engine makes one up
+  proof_kind kind = proof_kind::porep_seal_commit;
+  uint64_t sector_size = 0;
+  uint64_t registered_proof = 0;
+  priority prio = priority::unspecified;
+  std::vector<uint8_t> vanilla_proof;                ///< PoRep: the C1 (any of its formats)
+  std::vector<std::vector<uint8_t>> vanilla_proofs;  ///< PoSt, SnapDeals
+  uint64_t sector_number = 0;
+  uint64_t miner_id = 0;
+  std::vector<uint8_t> randomness;
+  uint32_t partition_index = 0;
+  std::vector<uint8_t> comm_r_old, comm_r_new, comm_d_new;
+  /// PoRep only: when true, replica_id is re-derived from miner_id and sector_number and must
+  /// equal the C1's (a C1 sent for another sector fails); false trusts the C1's replica_id.
+  bool check_identity = true;
+};
+
+/// Where a job is. Clients see the terminal states; queued/running are for status().
+enum class job_state { queued, running, completed, failed, cancelled };
+std::string_view to_string(job_state s);
+
+/// Milliseconds per phase of one partition.
+struct partition_timings {
+  unsigned partition = 0;
+  std::string worker;  ///< "cpu", "gpu 0"
+  double synthesis_wait = 0, synthesis = 0, prover_wait = 0;
+  double ntt = 0, h = 0, msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0;
+  double prove = 0;     ///< the prover's whole start (upload, NTTs, MSMs)
+  double finalize = 0;  ///< the r/s epilogue
+  unsigned attempts = 1;
+};
+
+/// Milliseconds per phase of one job. Sums are over partitions; the *_wall figures are elapsed.
+struct job_timings {
+  double queue_wait = 0;  ///< submit → the first partition's synthesis starts
+  double prepare = 0;     ///< input decoding and checks (vanilla proofs)
+  double srs_load = 0;    ///< waiting for / loading the parameters (0 when resident)
+  double synthesis = 0, prove = 0, finalize = 0;
+  double verify = 0;  ///< the batch self-verification of every partition
+  double total = 0;   ///< submit → result
+  std::vector<partition_timings> partitions;
+};
+
+struct job_result {
+  std::string job_id;
+  job_state state = job_state::queued;
+  std::vector<uint8_t> proof;  ///< COMPLETED: the concatenated 192-byte partition proofs
+  status error;                ///< FAILED / CANCELLED: why
+  job_timings timings;
+};
+
+/// What submit() answers.
+struct submit_result {
+  std::string job_id;
+  bool attached = false;        ///< an identical request was in flight or recently completed
+  unsigned queue_position = 0;  ///< jobs ahead of it (higher or equal priority, not finished)
+};
+
+struct engine_config {
+  /// CUDA ordinals to prove on; empty: every device found. No device (or a build without
+  /// CUDA): the CPU prover.
+  std::vector<int> gpu_devices;
+  /// Prove on the CPU even where GPUs are present (gpu_devices is then ignored).
+  bool disable_gpus = false;
+  /// Also run a CPU prover worker when GPUs are present (and always when none is).
+  bool cpu_worker_with_gpus = false;
+  /// Threads of the CPU prover and the parameter decoding; 0: every core.
+  unsigned prover_threads = 0;
+  /// Synthesis workers (each one partition at a time); 0: derived from the cores and budget.
+  unsigned synthesis_workers = 0;
+  /// Host bytes the engine may hold in parameters, synthesis buffers and request bytes; 0: the
+  /// machine's memory minus host_safety_margin.
+  uint64_t host_memory_budget = 0;
+  uint64_t host_safety_margin = uint64_t(5) << 30;
+  /// Device bytes per GPU for parameters and prover scratch; 0: the device's memory minus 1 GiB.
+  uint64_t device_memory_budget = 0;
+  /// The directory of the .params / .vk files (srs.param_cache).
+  std::string param_dir;
+  /// Parameters unused this long may be evicted under memory pressure.
+  std::chrono::milliseconds eviction_min_idle = std::chrono::minutes(5);
+  /// Finished jobs are kept (for await and idempotent re-submits) this long, at most this many.
+  std::chrono::milliseconds result_retention = std::chrono::minutes(30);
+  size_t max_retained_results = 4096;
+  /// Full subgroup checks on every parameter point (slow; on-curve checks always run).
+  bool full_params_checks = false;
+  /// Where the engine logs; empty: silent.
+  log_sink log;
+};
+
+/// One parameter set the engine holds.
+struct srs_status {
+  std::string circuit_id;  ///< "porep-32g", "porep-2k", ...
+  std::string worker;      ///< "cpu" (host memory) or "gpu N" (device memory)
+  uint64_t bytes = 0;
+  unsigned ref_count = 0;  ///< jobs using it now
+  double idle_seconds = 0;
+  bool loading = false;
+};
+
+struct worker_status {
+  std::string name;  ///< "cpu", "gpu 0"
+  int device = -1;
+  bool healthy = true;
+  std::string current_job;  ///< empty when idle
+  proof_kind current_kind = proof_kind::porep_seal_commit;
+  double busy_seconds = 0;  ///< time spent proving since start
+};
+
+struct kind_queue_status {
+  proof_kind kind;
+  unsigned pending = 0;      ///< jobs of this kind not yet running
+  unsigned in_progress = 0;  ///< jobs of this kind with work under way
+};
+
+struct engine_status {
+  std::vector<worker_status> workers;
+  std::vector<srs_status> srs;
+  std::vector<kind_queue_status> queues;
+  uint64_t completed = 0, failed = 0, cancelled = 0;
+  uint64_t host_budget = 0, host_used = 0;
+  uint64_t device_budget = 0, device_used = 0;  ///< summed over the GPUs
+  uint64_t peak_rss = 0;
+  double uptime_seconds = 0;
+  unsigned synthesis_workers = 0;
+};
+
+class proving_engine {
+ public:
+  /// Starts the workers. Errors: a GPU listed that does not exist, a budget too small to be
+  /// meaningful.
+  static result<std::unique_ptr<proving_engine>> create(const engine_config& cfg);
+  virtual ~proving_engine() = default;
+
+  /// Queues a request (or attaches to an identical one, see submit_result::attached). Errors
+  /// before queueing: invalid_argument for a request that cannot be proved at all (no input,
+  /// unknown kind); unavailable after shutdown() began.
+  virtual result<submit_result> submit(proof_request req) = 0;
+  /// Waits until the job ends or `timeout` passes; a job still running after the timeout is
+  /// returned in its current state (queued/running) and goes on. not_found for an unknown id
+  /// (never submitted, or its result was dropped after the retention time).
+  virtual result<job_result> await(const std::string& job_id,
+                                   std::chrono::milliseconds timeout) = 0;
+  /// Cancels a job at its next phase boundary: true when it was queued or running (it will end
+  /// CANCELLED), false when it had already ended; not_found for an unknown id.
+  virtual result<bool> cancel(const std::string& job_id) = 0;
+  virtual engine_status status() = 0;
+  /// Loads a circuit's parameters on every prover worker; returns when loaded (true) or already
+  /// resident (false). not_found for an unknown circuit id, resource_exhausted when they can
+  /// never fit, the load error otherwise.
+  virtual result<bool> preload(const std::string& circuit_id) = 0;
+  /// Frees a circuit's parameters now (the bytes freed); invalid_argument when a job is using
+  /// them, 0 when they were not loaded.
+  virtual result<uint64_t> evict(const std::string& circuit_id) = 0;
+  /// Stops taking requests, lets every accepted job finish, stops the workers.
+  virtual void shutdown() = 0;
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,1209 @@
+// SPDX-License-Identifier: Apache-2.0
+// The proving engine (include/cuzk/engine.hpp; threads, queues and buffer lifetimes are drawn in
+// docs/architecture.md "The engine").
+//
+// One mutex (mu_) guards all scheduling state and one condition variable (cv_) announces every
+// change; a waiter re-checks its condition under mu_ before sleeping, so no wake-up is lost
+// (the Rust engine's budget waits lose them, spec/CUZK.md §5.2 #6). Heavy work (decoding,
+// synthesis, proving, verification, parameter loading) runs with mu_ released.
+//
+// A job moves through two priority queues ordered by (priority desc, submit order, partition):
+//   synthesis queue: the job's "prepare" task (decode + check the input, pin the parameters on
+//                    every prover worker), then one task per partition;
+//   prover queue:    synthesized partitions (each in a recycled buffer) waiting for a worker.
+// Every partition passes both queues, so a higher-priority job overtakes at the next partition
+// boundary of either stage. The host budget counts request bytes, decoded inputs, synthesis
+// buffers and CPU-resident parameters; each GPU's budget counts its resident parameters.
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <random>
+#include <set>
+#include <thread>
+#include <unordered_map>
+
+#include "base/hex.hpp"
+#include "base/os_random.hpp"
+#include "engine/proof_kind.hpp"
+#include "filecoin/proofs/porep_prover.hpp"
+#include "groth16/assignment.hpp"
+#include "groth16/proof.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/prover_cpu.hpp"
+#include "groth16/verifier.hpp"
+#include "hash/blake2b.hpp"
+
+namespace cuzk::engine {
+
+std::string_view to_string(proof_kind k) {
+  switch (k) {
+    case proof_kind::porep_seal_commit:
+      return "porep-c2";
+    case proof_kind::snap_deals_update:
+      return "snap-update";
+    case proof_kind::window_post_partition:
+      return "window-post";
+    case proof_kind::winning_post:
+      return "winning-post";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(job_state s) {
+  switch (s) {
+    case job_state::queued:
+      return "queued";
+    case job_state::running:
+      return "running";
+    case job_state::completed:
+      return "completed";
+    case job_state::failed:
+      return "failed";
+    case job_state::cancelled:
+      return "cancelled";
+  }
+  return "unknown";
+}
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double ms_between(clock_type::time_point a, clock_type::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+std::string gib(uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", double(bytes) / double(uint64_t(1) << 30));
+  return buf;
+}
+
+// MemTotal of /proc/meminfo in bytes, 0 when unreadable.
+uint64_t machine_memory_bytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  uint64_t kib = 0;
+  std::string unit;
+  while (in >> key >> kib >> unit) {
+    if (key == "MemTotal:") return kib * 1024;
+  }
+  return 0;
+}
+
+// A random RFC 4122 version-4 UUID, the Rust cuzk's id for a request without one.
+std::string random_uuid() {
+  std::array<uint8_t, 16> b{};
+  if (!fill_os_random(b).ok()) {
+    std::random_device rd;
+    for (auto& x : b) x = uint8_t(rd());
+  }
+  b[6] = uint8_t((b[6] & 0x0f) | 0x40);
+  b[8] = uint8_t((b[8] & 0x3f) | 0x80);
+  const std::string h = to_hex(b);
+  return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) +
+         "-" + h.substr(20);
+}
+
+// BLAKE2b-256 of every field that determines the proof (not the priority, not the id): two
+// submits with the same id are the same job only when this matches.
+std::array<uint8_t, 32> request_digest(const proof_request& r) {
+  blake2b h(32);
+  const auto u64 = [&](uint64_t v) { h.update(&v, sizeof v); };
+  const auto bytes = [&](const std::vector<uint8_t>& v) {
+    u64(v.size());
+    h.update(v);
+  };
+  u64(uint64_t(r.kind));
+  u64(r.sector_size);
+  u64(r.registered_proof);
+  bytes(r.vanilla_proof);
+  u64(r.vanilla_proofs.size());
+  for (const auto& v : r.vanilla_proofs) bytes(v);
+  u64(r.sector_number);
+  u64(r.miner_id);
+  bytes(r.randomness);
+  u64(r.partition_index);
+  bytes(r.comm_r_old);
+  bytes(r.comm_r_new);
+  bytes(r.comm_d_new);
+  u64(r.check_identity ? 1 : 0);
+  std::array<uint8_t, 32> out{};
+  h.finalize(out.data());
+  return out;
+}
+
+uint64_t request_bytes(const proof_request& r) {
+  uint64_t n = r.vanilla_proof.size() + r.randomness.size() + r.comm_r_old.size() +
+               r.comm_r_new.size() + r.comm_d_new.size();
+  for (const auto& v : r.vanilla_proofs) n += v.size();
+  return n;
+}
+
+// Runs fn, turning an escaping exception (out of memory, a library's throw) into an internal
+// status: a worker thread must never die with a job in flight.
+template <class Fn>
+auto guarded(Fn&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const std::bad_alloc&) {
+    return cuzk::status(status_code::resource_exhausted, "out of host memory");
+  } catch (const std::exception& e) {
+    return cuzk::status(status_code::internal, std::string("exception: ") + e.what());
+  }
+}
+
+constexpr int PREPARE = -1;  // the partition index of a job's prepare task
+
+struct job;
+struct srs_entry;
+
+// One partition's synthesized circuit, recycled across partitions and jobs.
+struct synthesis_buffer {
+  r1cs::proving_cs cs;
+  uint64_t charged = 0;  // host bytes charged for it (its capacity)
+};
+
+// A queue entry: ordered by priority (higher first), then submit order, then partition.
+struct task_key {
+  int prio = 0;
+  uint64_t seq = 0;
+  int partition = 0;
+  bool operator<(const task_key& o) const {
+    if (prio != o.prio) return prio > o.prio;
+    if (seq != o.seq) return seq < o.seq;
+    return partition < o.partition;
+  }
+};
+
+struct ready_partition {
+  std::shared_ptr<job> owner;
+  std::unique_ptr<synthesis_buffer> buf;
+  clock_type::time_point ready_at;
+};
+
+struct srs_entry {
+  circuit_params circuit;
+  size_t worker = 0;
+  std::unique_ptr<proofs::prover_backend> backend;
+  uint64_t host_charged = 0, device_charged = 0;
+  unsigned refs = 0;
+  bool loading = false;
+  clock_type::time_point last_used = clock_type::now();
+};
+
+struct job {
+  std::string id, request_id;
+  std::array<uint8_t, 32> digest{};
+  uint64_t seq = 0;
+  int prio = 0;
+  proof_kind kind{};
+  std::shared_ptr<const proof_kind_handler> handler;
+  std::optional<proof_request> request;  // dropped once prepared
+  uint64_t request_charged = 0;
+  std::unique_ptr<prepared_proof> prepared;
+  uint64_t prepared_charged = 0;
+  std::shared_ptr<const groth16::prepared_verifying_key> pvk;
+  std::vector<srs_entry*> pins;
+
+  job_state state = job_state::queued;
+  bool cancel_requested = false;
+  status error;  // set once: the job will end FAILED when nothing is in flight
+  unsigned in_flight = 0;
+  unsigned partitions = 0, done = 0;
+  std::vector<std::optional<groth16::proof>> proofs;
+  std::vector<unsigned> attempts;
+  std::vector<uint8_t> proof_bytes;
+  clock_type::time_point submitted = clock_type::now(), finished;
+  bool first_synthesis_seen = false;
+  job_timings timings;
+
+  bool terminal() const {
+    return state == job_state::completed || state == job_state::failed ||
+           state == job_state::cancelled;
+  }
+  bool stopping() const { return cancel_requested || !error.ok(); }
+};
+
+struct prover_worker {
+  std::string name;
+  int device = -1;  // -1: the CPU prover
+  bool healthy = true;
+  unsigned consecutive_failures = 0;
+  uint64_t device_budget = 0, device_used = 0;
+  std::unique_ptr<thread_pool> pool;
+  std::thread thread;
+  std::string current_job;
+  proof_kind current_kind{};
+  double busy_ms = 0;
+};
+
+int numeric(priority p) {
+  return int(p);
+}
+
+class engine_impl final : public proving_engine {
+ public:
+  engine_impl(const engine_config& cfg, engine_parts parts)
+      : cfg_(cfg), handlers_(std::move(parts.handlers)), make_backend_(parts.make_backend) {
+    if (!make_backend_) make_backend_ = proofs::make_prover_backend;
+  }
+
+  cuzk::status start() {
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    host_budget_ = cfg_.host_memory_budget;
+    if (host_budget_ == 0) {
+      const uint64_t total = machine_memory_bytes();
+      if (total == 0)
+        return cuzk::status(status_code::internal, "cannot read MemTotal from /proc/meminfo");
+      if (total <= cfg_.host_safety_margin) {
+        return cuzk::status(status_code::invalid_argument,
+                            "the safety margin " + gib(cfg_.host_safety_margin) +
+                                " leaves nothing of the machine's " + gib(total));
+      }
+      host_budget_ = total - cfg_.host_safety_margin;
+    }
+
+    const std::vector<proofs::gpu_device_t> gpus =
+        cfg_.disable_gpus ? std::vector<proofs::gpu_device_t>{} : proofs::list_gpus();
+    std::vector<proofs::gpu_device_t> chosen;
+    if (cfg_.gpu_devices.empty() || cfg_.disable_gpus) {
+      chosen = gpus;
+    } else {
+      for (int ordinal : cfg_.gpu_devices) {
+        auto it = std::find_if(gpus.begin(), gpus.end(),
+                               [&](const proofs::gpu_device_t& g) { return g.ordinal == ordinal; });
+        if (it == gpus.end()) {
+          return cuzk::status(status_code::invalid_argument,
+                              "GPU " + std::to_string(ordinal) +
+                                  " does not exist on this machine (" +
+                                  std::to_string(gpus.size()) + " CUDA devices)");
+        }
+        chosen.push_back(*it);
+      }
+    }
+    const unsigned prover_threads = cfg_.prover_threads ? cfg_.prover_threads : cores;
+    for (const auto& g : chosen) {
+      auto w = std::make_unique<prover_worker>();
+      w->name = "gpu " + std::to_string(g.ordinal);
+      w->device = g.ordinal;
+      const uint64_t reserve = uint64_t(1) << 30;
+      w->device_budget = cfg_.device_memory_budget
+                             ? cfg_.device_memory_budget
+                             : (g.total_bytes > reserve ? g.total_bytes - reserve : g.total_bytes);
+      // The GPU worker's pool stages host arrays into pinned memory; a few threads saturate it.
+      w->pool = std::make_unique<thread_pool>(std::min(prover_threads, 4u));
+      workers_.push_back(std::move(w));
+    }
+    if (chosen.empty() || cfg_.cpu_worker_with_gpus) add_cpu_worker(prover_threads);
+
+    synthesis_workers_ = cfg_.synthesis_workers ? cfg_.synthesis_workers : cores;
+    // Partitions synthesized ahead of the provers: enough to keep every worker fed while the
+    // next one is synthesized, not so many that a late high-priority job finds the budget full.
+    lookahead_ = 2 * unsigned(workers_.size());
+    started_at_ = clock_type::now();
+    for (size_t i = 0; i < workers_.size(); ++i) start_prover(i);
+    for (unsigned i = 0; i < synthesis_workers_; ++i)
+      synth_threads_.emplace_back([this] { synthesis_loop(); });
+    logf(cfg_.log, log_level::info,
+         "engine: %zu prover worker(s), %u synthesis worker(s), host budget %s", workers_.size(),
+         synthesis_workers_, gib(host_budget_).c_str());
+    return cuzk::status();
+  }
+
+  ~engine_impl() override { shutdown(); }
+
+  result<submit_result> submit(proof_request req) override {
+    const proof_kind_handler* h = handler_of(req.kind);
+    if (!h) {
+      return cuzk::status(status_code::invalid_argument,
+                          "invalid proof_kind: " + std::to_string(uint32_t(req.kind)) +
+                              " (this engine proves " + kinds_text() + ")");
+    }
+    if (cuzk::status s = h->check(req); !s) return s;
+    const auto digest = request_digest(req);
+    const uint64_t bytes = request_bytes(req);
+
+    std::unique_lock lk(mu_);
+    if (draining_) return cuzk::status(status_code::unavailable, "the engine is shutting down");
+    prune_locked();
+    if (!req.request_id.empty()) {
+      auto range = by_request_.equal_range(req.request_id);
+      for (auto it = range.first; it != range.second; ++it) {
+        auto jt = jobs_.find(it->second);
+        if (jt == jobs_.end()) continue;
+        const job& j = *jt->second;
+        const bool usable = j.digest == digest && !j.stopping() && j.state != job_state::failed &&
+                            j.state != job_state::cancelled;
+        if (usable) return submit_result{j.id, true, queue_position_locked(j)};
+      }
+    }
+    if (bytes > host_budget_) {
+      return cuzk::status(
+          status_code::resource_exhausted,
+          "the request's " + gib(bytes) + " of input exceed the host budget " + gib(host_budget_));
+    }
+    auto j = std::make_shared<job>();
+    j->seq = next_seq_++;
+    j->request_id = req.request_id;
+    j->id = req.request_id.empty() ? random_uuid() : req.request_id;
+    if (jobs_.count(j->id)) j->id = req.request_id + "#" + std::to_string(j->seq);
+    j->digest = digest;
+    j->kind = req.kind;
+    j->handler = handler_ptr(req.kind);
+    j->prio = numeric(req.prio == priority::unspecified ? h->default_priority() : req.prio);
+    // Request bytes are charged at once, past the budget if need be: the client already sent
+    // them, refusing would not free them. Buffers wait for the budget instead.
+    j->request_charged = bytes;
+    host_used_ += bytes;
+    j->request = std::move(req);
+    jobs_[j->id] = j;
+    if (!j->request_id.empty()) by_request_.emplace(j->request_id, j->id);
+    active_.insert(j.get());
+    synth_queue_.emplace(task_key{j->prio, j->seq, PREPARE}, j);
+    cv_.notify_all();
+    return submit_result{j->id, false, queue_position_locked(*j)};
+  }
+
+  result<job_result> await(const std::string& job_id, std::chrono::milliseconds timeout) override {
+    std::unique_lock lk(mu_);
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end()) return cuzk::status(status_code::not_found, "job not found: " + job_id);
+    std::shared_ptr<job> j = it->second;
+    cv_.wait_for(lk, timeout, [&] { return j->terminal(); });
+    return result_of_locked(*j);
+  }
+
+  result<bool> cancel(const std::string& job_id) override {
+    std::unique_lock lk(mu_);
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end()) return cuzk::status(status_code::not_found, "job not found: " + job_id);
+    job& j = *it->second;
+    if (j.terminal() || j.stopping()) return false;
+    j.cancel_requested = true;
+    drop_queued_locked(j);
+    settle_locked(j);
+    cv_.notify_all();
+    return true;
+  }
+
+  engine_status status() override {
+    std::unique_lock lk(mu_);
+    prune_locked();
+    engine_status st;
+    const auto now = clock_type::now();
+    for (const auto& w : workers_) {
+      worker_status ws;
+      ws.name = w->name;
+      ws.device = w->device;
+      ws.healthy = w->healthy;
+      ws.current_job = w->current_job;
+      ws.current_kind = w->current_kind;
+      ws.busy_seconds = w->busy_ms / 1000;
+      st.workers.push_back(ws);
+      st.device_budget += w->device_budget;
+      st.device_used += w->device_used;
+    }
+    for (const auto& [key, e] : srs_) {
+      st.srs.push_back({e->circuit.id, workers_[e->worker]->name,
+                        e->host_charged + e->device_charged, e->refs,
+                        std::chrono::duration<double>(now - e->last_used).count(), e->loading});
+    }
+    for (const auto& h : handlers_) {
+      kind_queue_status q{h->kind(), 0, 0};
+      for (const job* j : active_) {
+        if (j->kind != h->kind()) continue;
+        if (j->state == job_state::queued)
+          ++q.pending;
+        else
+          ++q.in_progress;
+      }
+      st.queues.push_back(q);
+    }
+    st.completed = completed_;
+    st.failed = failed_;
+    st.cancelled = cancelled_;
+    st.host_budget = host_budget_;
+    st.host_used = host_used_;
+    st.peak_rss = proofs::peak_rss_bytes();
+    st.uptime_seconds = std::chrono::duration<double>(now - started_at_).count();
+    st.synthesis_workers = synthesis_workers_;
+    return st;
+  }
+
+  result<bool> preload(const std::string& circuit_id) override {
+    auto c = circuit_by_id(circuit_id);
+    if (!c) return c.error();
+    std::unique_lock lk(mu_);
+    bool loaded_now = false;
+    for (size_t w = 0; w < workers_.size(); ++w) {
+      if (!workers_[w]->healthy) continue;
+      bool was_loaded = false;
+      auto e = acquire_srs_locked(lk, *c, w, nullptr, &was_loaded);
+      if (!e) return e.error();
+      release_srs_locked(**e);
+      loaded_now = loaded_now || !was_loaded;
+    }
+    return loaded_now;
+  }
+
+  result<uint64_t> evict(const std::string& circuit_id) override {
+    auto c = circuit_by_id(circuit_id);
+    if (!c) return c.error();
+    std::unique_lock lk(mu_);
+    uint64_t freed = 0;
+    for (auto it = srs_.begin(); it != srs_.end();) {
+      srs_entry& e = *it->second;
+      if (e.circuit.params_path != c->params_path) {
+        ++it;
+        continue;
+      }
+      if (e.refs > 0 || e.loading) {
+        return cuzk::status(status_code::invalid_argument,
+                            circuit_id + " is in use by " + std::to_string(e.refs) + " job(s)");
+      }
+      freed += e.host_charged + e.device_charged;
+      it = erase_srs_locked(it);
+    }
+    cv_.notify_all();
+    return freed;
+  }
+
+  void shutdown() override {
+    std::unique_lock lk(mu_);
+    if (exit_) return;
+    draining_ = true;
+    cv_.wait(lk, [&] { return active_.empty(); });
+    exit_ = true;
+    cv_.notify_all();
+    lk.unlock();
+    for (auto& t : synth_threads_) t.join();
+    for (auto& w : workers_)
+      if (w->thread.joinable()) w->thread.join();
+    lk.lock();
+    // What the engine still holds: recycled buffers and parameters.
+    free_buffers_.clear();
+    srs_.clear();
+  }
+
+ private:
+  // ---- lookups ----------------------------------------------------------------------------
+
+  const proof_kind_handler* handler_of(proof_kind k) const {
+    auto p = handler_ptr(k);
+    return p.get();
+  }
+  std::shared_ptr<const proof_kind_handler> handler_ptr(proof_kind k) const {
+    for (const auto& h : handlers_)
+      if (h->kind() == k) return h;
+    return nullptr;
+  }
+  std::string kinds_text() const {
+    std::string s;
+    for (const auto& h : handlers_) {
+      if (!s.empty()) s += ", ";
+      s += std::string(to_string(h->kind())) + " (" + std::to_string(uint32_t(h->kind())) + ")";
+    }
+    return s;
+  }
+  result<circuit_params> circuit_by_id(const std::string& id) const {
+    for (const auto& h : handlers_)
+      if (auto c = h->circuit_by_id(id, cfg_.param_dir)) return *c;
+    return cuzk::status(status_code::not_found, "unknown circuit id: " + id);
+  }
+
+  unsigned queue_position_locked(const job& me) const {
+    unsigned n = 0;
+    for (const job* j : active_)
+      if (j != &me && j->prio >= me.prio && j->seq < me.seq) ++n;
+    return n;
+  }
+
+  job_result result_of_locked(const job& j) const {
+    job_result r;
+    r.job_id = j.id;
+    r.state = j.state;
+    r.timings = j.timings;
+    if (j.state == job_state::completed) r.proof = j.proof_bytes;
+    if (j.state == job_state::failed) r.error = j.error;
+    if (j.state == job_state::cancelled)
+      r.error = cuzk::status(status_code::cancelled, "cancelled");
+    return r;
+  }
+
+  // Drops finished jobs past the retention time or beyond the retained count (oldest first).
+  void prune_locked() {
+    const auto now = clock_type::now();
+    while (!finished_.empty()) {
+      auto it = jobs_.find(finished_.front());
+      const bool gone = it == jobs_.end();
+      const bool expired = !gone && now - it->second->finished > cfg_.result_retention;
+      if (!gone && !expired && finished_.size() <= cfg_.max_retained_results) break;
+      if (!gone) {
+        auto range = by_request_.equal_range(it->second->request_id);
+        for (auto r = range.first; r != range.second; ++r) {
+          if (r->second == it->first) {
+            by_request_.erase(r);
+            break;
+          }
+        }
+        jobs_.erase(it);
+      }
+      finished_.pop_front();
+    }
+  }
+
+  // ---- budget -----------------------------------------------------------------------------
+
+  // Frees idle memory until `host_need` host bytes (and `device_need` on worker `w`, if given)
+  // fit: first recycled buffers, then parameters no job uses that have been idle for
+  // eviction_min_idle, least recently used first. True when they fit.
+  bool make_room_locked(uint64_t host_need, std::optional<size_t> w, uint64_t device_need) {
+    const auto fits = [&] {
+      return host_used_ + host_need <= host_budget_ &&
+             (!w || workers_[*w]->device_used + device_need <= workers_[*w]->device_budget);
+    };
+    while (!fits() && host_used_ + host_need > host_budget_ && !free_buffers_.empty()) {
+      host_used_ -= free_buffers_.back()->charged;
+      free_buffers_.pop_back();
+    }
+    while (!fits()) {
+      const auto now = clock_type::now();
+      auto victim = srs_.end();
+      for (auto it = srs_.begin(); it != srs_.end(); ++it) {
+        const srs_entry& e = *it->second;
+        if (e.refs > 0 || e.loading || now - e.last_used < cfg_.eviction_min_idle) continue;
+        const bool helps = (host_used_ + host_need > host_budget_ && e.host_charged > 0) ||
+                           (w && e.worker == *w && e.device_charged > 0);
+        if (!helps) continue;
+        if (victim == srs_.end() || e.last_used < victim->second->last_used) victim = it;
+      }
+      if (victim == srs_.end()) return false;
+      logf(cfg_.log, log_level::info, "engine: evicting %s from %s (idle, memory needed)",
+           victim->second->circuit.id.c_str(), workers_[victim->second->worker]->name.c_str());
+      erase_srs_locked(victim);
+    }
+    return true;
+  }
+
+  // ---- parameters -------------------------------------------------------------------------
+
+  using srs_map = std::map<std::pair<std::string, size_t>, std::unique_ptr<srs_entry>>;
+
+  srs_map::iterator erase_srs_locked(srs_map::iterator it) {
+    srs_entry& e = *it->second;
+    host_used_ -= e.host_charged;
+    workers_[e.worker]->device_used -= e.device_charged;
+    return srs_.erase(it);
+  }
+
+  void release_srs_locked(srs_entry& e) {
+    --e.refs;
+    e.last_used = clock_type::now();
+  }
+
+  // The parameters of `c` on worker `w`, loaded if need be (mu_ released while loading) and
+  // pinned (refs + 1). `owner` (may be null) is checked for cancellation while waiting for
+  // memory. resource_exhausted when they can never fit.
+  result<srs_entry*> acquire_srs_locked(std::unique_lock<std::mutex>& lk, const circuit_params& c,
+                                        size_t w, const job* owner, bool* was_loaded) {
+    const auto key = std::make_pair(c.params_path, w);
+    for (;;) {
+      auto it = srs_.find(key);
+      if (it != srs_.end() && it->second->loading) {
+        cv_.wait(lk);
+        continue;
+      }
+      if (it != srs_.end()) {
+        ++it->second->refs;
+        it->second->last_used = clock_type::now();
+        if (was_loaded) *was_loaded = true;
+        return it->second.get();
+      }
+      break;
+    }
+    prover_worker& wk = *workers_[w];
+    auto entry = std::make_unique<srs_entry>();
+    entry->circuit = c;
+    entry->worker = w;
+    entry->loading = true;
+    srs_entry* e = entry.get();
+    srs_[key] = std::move(entry);
+
+    const auto fail = [&](cuzk::status s) -> result<srs_entry*> {
+      erase_srs_locked(srs_.find(key));
+      cv_.notify_all();
+      return s;
+    };
+    lk.unlock();
+    auto file = groth16::params_file::open(c.params_path);
+    lk.lock();
+    if (!file)
+      return fail(cuzk::status(file.error().code(), c.params_path + ": " + file.error().message()));
+    const uint64_t bytes = groth16::query_bytes(file->sizes());
+    const uint64_t host_need = wk.device < 0 ? bytes : 0;
+    const uint64_t device_need = wk.device < 0 ? 0 : bytes;
+    if (host_need > host_budget_ || device_need > wk.device_budget) {
+      return fail(cuzk::status(status_code::resource_exhausted,
+                               c.id + " parameters need " + gib(bytes) + " of " +
+                                   (wk.device < 0 ? "host" : wk.name) + " memory, the budget is " +
+                                   gib(wk.device < 0 ? host_budget_ : wk.device_budget)));
+    }
+    while (!make_room_locked(host_need, w, device_need)) {
+      if (owner && owner->stopping())
+        return fail(cuzk::status(status_code::cancelled, "cancelled while waiting for memory"));
+      cv_.wait_for(lk, std::chrono::seconds(1));
+    }
+    e->host_charged = host_need;
+    e->device_charged = device_need;
+    host_used_ += host_need;
+    wk.device_used += device_need;
+
+    lk.unlock();
+    const auto t0 = clock_type::now();
+    const auto checks = cfg_.full_params_checks ? groth16::point_checks::full
+                                                : groth16::point_checks::on_curve_only;
+    auto backend =
+        guarded([&] { return make_backend_(*file, checks, wk.device, *wk.pool, cfg_.log); });
+    lk.lock();
+    if (!backend) {
+      return fail(cuzk::status(backend.error().code(), c.params_path + " on " + wk.name + ": " +
+                                                           backend.error().message()));
+    }
+    // Charge what the backend really holds.
+    host_used_ = host_used_ - e->host_charged + (*backend)->host_bytes();
+    wk.device_used = wk.device_used - e->device_charged + (*backend)->device_bytes();
+    e->host_charged = (*backend)->host_bytes();
+    e->device_charged = (*backend)->device_bytes();
+    e->backend = std::move(*backend);
+    e->loading = false;
+    e->refs = 1;
+    e->last_used = clock_type::now();
+    if (was_loaded) *was_loaded = false;
+    logf(cfg_.log, log_level::info, "engine: %s loaded on %s in %.0f ms (%s)", c.id.c_str(),
+         wk.name.c_str(), ms_between(t0, clock_type::now()), gib(bytes).c_str());
+    cv_.notify_all();
+    return e;
+  }
+
+  // ---- job lifecycle ----------------------------------------------------------------------
+
+  void fail_locked(job& j, cuzk::status s) {
+    if (j.stopping()) return;
+    j.error = std::move(s);
+    drop_queued_locked(j);
+    settle_locked(j);
+  }
+
+  // Removes the job's queued tasks and returns its synthesized buffers.
+  void drop_queued_locked(job& j) {
+    for (auto it = synth_queue_.begin(); it != synth_queue_.end();)
+      it = it->second.get() == &j ? synth_queue_.erase(it) : std::next(it);
+    for (auto it = prover_queue_.begin(); it != prover_queue_.end();) {
+      if (it->second.owner.get() == &j) {
+        recycle_locked(std::move(it->second.buf));
+        it = prover_queue_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  // Ends a cancelled or failed job once none of its work is running.
+  void settle_locked(job& j) {
+    if (!j.stopping() || j.in_flight > 0 || j.terminal()) return;
+    finish_locked(j, j.cancel_requested ? job_state::cancelled : job_state::failed);
+  }
+
+  void finish_locked(job& j, job_state s) {
+    j.state = s;
+    j.finished = clock_type::now();
+    j.timings.total = ms_between(j.submitted, j.finished);
+    host_used_ -= j.request_charged + j.prepared_charged;
+    j.request_charged = j.prepared_charged = 0;
+    j.request.reset();
+    j.prepared.reset();
+    for (srs_entry* e : j.pins) release_srs_locked(*e);
+    j.pins.clear();
+    if (s == job_state::completed) ++completed_;
+    if (s == job_state::failed) ++failed_;
+    if (s == job_state::cancelled) ++cancelled_;
+    if (s == job_state::failed) {
+      logf(cfg_.log, log_level::warn, "engine: job %s failed: %s", j.id.c_str(),
+           j.error.to_string().c_str());
+    }
+    queued_at_.erase(&j);
+    active_.erase(&j);
+    finished_.push_back(j.id);
+    cv_.notify_all();
+  }
+
+  void recycle_locked(std::unique_ptr<synthesis_buffer> buf) {
+    if (buf) free_buffers_.push_back(std::move(buf));
+    cv_.notify_all();
+  }
+
+  // A buffer able to hold `shape` without growing: a recycled one (the smallest that fits), or
+  // a new one when the budget has room. Null when neither is possible now.
+  std::unique_ptr<synthesis_buffer> take_buffer_locked(const synthesis_shape& shape) {
+    const uint64_t need = shape.bytes();
+    auto best = free_buffers_.end();
+    for (auto it = free_buffers_.begin(); it != free_buffers_.end(); ++it) {
+      if ((*it)->charged >= need &&
+          (best == free_buffers_.end() || (*it)->charged < (*best)->charged))
+        best = it;
+    }
+    if (best != free_buffers_.end()) {
+      auto b = std::move(*best);
+      free_buffers_.erase(best);
+      return b;
+    }
+    if (!make_room_locked(need, std::nullopt, 0)) return nullptr;
+    auto b = std::make_unique<synthesis_buffer>();
+    b->charged = need;
+    host_used_ += need;
+    return b;
+  }
+
+  // ---- synthesis workers ------------------------------------------------------------------
+
+  void synthesis_loop() {
+    std::unique_lock lk(mu_);
+    for (;;) {
+      if (exit_) return;
+      if (synth_queue_.empty()) {
+        cv_.wait(lk);
+        continue;
+      }
+      auto it = synth_queue_.begin();
+      const task_key key = it->first;
+      std::shared_ptr<job> j = it->second;
+      if (key.partition == PREPARE) {
+        synth_queue_.erase(it);
+        run_prepare_locked(lk, j);
+        continue;
+      }
+      // Do not run far ahead of the provers, unless this task outranks what waits for them.
+      if (prover_queue_.size() >= lookahead_ && key.prio <= prover_queue_.begin()->first.prio) {
+        cv_.wait(lk);
+        continue;
+      }
+      auto buf = take_buffer_locked(j->prepared->shape());
+      if (!buf) {
+        // Waits for a release (notified) or for idle parameters to become evictable.
+        cv_.wait_for(lk, std::chrono::seconds(1));
+        continue;
+      }
+      synth_queue_.erase(it);
+      run_synthesis_locked(lk, j, unsigned(key.partition), std::move(buf));
+    }
+  }
+
+  // The job's minimum working set (one partition's buffer, its decoded input and its parameters
+  // held in host memory) must fit the host budget, or it could wait forever.
+  cuzk::status check_fits_locked(const job& j, uint64_t pinned_host) const {
+    const uint64_t need = j.prepared->shape().bytes() + j.prepared_charged + pinned_host;
+    if (need <= host_budget_) return {};
+    return cuzk::status(status_code::resource_exhausted,
+                        "one partition of " + j.prepared->circuit().id + " needs " + gib(need) +
+                            " of host memory (buffers, input, parameters), the budget is " +
+                            gib(host_budget_));
+  }
+
+  void run_prepare_locked(std::unique_lock<std::mutex>& lk, const std::shared_ptr<job>& j) {
+    j->state = job_state::running;
+    ++j->in_flight;
+    const auto t0 = clock_type::now();
+    lk.unlock();
+    auto prepared = guarded([&] { return j->handler->prepare(*j->request, cfg_.param_dir); });
+    lk.lock();
+    --j->in_flight;
+    j->timings.prepare = ms_between(t0, clock_type::now());
+    host_used_ -= j->request_charged;
+    j->request_charged = 0;
+    j->request.reset();
+    if (!prepared) {
+      fail_locked(*j, prepared.error());
+      return;
+    }
+    if (j->stopping()) {
+      settle_locked(*j);
+      return;
+    }
+    j->prepared = std::move(*prepared);
+    j->prepared_charged = j->prepared->host_bytes();
+    host_used_ += j->prepared_charged;
+    if (cuzk::status s = check_fits_locked(*j, 0); !s) {
+      fail_locked(*j, s);
+      return;
+    }
+    // Parameters on every healthy prover worker, pinned for the job's lifetime: loaded before
+    // any of its partitions takes a buffer, so a load never waits on buffers that wait on it.
+    const auto t1 = clock_type::now();
+    ++j->in_flight;
+    cuzk::status load_error;
+    for (size_t w = 0; w < workers_.size() && load_error.ok(); ++w) {
+      if (!workers_[w]->healthy) continue;
+      auto e = acquire_srs_locked(lk, j->prepared->circuit(), w, j.get(), nullptr);
+      if (!e) {
+        load_error = e.error();
+        break;
+      }
+      j->pins.push_back(*e);
+      if (!j->pvk) {
+        j->pvk = std::make_shared<const groth16::prepared_verifying_key>(
+            groth16::prepare_verifying_key((*e)->backend->vk()));
+      }
+    }
+    --j->in_flight;
+    j->timings.srs_load = ms_between(t1, clock_type::now());
+    if (!load_error.ok()) {
+      fail_locked(*j, load_error);
+      return;
+    }
+    if (j->pins.empty()) {
+      fail_locked(*j, cuzk::status(status_code::unavailable, "no healthy prover worker"));
+      return;
+    }
+    uint64_t pinned_host = 0;
+    for (const srs_entry* e : j->pins) pinned_host += e->host_charged;
+    if (cuzk::status s = check_fits_locked(*j, pinned_host); !s) {
+      fail_locked(*j, s);
+      return;
+    }
+    if (j->stopping()) {
+      settle_locked(*j);
+      return;
+    }
+    j->partitions = j->prepared->partitions();
+    j->proofs.assign(j->partitions, std::nullopt);
+    j->attempts.assign(j->partitions, 0);
+    j->timings.partitions.resize(j->partitions);
+    for (unsigned k = 0; k < j->partitions; ++k) {
+      j->timings.partitions[k].partition = k;
+      synth_queue_.emplace(task_key{j->prio, j->seq, int(k)}, j);
+    }
+    queued_at_[j.get()] = clock_type::now();
+    cv_.notify_all();
+  }
+
+  void run_synthesis_locked(std::unique_lock<std::mutex>& lk, const std::shared_ptr<job>& j,
+                            unsigned k, std::unique_ptr<synthesis_buffer> buf) {
+    const auto t0 = clock_type::now();
+    partition_timings& pt = j->timings.partitions[k];
+    auto q = queued_at_.find(j.get());
+    if (q != queued_at_.end()) pt.synthesis_wait = ms_between(q->second, t0);
+    if (!j->first_synthesis_seen) {
+      j->first_synthesis_seen = true;
+      j->timings.queue_wait = ms_between(j->submitted, t0);
+    }
+    ++j->attempts[k];
+    ++j->in_flight;
+    const prepared_proof& pp = *j->prepared;
+    lk.unlock();
+    const synthesis_shape shape = pp.shape();
+    buf->cs.reset();
+    buf->cs.reserve(shape.constraints, shape.aux, shape.inputs);
+    cuzk::status st = guarded([&] {
+      cuzk::status s = pp.synthesize(k, buf->cs);
+      if (s.ok()) buf->cs.finalize();
+      return s;
+    });
+    const uint64_t capacity = buf->cs.capacity_bytes();
+    lk.lock();
+    --j->in_flight;
+    // The budget follows the buffer's real size (a circuit that outgrew its shape).
+    host_used_ = host_used_ - buf->charged + capacity;
+    buf->charged = capacity;
+    const double ms = ms_between(t0, clock_type::now());
+    pt.synthesis += ms;
+    j->timings.synthesis += ms;
+    if (!st.ok()) {
+      recycle_locked(std::move(buf));
+      fail_locked(*j, cuzk::status(st.code(), "partition " + std::to_string(k) +
+                                                  " synthesis: " + st.message()));
+      return;
+    }
+    if (j->stopping()) {
+      recycle_locked(std::move(buf));
+      settle_locked(*j);
+      return;
+    }
+    prover_queue_.emplace(task_key{j->prio, j->seq, int(k)},
+                          ready_partition{j, std::move(buf), clock_type::now()});
+    cv_.notify_all();
+  }
+
+  // ---- prover workers ---------------------------------------------------------------------
+
+  void add_cpu_worker(unsigned threads) {
+    auto w = std::make_unique<prover_worker>();
+    w->name = "cpu";
+    w->device = -1;
+    w->pool = std::make_unique<thread_pool>(threads);
+    workers_.push_back(std::move(w));
+  }
+
+  void start_prover(size_t w) {
+    workers_[w]->thread = std::thread([this, w] { prover_loop(w); });
+  }
+
+  void prover_loop(size_t w) {
+    std::unique_lock lk(mu_);
+    for (;;) {
+      prover_worker& wk = *workers_[w];
+      if (exit_ || !wk.healthy) return;
+      if (prover_queue_.empty()) {
+        cv_.wait(lk);
+        continue;
+      }
+      auto node = prover_queue_.extract(prover_queue_.begin());
+      const unsigned k = unsigned(node.key().partition);
+      ready_partition rp = std::move(node.mapped());
+      cv_.notify_all();  // the lookahead has room again
+      job& j = *rp.owner;
+      if (j.stopping()) {
+        recycle_locked(std::move(rp.buf));
+        settle_locked(j);
+        continue;
+      }
+      // The job pinned the parameters on every worker healthy at its prepare; a worker added
+      // later (the CPU fallback) loads them now.
+      srs_entry* e = nullptr;
+      for (srs_entry* p : j.pins)
+        if (p->worker == w) e = p;
+      ++j.in_flight;
+      if (!e) {
+        auto got = acquire_srs_locked(lk, j.prepared->circuit(), w, &j, nullptr);
+        if (!got) {
+          --j.in_flight;
+          recycle_locked(std::move(rp.buf));
+          fail_locked(j, got.error());
+          continue;
+        }
+        e = *got;
+        j.pins.push_back(e);
+      }
+      partition_timings& pt = j.timings.partitions[k];
+      const auto t0 = clock_type::now();
+      pt.prover_wait = ms_between(rp.ready_at, t0);
+      pt.worker = wk.name;
+      pt.attempts = j.attempts[k];
+      wk.current_job = j.id;
+      wk.current_kind = j.kind;
+      proofs::prover_backend& backend = *e->backend;
+      lk.unlock();
+
+      groth16::prover_timings ptm;
+      auto r = groth16::os_random_fr();
+      auto s = groth16::os_random_fr();
+      result<groth16::proof_parts> parts =
+          r && s ? guarded([&] {
+            return backend.start(groth16::make_assignment(rp.buf->cs), *wk.pool, &ptm);
+          })
+                 : result<groth16::proof_parts>(!r ? r.error() : s.error());
+      const auto t1 = clock_type::now();
+      {
+        // The witness is no longer needed: the buffer goes back before the epilogue.
+        std::lock_guard relock(mu_);
+        recycle_locked(std::move(rp.buf));
+      }
+      result<groth16::proof> pf =
+          parts ? groth16::finalize(backend.vk(), *parts, *r, *s, &ptm) : parts.error();
+      const auto t2 = clock_type::now();
+
+      lk.lock();
+      --j.in_flight;
+      wk.current_job.clear();
+      wk.busy_ms += ms_between(t0, t1);
+      pt.prove = ms_between(t0, t1);
+      pt.finalize = ms_between(t1, t2);
+      pt.ntt = ptm.ntt_a + ptm.ntt_b + ptm.ntt_c;
+      pt.h = ptm.h_compute;
+      pt.msm_h = ptm.msm_h;
+      pt.msm_l = ptm.msm_l;
+      pt.msm_a = ptm.msm_a;
+      pt.msm_b_g1 = ptm.msm_b_g1;
+      pt.msm_b_g2 = ptm.msm_b_g2;
+      j.timings.prove += pt.prove;
+      j.timings.finalize += pt.finalize;
+      if (!pf) {
+        on_prover_error_locked(w, j, k, pf.error());
+        continue;
+      }
+      wk.consecutive_failures = 0;
+      if (j.stopping()) {
+        settle_locked(j);
+        continue;
+      }
+      j.proofs[k] = *pf;
+      if (++j.done == j.partitions) complete_locked(lk, rp.owner);
+    }
+  }
+
+  // A GPU failure retries the partition once (re-synthesized; on another worker if this one is
+  // taken out of rotation after two failures in a row); a CPU failure, or a second one, fails
+  // the job.
+  void on_prover_error_locked(size_t w, job& j, unsigned k, const cuzk::status& err) {
+    prover_worker& wk = *workers_[w];
+    const cuzk::status named(
+        err.code(), "partition " + std::to_string(k) + " on " + wk.name + ": " + err.message());
+    logf(cfg_.log, log_level::warn, "engine: job %s: %s", j.id.c_str(), named.to_string().c_str());
+    if (wk.device >= 0 && ++wk.consecutive_failures >= 2) take_out_of_rotation_locked(w);
+    if (wk.device >= 0 && j.attempts[k] < 2 && !j.stopping()) {
+      synth_queue_.emplace(task_key{j.prio, j.seq, int(k)}, find_shared_locked(j));
+      cv_.notify_all();
+      return;
+    }
+    fail_locked(j, named);
+  }
+
+  void take_out_of_rotation_locked(size_t w) {
+    prover_worker& wk = *workers_[w];
+    wk.healthy = false;
+    logf(cfg_.log, log_level::error, "engine: %s taken out of rotation after repeated failures",
+         wk.name.c_str());
+    const bool any_healthy =
+        std::any_of(workers_.begin(), workers_.end(), [](const auto& x) { return x->healthy; });
+    if (!any_healthy) {
+      logf(cfg_.log, log_level::warn, "engine: no healthy GPU left: proving on the CPU");
+      const unsigned threads = cfg_.prover_threads
+                                   ? cfg_.prover_threads
+                                   : std::max(1u, std::thread::hardware_concurrency());
+      add_cpu_worker(threads);
+      lookahead_ = 2;
+      start_prover(workers_.size() - 1);
+    }
+    cv_.notify_all();
+  }
+
+  std::shared_ptr<job> find_shared_locked(const job& j) {
+    auto it = jobs_.find(j.id);
+    return it->second;
+  }
+
+  // Every partition proved: verify them all in one batch (mu_ released). A failing batch is
+  // checked partition by partition; each bad one is re-proved once, a second failure fails the
+  // job naming the partition.
+  void complete_locked(std::unique_lock<std::mutex>& lk, const std::shared_ptr<job>& jp) {
+    job& j = *jp;
+    std::vector<groth16::proof> proofs;
+    for (const auto& p : j.proofs) proofs.push_back(*p);
+    ++j.in_flight;
+    const prepared_proof& pp = *j.prepared;
+    const auto pvk = j.pvk;
+    lk.unlock();
+    const auto t0 = clock_type::now();
+    std::vector<std::vector<ff::fr_t>> inputs;
+    cuzk::status st;
+    for (unsigned k = 0; k < proofs.size() && st.ok(); ++k) {
+      auto in = pp.public_inputs(k);
+      if (!in) {
+        st = cuzk::status(in.error().code(), "partition " + std::to_string(k) +
+                                                 " public inputs: " + in.error().message());
+      } else {
+        inputs.push_back(std::move(*in));
+      }
+    }
+    std::vector<unsigned> bad;
+    if (st.ok()) {
+      auto ok = groth16::verify_batch(*pvk, proofs, inputs);
+      if (!ok) {
+        st = ok.error();
+      } else if (!*ok) {
+        for (unsigned k = 0; k < proofs.size(); ++k) {
+          auto one = groth16::verify(*pvk, proofs[k], inputs[k]);
+          if (!one || !*one) bad.push_back(k);
+        }
+        if (bad.empty()) st = cuzk::status(status_code::internal, "batch verification failed");
+      }
+    }
+    std::vector<uint8_t> bytes;
+    if (st.ok() && bad.empty()) bytes = groth16::encode_proofs(proofs);
+    lk.lock();
+    --j.in_flight;
+    j.timings.verify += ms_between(t0, clock_type::now());
+    if (!st.ok()) {
+      fail_locked(j, st);
+      return;
+    }
+    if (j.stopping()) {
+      settle_locked(j);
+      return;
+    }
+    if (!bad.empty()) {
+      std::string list;
+      for (unsigned k : bad) list += (list.empty() ? "" : ", ") + std::to_string(k);
+      const bool retry =
+          std::all_of(bad.begin(), bad.end(), [&](unsigned k) { return j.attempts[k] < 2; });
+      if (!retry) {
+        fail_locked(j, cuzk::status(status_code::invalid_argument,
+                                    "proof self-verification failed for partition " + list +
+                                        " twice: the input is inconsistent"));
+        return;
+      }
+      logf(cfg_.log, log_level::warn,
+           "engine: job %s: partition %s failed self-verification, proving it again", j.id.c_str(),
+           list.c_str());
+      for (unsigned k : bad) {
+        j.proofs[k].reset();
+        --j.done;
+        synth_queue_.emplace(task_key{j.prio, j.seq, int(k)}, jp);
+      }
+      cv_.notify_all();
+      return;
+    }
+    j.proof_bytes = std::move(bytes);
+    finish_locked(j, job_state::completed);
+  }
+
+  // ---- state ------------------------------------------------------------------------------
+
+  const engine_config cfg_;
+  const handler_list handlers_;
+  backend_factory make_backend_;
+  uint64_t host_budget_ = 0;
+  unsigned synthesis_workers_ = 0;
+  unsigned lookahead_ = 2;
+  clock_type::time_point started_at_;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool draining_ = false, exit_ = false;
+  uint64_t next_seq_ = 0;
+  uint64_t host_used_ = 0;
+  uint64_t completed_ = 0, failed_ = 0, cancelled_ = 0;
+
+  std::unordered_map<std::string, std::shared_ptr<job>> jobs_;
+  std::unordered_multimap<std::string, std::string> by_request_;
+  std::set<job*> active_;
+  std::deque<std::string> finished_;
+  std::map<const job*, clock_type::time_point> queued_at_;
+  std::map<task_key, std::shared_ptr<job>> synth_queue_;
+  std::map<task_key, ready_partition> prover_queue_;
+  std::vector<std::unique_ptr<synthesis_buffer>> free_buffers_;
+  srs_map srs_;
+
+  std::vector<std::unique_ptr<prover_worker>> workers_;
+  std::vector<std::thread> synth_threads_;
+};
+
+}  // namespace
+
+result<std::unique_ptr<proving_engine>> create_engine(const engine_config& cfg,
+                                                      engine_parts parts) {
+  auto e = std::make_unique<engine_impl>(cfg, std::move(parts));
+  if (cuzk::status s = e->start(); !s) return s;
+  return std::unique_ptr<proving_engine>(std::move(e));
+}
+
+result<std::unique_ptr<proving_engine>> proving_engine::create(const engine_config& cfg) {
+  return create_engine(cfg, engine_parts{});
+}
+
+}  // namespace cuzk::engine

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+// 2 KiB PoRep C2 through the engine on the CPU prover (label e2e): two sealed sectors submitted
+// concurrently as Curio sends them (the {"SectorNum","Phase1Out","SectorSize"} wrapper, miner and
+// sector ids), both proofs checked by proofs::verify_porep against the .vk file (the
+// verification path of `cuzk verify porep`, not the engine's); a C1 sent with another sector
+// number fails naming the replica_id; an identical re-submit attaches to the finished job.
+// Parameters: a seeded setup of the 2 KiB StackedCircuit in a temp dir (minutes on 2 cores).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "cuzk/engine.hpp"
+#include "filecoin/porep/c1_wrapper.hpp"
+#include "filecoin/porep/seal.hpp"
+#include "filecoin/porep/vanilla_prove.hpp"
+#include "filecoin/proofs/porep_prover.hpp"
+#include "test_rng.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+using namespace std::chrono_literals;
+using porep::registered_seal_proof;
+
+struct sealed_sector {
+  porep::c1_output_t c1;
+  uint64_t miner = 0, sector = 0;
+  std::string wrapper;
+};
+
+struct shared_state {
+  std::string dir;
+  std::vector<sealed_sector> sectors;
+};
+shared_state* g_state = nullptr;
+
+class engine_porep : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto st = std::make_unique<shared_state>();
+    auto rng = test::test_rng::from_env("engine_porep");
+    for (int i = 0; i < 2; ++i) {
+      porep::seal_request_t req;
+      req.config = *porep::porep_config(registered_seal_proof::stacked_drg_2kib_v1_1);
+      sealed_sector s;
+      s.miner = 1000 + rng() % 1000;
+      s.sector = rng() % (1 << 20);
+      req.prover_id = porep::prover_id_from_actor(s.miner);
+      req.sector_id = s.sector;
+      for (auto& b : req.ticket) b = uint8_t(rng());
+      std::vector<uint8_t> payload(2032);
+      for (auto& b : payload) b = uint8_t(rng());
+      auto sealed = porep::seal_sector(req, payload);
+      ASSERT_TRUE(sealed.ok()) << sealed.error().to_string();
+      porep::bytes32_t seed;
+      for (auto& b : seed) b = uint8_t(rng());
+      auto c1 = porep::seal_commit_phase1(*sealed, seed);
+      ASSERT_TRUE(c1.ok()) << c1.error().to_string();
+      s.c1 = *c1;
+      auto w = porep::c1_to_wrapper_json(s.c1, s.sector);
+      ASSERT_TRUE(w.ok()) << w.error().to_string();
+      s.wrapper = *w;
+      st->sectors.push_back(std::move(s));
+    }
+    st->dir = (std::filesystem::temp_directory_path() /
+               ("cuzk-engine-porep-" + std::to_string(::getpid())))
+                  .string();
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::vector<uint8_t> tw_seed{'c', 'u', 'z', 'k', '-', 'e', 'n', 'g'};
+    auto gen = proofs::generate_porep_parameters(registered_seal_proof::stacked_drg_2kib_v1_1,
+                                                 st->dir, thread_pool::default_pool(), {}, tw_seed);
+    ASSERT_TRUE(gen.ok()) << gen.error().to_string();
+    std::fprintf(stderr, "[setup] 2 KiB parameters in %.1f s\n",
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    g_state = st.release();
+  }
+  static void TearDownTestSuite() {
+    if (!g_state) return;
+    std::error_code ec;
+    std::filesystem::remove_all(g_state->dir, ec);
+    delete g_state;
+    g_state = nullptr;
+  }
+  void SetUp() override { ASSERT_NE(g_state, nullptr) << "shared setup failed"; }
+
+  static proof_request request_for(const sealed_sector& s) {
+    proof_request r;
+    r.request_id = "porep-" + std::to_string(s.miner) + "-" + std::to_string(s.sector);
+    r.kind = proof_kind::porep_seal_commit;
+    r.sector_size = 2048;
+    r.registered_proof = uint64_t(registered_seal_proof::stacked_drg_2kib_v1_1);
+    r.prio = priority::normal;
+    r.vanilla_proof.assign(s.wrapper.begin(), s.wrapper.end());
+    r.sector_number = s.sector;
+    r.miner_id = s.miner;
+    return r;
+  }
+};
+
+TEST_F(engine_porep, concurrent_sectors_prove_and_verify) {
+  engine_config cfg;
+  cfg.param_dir = g_state->dir;
+  cfg.prover_threads = 2;
+  cfg.synthesis_workers = 2;
+  cfg.host_memory_budget = uint64_t(8) << 30;
+  // CUZK_ENGINE_TEST_WORKER=gpu (the `gpu`-labelled registration): GPU 0 proves.
+  const char* worker = std::getenv("CUZK_ENGINE_TEST_WORKER");
+  const bool gpu = worker && std::string_view(worker) == "gpu";
+  if (gpu)
+    cfg.gpu_devices = {0};
+  else
+    cfg.disable_gpus = true;
+  auto e = proving_engine::create(cfg);
+  ASSERT_TRUE(e.ok()) << e.error().to_string();
+
+  std::vector<std::string> ids;
+  for (const auto& s : g_state->sectors) {
+    auto r = (*e)->submit(request_for(s));
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    ids.push_back(r->job_id);
+  }
+  proof_request wrong = request_for(g_state->sectors[0]);
+  wrong.request_id = "porep-wrong-sector";
+  wrong.sector_number += 1;
+  auto wr = (*e)->submit(wrong);
+  ASSERT_TRUE(wr.ok());
+
+  for (size_t i = 0; i < ids.size(); ++i) {
+    auto r = (*e)->await(ids[i], 1200s);
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r->state, job_state::completed) << r->error.to_string();
+    ASSERT_EQ(r->proof.size(), 192u);
+    EXPECT_EQ(r->timings.partitions.at(0).worker, gpu ? "gpu 0" : "cpu");
+    const sealed_sector& s = g_state->sectors[i];
+    const proofs::prover_identity_t who{porep::prover_id_from_actor(s.miner), s.sector};
+    auto ok = proofs::verify_porep(s.c1, who, r->proof, g_state->dir);
+    ASSERT_TRUE(ok.ok()) << ok.error().to_string();
+    EXPECT_TRUE(*ok) << ids[i];
+    const auto& t = r->timings;
+    std::fprintf(stderr,
+                 "[engine] %s: queue %.0f ms, prepare %.0f ms, srs %.0f ms, synthesis %.0f ms, "
+                 "prove %.0f ms, finalize %.0f ms, verify %.0f ms, total %.0f ms\n",
+                 ids[i].c_str(), t.queue_wait, t.prepare, t.srs_load, t.synthesis, t.prove,
+                 t.finalize, t.verify, t.total);
+  }
+  auto w = (*e)->await(wr->job_id, 600s);
+  ASSERT_EQ(w->state, job_state::failed);
+  EXPECT_NE(w->error.message().find("replica_id"), std::string::npos) << w->error.to_string();
+
+  auto again = (*e)->submit(request_for(g_state->sectors[0]));
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->attached);
+  EXPECT_EQ(again->job_id, ids[0]);
+
+  const engine_status st = (*e)->status();
+  EXPECT_EQ(st.completed, 2u);
+  EXPECT_EQ(st.failed, 1u);
+  ASSERT_EQ(st.srs.size(), 1u);
+  EXPECT_EQ(st.srs[0].circuit_id, "porep-2k");
+  EXPECT_GT(st.peak_rss, 0u);
+  (*e)->shutdown();
+}
+
+}  // namespace
+}  // namespace cuzk::engine

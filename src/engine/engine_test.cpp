@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: Apache-2.0
+// The engine's scheduling on the CPU prover with a small test circuit plugged in through the
+// circuit interface (proof_kind.hpp): a chain of n squarings x → x^(2^n) with the result public,
+// one partition per seed x + k. Real Groth16 parameters (seeded setup) in a temp dir; every
+// COMPLETED proof is checked again here with the verifying key read back from the .params file,
+// independently of the engine's own self-verification. The 2 KiB PoRep through the same engine is
+// engine_porep_test.cpp (label e2e).
+//
+// The test request: vanilla_proof = {partitions, corrupt partition + 1 (0: none)},
+// randomness = 8-byte seed, partition_index = milliseconds each synthesis sleeps (to hold a job
+// in flight while the test acts on it).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+#include "engine/proof_kind.hpp"
+#include "groth16/params_io.hpp"
+#include "groth16/proof.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/matrix_cs.hpp"
+#include "test_rng.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+using namespace std::chrono_literals;
+using ff::fr_t;
+using r1cs::linear_combination;
+using r1cs::variable;
+
+constexpr unsigned SQUARINGS = 64;
+
+// CUZK_ENGINE_TEST_WORKER=gpu (the `gpu`-labelled registration of this binary) runs every case
+// on GPU 0 instead of the CPU prover.
+bool on_gpu() {
+  const char* w = std::getenv("CUZK_ENGINE_TEST_WORKER");
+  return w && std::string_view(w) == "gpu";
+}
+std::string worker_name() {
+  return on_gpu() ? "gpu 0" : "cpu";
+}
+
+// x, x², x⁴, … as aux, x^(2^n) as the one public input: n + 1 constraints.
+template <class CS>
+void squaring_chain(CS& cs, fr_t x, unsigned n) {
+  fr_t v = x;
+  variable w = cs.alloc([&] { return v; });
+  for (unsigned i = 0; i < n; ++i) {
+    const fr_t next = v * v;
+    const variable w2 = cs.alloc([&] { return next; });
+    cs.enforce([&](linear_combination& lc) { lc += w; }, [&](linear_combination& lc) { lc += w; },
+               [&](linear_combination& lc) { lc += w2; });
+    w = w2;
+    v = next;
+  }
+  const variable y = cs.alloc_input([&] { return v; });
+  cs.enforce([&](linear_combination& lc) { lc += w; },
+             [&](linear_combination& lc) { lc += variable::one(); },
+             [&](linear_combination& lc) { lc += y; });
+}
+
+fr_t chain_value(fr_t x, unsigned n) {
+  for (unsigned i = 0; i < n; ++i) x = x * x;
+  return x;
+}
+
+fr_t seed_of(const proof_request& r) {
+  uint64_t s = 0;
+  for (size_t i = 0; i < r.randomness.size() && i < 8; ++i)
+    s |= uint64_t(r.randomness[i]) << (8 * i);
+  return fr_t::from_uint(s);
+}
+
+class chain_prepared final : public prepared_proof {
+ public:
+  chain_prepared(circuit_params c, fr_t seed, unsigned partitions, int corrupt, unsigned sleep_ms)
+      : c_(std::move(c)),
+        seed_(seed),
+        partitions_(partitions),
+        corrupt_(corrupt),
+        sleep_ms_(sleep_ms) {}
+  unsigned partitions() const override { return partitions_; }
+  const circuit_params& circuit() const override { return c_; }
+  synthesis_shape shape() const override { return {SQUARINGS + 1, SQUARINGS + 1, 2}; }
+  status synthesize(unsigned k, r1cs::proving_cs& cs) const override {
+    if (sleep_ms_) std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms_));
+    // A corrupt partition synthesizes another x than its public input claims: a satisfied
+    // circuit, a valid-looking proof, and a self-verification failure.
+    const fr_t x = seed_ + fr_t::from_uint(k) + (int(k) == corrupt_ ? fr_t::one() : fr_t::zero());
+    squaring_chain(cs, x, SQUARINGS);
+    return status();
+  }
+  result<std::vector<fr_t>> public_inputs(unsigned k) const override {
+    return std::vector<fr_t>{chain_value(seed_ + fr_t::from_uint(k), SQUARINGS)};
+  }
+  uint64_t host_bytes() const override { return 64; }
+
+ private:
+  circuit_params c_;
+  fr_t seed_;
+  unsigned partitions_;
+  int corrupt_;
+  unsigned sleep_ms_;
+};
+
+class chain_kind final : public proof_kind_handler {
+ public:
+  chain_kind(proof_kind k, priority p, std::string params_path)
+      : kind_(k), prio_(p), params_path_(std::move(params_path)) {}
+  proof_kind kind() const override { return kind_; }
+  priority default_priority() const override { return prio_; }
+  status check(const proof_request& r) const override {
+    if (r.vanilla_proof.size() != 2 || r.vanilla_proof[0] == 0)
+      return status(status_code::invalid_argument, "test request: bad vanilla_proof");
+    return status();
+  }
+  result<std::unique_ptr<prepared_proof>> prepare(const proof_request& r,
+                                                  const std::string&) const override {
+    return std::unique_ptr<prepared_proof>(
+        new chain_prepared({"chain", params_path_}, seed_of(r), r.vanilla_proof[0],
+                           int(r.vanilla_proof[1]) - 1, r.partition_index));
+  }
+  std::optional<circuit_params> circuit_by_id(const std::string& id,
+                                              const std::string&) const override {
+    if (id != "chain") return std::nullopt;
+    return circuit_params{"chain", params_path_};
+  }
+
+ private:
+  proof_kind kind_;
+  priority prio_;
+  std::string params_path_;
+};
+
+struct shared_params {
+  std::string dir, path;
+  groth16::prepared_verifying_key pvk;
+  uint64_t bytes = 0;
+};
+shared_params* g_params = nullptr;
+
+class engine_test : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto p = std::make_unique<shared_params>();
+    p->dir = (std::filesystem::temp_directory_path() /
+              ("cuzk-engine-test-" + std::to_string(::getpid())))
+                 .string();
+    std::filesystem::create_directories(p->dir);
+    p->path = p->dir + "/chain.params";
+    r1cs::matrix_cs cs;
+    squaring_chain(cs, fr_t::zero(), SQUARINGS);
+    const r1cs::matrices m = cs.take_matrices();
+    const std::vector<uint8_t> seed{'e', 'n', 'g', 'i', 'n', 'e'};
+    auto params = groth16::generate_parameters(m, groth16::toxic_waste::from_seed(seed),
+                                               thread_pool::default_pool());
+    ASSERT_TRUE(params.ok()) << params.error().to_string();
+    ASSERT_TRUE(groth16::write_params(*params, p->path, thread_pool::default_pool()).ok());
+    p->pvk = groth16::prepare_verifying_key(params->vk);
+    p->bytes = groth16::query_bytes(params->sizes());
+    g_params = p.release();
+  }
+  static void TearDownTestSuite() {
+    std::error_code ec;
+    std::filesystem::remove_all(g_params->dir, ec);
+    delete g_params;
+  }
+
+  static engine_parts parts() {
+    engine_parts ps;
+    ps.handlers = {
+        std::make_shared<chain_kind>(proof_kind::porep_seal_commit, priority::normal,
+                                     g_params->path),
+        std::make_shared<chain_kind>(proof_kind::winning_post, priority::critical, g_params->path)};
+    return ps;
+  }
+  static engine_config config(unsigned synthesis_workers = 2) {
+    engine_config c;
+    if (on_gpu())
+      c.gpu_devices = {0};
+    else
+      c.disable_gpus = true;  // the CPU worker, also on a GPU machine
+    c.prover_threads = 2;
+    c.synthesis_workers = synthesis_workers;
+    c.host_memory_budget = uint64_t(1) << 30;
+    c.eviction_min_idle = 0ms;
+    return c;
+  }
+  static std::unique_ptr<proving_engine> make(const engine_config& c, engine_parts ps = parts()) {
+    auto e = create_engine(c, std::move(ps));
+    EXPECT_TRUE(e.ok()) << e.error().to_string();
+    return e.ok() ? std::move(*e) : nullptr;
+  }
+
+  static proof_request request(uint64_t seed, unsigned partitions, unsigned sleep_ms = 0,
+                               proof_kind k = proof_kind::porep_seal_commit, int corrupt = -1) {
+    proof_request r;
+    r.kind = k;
+    r.vanilla_proof = {uint8_t(partitions), uint8_t(corrupt + 1)};
+    for (int i = 0; i < 8; ++i) r.randomness.push_back(uint8_t(seed >> (8 * i)));
+    r.partition_index = sleep_ms;
+    return r;
+  }
+
+  // The proof checked outside the engine: one 192-byte proof per partition, each verifying
+  // against x^(2^n) for its own x.
+  static bool proof_verifies(const std::vector<uint8_t>& bytes, uint64_t seed,
+                             unsigned partitions) {
+    auto proofs = groth16::decode_proofs(bytes);
+    if (!proofs || proofs->size() != partitions) return false;
+    for (unsigned k = 0; k < partitions; ++k) {
+      const fr_t y = chain_value(fr_t::from_uint(seed) + fr_t::from_uint(k), SQUARINGS);
+      auto ok = groth16::verify(g_params->pvk, (*proofs)[k], std::vector<fr_t>{y});
+      if (!ok || !*ok) return false;
+    }
+    return true;
+  }
+};
+
+TEST_F(engine_test, concurrent_jobs_complete_and_verify) {
+  auto e = make(config());
+  std::vector<std::pair<std::string, uint64_t>> ids;
+  for (uint64_t s = 1; s <= 6; ++s) {
+    auto r = e->submit(request(s * 1000, 3));
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    EXPECT_FALSE(r->attached);
+    ids.emplace_back(r->job_id, s * 1000);
+  }
+  for (const auto& [id, seed] : ids) {
+    auto r = e->await(id, 60s);
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r->state, job_state::completed) << r->error.to_string();
+    EXPECT_EQ(r->proof.size(), 3u * groth16::PROOF_BYTES);
+    EXPECT_TRUE(proof_verifies(r->proof, seed, 3)) << id;
+    ASSERT_EQ(r->timings.partitions.size(), 3u);
+    EXPECT_EQ(r->timings.partitions[0].worker, worker_name());
+    EXPECT_GT(r->timings.total, 0);
+    EXPECT_GT(r->timings.verify, 0);
+  }
+  const engine_status st = e->status();
+  EXPECT_EQ(st.completed, 6u);
+  EXPECT_EQ(st.failed + st.cancelled, 0u);
+  ASSERT_EQ(st.srs.size(), 1u);
+  EXPECT_EQ(st.srs[0].ref_count, 0u);
+  if (!on_gpu()) EXPECT_EQ(st.srs[0].bytes, g_params->bytes);
+  // What stays charged when idle: the resident parameters and the recycled buffers.
+  EXPECT_GE(on_gpu() ? st.device_used : st.host_used, g_params->bytes);
+}
+
+// One synthesis worker busy with a long low-priority job: a critical job submitted later
+// reaches the prover at the next partition boundary and finishes while the long one still runs.
+TEST_F(engine_test, higher_priority_overtakes_at_a_partition_boundary) {
+  auto e = make(config(1));
+  auto low = e->submit(request(7, 12, 40));
+  ASSERT_TRUE(low.ok());
+  std::this_thread::sleep_for(100ms);  // the low job is synthesizing its first partitions
+  auto high = e->submit(request(9, 1, 0, proof_kind::winning_post));
+  ASSERT_TRUE(high.ok());
+  auto hr = e->await(high->job_id, 60s);
+  ASSERT_TRUE(hr.ok());
+  ASSERT_EQ(hr->state, job_state::completed) << hr->error.to_string();
+  auto lr = e->await(low->job_id, 0ms);
+  ASSERT_TRUE(lr.ok());
+  EXPECT_EQ(lr->state, job_state::running) << "the low-priority job finished first";
+  lr = e->await(low->job_id, 60s);
+  ASSERT_EQ(lr->state, job_state::completed);
+  EXPECT_TRUE(proof_verifies(lr->proof, 7, 12));
+  EXPECT_TRUE(proof_verifies(hr->proof, 9, 1));
+}
+
+TEST_F(engine_test, cancel_a_queued_and_a_running_job) {
+  auto e = make(config(1));
+  auto running = e->submit(request(11, 30, 30));
+  auto queued = e->submit(request(12, 2));
+  ASSERT_TRUE(running.ok() && queued.ok());
+  std::this_thread::sleep_for(100ms);
+  auto q = e->cancel(queued->job_id);
+  ASSERT_TRUE(q.ok());
+  EXPECT_TRUE(*q);
+  auto qr = e->await(queued->job_id, 10s);
+  EXPECT_EQ(qr->state, job_state::cancelled);
+  EXPECT_EQ(qr->error.code(), status_code::cancelled);
+
+  auto c = e->cancel(running->job_id);
+  ASSERT_TRUE(c.ok());
+  EXPECT_TRUE(*c);
+  auto rr = e->await(running->job_id, 10s);
+  EXPECT_EQ(rr->state, job_state::cancelled);
+  auto again = e->cancel(running->job_id);
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(*again);
+  EXPECT_EQ(e->cancel("no-such-job").error().code(), status_code::not_found);
+  EXPECT_EQ(e->await("no-such-job", 1ms).error().code(), status_code::not_found);
+
+  // The engine goes on: a new job completes, and no buffer or pin was leaked by the cancels.
+  auto next = e->submit(request(13, 2));
+  auto nr = e->await(next->job_id, 60s);
+  ASSERT_EQ(nr->state, job_state::completed) << nr->error.to_string();
+  const engine_status st = e->status();
+  EXPECT_EQ(st.cancelled, 2u);
+  EXPECT_EQ(st.srs[0].ref_count, 0u);
+}
+
+// Curio reuses ids: an identical re-submit attaches to the job, the same id with another input
+// is another job and gets its own proof.
+TEST_F(engine_test, identical_resubmission_attaches_and_different_input_does_not) {
+  auto e = make(config());
+  proof_request a = request(21, 2, 20);
+  a.request_id = "wdpost-1000-0-[1 2 3]";
+  proof_request a_again = a;
+  a_again.prio = priority::high;  // the priority does not make it another proof
+  proof_request b = request(22, 2);
+  b.request_id = a.request_id;
+
+  auto ra = e->submit(a);
+  auto ra2 = e->submit(a_again);
+  auto rb = e->submit(b);
+  ASSERT_TRUE(ra.ok() && ra2.ok() && rb.ok());
+  EXPECT_EQ(ra->job_id, a.request_id);
+  EXPECT_TRUE(ra2->attached);
+  EXPECT_EQ(ra2->job_id, ra->job_id);
+  EXPECT_FALSE(rb->attached);
+  EXPECT_NE(rb->job_id, ra->job_id);
+
+  auto pa = e->await(ra->job_id, 60s);
+  auto pb = e->await(rb->job_id, 60s);
+  ASSERT_EQ(pa->state, job_state::completed);
+  ASSERT_EQ(pb->state, job_state::completed);
+  EXPECT_TRUE(proof_verifies(pa->proof, 21, 2));
+  EXPECT_TRUE(proof_verifies(pb->proof, 22, 2));
+  EXPECT_FALSE(proof_verifies(pb->proof, 21, 2));
+
+  // After completion an identical submit still attaches (the retained result) ...
+  auto ra3 = e->submit(a);
+  ASSERT_TRUE(ra3.ok());
+  EXPECT_TRUE(ra3->attached);
+  EXPECT_EQ(e->await(ra3->job_id, 1ms)->proof, pa->proof);
+  EXPECT_EQ(e->status().completed, 2u);
+}
+
+TEST_F(engine_test, results_are_dropped_after_the_retention_time) {
+  engine_config c = config();
+  c.result_retention = 50ms;
+  auto e = make(c);
+  auto r = e->submit(request(31, 1));
+  ASSERT_EQ(e->await(r->job_id, 60s)->state, job_state::completed);
+  std::this_thread::sleep_for(100ms);
+  (void)e->status();  // prunes
+  EXPECT_EQ(e->await(r->job_id, 1ms).error().code(), status_code::not_found);
+}
+
+TEST_F(engine_test, a_job_that_can_never_fit_fails_at_once) {
+  engine_config c = config();
+  c.host_memory_budget = g_params->bytes / 2;  // the parameters alone exceed it
+  auto e = make(c);
+  auto r = e->submit(request(41, 1));
+  ASSERT_TRUE(r.ok());
+  auto res = e->await(r->job_id, 10s);
+  ASSERT_EQ(res->state, job_state::failed);
+  EXPECT_EQ(res->error.code(), status_code::resource_exhausted) << res->error.to_string();
+}
+
+// A budget with room for the parameters and a single synthesis buffer: four synthesis workers
+// and twelve jobs contend for it; every one is woken in turn and completes, and the budget is
+// never exceeded.
+TEST_F(engine_test, waiting_jobs_wake_when_memory_frees) {
+  engine_config c = config(4);
+  const uint64_t one_buffer = synthesis_shape{SQUARINGS + 1, SQUARINGS + 1, 2}.bytes();
+  c.host_memory_budget = g_params->bytes + one_buffer + one_buffer / 2 + 64 * 16;
+  auto e = make(c);
+  std::vector<std::string> ids;
+  for (uint64_t s = 0; s < 12; ++s) ids.push_back(e->submit(request(100 + s, 2, 5))->job_id);
+  std::atomic<bool> done{false};
+  uint64_t max_used = 0;
+  std::thread watcher([&] {
+    while (!done) {
+      max_used = std::max(max_used, e->status().host_used);
+      std::this_thread::sleep_for(1ms);
+    }
+  });
+  for (size_t i = 0; i < ids.size(); ++i) {
+    auto r = e->await(ids[i], 120s);
+    EXPECT_EQ(r->state, job_state::completed) << ids[i] << ": " << r->error.to_string();
+  }
+  done = true;
+  watcher.join();
+  EXPECT_LE(max_used, c.host_memory_budget);
+}
+
+TEST_F(engine_test, self_verification_failure_retries_then_names_the_partition) {
+  auto e = make(config());
+  auto r = e->submit(request(51, 3, 0, proof_kind::porep_seal_commit, /*corrupt=*/1));
+  auto res = e->await(r->job_id, 60s);
+  ASSERT_EQ(res->state, job_state::failed);
+  EXPECT_NE(res->error.message().find("partition 1"), std::string::npos) << res->error.to_string();
+  EXPECT_NE(res->error.message().find("self-verification"), std::string::npos);
+  EXPECT_EQ(res->timings.partitions[1].attempts, 2u);
+}
+
+// A prover that fails (a GPU error stand-in) fails the job with the partition and worker named;
+// the engine keeps serving.
+TEST_F(engine_test, a_prover_error_fails_the_job_not_the_engine) {
+  struct failing_backend final : proofs::prover_backend {
+    explicit failing_backend(std::unique_ptr<proofs::prover_backend> b) : inner(std::move(b)) {}
+    const std::string& name() const override { return inner->name(); }
+    const groth16::verifying_key& vk() const override { return inner->vk(); }
+    uint64_t host_bytes() const override { return inner->host_bytes(); }
+    uint64_t device_bytes() const override { return 0; }
+    result<groth16::proof_parts> start(const groth16::assignment& asg, thread_pool& pool,
+                                       groth16::prover_timings* t) override {
+      if (calls++ == 0) return status(status_code::internal, "injected device fault");
+      return inner->start(asg, pool, t);
+    }
+    std::unique_ptr<proofs::prover_backend> inner;
+    int calls = 0;
+  };
+  engine_parts ps = parts();
+  ps.make_backend = [](const groth16::params_file& f, groth16::point_checks c, int d,
+                       thread_pool& pool,
+                       const log_sink& log) -> result<std::unique_ptr<proofs::prover_backend>> {
+    auto b = proofs::make_prover_backend(f, c, d, pool, log);
+    if (!b) return b.error();
+    return std::unique_ptr<proofs::prover_backend>(new failing_backend(std::move(*b)));
+  };
+  auto e = make(config(), std::move(ps));
+  auto bad = e->submit(request(61, 1));
+  auto res = e->await(bad->job_id, 60s);
+  ASSERT_EQ(res->state, job_state::failed);
+  EXPECT_NE(res->error.message().find("partition 0 on " + worker_name()), std::string::npos)
+      << res->error.to_string();
+  EXPECT_NE(res->error.message().find("injected device fault"), std::string::npos);
+  auto good = e->submit(request(62, 1));
+  EXPECT_EQ(e->await(good->job_id, 60s)->state, job_state::completed);
+}
+
+// 200 jobs of 1-3 partitions, a third of them cancelled at random moments from another thread:
+// every accepted job ends COMPLETED (with a verifying proof), FAILED with a reason, or CANCELLED.
+TEST_F(engine_test, two_hundred_jobs_with_random_cancels_lose_none) {
+  auto rng = test::test_rng::from_env("engine_random_cancels");
+  auto e = make(config(2));
+  struct sub {
+    std::string id;
+    uint64_t seed;
+    unsigned partitions;
+  };
+  std::vector<sub> subs;
+  for (uint64_t i = 0; i < 200; ++i) {
+    const unsigned parts = 1 + unsigned(rng() % 3);
+    auto r = e->submit(request(5000 + i, parts, unsigned(rng() % 3)));
+    ASSERT_TRUE(r.ok());
+    subs.push_back({r->job_id, 5000 + i, parts});
+  }
+  std::vector<size_t> to_cancel;
+  for (size_t i = 0; i < subs.size(); ++i)
+    if (rng() % 3 == 0) to_cancel.push_back(i);
+  const uint64_t delay_seed = rng();
+  std::thread canceller([&] {
+    uint64_t x = delay_seed;
+    for (size_t i : to_cancel) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      std::this_thread::sleep_for(std::chrono::microseconds((x >> 33) % 3000));
+      EXPECT_TRUE(e->cancel(subs[i].id).ok());
+    }
+  });
+  canceller.join();
+  unsigned completed = 0, cancelled = 0;
+  for (const sub& s : subs) {
+    auto r = e->await(s.id, 300s);
+    ASSERT_TRUE(r.ok());
+    switch (r->state) {
+      case job_state::completed:
+        ++completed;
+        EXPECT_TRUE(proof_verifies(r->proof, s.seed, s.partitions)) << s.id;
+        break;
+      case job_state::cancelled:
+        ++cancelled;
+        break;
+      case job_state::failed:
+        ADD_FAILURE() << s.id << " failed: " << r->error.to_string();
+        break;
+      default:
+        ADD_FAILURE() << s.id << " never ended: " << to_string(r->state);
+    }
+  }
+  EXPECT_EQ(completed + cancelled, 200u);
+  EXPECT_LE(cancelled, to_cancel.size());
+  const engine_status st = e->status();
+  EXPECT_EQ(st.completed, completed);
+  EXPECT_EQ(st.cancelled, cancelled);
+  for (const auto& q : st.queues) EXPECT_EQ(q.pending + q.in_progress, 0u);
+  std::fprintf(stderr, "[engine] 200 jobs: %u completed, %u cancelled\n", completed, cancelled);
+}
+
+TEST_F(engine_test, preload_and_evict) {
+  auto e = make(config());
+  auto p = e->preload("chain");
+  ASSERT_TRUE(p.ok()) << p.error().to_string();
+  EXPECT_TRUE(*p);
+  EXPECT_FALSE(*e->preload("chain"));
+  EXPECT_EQ(e->status().srs.size(), 1u);
+  auto freed = e->evict("chain");
+  ASSERT_TRUE(freed.ok());
+  EXPECT_GE(*freed, g_params->bytes);
+  EXPECT_TRUE(e->status().srs.empty());
+  EXPECT_EQ(*e->evict("chain"), 0u);
+  EXPECT_EQ(e->preload("porep-99g").error().code(), status_code::not_found);
+  EXPECT_EQ(e->evict("nope").error().code(), status_code::not_found);
+}
+
+TEST_F(engine_test, bad_requests_are_refused_before_queueing) {
+  auto e = make(config());
+  proof_request r = request(1, 1);
+  r.kind = proof_kind::snap_deals_update;  // no handler for it in this engine
+  EXPECT_EQ(e->submit(r).error().code(), status_code::invalid_argument);
+  r = request(1, 1);
+  r.vanilla_proof.clear();
+  EXPECT_EQ(e->submit(r).error().code(), status_code::invalid_argument);
+}
+
+TEST_F(engine_test, shutdown_drains_then_refuses) {
+  auto e = make(config());
+  std::vector<std::string> ids;
+  for (uint64_t s = 0; s < 3; ++s) ids.push_back(e->submit(request(70 + s, 2, 10))->job_id);
+  e->shutdown();
+  for (const auto& id : ids) EXPECT_EQ(e->await(id, 0ms)->state, job_state::completed) << id;
+  EXPECT_EQ(e->submit(request(80, 1)).error().code(), status_code::unavailable);
+}
+
+TEST_F(engine_test, a_missing_parameter_file_fails_the_job_with_its_path) {
+  engine_parts ps;
+  ps.handlers = {std::make_shared<chain_kind>(proof_kind::porep_seal_commit, priority::normal,
+                                              g_params->dir + "/missing.params")};
+  auto e = make(config(), std::move(ps));
+  auto r = e->submit(request(90, 1));
+  auto res = e->await(r->job_id, 30s);
+  ASSERT_EQ(res->state, job_state::failed);
+  EXPECT_NE(res->error.message().find("missing.params"), std::string::npos)
+      << res->error.to_string();
+}
+
+}  // namespace
+}  // namespace cuzk::engine

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: Apache-2.0
+// PoRep C2 as an engine proof kind (proof_kind.hpp): the request's vanilla_proof is the C1 in any
+// of its forms (Curio's {"SectorNum","Phase1Out","SectorSize"} wrapper, the serde JSON, bincode);
+// prepare() decodes it, checks the vanilla proofs natively and, unless the request says not to,
+// that miner_id and sector_number re-derive the C1's replica_id; partition k is the StackedCircuit
+// of the C1's k-th vanilla proof set, exactly as filecoin/proofs/porep_prover.cpp proves it.
+#include <algorithm>
+
+#include "engine/proof_kind.hpp"
+#include "filecoin/circuits/params_name.hpp"
+#include "filecoin/circuits/public_inputs.hpp"
+#include "filecoin/circuits/stacked_circuit.hpp"
+#include "filecoin/porep/c1_wrapper.hpp"
+#include "filecoin/porep/graph.hpp"
+#include "filecoin/porep/replica_id.hpp"
+#include "filecoin/porep/vanilla_prove.hpp"
+#include "filecoin/proofs/porep_prover.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+// "porep-32g" for the interactive PoRep of a size, "porep-32g-ni" for non-interactive PoRep:
+// the two parameter sets a sector size has (V1 and V1_1 share the interactive one).
+std::string porep_circuit_id(const porep::porep_config_t& cfg) {
+  std::string size = porep::sector_size_name(cfg.sector.sector_bytes);  // "32GiB"
+  std::string id = "porep-";
+  for (char c : size) {
+    if (c == 'i' || c == 'B') continue;
+    id += char(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (cfg.feature == porep::api_feature::non_interactive_porep) id += "-ni";
+  return id;
+}
+
+class porep_prepared final : public prepared_proof {
+ public:
+  porep_prepared(porep::porep_config_t cfg, porep::c1_output_t c1, porep::bytes32_t replica_id,
+                 const std::string& param_dir, uint64_t input_bytes)
+      : cfg_(std::move(cfg)),
+        c1_(std::move(c1)),
+        graph_(cfg_),
+        pub_{replica_id, c1_.comm_d, c1_.comm_r, c1_.seed},
+        circuit_{porep_circuit_id(cfg_), proofs::porep_params_path(cfg_, param_dir)},
+        input_bytes_(input_bytes) {
+    const synth::stacked_counts_t counts = synth::stacked_circuit_counts(
+        cfg_.layers(), cfg_.sector.tree_d, cfg_.sector.tree_r, cfg_.challenges_per_partition());
+    // The blank counts are exact; aux stays within 0.1 % of the constraint count for every size
+    // (the margin keeps a recycled buffer from ever growing mid-synthesis).
+    shape_ = {counts.constraints, counts.constraints + counts.constraints / 256, counts.inputs};
+  }
+
+  unsigned partitions() const override { return cfg_.partitions(); }
+  const circuit_params& circuit() const override { return circuit_; }
+  synthesis_shape shape() const override { return shape_; }
+
+  status synthesize(unsigned k, r1cs::proving_cs& cs) const override {
+    auto circuit = synth::stacked_circuit_from_c1(cfg_, c1_, k);
+    if (!circuit) {
+      return status(status_code::invalid_argument,
+                    "bad C1 for the circuit: " + circuit.error().to_string());
+    }
+    synth::synthesize_stacked_circuit(cs, *circuit);
+    return status();
+  }
+
+  result<std::vector<ff::fr_t>> public_inputs(unsigned k) const override {
+    return synth::porep_public_inputs(cfg_, graph_, pub_, k);
+  }
+
+  // The decoded C1 is smaller than its encoded form (JSON with base64, or bincode with the same
+  // digests): the input size bounds it.
+  uint64_t host_bytes() const override { return input_bytes_; }
+
+ private:
+  porep::porep_config_t cfg_;
+  porep::c1_output_t c1_;
+  porep::sdr_graph graph_;
+  synth::porep_publics_t pub_;
+  circuit_params circuit_;
+  synthesis_shape shape_;
+  uint64_t input_bytes_;
+};
+
+class porep_kind final : public proof_kind_handler {
+ public:
+  proof_kind kind() const override { return proof_kind::porep_seal_commit; }
+  priority default_priority() const override { return priority::normal; }
+
+  status check(const proof_request& req) const override {
+    if (req.vanilla_proof.empty()) {
+      return status(status_code::invalid_argument,
+                    "PoRep C2: vanilla_proof (the C1 output) is empty");
+    }
+    return status();
+  }
+
+  result<std::unique_ptr<prepared_proof>> prepare(const proof_request& req,
+                                                  const std::string& param_dir) const override {
+    // Bincode C1s do not name their registered proof: the request's number does.
+    std::string proof_name;
+    if (auto p = porep::registered_seal_proof_from_id(req.registered_proof); p.ok())
+      proof_name = std::string(porep::name_of(*p));
+    auto c1 = porep::parse_c1_any(req.vanilla_proof, proof_name);
+    if (!c1) return status(c1.error().code(), "the C1: " + c1.error().message());
+    auto p = porep::parse_registered_seal_proof(c1->registered_proof);
+    if (!p)
+      return status(status_code::invalid_argument, "registered_proof: " + p.error().message());
+    auto cfg = porep::porep_config(*p);
+    if (!cfg) return cfg.error();
+    if (c1->vanilla_proofs.size() != cfg->partitions()) {
+      return status(status_code::invalid_argument,
+                    "the C1 has " + std::to_string(c1->vanilla_proofs.size()) + " partitions, " +
+                        c1->registered_proof + " needs " + std::to_string(cfg->partitions()));
+    }
+    porep::bytes32_t replica_id = c1->replica_id;
+    if (req.check_identity) {
+      replica_id =
+          porep::compute_replica_id(porep::prover_id_from_actor(req.miner_id), req.sector_number,
+                                    c1->ticket, c1->comm_d, cfg->porep_id);
+      if (replica_id != c1->replica_id) {
+        return status(status_code::invalid_argument,
+                      "the replica_id derived from miner " + std::to_string(req.miner_id) +
+                          ", sector " + std::to_string(req.sector_number) +
+                          ", ticket, comm_d and porep_id differs from the C1's replica_id");
+      }
+    }
+    if (status s = porep::verify_c1_output(*c1, *cfg); !s) {
+      return status(status_code::invalid_argument,
+                    "the C1's vanilla proofs do not verify: " + s.to_string());
+    }
+    return std::unique_ptr<prepared_proof>(new porep_prepared(
+        std::move(*cfg), std::move(*c1), replica_id, param_dir, req.vanilla_proof.size()));
+  }
+
+  std::optional<circuit_params> circuit_by_id(const std::string& id,
+                                              const std::string& param_dir) const override {
+    for (uint32_t n = 0; n <= 19; ++n) {
+      auto p = porep::registered_seal_proof_from_id(n);
+      if (!p) continue;
+      auto cfg = porep::porep_config(*p);
+      if (cfg && porep_circuit_id(*cfg) == id)
+        return circuit_params{id, proofs::porep_params_path(*cfg, param_dir)};
+    }
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const proof_kind_handler> porep_handler() {
+  return std::make_shared<porep_kind>();
+}
+
+handler_list builtin_handlers() {
+  return {porep_handler()};
+}
+
+}  // namespace cuzk::engine

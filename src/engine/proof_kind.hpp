@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+// The one circuit interface every proof kind goes through: a handler decodes a request into a
+// prepared_proof (partitions, parameters, synthesis of partition k into a recycled buffer, public
+// inputs); the engine does everything else (queues, budget, provers, verification) the same way
+// for all kinds. PoRep C2 is built in (porep_kind.cpp); WindowPoSt, WinningPoSt and SnapDeals add
+// a handler to builtin_handlers() and nothing in engine.cpp changes.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/log.hpp"
+#include "base/status.hpp"
+#include "base/thread_pool.hpp"
+#include "cuzk/engine.hpp"
+#include "ff/fields.hpp"
+#include "filecoin/proofs/prover_backend.hpp"
+#include "groth16/params_io.hpp"
+#include "r1cs/proving_cs.hpp"
+
+namespace cuzk::engine {
+
+/// The parameter set a circuit proves with: a short id for people ("porep-32g") and the .params
+/// file (the key under which the engine keeps it).
+struct circuit_params {
+  std::string id;
+  std::string params_path;
+};
+
+/// The sizes one partition's synthesis fills (proving_cs::reserve's arguments): the engine sizes
+/// and charges a recycled buffer from them before synthesizing.
+struct synthesis_shape {
+  size_t constraints = 0, aux = 0, inputs = 0;
+  uint64_t bytes() const { return r1cs::proving_cs::reserve_bytes(constraints, aux, inputs); }
+};
+
+/// A request decoded and checked, ready to be proved partition by partition. Immutable after
+/// prepare(): synthesize() and public_inputs() are called from several threads at once.
+class prepared_proof {
+ public:
+  virtual ~prepared_proof() = default;
+  virtual unsigned partitions() const = 0;
+  virtual const circuit_params& circuit() const = 0;
+  virtual synthesis_shape shape() const = 0;
+  /// Synthesizes partition k into `cs`, which the engine has reset() and reserved to shape();
+  /// the engine finalizes it. An error names what in the input is wrong.
+  virtual status synthesize(unsigned k, r1cs::proving_cs& cs) const = 0;
+  /// The verifier's public inputs of partition k (without ONE).
+  virtual result<std::vector<ff::fr_t>> public_inputs(unsigned k) const = 0;
+  /// Host bytes this object holds (decoded inputs), charged to the budget while the job lives.
+  virtual uint64_t host_bytes() const = 0;
+};
+
+class proof_kind_handler {
+ public:
+  virtual ~proof_kind_handler() = default;
+  virtual proof_kind kind() const = 0;
+  virtual priority default_priority() const = 0;
+  /// Cheap checks at submit, before queueing (no decoding): invalid_argument for a request that
+  /// can never be proved (no input bytes, malformed fixed-size fields).
+  virtual status check(const proof_request& req) const = 0;
+  /// Decodes and checks the request (e.g. the vanilla proofs) on a synthesis worker.
+  virtual result<std::unique_ptr<prepared_proof>> prepare(const proof_request& req,
+                                                          const std::string& param_dir) const = 0;
+  /// The parameters behind a circuit id of this kind (for preload/evict), or nullopt.
+  virtual std::optional<circuit_params> circuit_by_id(const std::string& id,
+                                                      const std::string& param_dir) const = 0;
+};
+
+using handler_list = std::vector<std::shared_ptr<const proof_kind_handler>>;
+
+/// Every kind this build proves: PoRep C2 (all sector sizes).
+handler_list builtin_handlers();
+std::shared_ptr<const proof_kind_handler> porep_handler();
+
+/// Makes the prover backend of a worker (device < 0: the CPU) for a parameter file;
+/// proofs::make_prover_backend unless a test injects faults.
+using backend_factory = std::function<result<std::unique_ptr<proofs::prover_backend>>(
+    const groth16::params_file& file, groth16::point_checks checks, int device, thread_pool& pool,
+    const log_sink& log)>;
+
+/// What create() fixes and a test may replace.
+struct engine_parts {
+  handler_list handlers = builtin_handlers();
+  backend_factory make_backend;  ///< empty: proofs::make_prover_backend
+};
+
+/// proving_engine::create with explicit parts (tests: extra kinds, fault-injecting backends).
+result<std::unique_ptr<proving_engine>> create_engine(const engine_config& cfg, engine_parts parts);
+
+}  // namespace cuzk::engine
