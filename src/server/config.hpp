@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: Apache-2.0
+// The daemon's configuration: cuzk.toml (spec/CUZK.md §1.9, spec/CURIO_WIRE.md §5.1) read into a
+// daemon_config, and the engine_config it means. Every key of the Rust cuzk's file is accepted
+// with the Rust code defaults, so an operator's existing file works unchanged; unlike the Rust
+// parser, nothing is dropped silently: deprecated and unknown keys produce a warning that names
+// the full dotted key, and a malformed value (a size, a duration, an address, a wrong TOML type)
+// is an error that names the key instead of quietly becoming a default.
+//
+// How each key reaches our engine (include/cuzk/engine.hpp engine_config):
+//
+// | key                         | default                     | engine_config field            |
+// |-----------------------------|-----------------------------|--------------------------------|
+// | daemon.listen               | unix:///run/curio/cuzk.sock | (daemon) the gRPC listener     |
+// | daemon.status_listen        | "" (off)                    | (daemon) HTTP status, TCP only |
+// | daemon.drain_timeout (ours) | 10m                         | (daemon) SIGTERM waits this    |
+// |                             |                             | long for accepted jobs, then   |
+// |                             |                             | cancels the rest               |
+// | srs.param_cache             | /data/zk/params             | param_dir                      |
+// | memory.total_budget         | auto                        | host_memory_budget; auto: 0,   |
+// |                             |                             | machine memory minus margin    |
+// | memory.safety_margin        | 5GiB                        | host_safety_margin (auto only) |
+// | memory.eviction_min_idle    | 5m                          | eviction_min_idle              |
+// | gpus.devices                | [] (every device)           | gpu_devices                    |
+// | gpus.gpu_threads            | 0 (every core)              | prover_threads (1)             |
+// | synthesis.threads           | 0 (every core)              | synthesis_workers (2)          |
+// | logging.level               | info                        | log: the sink to_engine_config |
+// |                             |                             | builds drops what is below it  |
+//
+// (1) The Rust key sizes the C++ pool of preprocessing, b_g2_msm and SRS decoding; ours is that
+//     pool (the CPU prover's threads and the parameter decoding).
+// (2) Rust sizes its rayon pool; our synthesis runs one partition per thread, so the thread count
+//     is the worker count.
+//
+// Keys read, checked and kept, with no effect on our engine, and why:
+// - gpus.gpu_workers_per_device (2): Rust runs two workers per GPU sharing one CUDA mutex to
+//   overlap host work with kernels; our one worker per GPU overlaps through its staging threads.
+// - scheduler.max_batch_size (1), scheduler.max_batch_wait_ms (10000): cross-sector batching; our
+//   engine proves partition by partition and has no batch collector.
+// - scheduler.sort_by_type (true): never read by Rust either.
+// - pipeline.enabled (true): false selects Rust's monolithic mode; ours always pipelines (a
+//   warning says so when it is false).
+// - pipeline.synthesis_lookahead (1): only logged by Rust.
+// - pipeline.synthesis_concurrency (1), pipeline.max_parallel_synthesis (18),
+//   pipeline.max_gpu_queue_depth (0): Rust's synthesis concurrency caps and pacer; ours runs
+//   synthesis.threads workers, admits each partition against the memory budget and stops
+//   running ahead once 2 x (prover workers) partitions wait (docs/architecture.md "The engine").
+// - pipeline.slot_size (0): a dead branch in Rust.
+// - logging.format (none): never wired in Rust; kept for the daemon.
+// engine_config fields no key sets keep their defaults: disable_gpus, cpu_worker_with_gpus,
+// device_memory_budget, result_retention, max_retained_results, full_params_checks.
+// Deprecated keys, ignored with a warning as in Rust: srs.preload, memory.pinned_budget,
+// memory.working_memory_budget, synthesis.partition_workers.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/log.hpp"
+#include "base/status.hpp"
+#include "cuzk/engine.hpp"
+
+namespace cuzk::server {
+
+/// The default listen address (the Rust daemon's).
+inline constexpr std::string_view default_listen = "unix:///run/curio/cuzk.sock";
+/// The config file read when the command line names none.
+inline constexpr std::string_view default_config_path = "/data/zk/cuzk.toml";
+
+/// A listener: a unix socket path or a TCP host and port.
+struct listen_address {
+  enum class transport { unix_socket, tcp };
+  transport kind = transport::unix_socket;
+  std::string path;  ///< unix_socket: the socket file ("unix:///run/x.sock" → "/run/x.sock")
+  std::string host;  ///< tcp: an IPv4 address, an IPv6 address without brackets, or a host name
+  uint16_t port = 0;
+  std::string text;  ///< as configured
+  bool operator==(const listen_address&) const = default;
+};
+
+struct daemon_config {
+  struct daemon_section {
+    listen_address listen{listen_address::transport::unix_socket, "/run/curio/cuzk.sock", "", 0,
+                          std::string(default_listen)};
+    std::optional<listen_address> status_listen;  ///< nullopt: off ("")
+    std::chrono::milliseconds drain_timeout = std::chrono::minutes(10);
+  } daemon;
+  struct srs_section {
+    std::string param_cache = "/data/zk/params";
+  } srs;
+  struct memory_section {
+    std::optional<uint64_t> total_budget;  ///< nullopt: auto
+    uint64_t safety_margin = uint64_t(5) << 30;
+    std::chrono::milliseconds eviction_min_idle = std::chrono::minutes(5);
+  } memory;
+  struct gpus_section {
+    std::vector<int> devices;  ///< empty: every device
+    uint32_t gpu_threads = 0;
+    uint32_t gpu_workers_per_device = 2;
+  } gpus;
+  struct scheduler_section {
+    uint32_t max_batch_size = 1;
+    uint64_t max_batch_wait_ms = 10000;
+    bool sort_by_type = true;
+  } scheduler;
+  struct synthesis_section {
+    uint32_t threads = 0;
+  } synthesis;
+  struct pipeline_section {
+    bool enabled = true;
+    uint32_t synthesis_lookahead = 1;
+    uint32_t synthesis_concurrency = 1;
+    uint32_t max_parallel_synthesis = 18;
+    uint32_t slot_size = 0;
+    uint32_t max_gpu_queue_depth = 0;
+  } pipeline;
+  struct logging_section {
+    log_level level = log_level::info;
+    std::string format;  ///< "" when unset
+  } logging;
+};
+
+/// Parses cuzk.toml text. Errors (invalid_argument): TOML syntax (with line and column), a value
+/// of the wrong type or out of range, naming the dotted key and what it expects. Deprecated and
+/// unknown keys are appended to `warnings` (may be null) and otherwise ignored.
+result<daemon_config> parse_daemon_config(std::string_view toml_text,
+                                          std::vector<std::string>* warnings);
+
+/// Reads and parses the file at `path`. A path that does not exist gives the defaults and a
+/// warning saying so (the Rust daemon's behaviour, but said aloud); a directory, an unreadable
+/// or oversized file is io_error; parse errors are prefixed with the path.
+result<daemon_config> load_daemon_config(const std::string& path,
+                                         std::vector<std::string>* warnings);
+
+/// The engine configuration the daemon config means (table above). Messages below
+/// logging.level are dropped before they reach `sink`.
+engine::engine_config to_engine_config(const daemon_config& cfg, log_sink sink = {});
+
+// Strict value parsers; `key` only names the setting in error messages.
+
+/// "5GiB", "512MiB", "10GB", "1024" (bytes), optionally with spaces before the unit. Units: B,
+/// KiB, MiB, GiB, TiB (powers of 1024) and KB, MB, GB, TB (powers of 1000). A whole number of at
+/// least 0; negative, fractional, empty, unknown units and values past 2^64 - 1 are errors.
+result<uint64_t> parse_size(std::string_view key, std::string_view text);
+/// parse_size, or "auto" (nullopt).
+result<std::optional<uint64_t>> parse_size_or_auto(std::string_view key, std::string_view text);
+/// "5m", "30s", "2h", "1500ms", "300" (seconds). A whole number of units; negative, empty,
+/// unknown units and values that overflow are errors.
+result<std::chrono::milliseconds> parse_duration(std::string_view key, std::string_view text);
+/// "unix:///path" (any non-empty path that fits a socket address), "IP:port", "[v6]:port" or
+/// "host:port" with a port from 1 to 65535.
+result<listen_address> parse_listen_address(std::string_view key, std::string_view text);
+/// trace, debug, info, warn (or warning), error; any case.
+result<log_level> parse_log_level(std::string_view key, std::string_view text);
+
+}  // namespace cuzk::server
