@@ -1,4 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
+# The 2 KiB PoRep parameters every proving test shares: generated once per ctest run by the
+# fixture test porep_2k_params (tests/CMakeLists.txt); a test that proves adds
+# cuzk_uses_porep_2k_params(<test>) and reads the directory from $CUZK_TEST_PARAMS_DIR.
+set(CUZK_TEST_PARAMS_2K "${PROJECT_BINARY_DIR}/test-params-2k")
+function(cuzk_uses_porep_2k_params test)
+  set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT "CUZK_TEST_PARAMS_DIR=${CUZK_TEST_PARAMS_2K}")
+  set_property(TEST ${test} APPEND PROPERTY FIXTURES_REQUIRED porep_2k_params)
+endfunction()
+
 # cuzk_library(NAME n [INTERFACE] SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
 # One library per layer directory (docs/architecture.md). Every library sees the source root
 # (src/) for its own headers; which of them it may include is the layer table's business, checked

@@ -108,6 +108,8 @@ def main():
                         continue
                     elif inc.startswith("base/version.hpp"):
                         target = "src/base"  # generated at build time
+                    elif inc.startswith("cuzk/v1/") and inc.endswith(".pb.h"):
+                        target = "proto"  # generated from proto/cuzk/v1/*.proto
                     else:
                         errors.append(f'{where}: "{inc}" does not resolve')
                         continue
@@ -138,7 +140,7 @@ def check_cmake(path, rel, deps, allowed):
     errors = []
     for lib, body in libs.items():
         for dep in re.findall(r"\bcuzk_\w+", body):
-            if dep in ("cuzk_warnings", "cuzk_cuda_options", "cuzk_version"):
+            if dep in ("cuzk_warnings", "cuzk_cuda_options", "cuzk_version", "cuzk_proto"):
                 continue
             target = TARGETS.get(dep)
             if target is None:

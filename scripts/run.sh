@@ -4,7 +4,9 @@
 #   1. `cuzk demo`: the arithmetic foundation (MSM, NTT, pairing) with timings and self-checks;
 #   2. a 2 KiB PoRep end to end: seal a small sector (deterministic defaults: miner 1000, sector 1),
 #      generate Groth16 parameters once into a cache directory (minutes; progress on stderr), prove
-#      (self-verified, per-phase timings and peak RSS on stderr), then verify the proof.
+#      (self-verified, per-phase timings and peak RSS on stderr), then verify the proof;
+#   3. the same C1 through the daemon: cuzk-daemon on a unix socket in a temp dir, `cuzk-bench
+#      single` sends it as Curio does (Prove), the answer is verified, SIGTERM stops the daemon.
 # The parameters come from a single-party setup and are for development only, so they go to their
 # own directory (CUZK_DEMO_PARAMS, default /var/tmp/cuzk-demo-parameters), never to the official
 # Filecoin parameter cache.
@@ -33,3 +35,16 @@ echo "== 2 KiB PoRep: prove"
 $cuzk prove porep --c1 "$work/sector/c1.json" --params-dir "$params" --proof-out "$work/proof.bin"
 echo "== 2 KiB PoRep: verify"
 $cuzk verify porep --c1 "$work/sector/c1.json" --params-dir "$params" --proof "$work/proof.bin"
+
+echo "== 2 KiB PoRep through the daemon (cuzk.v1 Prove over a unix socket)"
+printf '[daemon]\nlisten = "unix://%s/cuzk.sock"\n[srs]\nparam_cache = "%s"\n' "$work" "$params" \
+  >"$work/cuzk.toml"
+./build/apps/cuzk-daemon/cuzk-daemon -c "$work/cuzk.toml" &
+daemon=$!
+trap 'kill $daemon 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 100); do [[ -S $work/cuzk.sock ]] && break; sleep 0.1; done
+./build/apps/cuzk-bench/cuzk-bench -a "unix://$work/cuzk.sock" single --c1 "$work/sector/c1.json" \
+  --registered-proof "$proof" --sector-num 1 --miner-id 1000 -o "$work/daemon-proof.bin"
+$cuzk verify porep --c1 "$work/sector/c1.json" --params-dir "$params" --proof "$work/daemon-proof.bin"
+kill -TERM $daemon
+wait $daemon

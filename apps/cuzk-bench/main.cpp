@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// cuzk-bench: benchmarks of the proving engine (include/cuzk/engine.hpp), run in-process.
+// cuzk-bench: a client of the cuzk.v1 daemon (client.hpp: single, status, preload, metrics, with
+// -a/--addr as the Rust tool's) and benchmarks of the proving engine run in-process:
 //
 //   cuzk-bench pipeline --param-dir DIR [--sectors N] [--registered-proof P] [--gpu ORD] ...
 //
@@ -16,6 +17,7 @@
 #include <thread>
 
 #include "base/version.hpp"
+#include "client.hpp"
 #include "cuzk/engine.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
 #include "filecoin/porep/seal.hpp"
@@ -222,8 +224,26 @@ int run_pipeline(const pipeline_args& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"cuzk-bench: proving engine benchmarks"};
+  CLI::App app{"cuzk-bench: cuzk.v1 client and proving engine benchmarks"};
   app.require_subcommand(1);
+  std::string addr = "http://127.0.0.1:9820";
+  app.add_option("-a,--addr", addr, "the daemon: unix:///path or [http://]host:port")
+      ->capture_default_str();
+  cuzk::bench::single_args sa;
+  auto* single = app.add_subcommand("single", "one proof through the daemon (Prove)");
+  single->add_option("-t,--type", sa.type, "proof type (porep)")->capture_default_str();
+  single->add_option("--c1", sa.c1, "the C1 output file (any of its formats)")->required();
+  single->add_option("--registered-proof", sa.registered_proof, "seal proof (name or number)")
+      ->capture_default_str();
+  single->add_option("--sector-num", sa.sector_num, "sector number")->capture_default_str();
+  single->add_option("--miner-id", sa.miner_id, "miner actor id")->capture_default_str();
+  single->add_option("--request-id", sa.request_id, "request id (default: a random one)");
+  single->add_option("-o,--proof-out", sa.proof_out, "write the proof bytes here (atomically)");
+  app.add_subcommand("status", "the daemon's GetStatus");
+  std::string circuit_id;
+  auto* preload = app.add_subcommand("preload", "load a circuit's parameters (PreloadSRS)");
+  preload->add_option("-c,--circuit-id", circuit_id, "circuit id, e.g. porep-32g")->required();
+  app.add_subcommand("metrics", "the daemon's Prometheus text (GetMetrics)");
   pipeline_args pa;
   auto* pipe = app.add_subcommand(
       "pipeline", "PoRep C2 jobs through the engine vs one after the other (in-process)");
@@ -252,6 +272,10 @@ int main(int argc, char** argv) {
   }
   try {
     if (*pipe) return run_pipeline(pa);
+    if (*single) return cuzk::bench::run_single(addr, sa);
+    if (*preload) return cuzk::bench::run_preload(addr, circuit_id);
+    if (app.got_subcommand("status")) return cuzk::bench::run_status(addr);
+    if (app.got_subcommand("metrics")) return cuzk::bench::run_metrics(addr);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

@@ -4,10 +4,15 @@
 // names the body to run (cli_args.hpp); main runs it after parsing and configuring logging.
 // Exit codes: 0 success, 1 the operation failed, 2 usage error or bad input. `cuzk <command>
 // help` is `cuzk <command> --help`.
+#include <unistd.h>
 #include <CLI/CLI.hpp>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -103,9 +108,35 @@ int report_parse_error(const CLI::App& root, const CLI::ParseError& e) {
   return EXIT_BAD;
 }
 
+/// `cuzk daemon ARGS…` runs cuzk-daemon ARGS… (the daemon is its own binary): the one installed
+/// beside this one, or the build tree's apps/cuzk-daemon/cuzk-daemon. Returns only on failure.
+int exec_daemon(int argc, char** argv) {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  std::vector<std::filesystem::path> candidates;
+  if (!ec) {
+    candidates.push_back(self.parent_path() / "cuzk-daemon");
+    candidates.push_back(self.parent_path().parent_path() / "cuzk-daemon" / "cuzk-daemon");
+  }
+  for (const auto& c : candidates) {
+    if (::access(c.c_str(), X_OK) != 0) continue;
+    std::vector<char*> args;
+    std::string path = c.string();
+    args.push_back(path.data());
+    for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+    args.push_back(nullptr);
+    ::execv(path.c_str(), args.data());
+    std::fprintf(stderr, "cuzk daemon: cannot run %s: %s\n", path.c_str(), std::strerror(errno));
+    return EXIT_BAD;
+  }
+  std::fprintf(stderr, "cuzk daemon: cuzk-daemon not found beside %s\n", self.c_str());
+  return EXIT_BAD;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string_view(argv[1]) == "daemon") return exec_daemon(argc, argv);
   if (std::string err = cuzk::check_cpu_features(); !err.empty()) {
     std::fprintf(stderr, "cuzk: %s\n", err.c_str());
     return EXIT_BAD;
@@ -128,6 +159,8 @@ int main(int argc, char** argv) {
   cuzk::app::add_circuit_commands(app, chosen);
   cuzk::app::add_params_commands(app, chosen);
   cuzk::app::add_prove_commands(app, chosen);
+  // Listed for --help; main() hands `cuzk daemon …` to cuzk-daemon before parsing.
+  app.add_subcommand("daemon", "run the cuzk.v1 proving daemon (cuzk-daemon, same flags)");
   app.require_subcommand(0, 1);
   app.footer("exit status: 0 ok, 1 the operation failed, 2 usage error or bad input");
 

@@ -122,6 +122,10 @@ struct engine_config {
   bool full_params_checks = false;
   /// Where the engine logs; empty: silent.
   log_sink log;
+  /// Called once for every job that ends (completed, failed or cancelled), with its kind: where a
+  /// daemon feeds its metrics. Runs on an engine thread under the engine's lock: it must be
+  /// quick and must not call the engine.
+  std::function<void(proof_kind, const job_result&)> on_job_end;
 };
 
 /// One parameter set the engine holds.
@@ -137,6 +141,9 @@ struct srs_status {
 struct worker_status {
   std::string name;  ///< "cpu", "gpu 0"
   int device = -1;
+  std::string device_name;  ///< the GPU's name ("NVIDIA H200"); empty for the CPU
+  uint64_t device_total_bytes = 0;
+  uint64_t device_budget = 0, device_used = 0;
   bool healthy = true;
   std::string current_job;  ///< empty when idle
   proof_kind current_kind = proof_kind::porep_seal_commit;
@@ -149,8 +156,21 @@ struct kind_queue_status {
   unsigned in_progress = 0;  ///< jobs of this kind with work under way
 };
 
+/// A job not yet ended.
+struct job_summary {
+  std::string job_id;
+  proof_kind kind{};
+  priority prio = priority::unspecified;  ///< the effective priority
+  job_state state = job_state::queued;
+  unsigned partitions = 0;  ///< 0 until its input is decoded
+  unsigned partitions_done = 0;
+  bool cancel_requested = false;
+  double age_seconds = 0;
+};
+
 struct engine_status {
   std::vector<worker_status> workers;
+  std::vector<job_summary> jobs;  ///< every job not yet ended, in priority order
   std::vector<srs_status> srs;
   std::vector<kind_queue_status> queues;
   uint64_t completed = 0, failed = 0, cancelled = 0;
@@ -178,8 +198,10 @@ class proving_engine {
   virtual result<job_result> await(const std::string& job_id,
                                    std::chrono::milliseconds timeout) = 0;
   /// Cancels a job at its next phase boundary: true when it was queued or running (it will end
-  /// CANCELLED), false when it had already ended; not_found for an unknown id.
-  virtual result<bool> cancel(const std::string& job_id) = 0;
+  /// CANCELLED with `reason` as its error message), false when it had already ended; not_found
+  /// for an unknown id.
+  virtual result<bool> cancel(const std::string& job_id,
+                              const std::string& reason = "cancelled by request") = 0;
   virtual engine_status status() = 0;
   /// Loads a circuit's parameters on every prover worker; returns when loaded (true) or already
   /// resident (false). not_found for an unknown circuit id, resource_exhausted when they can

@@ -213,6 +213,7 @@ struct job {
 
   job_state state = job_state::queued;
   bool cancel_requested = false;
+  std::string cancel_reason;
   status error;  // set once: the job will end FAILED when nothing is in flight
   unsigned in_flight = 0;
   unsigned partitions = 0, done = 0;
@@ -233,6 +234,8 @@ struct job {
 struct prover_worker {
   std::string name;
   int device = -1;  // -1: the CPU prover
+  std::string device_name;
+  uint64_t device_total = 0;
   bool healthy = true;
   unsigned consecutive_failures = 0;
   uint64_t device_budget = 0, device_used = 0;
@@ -292,6 +295,8 @@ class engine_impl final : public proving_engine {
       auto w = std::make_unique<prover_worker>();
       w->name = "gpu " + std::to_string(g.ordinal);
       w->device = g.ordinal;
+      w->device_name = g.name;
+      w->device_total = g.total_bytes;
       const uint64_t reserve = uint64_t(1) << 30;
       w->device_budget = cfg_.device_memory_budget
                              ? cfg_.device_memory_budget
@@ -379,13 +384,14 @@ class engine_impl final : public proving_engine {
     return result_of_locked(*j);
   }
 
-  result<bool> cancel(const std::string& job_id) override {
+  result<bool> cancel(const std::string& job_id, const std::string& reason) override {
     std::unique_lock lk(mu_);
     auto it = jobs_.find(job_id);
     if (it == jobs_.end()) return cuzk::status(status_code::not_found, "job not found: " + job_id);
     job& j = *it->second;
     if (j.terminal() || j.stopping()) return false;
     j.cancel_requested = true;
+    j.cancel_reason = reason;
     drop_queued_locked(j);
     settle_locked(j);
     cv_.notify_all();
@@ -405,6 +411,10 @@ class engine_impl final : public proving_engine {
       ws.current_job = w->current_job;
       ws.current_kind = w->current_kind;
       ws.busy_seconds = w->busy_ms / 1000;
+      ws.device_name = w->device_name;
+      ws.device_total_bytes = w->device_total;
+      ws.device_budget = w->device_budget;
+      ws.device_used = w->device_used;
       st.workers.push_back(ws);
       st.device_budget += w->device_budget;
       st.device_used += w->device_used;
@@ -424,6 +434,15 @@ class engine_impl final : public proving_engine {
           ++q.in_progress;
       }
       st.queues.push_back(q);
+    }
+    std::vector<const job*> live(active_.begin(), active_.end());
+    std::sort(live.begin(), live.end(), [](const job* a, const job* b) {
+      return task_key{a->prio, a->seq, 0} < task_key{b->prio, b->seq, 0};
+    });
+    for (const job* j : live) {
+      st.jobs.push_back({j->id, j->kind, priority(j->prio), j->state, j->partitions, j->done,
+                         j->cancel_requested,
+                         std::chrono::duration<double>(now - j->submitted).count()});
     }
     st.completed = completed_;
     st.failed = failed_;
@@ -740,6 +759,7 @@ class engine_impl final : public proving_engine {
     queued_at_.erase(&j);
     active_.erase(&j);
     finished_.push_back(j.id);
+    if (cfg_.on_job_end) cfg_.on_job_end(j.kind, result_of_locked(j));
     cv_.notify_all();
   }
 

@@ -4,7 +4,7 @@
 // sector ids), both proofs checked by proofs::verify_porep against the .vk file (the
 // verification path of `cuzk verify porep`, not the engine's); a C1 sent with another sector
 // number fails naming the replica_id; an identical re-submit attaches to the finished job.
-// Parameters: a seeded setup of the 2 KiB StackedCircuit in a temp dir (minutes on 2 cores).
+// Parameters: the shared 2 KiB set of the ctest fixture porep_2k_params ($CUZK_TEST_PARAMS_DIR).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -65,22 +65,15 @@ class engine_porep : public ::testing::Test {
       s.wrapper = *w;
       st->sectors.push_back(std::move(s));
     }
-    st->dir = (std::filesystem::temp_directory_path() /
-               ("cuzk-engine-porep-" + std::to_string(::getpid())))
-                  .string();
-    const auto t0 = std::chrono::steady_clock::now();
-    const std::vector<uint8_t> tw_seed{'c', 'u', 'z', 'k', '-', 'e', 'n', 'g'};
-    auto gen = proofs::generate_porep_parameters(registered_seal_proof::stacked_drg_2kib_v1_1,
-                                                 st->dir, thread_pool::default_pool(), {}, tw_seed);
-    ASSERT_TRUE(gen.ok()) << gen.error().to_string();
-    std::fprintf(stderr, "[setup] 2 KiB parameters in %.1f s\n",
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    // The shared 2 KiB parameters (ctest fixture porep_2k_params).
+    const char* dir = std::getenv("CUZK_TEST_PARAMS_DIR");
+    ASSERT_NE(dir, nullptr) << "CUZK_TEST_PARAMS_DIR is not set (run through ctest: the "
+                               "porep_2k_params fixture generates the parameters)";
+    st->dir = dir;
     g_state = st.release();
   }
   static void TearDownTestSuite() {
     if (!g_state) return;
-    std::error_code ec;
-    std::filesystem::remove_all(g_state->dir, ec);
     delete g_state;
     g_state = nullptr;
   }

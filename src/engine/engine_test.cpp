@@ -247,7 +247,9 @@ TEST_F(engine_test, concurrent_jobs_complete_and_verify) {
   EXPECT_EQ(st.failed + st.cancelled, 0u);
   ASSERT_EQ(st.srs.size(), 1u);
   EXPECT_EQ(st.srs[0].ref_count, 0u);
-  if (!on_gpu()) EXPECT_EQ(st.srs[0].bytes, g_params->bytes);
+  if (!on_gpu()) {
+    EXPECT_EQ(st.srs[0].bytes, g_params->bytes);
+  }
   // What stays charged when idle: the resident parameters and the recycled buffers.
   EXPECT_GE(on_gpu() ? st.device_used : st.host_used, g_params->bytes);
 }

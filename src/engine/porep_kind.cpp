@@ -5,6 +5,7 @@
 // that miner_id and sector_number re-derive the C1's replica_id; partition k is the StackedCircuit
 // of the C1's k-th vanilla proof set, exactly as filecoin/proofs/porep_prover.cpp proves it.
 #include <algorithm>
+#include <utility>
 
 #include "engine/proof_kind.hpp"
 #include "filecoin/circuits/params_name.hpp"
@@ -86,32 +87,44 @@ class porep_kind final : public proof_kind_handler {
   proof_kind kind() const override { return proof_kind::porep_seal_commit; }
   priority default_priority() const override { return priority::normal; }
 
-  status check(const proof_request& req) const override {
+  // The C1 decoded, with its config: malformed input is refused at submit (before it is
+  // queued or charged), and decoded again by prepare on a worker.
+  static result<std::pair<porep::c1_output_t, porep::porep_config_t>> decode(
+      const proof_request& req) {
     if (req.vanilla_proof.empty()) {
       return status(status_code::invalid_argument,
                     "PoRep C2: vanilla_proof (the C1 output) is empty");
     }
-    return status();
-  }
-
-  result<std::unique_ptr<prepared_proof>> prepare(const proof_request& req,
-                                                  const std::string& param_dir) const override {
     // Bincode C1s do not name their registered proof: the request's number does.
     std::string proof_name;
     if (auto p = porep::registered_seal_proof_from_id(req.registered_proof); p.ok())
       proof_name = std::string(porep::name_of(*p));
     auto c1 = porep::parse_c1_any(req.vanilla_proof, proof_name);
-    if (!c1) return status(c1.error().code(), "the C1: " + c1.error().message());
+    if (!c1) return status(status_code::invalid_argument, "the C1: " + c1.error().to_string());
     auto p = porep::parse_registered_seal_proof(c1->registered_proof);
     if (!p)
       return status(status_code::invalid_argument, "registered_proof: " + p.error().message());
     auto cfg = porep::porep_config(*p);
-    if (!cfg) return cfg.error();
+    if (!cfg) return status(status_code::invalid_argument, cfg.error().to_string());
     if (c1->vanilla_proofs.size() != cfg->partitions()) {
       return status(status_code::invalid_argument,
                     "the C1 has " + std::to_string(c1->vanilla_proofs.size()) + " partitions, " +
                         c1->registered_proof + " needs " + std::to_string(cfg->partitions()));
     }
+    return std::make_pair(std::move(*c1), std::move(*cfg));
+  }
+
+  status check(const proof_request& req) const override {
+    auto d = decode(req);
+    return d ? status() : d.error();
+  }
+
+  result<std::unique_ptr<prepared_proof>> prepare(const proof_request& req,
+                                                  const std::string& param_dir) const override {
+    auto d = decode(req);
+    if (!d) return d.error();
+    porep::c1_output_t* c1 = &d->first;
+    porep::porep_config_t* cfg = &d->second;
     porep::bytes32_t replica_id = c1->replica_id;
     if (req.check_identity) {
       replica_id =

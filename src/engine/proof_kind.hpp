@@ -59,8 +59,10 @@ class proof_kind_handler {
   virtual ~proof_kind_handler() = default;
   virtual proof_kind kind() const = 0;
   virtual priority default_priority() const = 0;
-  /// Cheap checks at submit, before queueing (no decoding): invalid_argument for a request that
-  /// can never be proved (no input bytes, malformed fixed-size fields).
+  /// Checks at submit, before the request is queued or charged: invalid_argument naming what is
+  /// wrong for input that can never be proved (empty, undecodable, the wrong partition count).
+  /// May decode the input (PoRep: the C1, tens of milliseconds for 32 GiB); the costly checks
+  /// (vanilla proofs) belong in prepare().
   virtual status check(const proof_request& req) const = 0;
   /// Decodes and checks the request (e.g. the vanilla proofs) on a synthesis worker.
   virtual result<std::unique_ptr<prepared_proof>> prepare(const proof_request& req,

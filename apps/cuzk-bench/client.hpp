@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+// cuzk-bench's gRPC client subcommands (client.cpp). Each returns the process exit code: 0 done,
+// 1 the daemon answered an error or a failed proof, 2 bad usage or input.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cuzk::bench {
+
+struct single_args {
+  std::string type = "porep";
+  std::string c1;
+  std::string registered_proof = "StackedDrg32GiBV1_1";
+  uint64_t sector_num = 1;
+  uint64_t miner_id = 1000;
+  std::string request_id;  ///< empty: a random one
+  std::string proof_out;   ///< where the proof bytes go (atomically); empty: not written
+};
+
+int run_single(const std::string& addr, const single_args& a);
+int run_status(const std::string& addr);
+int run_preload(const std::string& addr, const std::string& circuit_id);
+int run_metrics(const std::string& addr);
+
+}  // namespace cuzk::bench

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+// The daemon's life: the engine, cuzk.v1 and grpc.health.v1 on one gRPC listener (a unix socket
+// or TCP, h2c), the HTTP status listener (GET /status JSON, GET /metrics Prometheus text), and the
+// graceful stop: on SIGTERM/SIGINT stop accepting, report NOT_SERVING, let accepted jobs finish
+// for up to drain_timeout, cancel what is left with a status that says why, exit 0.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "base/log.hpp"
+#include "base/status.hpp"
+#include "cuzk/engine.hpp"
+
+namespace cuzk::server {
+
+struct daemon_options {
+  /// `unix:///run/curio/cuzk.sock` (parent directory created, a stale socket removed, mode 0660)
+  /// or `IP:port` / `[IPv6]:port`.
+  std::string listen = "unix:///run/curio/cuzk.sock";
+  /// HTTP status listener `IP:port`; empty: off.
+  std::string status_listen;
+  /// How long a stop waits for accepted jobs before cancelling them.
+  std::chrono::milliseconds drain_timeout = std::chrono::minutes(10);
+  engine::engine_config engine;
+  log_sink log;
+};
+
+/// The gRPC target address for a listen string (`unix:///p` → `unix:/p`), or invalid_argument.
+result<std::string> grpc_address(const std::string& listen);
+
+/// Runs the daemon until SIGTERM or SIGINT (blocked in every thread and taken by a signal
+/// thread), then drains and returns ok. Errors before serving (a bad address, a socket path that
+/// is not a socket, a port in use, an engine that cannot start) are returned.
+status run_daemon(const daemon_options& opt);
+
+}  // namespace cuzk::server

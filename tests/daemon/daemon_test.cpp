@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: Apache-2.0
+// The daemon, black-box (label e2e): the real cuzk-daemon process is started on a unix socket in a
+// temp dir with the shared 2 KiB parameters (ctest fixture porep_2k_params) and spoken to only
+// over gRPC (cuzk.v1 and grpc.health.v1) and its HTTP status listener. Proofs are checked with
+// proofs::verify_porep against the .vk file, not by the daemon.
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <regex>
+#include <thread>
+
+#include "cuzk/v1/proving.grpc.pb.h"
+#include "filecoin/porep/c1_wrapper.hpp"
+#include "filecoin/porep/seal.hpp"
+#include "filecoin/porep/vanilla_prove.hpp"
+#include "filecoin/proofs/porep_prover.hpp"
+#include "test_rng.hpp"
+
+extern char** environ;
+
+namespace cuzk::test {
+namespace {
+
+using namespace std::chrono_literals;
+using v1_status = cuzk::v1::AwaitProofResponse;
+
+struct sector {
+  porep::c1_output_t c1;
+  uint64_t miner = 0, number = 0;
+  std::string wrapper;
+};
+
+// Sealed once for the whole binary (seconds).
+std::vector<sector>& sectors() {
+  static std::vector<sector> s = [] {
+    std::vector<sector> out;
+    auto rng = test_rng::from_env("daemon_sectors");
+    for (int i = 0; i < 2; ++i) {
+      porep::seal_request_t req;
+      req.config = *porep::porep_config(porep::registered_seal_proof::stacked_drg_2kib_v1_1);
+      sector s;
+      s.miner = 1000 + rng() % 1000;
+      s.number = 1 + rng() % 100000;
+      req.prover_id = porep::prover_id_from_actor(s.miner);
+      req.sector_id = s.number;
+      for (auto& b : req.ticket) b = uint8_t(rng());
+      std::vector<uint8_t> payload(2032);
+      for (auto& b : payload) b = uint8_t(rng());
+      auto sealed = porep::seal_sector(req, payload);
+      EXPECT_TRUE(sealed.ok());
+      porep::bytes32_t seed;
+      for (auto& b : seed) b = uint8_t(rng());
+      s.c1 = *porep::seal_commit_phase1(*sealed, seed);
+      s.wrapper = *porep::c1_to_wrapper_json(s.c1, s.number);
+      out.push_back(std::move(s));
+    }
+    return out;
+  }();
+  return s;
+}
+
+std::string params_dir() {
+  const char* d = std::getenv("CUZK_TEST_PARAMS_DIR");
+  return d ? d : "";
+}
+
+cuzk::v1::SubmitProofRequest porep_request(const sector& s, const std::string& id) {
+  cuzk::v1::SubmitProofRequest r;
+  r.set_request_id(id);
+  r.set_proof_kind(cuzk::v1::POREP_SEAL_COMMIT);
+  r.set_sector_size(2048);
+  r.set_registered_proof(uint64_t(porep::registered_seal_proof::stacked_drg_2kib_v1_1));
+  r.set_priority(cuzk::v1::NORMAL);
+  r.set_vanilla_proof(s.wrapper);
+  r.set_sector_number(s.number);
+  r.set_miner_id(s.miner);
+  return r;
+}
+
+bool verifies(const sector& s, const std::string& proof) {
+  const proofs::prover_identity_t who{porep::prover_id_from_actor(s.miner), s.number};
+  auto ok = proofs::verify_porep(
+      s.c1, who, std::span(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()),
+      params_dir());
+  return ok.ok() && *ok;
+}
+
+int free_tcp_port() {
+  // The kernel picks a free port for a bound socket; the daemon binds it right after.
+  httplib::Server probe;
+  const int port = probe.bind_to_any_port("127.0.0.1");
+  return port;
+}
+
+// One cuzk-daemon process with its own temp dir, config and log.
+class daemon_process {
+ public:
+  explicit daemon_process(const std::string& extra_toml = "") {
+    dir_ = (std::filesystem::temp_directory_path() /
+            ("cuzk-daemon-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++)))
+               .string();
+    std::filesystem::create_directories(dir_);
+    socket_ = dir_ + "/run/cuzk.sock";
+    http_port_ = free_tcp_port();
+    std::ofstream cfg(dir_ + "/cuzk.toml");
+    cfg << "[daemon]\nlisten = \"unix://" << socket_
+        << "\"\nstatus_listen = \"127.0.0.1:" << http_port_ << "\"\n"
+        << extra_toml << "\n[srs]\nparam_cache = \"" << params_dir()
+        << "\"\n[memory]\ntotal_budget = \"8GiB\"\n";
+    cfg.close();
+    const std::string log = dir_ + "/daemon.log";
+    std::vector<std::string> args = {CUZK_DAEMON_PATH, "-c", dir_ + "/cuzk.toml", "--log-level",
+                                     "debug"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    EXPECT_EQ(posix_spawn(&pid_, CUZK_DAEMON_PATH, &fa, nullptr, argv.data(), environ), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    grpc::ChannelArguments ca;
+    ca.SetMaxReceiveMessageSize(512 << 20);
+    ca.SetMaxSendMessageSize(512 << 20);
+    channel_ =
+        grpc::CreateCustomChannel("unix://" + socket_, grpc::InsecureChannelCredentials(), ca);
+    stub_ = cuzk::v1::ProvingEngine::NewStub(channel_);
+    // Ready when GetStatus answers (the socket appears once the engine runs).
+    for (int i = 0; i < 300; ++i) {
+      grpc::ClientContext ctx;
+      ctx.set_deadline(std::chrono::system_clock::now() + 1s);
+      cuzk::v1::GetStatusResponse st;
+      if (stub_->GetStatus(&ctx, {}, &st).ok()) return;
+      std::this_thread::sleep_for(100ms);
+    }
+    ADD_FAILURE() << "the daemon did not come up; its log:\n" << log_text();
+  }
+  ~daemon_process() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+
+  cuzk::v1::ProvingEngine::Stub& stub() { return *stub_; }
+  int http_port() const { return http_port_; }
+  const std::string& socket() const { return socket_; }
+
+  // grpc.health.v1.Health/Check for the whole server ("" service): 1 SERVING, 2 NOT_SERVING,
+  // -1 when the call failed. The request is the empty message; the response is field 1 varint.
+  int health() {
+    grpc::GenericStub generic(channel_);
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 2s);
+    grpc::Slice empty;
+    grpc::ByteBuffer req(&empty, 1), resp;
+    std::promise<grpc::Status> done;
+    generic.UnaryCall(&ctx, "/grpc.health.v1.Health/Check", grpc::StubOptions(), &req, &resp,
+                      [&](grpc::Status s) { done.set_value(s); });
+    if (!done.get_future().get().ok()) return -1;
+    std::vector<grpc::Slice> slices;
+    if (!resp.Dump(&slices).ok()) return -1;
+    std::string bytes;
+    for (auto& s : slices) bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+    if (bytes.size() == 2 && bytes[0] == 0x08) return bytes[1];
+    return bytes.empty() ? 0 : -1;  // UNKNOWN (0) is encoded as nothing
+  }
+
+  // SIGTERM, then the exit code (-1 if it did not exit within `wait`).
+  int terminate(std::chrono::seconds wait = 120s) {
+    ::kill(pid_, SIGTERM);
+    const auto end = std::chrono::steady_clock::now() + wait;
+    while (std::chrono::steady_clock::now() < end) {
+      int st = 0;
+      if (::waitpid(pid_, &st, WNOHANG) == pid_) {
+        pid_ = -1;
+        return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+      }
+      std::this_thread::sleep_for(50ms);
+    }
+    return -1;
+  }
+
+  std::string log_text() const {
+    std::ifstream in(dir_ + "/daemon.log");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+
+ private:
+  static inline int counter_ = 0;
+  std::string dir_, socket_;
+  int http_port_ = 0;
+  pid_t pid_ = -1;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<cuzk::v1::ProvingEngine::Stub> stub_;
+};
+
+class daemon_test : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    ASSERT_FALSE(params_dir().empty())
+        << "CUZK_TEST_PARAMS_DIR is not set (run through ctest: fixture porep_2k_params)";
+    sectors();
+    d_ = new daemon_process();
+  }
+  static void TearDownTestSuite() {
+    delete d_;
+    d_ = nullptr;
+  }
+  static daemon_process* d_;
+
+  static cuzk::v1::AwaitProofResponse prove(const cuzk::v1::SubmitProofRequest& r,
+                                            grpc::Status* st = nullptr) {
+    grpc::ClientContext ctx;
+    cuzk::v1::ProveRequest req;
+    *req.mutable_submit() = r;
+    cuzk::v1::ProveResponse resp;
+    grpc::Status s = d_->stub().Prove(&ctx, req, &resp);
+    if (st) *st = s;
+    EXPECT_TRUE(st || s.ok()) << s.error_message();
+    return resp.result();
+  }
+};
+daemon_process* daemon_test::d_ = nullptr;
+
+TEST_F(daemon_test, prove_returns_a_proof_that_verifies) {
+  const sector& s = sectors()[0];
+  auto r =
+      prove(porep_request(s, "porep-" + std::to_string(s.miner) + "-" + std::to_string(s.number)));
+  ASSERT_EQ(r.status(), v1_status::COMPLETED) << r.error_message();
+  EXPECT_EQ(r.proof().size(), 192u);
+  EXPECT_TRUE(verifies(s, r.proof()));
+  EXPECT_GT(r.total_ms(), 0u);
+  EXPECT_GT(r.synthesis_ms(), 0u);
+}
+
+TEST_F(daemon_test, await_with_a_short_timeout_answers_timeout_then_the_proof) {
+  const sector& s = sectors()[1];
+  grpc::ClientContext c1;
+  cuzk::v1::SubmitProofResponse sub;
+  ASSERT_TRUE(d_->stub().SubmitProof(&c1, porep_request(s, "await-timeout"), &sub).ok());
+  EXPECT_EQ(sub.job_id(), "await-timeout");
+  cuzk::v1::AwaitProofRequest a;
+  a.set_job_id(sub.job_id());
+  a.set_timeout_ms(1);
+  grpc::ClientContext c2;
+  cuzk::v1::AwaitProofResponse r;
+  ASSERT_TRUE(d_->stub().AwaitProof(&c2, a, &r).ok());
+  EXPECT_EQ(r.status(), v1_status::TIMEOUT);
+  a.set_timeout_ms(0);  // no limit
+  grpc::ClientContext c3;
+  ASSERT_TRUE(d_->stub().AwaitProof(&c3, a, &r).ok());
+  ASSERT_EQ(r.status(), v1_status::COMPLETED) << r.error_message();
+  EXPECT_TRUE(verifies(s, r.proof()));
+}
+
+TEST_F(daemon_test, cancel_really_cancels) {
+  const sector& s = sectors()[0];
+  grpc::ClientContext c1;
+  cuzk::v1::SubmitProofResponse sub;
+  ASSERT_TRUE(d_->stub().SubmitProof(&c1, porep_request(s, "to-cancel"), &sub).ok());
+  grpc::ClientContext c2;
+  cuzk::v1::CancelProofRequest c;
+  c.set_job_id(sub.job_id());
+  cuzk::v1::CancelProofResponse cr;
+  ASSERT_TRUE(d_->stub().CancelProof(&c2, c, &cr).ok());
+  EXPECT_TRUE(cr.was_running());
+  grpc::ClientContext c3;
+  cuzk::v1::AwaitProofRequest a;
+  a.set_job_id(sub.job_id());
+  cuzk::v1::AwaitProofResponse r;
+  ASSERT_TRUE(d_->stub().AwaitProof(&c3, a, &r).ok());
+  EXPECT_EQ(r.status(), v1_status::CANCELLED);
+  EXPECT_TRUE(r.proof().empty());
+}
+
+// Curio retries with the same deterministic id: an identical request attaches to the running
+// job (one proof, the same bytes); the same id with another sector's C1 gets its own proof.
+TEST_F(daemon_test, identical_retry_attaches_and_a_reused_id_gets_its_own_proof) {
+  const sector& a = sectors()[0];
+  const sector& b = sectors()[1];
+  const std::string id = "porep-retry";
+  grpc::ClientContext sc;
+  cuzk::v1::GetStatusResponse before;
+  ASSERT_TRUE(d_->stub().GetStatus(&sc, {}, &before).ok());
+  auto first = std::async(std::launch::async, [&] { return prove(porep_request(a, id)); });
+  std::this_thread::sleep_for(200ms);
+  auto retry = std::async(std::launch::async, [&] { return prove(porep_request(a, id)); });
+  auto other = std::async(std::launch::async, [&] { return prove(porep_request(b, id)); });
+  const auto r1 = first.get(), r2 = retry.get(), r3 = other.get();
+  ASSERT_EQ(r1.status(), v1_status::COMPLETED) << r1.error_message();
+  ASSERT_EQ(r2.status(), v1_status::COMPLETED) << r2.error_message();
+  ASSERT_EQ(r3.status(), v1_status::COMPLETED) << r3.error_message();
+  EXPECT_EQ(r1.proof(), r2.proof());
+  EXPECT_EQ(r1.job_id(), r2.job_id());
+  EXPECT_NE(r3.job_id(), r1.job_id());
+  EXPECT_TRUE(verifies(a, r1.proof()));
+  EXPECT_TRUE(verifies(b, r3.proof()));
+  EXPECT_FALSE(verifies(a, r3.proof()));
+  grpc::ClientContext sc2;
+  cuzk::v1::GetStatusResponse after;
+  ASSERT_TRUE(d_->stub().GetStatus(&sc2, {}, &after).ok());
+  EXPECT_EQ(after.total_proofs_completed() - before.total_proofs_completed(), 2u);
+}
+
+TEST_F(daemon_test, malformed_requests_get_clear_codes_and_the_daemon_stays_up) {
+  const sector& s = sectors()[0];
+  const auto expect_code = [&](cuzk::v1::SubmitProofRequest r, grpc::StatusCode code,
+                               const std::string& words) {
+    grpc::ClientContext ctx;
+    cuzk::v1::SubmitProofResponse resp;
+    const grpc::Status st = d_->stub().SubmitProof(&ctx, r, &resp);
+    EXPECT_EQ(st.error_code(), code) << st.error_message();
+    EXPECT_NE(st.error_message().find(words), std::string::npos) << st.error_message();
+  };
+  auto r = porep_request(s, "bad");
+  r.clear_vanilla_proof();
+  expect_code(r, grpc::StatusCode::INVALID_ARGUMENT, "empty");
+  r.set_vanilla_proof(std::string(5000, '\x17'));
+  expect_code(r, grpc::StatusCode::INVALID_ARGUMENT, "C1");
+  r.set_vanilla_proof("{\"SectorNum\":1,\"Phase1Out\":\"!!!\",\"SectorSize\":2048}");
+  expect_code(r, grpc::StatusCode::INVALID_ARGUMENT, "Phase1Out");
+  r = porep_request(s, "bad-kind");
+  r.set_proof_kind(cuzk::v1::ProofKind(7));
+  expect_code(r, grpc::StatusCode::INVALID_ARGUMENT, "invalid proof_kind: 7");
+  r = porep_request(s, "bad-randomness");
+  r.set_randomness("12345");
+  expect_code(r, grpc::StatusCode::INVALID_ARGUMENT, "randomness must be 32 bytes");
+  {
+    grpc::ClientContext ctx;
+    cuzk::v1::ProveRequest empty;
+    cuzk::v1::ProveResponse resp;
+    EXPECT_EQ(d_->stub().Prove(&ctx, empty, &resp).error_code(),
+              grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  {
+    grpc::ClientContext ctx;
+    cuzk::v1::AwaitProofRequest a;
+    a.set_job_id("never-submitted");
+    cuzk::v1::AwaitProofResponse resp;
+    EXPECT_EQ(d_->stub().AwaitProof(&ctx, a, &resp).error_code(), grpc::StatusCode::NOT_FOUND);
+  }
+  {
+    grpc::ClientContext ctx;
+    cuzk::v1::PreloadSrsRequest p;
+    p.set_circuit_id("porep-99g");
+    cuzk::v1::PreloadSrsResponse resp;
+    EXPECT_EQ(d_->stub().PreloadSRS(&ctx, p, &resp).error_code(), grpc::StatusCode::NOT_FOUND);
+  }
+  EXPECT_EQ(d_->health(), 1);
+}
+
+TEST_F(daemon_test, preload_evict_status_and_metrics) {
+  grpc::ClientContext c1;
+  cuzk::v1::PreloadSrsRequest p;
+  p.set_circuit_id("porep-2k");
+  cuzk::v1::PreloadSrsResponse pr;
+  ASSERT_TRUE(d_->stub().PreloadSRS(&c1, p, &pr).ok());
+  grpc::ClientContext c2;
+  cuzk::v1::GetStatusResponse st;
+  ASSERT_TRUE(d_->stub().GetStatus(&c2, {}, &st).ok());
+  ASSERT_EQ(st.loaded_srs_size(), 1);
+  EXPECT_EQ(st.loaded_srs(0).circuit_id(), "porep-2k");
+  EXPECT_GT(st.loaded_srs(0).size_bytes(), 0u);
+  grpc::ClientContext c3;
+  cuzk::v1::EvictSrsRequest e;
+  e.set_circuit_id("porep-2k");
+  cuzk::v1::EvictSrsResponse er;
+  ASSERT_TRUE(d_->stub().EvictSRS(&c3, e, &er).ok());
+  EXPECT_TRUE(er.was_loaded());
+  EXPECT_GT(er.freed_bytes(), 0u);
+
+  grpc::ClientContext c4;
+  cuzk::v1::GetMetricsResponse m;
+  ASSERT_TRUE(d_->stub().GetMetrics(&c4, {}, &m).ok());
+  httplib::Client http("127.0.0.1", d_->http_port());
+  auto hm = http.Get("/metrics");
+  ASSERT_TRUE(hm);
+  EXPECT_EQ(hm->status, 200);
+  auto hs = http.Get("/status");
+  ASSERT_TRUE(hs);
+  EXPECT_NE(hs->body.find("\"serving\":true"), std::string::npos) << hs->body;
+  // Prometheus text exposition: comments, or `name{labels} value`.
+  const std::regex sample(
+      R"(^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*",?)*\})? [-+0-9.eEInfa]+$)");
+  const std::string& http_text = hm->body;
+  for (const std::string* text : {&m.prometheus_text(), &http_text}) {
+    std::istringstream in(*text);
+    std::string line;
+    int samples = 0;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      EXPECT_TRUE(std::regex_match(line, sample)) << line;
+      ++samples;
+    }
+    EXPECT_GT(samples, 5);
+    EXPECT_NE(text->find("cuzk_jobs_total{kind=\"porep-c2\",outcome=\"completed\"}"),
+              std::string::npos);
+  }
+}
+
+// SIGTERM with proofs in flight: health turns NOT_SERVING, new work is refused, every accepted
+// job still completes, and the daemon exits 0.
+TEST(daemon_drain, sigterm_under_load_loses_no_accepted_job) {
+  ASSERT_FALSE(params_dir().empty());
+  daemon_process d;
+  std::vector<std::future<cuzk::v1::ProveResponse>> calls;
+  for (int i = 0; i < 2; ++i) {
+    calls.push_back(std::async(std::launch::async, [&d, i] {
+      grpc::ClientContext ctx;
+      cuzk::v1::ProveRequest req;
+      *req.mutable_submit() = porep_request(sectors()[size_t(i)], "drain-" + std::to_string(i));
+      cuzk::v1::ProveResponse resp;
+      EXPECT_TRUE(d.stub().Prove(&ctx, req, &resp).ok());
+      return resp;
+    }));
+  }
+  std::this_thread::sleep_for(1s);  // both accepted
+  EXPECT_EQ(d.health(), 1);
+  auto exit_code = std::async(std::launch::async, [&d] { return d.terminate(); });
+  std::this_thread::sleep_for(500ms);
+  EXPECT_EQ(d.health(), 2);  // NOT_SERVING while draining
+  {
+    grpc::ClientContext ctx;
+    cuzk::v1::SubmitProofResponse resp;
+    EXPECT_EQ(d.stub().SubmitProof(&ctx, porep_request(sectors()[0], "late"), &resp).error_code(),
+              grpc::StatusCode::UNAVAILABLE);
+  }
+  for (size_t i = 0; i < calls.size(); ++i) {
+    auto r = calls[i].get().result();
+    EXPECT_EQ(r.status(), v1_status::COMPLETED) << r.error_message();
+    EXPECT_TRUE(verifies(sectors()[i], r.proof()));
+  }
+  EXPECT_EQ(exit_code.get(), 0) << d.log_text();
+  EXPECT_FALSE(std::filesystem::exists(d.socket()));
+}
+
+// A drain that runs out of time cancels what is left and says why.
+TEST(daemon_drain, drain_timeout_cancels_with_a_reason) {
+  ASSERT_FALSE(params_dir().empty());
+  daemon_process d("drain_timeout = \"1s\"");
+  auto call = std::async(std::launch::async, [&d] {
+    grpc::ClientContext ctx;
+    cuzk::v1::ProveRequest req;
+    *req.mutable_submit() = porep_request(sectors()[0], "drain-timeout");
+    cuzk::v1::ProveResponse resp;
+    EXPECT_TRUE(d.stub().Prove(&ctx, req, &resp).ok());
+    return resp;
+  });
+  std::this_thread::sleep_for(500ms);
+  EXPECT_EQ(d.terminate(), 0) << d.log_text();
+  auto r = call.get().result();
+  EXPECT_EQ(r.status(), v1_status::CANCELLED);
+  EXPECT_NE(r.error_message().find("drain timeout"), std::string::npos) << r.error_message();
+}
+
+// `cuzk daemon …` is cuzk-daemon with the same arguments; `--version` answers without starting.
+TEST(daemon_cli, cuzk_daemon_subcommand_runs_the_daemon_binary) {
+  FILE* p = ::popen((std::string(CUZK_CLI_PATH) + " daemon --version 2>&1").c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char buf[256];
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  EXPECT_EQ(::pclose(p), 0) << out;
+  EXPECT_EQ(out.rfind("cuzk-daemon ", 0), 0u) << out;
+}
+
+}  // namespace
+}  // namespace cuzk::test
