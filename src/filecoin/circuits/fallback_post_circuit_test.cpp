@@ -5,7 +5,9 @@
 // (32/64 GiB WindowPoSt included; their synthesis is the slow test); official parameter names;
 // public inputs of the 32 GiB vector in window_post_32g_vector.json under V1 and V1_2; the
 // post.vproof witness satisfies every row and its inputs are the public inputs; padding; a
-// tampered witness fails; malformed partitions are refused.
+// tampered witness fails; malformed partitions are refused; WindowPoSt (1 sector padded, 2
+// sectors; V1 and V1_2) and WinningPoSt circuits from vanilla proofs of sealed 2 KiB sectors are
+// satisfied and allocate exactly their public inputs.
 #include "filecoin/circuits/fallback_post_circuit.hpp"
 
 #include <gtest/gtest.h>
@@ -18,6 +20,7 @@
 #include "filecoin/circuits/params_name.hpp"
 #include "filecoin/circuits/public_inputs.hpp"
 #include "filecoin/post/partition.hpp"
+#include "filecoin/post/vanilla_prove.hpp"
 #include "fixtures.hpp"
 #include "r1cs/assignment_data.hpp"
 #include "r1cs/matrix_cs.hpp"
@@ -329,6 +332,74 @@ TEST_F(post_vproof_witness, malformed_partitions_are_refused) {
   EXPECT_FALSE(
       fallback_post_circuit_from_vanilla(config(registered_post_proof::winning_32gib_v1), one)
           .ok());
+}
+
+// ---- sealed 2 KiB sectors --------------------------------------------------------------------
+
+porep::sealed_sector_t seal_2kib(uint64_t sector_id) {
+  porep::seal_request_t req;
+  req.config = *porep::porep_config(porep::registered_seal_proof::stacked_drg_2kib_v1_1);
+  req.prover_id = porep::prover_id_from_actor(1000);
+  req.sector_id = sector_id;
+  req.ticket.fill(uint8_t(sector_id));
+  std::vector<uint8_t> payload(2032);
+  for (size_t i = 0; i < payload.size(); ++i) payload[i] = uint8_t(i * 13 + sector_id);
+  auto s = porep::seal_sector(req, payload);
+  EXPECT_TRUE(s.ok()) << s.error().to_string();
+  return std::move(*s);
+}
+
+// Synthesizes the partition's circuit with values: every row holds, the inputs (after ONE) are
+// fallback_post_public_inputs, and the recorded shape is the blank circuit's.
+void check_post_partition(const post::post_config_t& cfg,
+                          std::span<const post::fallback_sector_proof_t> proofs,
+                          const porep::bytes32_t& randomness, unsigned k) {
+  ASSERT_TRUE(post::validate_partition(cfg, proofs, randomness, k).ok());
+  auto c = fallback_post_circuit_from_vanilla(cfg, proofs);
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  r1cs::matrix_witness_cs cs;
+  synthesize_fallback_post_circuit(cs, *c);
+  const std::vector<fr_t> inputs(cs.inputs().begin(), cs.inputs().end());
+  const std::vector<fr_t> aux(cs.aux().begin(), cs.aux().end());
+  const r1cs::matrices m = cs.take_matrices();
+  const auto bad = r1cs::is_satisfied(m, inputs, aux);
+  EXPECT_FALSE(bad.has_value()) << "row " << *bad;
+
+  std::vector<post::public_sector_t> pub;
+  for (const auto& p : proofs) pub.push_back({p.sector_id, p.comm_r});
+  auto want = fallback_post_public_inputs(cfg, pub, randomness, k);
+  ASSERT_TRUE(want.ok()) << want.error().to_string();
+  ASSERT_EQ(inputs.size(), want->size() + 1);
+  EXPECT_TRUE(std::equal(want->begin(), want->end(), inputs.begin() + 1));
+  EXPECT_EQ(r1cs::summarize(m), shape_of(blank_fallback_post_circuit(cfg)));
+
+  // Other randomness: the witness still satisfies its rows, but its leaf inputs are not the
+  // verifier's, so the proof would not verify.
+  porep::bytes32_t other = randomness;
+  other[5] ^= 0x40;
+  auto other_inputs = fallback_post_public_inputs(cfg, pub, other, k);
+  ASSERT_TRUE(other_inputs.ok());
+  EXPECT_FALSE(std::equal(other_inputs->begin(), other_inputs->end(), inputs.begin() + 1));
+}
+
+TEST(fallback_post_circuit, sealed_2kib_witness_satisfies) {
+  const porep::sealed_sector_t a = seal_2kib(3), b = seal_2kib(11);
+  porep::bytes32_t randomness{};
+  for (size_t i = 0; i < 31; ++i) randomness[i] = uint8_t(29 * i + 1);
+  for (auto p : {registered_post_proof::window_2kib_v1, registered_post_proof::window_2kib_v1_1}) {
+    const post::post_config_t cfg = config(p);
+    for (unsigned k : {0u, 2u}) {
+      SCOPED_TRACE(std::string(post::name_of(p)) + " partition " + std::to_string(k));
+      const post::fallback_sector_proof_t one[] = {*post::prove_sector(cfg, a, randomness, k, 0)};
+      check_post_partition(cfg, one, randomness, k);
+      const post::fallback_sector_proof_t two[] = {one[0],
+                                                   *post::prove_sector(cfg, b, randomness, k, 1)};
+      check_post_partition(cfg, two, randomness, k);
+    }
+  }
+  const post::post_config_t g = config(registered_post_proof::winning_2kib_v1);
+  const post::fallback_sector_proof_t win[] = {*post::prove_sector(g, b, randomness, 0, 0)};
+  check_post_partition(g, win, randomness, 0);
 }
 
 }  // namespace

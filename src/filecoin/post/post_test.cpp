@@ -4,7 +4,8 @@
 // identically, its comm_r equal to the SealedCID of postpub.json, every path checked against
 // comm_r_last under V1 and V1_2; the worked challenge examples of POST_SNAP.md §1.3 (post.vproof
 // and window_post_32g_vector.json); malformed bytes, tampered paths and wrong randomness
-// rejected with a status naming the field or the sector and challenge; partition slots/padding.
+// rejected with a status naming the field or the sector and challenge; partition slots/padding;
+// vanilla proofs generated from sealed 2 KiB sectors check, at the wire sizes of §1.7.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -15,6 +16,7 @@
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/partition.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
+#include "filecoin/post/vanilla_prove.hpp"
 #include "fixtures.hpp"
 
 namespace cuzk::post {
@@ -343,6 +345,66 @@ TEST(post_partition, slots_and_padding) {
   const public_sector_t one[] = {{4, {}}};
   EXPECT_EQ(circuit_public_sectors(g, one).size(), 66u);
   EXPECT_EQ(circuit_public_sectors(w, one).size(), 1u);
+}
+
+// ---- vanilla proofs of sealed sectors --------------------------------------------------------
+
+porep::sealed_sector_t seal_2kib(uint64_t sector_id) {
+  porep::seal_request_t req;
+  req.config = *porep::porep_config(porep::registered_seal_proof::stacked_drg_2kib_v1_1);
+  req.prover_id = porep::prover_id_from_actor(1000);
+  req.sector_id = sector_id;
+  req.ticket.fill(uint8_t(sector_id));
+  std::vector<uint8_t> payload(2032);
+  for (size_t i = 0; i < payload.size(); ++i) payload[i] = uint8_t(i * 31 + sector_id);
+  auto s = porep::seal_sector(req, payload);
+  EXPECT_TRUE(s.ok()) << s.error().to_string();
+  return std::move(*s);
+}
+
+TEST(post_vanilla_prove, sealed_2kib_window_and_winning) {
+  const porep::sealed_sector_t a = seal_2kib(5), b = seal_2kib(9);
+  bytes32_t randomness{};
+  for (size_t i = 0; i < 31; ++i) randomness[i] = uint8_t(17 * i + 3);
+
+  for (auto p : {registered_post_proof::window_2kib_v1, registered_post_proof::window_2kib_v1_1}) {
+    const post_config_t cfg = config(p);
+    for (unsigned k : {0u, 1u}) {
+      auto pa = prove_sector(cfg, a, randomness, k, 0);
+      auto pb = prove_sector(cfg, b, randomness, k, 1);
+      ASSERT_TRUE(pa.ok() && pb.ok());
+      const std::vector<uint8_t> bytes = serialize_fallback_sector_proof(*pa);
+      EXPECT_EQ(bytes.size(), 5'680u);
+      EXPECT_EQ(*parse_fallback_sector_proof(bytes), *pa);
+      const fallback_sector_proof_t both[] = {*pa, *pb};
+      EXPECT_TRUE(validate_partition(cfg, both, randomness, k).ok());
+      // Swapped positions: V1 challenges depend on the position, V1_2 ones do not (but the order
+      // must ascend).
+      const fallback_sector_proof_t swapped[] = {*pb, *pa};
+      EXPECT_FALSE(validate_partition(cfg, swapped, randomness, k).ok());
+      const status second = validate_sector_proof(cfg, *pb, randomness, k, 0);
+      EXPECT_EQ(second.ok(), cfg.version == api_version::v1_2_0) << second.to_string();
+      bytes32_t other = randomness;
+      other[0] ^= 1;
+      const status wrong = validate_partition(cfg, both, other, k);
+      EXPECT_FALSE(wrong.ok());
+      EXPECT_NE(wrong.message().find("sector 5 challenge"), std::string::npos) << wrong.to_string();
+    }
+  }
+
+  const post_config_t g = config(registered_post_proof::winning_2kib_v1);
+  auto w = prove_sector(g, b, randomness, 0, 0);
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(serialize_fallback_sector_proof(*w).size(), 36'816u);
+  const fallback_sector_proof_t one[] = {*w};
+  EXPECT_TRUE(validate_partition(g, one, randomness, 0).ok());
+  EXPECT_FALSE(validate_partition(g, one, randomness, 1).ok());
+
+  EXPECT_FALSE(
+      prove_sector(config(registered_post_proof::window_8mib_v1), a, randomness, 0, 0).ok());
+  bytes32_t big;
+  big.fill(0xff);
+  EXPECT_EQ(prove_sector(g, a, big, 0, 0).error().code(), status_code::non_canonical);
 }
 
 }  // namespace
