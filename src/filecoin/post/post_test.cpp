@@ -288,6 +288,35 @@ TEST_F(post_vproof, malformed_bytes_name_the_field) {
   }
 }
 
+TEST_F(post_vproof, vanilla_file_round_trip_and_errors) {
+  const std::vector<uint8_t> two[] = {bytes_, bytes_};
+  const std::string json = vanilla_file_json(two);
+  EXPECT_EQ(json.substr(0, 2), "[\"");
+  auto elements = parse_vanilla_file("  " + json + "\n");
+  ASSERT_TRUE(elements.ok()) << elements.error().to_string();
+  ASSERT_EQ(elements->size(), 2u);
+  EXPECT_EQ((*elements)[1], bytes_);
+  auto proofs = parse_fallback_sector_proofs(*elements);
+  ASSERT_TRUE(proofs.ok());
+  EXPECT_EQ((*proofs)[1], proof_);
+  EXPECT_TRUE(parse_vanilla_file("[]")->empty());
+
+  EXPECT_FALSE(parse_vanilla_file("{}").ok());
+  EXPECT_FALSE(parse_vanilla_file(json + "x").ok());
+  const auto bad = parse_vanilla_file("[\"AAAA\", \"A*==\"]");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message().substr(0, 4), "[1]:") << bad.error().to_string();
+  const auto not_string = parse_vanilla_file("[\"AAAA\", 7]");
+  ASSERT_FALSE(not_string.ok());
+  EXPECT_EQ(not_string.error().message().substr(0, 4), "[1]:") << not_string.error().to_string();
+
+  (*elements)[1].resize(100);
+  const auto short_proof = parse_fallback_sector_proofs(*elements);
+  ASSERT_FALSE(short_proof.ok());
+  EXPECT_EQ(short_proof.error().message().substr(0, 33), "vanilla_proofs[1]: vanilla_proof.")
+      << short_proof.error().to_string();
+}
+
 // ---- the rust-filecoin-proofs-api 32 GiB vector ----------------------------------------------
 
 TEST(post_challenges, window_post_32g_vector) {

@@ -2,7 +2,9 @@
 // FallbackPoStSectorProof bincode codec on porep::bincode (the MerkleProof layout is PoRep's).
 #include "filecoin/post/vanilla_proof.hpp"
 
+#include "base/base64.hpp"
 #include "filecoin/porep/bincode.hpp"
+#include "filecoin/porep/json_reader.hpp"
 
 namespace cuzk::post {
 namespace {
@@ -68,6 +70,49 @@ std::vector<uint8_t> serialize_fallback_sector_proof(const fallback_sector_proof
     w.bytes32(s.comm_r_last);
   }
   return std::move(w.bytes());
+}
+
+result<std::vector<std::vector<uint8_t>>> parse_vanilla_file(std::string_view json) {
+  porep::json::reader r(json);
+  std::vector<std::vector<uint8_t>> out;
+  const path_t root{};
+  const bool ok = r.array(&root, [&](size_t, const path_t* p) {
+    std::string_view text;
+    if (!r.read_string(p, text)) return false;
+    auto bytes = base64_decode(text);
+    if (!bytes) return r.fail(p, bytes.error().message(), false);
+    out.push_back(std::move(*bytes));
+    return true;
+  });
+  if (ok && !r.at_end()) r.fail(&root, "trailing characters after the array");
+  if (r.failed()) return r.error();
+  return out;
+}
+
+std::string vanilla_file_json(std::span<const std::vector<uint8_t>> elements) {
+  std::string out(1, '[');
+  for (size_t i = 0; i < elements.size(); ++i) {
+    if (i) out.push_back(',');
+    out.push_back('"');
+    out.append(base64_encode(elements[i]));
+    out.push_back('"');
+  }
+  out.push_back(']');
+  return out;
+}
+
+result<std::vector<fallback_sector_proof_t>> parse_fallback_sector_proofs(
+    std::span<const std::vector<uint8_t>> elements) {
+  std::vector<fallback_sector_proof_t> out;
+  out.reserve(elements.size());
+  for (size_t i = 0; i < elements.size(); ++i) {
+    auto p = parse_fallback_sector_proof(elements[i]);
+    if (!p)
+      return status(p.error().code(),
+                    "vanilla_proofs[" + std::to_string(i) + "]: " + p.error().message());
+    out.push_back(std::move(*p));
+  }
+  return out;
 }
 
 }  // namespace cuzk::post

@@ -5,10 +5,14 @@
 //   sector_id u64 ‖ comm_r [32] ‖ vanilla_proof.sectors: u64 count, then per SectorProof
 //   { inclusion_proofs: u64 count + MerkleProofs, comm_c [32], comm_r_last [32] }.
 // 24,960 bytes for one 32 GiB WindowPoSt sector (10 Sub proofs of 2,484 bytes).
+// Also the cuzk-bench vanilla files (wpost-vanilla.json, winning-vanilla.json): a JSON array of
+// padded standard base64 strings, one element each (Go [][]byte JSON).
 #pragma once
 
 #include <cstdint>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/status.hpp"
@@ -45,5 +49,15 @@ result<fallback_sector_proof_t> parse_fallback_sector_proof(std::span<const uint
 
 /// The same bytes (Merkle proofs must be well_formed()).
 std::vector<uint8_t> serialize_fallback_sector_proof(const fallback_sector_proof_t& p);
+
+/// The elements of a vanilla file, decoded from base64 (not parsed). Errors name the element
+/// ("[3]: …").
+result<std::vector<std::vector<uint8_t>>> parse_vanilla_file(std::string_view json);
+/// The vanilla file of `elements` ("[\"<base64>\",…]").
+std::string vanilla_file_json(std::span<const std::vector<uint8_t>> elements);
+
+/// parse_fallback_sector_proof on each element; an error is prefixed "vanilla_proofs[i]: ".
+result<std::vector<fallback_sector_proof_t>> parse_fallback_sector_proofs(
+    std::span<const std::vector<uint8_t>> elements);
 
 }  // namespace cuzk::post
