@@ -18,6 +18,7 @@
 #include "filecoin/post/vanilla_proof.hpp"
 #include "filecoin/post/vanilla_prove.hpp"
 #include "fixtures.hpp"
+#include "temp_dir.hpp"
 
 namespace cuzk::post {
 namespace {
@@ -434,6 +435,39 @@ TEST(post_vanilla_prove, sealed_2kib_window_and_winning) {
   bytes32_t big;
   big.fill(0xff);
   EXPECT_EQ(prove_sector(g, a, big, 0, 0).error().code(), status_code::non_canonical);
+}
+
+// The directory `cuzk porep seal` writes gives the same proofs as the sector in memory.
+TEST(post_vanilla_prove, from_a_sealed_sector_directory) {
+  const porep::sealed_sector_t s = seal_2kib(21);
+  const test::temp_dir dir("cuzk_post_test");
+  ASSERT_TRUE(porep::write_sealed_sector(s, dir.string()).ok());
+  const post_config_t cfg = config(registered_post_proof::window_2kib_v1_1);
+  auto r = open_replica(cfg, dir.string(), 21);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->comm_r, s.comm_r);
+  const bytes32_t randomness{9, 9, 9};
+  auto from_dir = prove_sector(cfg, *r, randomness, 0, 0);
+  ASSERT_TRUE(from_dir.ok());
+  EXPECT_EQ(*from_dir, *prove_sector(cfg, s, randomness, 0, 0));
+  const fallback_sector_proof_t one[] = {*from_dir};
+  EXPECT_TRUE(validate_partition(cfg, one, randomness, 0).ok());
+
+  EXPECT_EQ(
+      open_replica(config(registered_post_proof::window_8mib_v1), dir.string(), 21).error().code(),
+      status_code::bad_length);
+  EXPECT_FALSE(open_replica(cfg, dir.string() + "/missing", 21).ok());
+  {
+    // A p_aux that does not match the replica.
+    std::vector<uint8_t> aux(64);
+    std::copy(s.comm_c.begin(), s.comm_c.end(), aux.begin());
+    std::copy(s.comm_r_last.begin(), s.comm_r_last.end(), aux.begin() + 32);
+    aux[40] ^= 1;
+    ASSERT_TRUE(write_file_atomic(dir.string() + "/p_aux", aux).ok());
+    const auto bad = open_replica(cfg, dir.string(), 21);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message().find("not p_aux's comm_r_last"), std::string::npos);
+  }
 }
 
 }  // namespace
