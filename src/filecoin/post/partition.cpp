@@ -27,7 +27,9 @@ status check_merkle_shape(const hash::tree_shape& t, const merkle_proof_t& m,
     return {status_code::size_mismatch, what + ": Merkle proof variant " +
                                             std::to_string(unsigned(m.kind)) +
                                             " does not fit tree " + t.name()};
-  if (m.path.size() != t.height() || m.base_len != t.base_height() || !m.well_formed())
+  if (m.path.size() != t.height() || m.base_len != t.base_height() ||
+      m.sub_len != (t.sub_arity ? 1u : 0u) || m.top_len != (t.top_arity ? 1u : 0u) ||
+      !m.well_formed())
     return {status_code::size_mismatch, what + ": " + std::to_string(m.path.size()) +
                                             " path levels, tree " + t.name() + " has " +
                                             std::to_string(t.height())};
