@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // `cuzk circuit …`: facts about the Filecoin circuits without proving.
-//   stats --circuit porep --registered-proof NAME
+//   stats --circuit porep|window-post|winning-post --registered-proof NAME
 //       synthesizes the blank partition circuit in r1cs::shape_cs (counting only: no values, no
 //       matrices kept) and prints one JSON object: rows (= constraints + inputs, the Groth16 QAP
 //       rows), constraints, inputs (ONE included), aux, a_nnz, b_nnz, c_nnz, a_aux_density,
 //       b_input_density, b_aux_density, plus domain (next power of two ≥ rows), the shape
 //       fingerprint, the official parameter file id and the synthesis time. The nnz cover all
 //       rows: each input row x_j·0 = 0 adds one A entry (a_nnz = circuit A nnz + inputs), as in
-//       the measured 32 GiB figures of FILECOIN.md §3.5.
+//       the measured 32 GiB figures of FILECOIN.md §3.5. PoSt proofs are named by wire number
+//       (0..14), Go name or Rust name; the circuit must match the proof's kind.
 // Exit codes: 0 ok, 2 bad input or usage (one line on stderr).
 #include <spdlog/spdlog.h>
 
@@ -16,11 +17,14 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "cli_args.hpp"
+#include "filecoin/circuits/fallback_post_circuit.hpp"
 #include "filecoin/circuits/params_name.hpp"
 #include "filecoin/circuits/stacked_circuit.hpp"
 #include "filecoin/porep/config.hpp"
+#include "filecoin/post/config.hpp"
 #include "r1cs/shape_cs.hpp"
 
 namespace cuzk::app {
@@ -31,7 +35,26 @@ int fail(const std::string& msg) {
   return EXIT_BAD;
 }
 
-int run_circuit_stats(const std::string& proof_name) {
+void print_stats(std::string_view circuit, std::string_view proof_name,
+                 const r1cs::shape_summary& s, const std::string& params_id, double secs) {
+  const size_t rows = s.num_constraints + s.num_inputs;
+  size_t domain = 1;
+  while (domain < rows) domain <<= 1;
+  std::printf(
+      "{\"circuit\":\"%s\",\"registered_proof\":\"%s\",\"rows\":%zu,\"constraints\":%zu,"
+      "\"inputs\":%zu,\"aux\":%zu,\"a_nnz\":%zu,\"b_nnz\":%zu,\"c_nnz\":%zu,"
+      "\"a_aux_density\":%zu,\"b_input_density\":%zu,\"b_aux_density\":%zu,\"domain\":%zu,"
+      "\"fingerprint\":\"%s\",\"params_id\":\"%s\",\"synthesis_seconds\":%.3f}\n",
+      std::string(circuit).c_str(), std::string(proof_name).c_str(), rows, s.num_constraints,
+      s.num_inputs, s.num_aux, s.nnz_a + s.num_inputs, s.nnz_b, s.nnz_c, s.a_aux_density,
+      s.b_input_density, s.b_aux_density, domain, s.hash_hex().c_str(), params_id.c_str(), secs);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+int run_porep_stats(const std::string& proof_name) {
   const auto proof = porep::parse_registered_seal_proof(proof_name);
   if (!proof) return fail("stats: " + proof.error().message());
   const auto cfg = porep::porep_config(*proof);
@@ -40,21 +63,30 @@ int run_circuit_stats(const std::string& proof_name) {
   const auto t0 = std::chrono::steady_clock::now();
   r1cs::shape_cs cs;
   synth::synthesize_stacked_circuit(cs, synth::blank_stacked_circuit(*cfg));
-  const r1cs::shape_summary s = cs.summary();
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-  const size_t rows = s.num_constraints + s.num_inputs;
-  size_t domain = 1;
-  while (domain < rows) domain <<= 1;
-  std::printf(
-      "{\"circuit\":\"porep\",\"registered_proof\":\"%s\",\"rows\":%zu,\"constraints\":%zu,"
-      "\"inputs\":%zu,\"aux\":%zu,\"a_nnz\":%zu,\"b_nnz\":%zu,\"c_nnz\":%zu,"
-      "\"a_aux_density\":%zu,\"b_input_density\":%zu,\"b_aux_density\":%zu,\"domain\":%zu,"
-      "\"fingerprint\":\"%s\",\"params_id\":\"%s\",\"synthesis_seconds\":%.3f}\n",
-      std::string(porep::name_of(*proof)).c_str(), rows, s.num_constraints, s.num_inputs, s.num_aux,
-      s.nnz_a + s.num_inputs, s.nnz_b, s.nnz_c, s.a_aux_density, s.b_input_density, s.b_aux_density,
-      domain, s.hash_hex().c_str(), synth::porep_param_id(*cfg).c_str(), secs);
+  print_stats("porep", porep::name_of(*proof), cs.summary(), synth::porep_param_id(*cfg),
+              seconds_since(t0));
   return EXIT_OK;
+}
+
+int run_post_stats(const std::string& circuit, const std::string& proof_name) {
+  const auto proof = post::parse_registered_post_proof(proof_name);
+  if (!proof) return fail("stats: " + proof.error().message());
+  const auto cfg = post::post_config(*proof);
+  if (!cfg) return fail("stats: " + cfg.error().message());
+  if (post::to_string(cfg->kind) != circuit)
+    return fail("stats: " + std::string(post::name_of(*proof)) + " is a " +
+                std::string(post::to_string(cfg->kind)) + " proof, not " + circuit);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  r1cs::shape_cs cs;
+  synth::synthesize_fallback_post_circuit(cs, synth::blank_fallback_post_circuit(*cfg));
+  print_stats(circuit, post::name_of(*proof), cs.summary(), synth::post_param_id(*cfg),
+              seconds_since(t0));
+  return EXIT_OK;
+}
+
+int run_circuit_stats(const std::string& circuit, const std::string& proof_name) {
+  return circuit == "porep" ? run_porep_stats(proof_name) : run_post_stats(circuit, proof_name);
 }
 
 }  // namespace
@@ -70,13 +102,15 @@ void add_circuit_commands(CLI::App& root, command_runner& chosen) {
       "stats",
       "R1CS shape of one partition circuit as JSON (rows, constraints, inputs, aux, nnz, "
       "densities); 32/64 GiB take a few minutes");
-  stats->add_option("--circuit", args->circuit, "the circuit (only porep)")
+  stats->add_option("--circuit", args->circuit, "the circuit: porep, window-post or winning-post")
       ->required()
-      ->check(CLI::IsMember({"porep"}));
-  stats->add_option("--registered-proof", args->proof_name, "registered seal proof name or id")
+      ->check(CLI::IsMember({"porep", "window-post", "winning-post"}));
+  stats
+      ->add_option("--registered-proof", args->proof_name,
+                   "registered seal proof (porep) or PoSt proof: name or id")
       ->required();
-  stats->footer(REGISTERED_PROOFS_HELP);
-  on_selected(stats, chosen, [args] { return run_circuit_stats(args->proof_name); });
+  stats->footer(std::string(REGISTERED_PROOFS_HELP) + "\n" + REGISTERED_POST_PROOFS_HELP);
+  on_selected(stats, chosen, [args] { return run_circuit_stats(args->circuit, args->proof_name); });
 }
 
 }  // namespace cuzk::app

@@ -115,5 +115,8 @@ struct identity_args {
 inline constexpr const char* REGISTERED_PROOFS_HELP =
     "registered proofs: StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}{V1,V1_1,"
     "V1_1_Feat_SyntheticPoRep,\n  V1_2_Feat_NonInteractivePoRep} or their ids 0..19";
+inline constexpr const char* REGISTERED_POST_PROOFS_HELP =
+    "registered PoSt proofs: StackedDrgWinning{2KiB,8MiB,512MiB,32GiB,64GiB}V1 (0..4),\n"
+    "  StackedDrgWindow{…}V1 (5..9), StackedDrgWindow{…}V1_2 = Go V1_1 (10..14)";
 
 }  // namespace cuzk::app

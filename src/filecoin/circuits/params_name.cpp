@@ -42,6 +42,23 @@ std::string porep_param_id(const porep::porep_config_t& cfg) {
   return "v28-" + porep_cache_prefix(cfg.sector.tree_r) + "-" + to_hex(digest);
 }
 
+std::string post_cache_prefix(const hash::tree_shape& tree) {
+  return "proof-of-spacetime-fallback-" + tree_display(tree);
+}
+
+std::string post_param_identifier(const post::post_config_t& cfg) {
+  return "FallbackPoSt::PublicParams{sector_size: " + std::to_string(cfg.sector_bytes) +
+         ", challenge_count: " + std::to_string(cfg.circuit_challenge_count) +
+         ", sector_count: " + std::to_string(cfg.circuit_sector_count) + "}";
+}
+
+std::string post_param_id(const post::post_config_t& cfg) {
+  const std::string id = post_param_identifier(cfg);
+  const auto digest = sha256_digest(
+      std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(id.data()), id.size()));
+  return "v28-" + post_cache_prefix(cfg.tree) + "-" + to_hex(digest);
+}
+
 std::string porep_params_file_name(const porep::porep_config_t& cfg) {
   return porep_param_id(cfg) + ".params";
 }

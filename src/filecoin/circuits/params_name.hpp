@@ -6,12 +6,16 @@
 // identifier is the PublicParams Display string (graph, LayerChallenges, tree). The identifier
 // depends only on nodes, layers, challenges per partition and tree shape, so every api version
 // and feature of one sector size shares the same files.
+// FallbackPoSt (POST_SNAP.md §1.9): prefix "proof-of-spacetime-fallback-merkletree-poseidon_hasher-
+// {B}-{S}-{T}", identifier "FallbackPoSt::PublicParams{sector_size: N, challenge_count: C,
+// sector_count: S}" with the circuit's C and S; Window V1 and V1_2 share the files.
 #pragma once
 
 #include <string>
 
 #include "filecoin/hash/merkle.hpp"
 #include "filecoin/porep/config.hpp"
+#include "filecoin/post/config.hpp"
 
 namespace cuzk::synth {
 
@@ -27,5 +31,11 @@ std::string porep_param_id(const porep::porep_config_t& cfg);
 std::string porep_params_file_name(const porep::porep_config_t& cfg);  ///< + ".params"
 std::string porep_vk_file_name(const porep::porep_config_t& cfg);      ///< + ".vk"
 std::string porep_meta_file_name(const porep::porep_config_t& cfg);    ///< + ".meta"
+
+/// "proof-of-spacetime-fallback-merkletree-poseidon_hasher-{B}-{S}-{T}".
+std::string post_cache_prefix(const hash::tree_shape& tree);
+std::string post_param_identifier(const post::post_config_t& cfg);
+/// "v28-<prefix>-<sha256 hex of the identifier>" (no extension).
+std::string post_param_id(const post::post_config_t& cfg);
 
 }  // namespace cuzk::synth

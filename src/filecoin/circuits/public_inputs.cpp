@@ -7,6 +7,7 @@
 
 #include "filecoin/hash/merkle.hpp"
 #include "filecoin/porep/challenges.hpp"
+#include "filecoin/post/challenges.hpp"
 
 namespace cuzk::synth {
 
@@ -48,6 +49,36 @@ result<std::vector<ff::fr_t>> porep_public_inputs(const porep::porep_config_t& c
                                                   const porep_publics_t& pub, unsigned k) {
   const porep::sdr_graph g(cfg);
   return porep_public_inputs(cfg, g, pub, k);
+}
+
+result<std::vector<ff::fr_t>> fallback_post_public_inputs(
+    const post::post_config_t& cfg, std::span<const post::public_sector_t> sectors,
+    const porep::bytes32_t& randomness, unsigned k) {
+  if (status s = post::check_safe_commitment(randomness, "randomness"); !s) return s;
+  if (auto slots = post::circuit_slots(cfg, sectors.size()); !slots) return slots.error();
+  if (cfg.kind == post::post_kind::winning && k != 0)
+    return {status_code::invalid_argument, "WinningPoSt has only partition 0"};
+  const std::vector<post::public_sector_t> view = post::circuit_public_sectors(cfg, sectors);
+  const unsigned S = cfg.circuit_sector_count, C = cfg.circuit_challenge_count;
+  const size_t block = 1 + size_t(C);
+  std::vector<ff::fr_t> out;
+  out.reserve(S * block);
+  for (unsigned i = 0; i < view.size(); ++i) {
+    ff::fr_t comm_r;
+    if (!hash::bytes_to_fr(view[i].comm_r, comm_r))
+      return {status_code::non_canonical,
+              "sector " + std::to_string(view[i].sector_id) + ": comm_r is not < r"};
+    out.push_back(comm_r);
+    for (unsigned n = 0; n < C; ++n) {
+      const uint64_t ci = post::challenge_index(cfg.version, k, S, i, C, n);
+      out.push_back(
+          ff::fr_t::from_uint(post::leaf_challenge(randomness, view[i].sector_id, ci, cfg.nodes)));
+    }
+  }
+  const size_t last = out.size() - block;  // padding repeats the last real block
+  while (out.size() < S * block)
+    for (size_t j = 0; j < block; ++j) out.push_back(out[last + j]);
+  return out;
 }
 
 }  // namespace cuzk::synth

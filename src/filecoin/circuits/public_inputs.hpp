@@ -4,15 +4,20 @@
 // per challenge c of partition k: [c, drg_0..drg_5, exp_0..exp_7, c, c, c] (the tree_d PoR index,
 // the 14 parents' tree_c PoR indices, the challenge UInt64, the tree_r_last and tree_c indices).
 // 3 + 18·cpp values, ONE not included; challenges and parents come from src/filecoin/porep.
+// And those of one FallbackPoSt partition (FallbackPoStCompound::generate_public_inputs,
+// POST_SNAP.md §1.5): per slot comm_r, then each challenge's leaf index.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "base/status.hpp"
 #include "ff/fields.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/graph.hpp"
+#include "filecoin/post/config.hpp"
+#include "filecoin/post/partition.hpp"
 
 namespace cuzk::synth {
 
@@ -36,5 +41,16 @@ result<std::vector<ff::fr_t>> porep_public_inputs(const porep::porep_config_t& c
 result<std::vector<ff::fr_t>> porep_public_inputs(const porep::porep_config_t& cfg,
                                                   const porep::sdr_graph& g,
                                                   const porep_publics_t& pub, unsigned k);
+
+/// Public inputs of PoSt partition k: `sectors` are the partition's public sectors in the order
+/// proven (window: 1..sector_count, ascending ids; winning: the one sector). Per circuit slot i
+/// (winning: the sector repeated 66 times) comm_r, then for n < circuit_challenge_count the leaf
+/// leaf_challenge(randomness, id, challenge_index(version, k, S, i, C, n)) with the circuit's S and
+/// C; a short partition repeats the last block. circuit_sector_count·(1 + C) values, ONE not
+/// included. Errors: a comm_r or the randomness not < r, a sector count the partition cannot hold,
+/// a winning partition other than 0.
+result<std::vector<ff::fr_t>> fallback_post_public_inputs(
+    const post::post_config_t& cfg, std::span<const post::public_sector_t> sectors,
+    const porep::bytes32_t& randomness, unsigned k);
 
 }  // namespace cuzk::synth

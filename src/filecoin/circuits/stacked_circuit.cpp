@@ -4,7 +4,6 @@
 // check synthesis relies on, and the closed-form counts of FILECOIN.md §3.5.
 #include "filecoin/circuits/stacked_circuit.hpp"
 
-#include <bit>
 #include <string>
 
 namespace cuzk::synth {
@@ -34,25 +33,6 @@ status check_path(const gadgets::por_path_t& p, const hash::tree_shape& shape,
 
 bool column_arity_supported(unsigned layers) {
   return layers == 2 || layers == 4 || layers == 8 || layers == 11 || layers == 16;
-}
-
-// Poseidon circuit cost 3a + 4(7t + R_P) + 1 (FILECOIN.md §3.4, §4.1).
-size_t poseidon_constraints(unsigned arity) {
-  const size_t rp = arity == 2 ? 55 : arity == 4 ? 56 : arity == 8 ? 57 : arity == 11 ? 57 : 59;
-  return 3 * size_t(arity) + 4 * (7 * (size_t(arity) + 1) + rp) + 1;
-}
-
-size_t por_constraints(gadgets::por_hash_t h, const hash::tree_shape& shape) {
-  size_t n = 2;  // pack_into_inputs row + root equality
-  for (unsigned l = 0; l < shape.height(); ++l) {
-    const unsigned a = shape.arity_at(l);
-    if (h == gadgets::por_hash_t::sha256) {
-      n += 1 + gadgets::insert_constraints(2) + 2 * 256 + 44'866 + 1;
-    } else {
-      n += size_t(std::countr_zero(a)) + gadgets::insert_constraints(a) + poseidon_constraints(a);
-    }
-  }
-  return n;
 }
 
 }  // namespace
@@ -190,15 +170,15 @@ stacked_counts_t stacked_circuit_counts(unsigned layers, const hash::tree_shape&
                                         const hash::tree_shape& tree_r, unsigned challenges) {
   using gadgets::por_hash_t;
   constexpr size_t LABEL_HASH = 522'268;  // SHA-256 of the 20-block label preimage (§3.4)
-  const size_t por_d = por_constraints(por_hash_t::sha256, tree_d);
-  const size_t por_r = por_constraints(por_hash_t::poseidon, tree_r);
-  const size_t col = poseidon_constraints(layers);
+  const size_t por_d = gadgets::por_constraints(por_hash_t::sha256, tree_d);
+  const size_t por_r = gadgets::por_constraints(por_hash_t::poseidon, tree_r);
+  const size_t col = gadgets::poseidon_hash_constraints(layers);
   size_t per = por_d + porep::PARENT_COUNT * (col + por_r) + 65;
   per += porep::DRG_DEGREE * 256 + LABEL_HASH + 1;
   per += size_t(layers - 1) * (porep::PARENT_COUNT * 256 + LABEL_HASH + 1);
   per += 1 + por_r + col + por_r;
   stacked_counts_t n;
-  n.constraints = 257 + 1 + 1 + poseidon_constraints(2) + 1 + challenges * per;
+  n.constraints = 257 + 1 + 1 + gadgets::poseidon_hash_constraints(2) + 1 + challenges * per;
   n.inputs = 4 + 18 * size_t(challenges);
   return n;
 }

@@ -73,9 +73,16 @@ inline bool to_fr_path(const hash::merkle_path<hash::bytes32_t>& in, por_path_t&
 /// Constraints of one PoR level (index bits + insert + hash), for tests and planning.
 constexpr size_t por_level_constraints(por_hash_t h, unsigned arity) {
   const size_t bits = arity == 2 ? 1 : arity == 4 ? 2 : arity == 8 ? 3 : 4;
-  const size_t poseidon = arity == 2 ? 311 : arity == 4 ? 377 : arity == 8 ? 505 : 761;
   return bits + insert_constraints(arity) +
-         (h == por_hash_t::poseidon ? poseidon : 2 * 256 + 44'866 + 1);
+         (h == por_hash_t::poseidon ? poseidon_hash_constraints(arity) : 2 * 256 + 44'866 + 1);
+}
+
+/// Constraints of one PoR over a tree of `shape`: its levels, the packing row and the root
+/// equality (1,062 for a 2 KiB tree_r, 5,302 for 32 GiB, 5,616 for 64 GiB).
+inline size_t por_constraints(por_hash_t h, const hash::tree_shape& shape) {
+  size_t n = 2;
+  for (unsigned l = 0; l < shape.height(); ++l) n += por_level_constraints(h, shape.arity_at(l));
+  return n;
 }
 
 /// The running hash `cur` up one level: allocate the index bits (appended to `bits_out`) and the

@@ -300,6 +300,13 @@ poseidon_result_t poseidon_hash(CS& cs, std::span<const r1cs::variable> preimage
   return poseidon_hash(cs, preimage, std::span<const ff::fr_t>(v.data(), preimage.size()), c, tag);
 }
 
+/// Constraints (= aux) of poseidon_hash for an arity: 3a + 4(7t + R_P) + 1, with R_P the partial
+/// rounds (55 / 56 / 57 / 57 / 59): 311 / 377 / 505 / 598 / 761 for arity 2 / 4 / 8 / 11 / 16.
+constexpr size_t poseidon_hash_constraints(size_t arity) {
+  const size_t rp = arity == 2 ? 55 : arity == 4 ? 56 : arity == 8 ? 57 : arity == 11 ? 57 : 59;
+  return 3 * arity + 4 * (7 * (arity + 1) + rp) + 1;
+}
+
 /// MerkleTree-tagged hash with arity = preimage.size() (tree nodes, column hashes, comm_r).
 template <r1cs::constraint_system CS>
 poseidon_result_t poseidon_hash_merkle(CS& cs, std::span<const r1cs::variable> preimage,

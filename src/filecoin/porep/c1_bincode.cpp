@@ -1,118 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
-// bincode v1 C1 reader: a bounds-checked cursor; every Vec length is checked against the bytes
-// left (times the element's minimum encoded size) before anything is allocated.
+// bincode v1 C1 reader on bincode::reader (every Vec length is checked against the bytes left,
+// times the element's minimum encoded size, before anything is allocated).
 #include "filecoin/porep/c1_bincode.hpp"
 
-#include <cstring>
-
+#include "filecoin/porep/bincode.hpp"
 #include "filecoin/porep/c1_json.hpp"
-#include "filecoin/porep/json_reader.hpp"
 
 namespace cuzk::porep {
 namespace {
 
-using json::path_t;
-
-class bin_reader {
- public:
-  explicit bin_reader(std::span<const uint8_t> b) : b_(b) {}
-
-  const status& error() const { return err_; }
-  size_t left() const { return b_.size() - off_; }
-  size_t offset() const { return off_; }
-
-  bool fail(const path_t* p, const std::string& what) {
-    if (err_.ok())
-      err_ = status(status_code::bad_encoding,
-                    json::format_path(p) + ": " + what + " (byte " + std::to_string(off_) + ")");
-    return false;
-  }
-  bool need(const path_t* p, size_t n) {
-    if (left() >= n) return true;
-    return fail(
-        p, "truncated: need " + std::to_string(n) + " bytes, " + std::to_string(left()) + " left");
-  }
-  template <class T>
-  bool le(const path_t* p, T& out) {
-    if (!need(p, sizeof(T))) return false;
-    T v = 0;
-    for (size_t i = 0; i < sizeof(T); ++i) v |= T(b_[off_ + i]) << (8 * i);
-    off_ += sizeof(T);
-    out = v;
-    return true;
-  }
-  bool bytes32(const path_t* p, domain_t& out) {
-    if (!need(p, 32)) return false;
-    std::memcpy(out.data(), b_.data() + off_, 32);
-    off_ += 32;
-    return true;
-  }
-  /// A Vec length whose elements take at least `min_elem` bytes each.
-  bool length(const path_t* p, uint64_t& n, size_t min_elem) {
-    if (!le(p, n)) return false;
-    if (min_elem && n > left() / min_elem) {
-      off_ -= 8;
-      return fail(p, "length " + std::to_string(n) + " exceeds the remaining input");
-    }
-    return true;
-  }
-
- private:
-  std::span<const uint8_t> b_;
-  size_t off_ = 0;
-  status err_;
-};
+using bincode::path_t;
+using bin_reader = bincode::reader;
 
 class c1_bin_parser {
  public:
   explicit c1_bin_parser(std::span<const uint8_t> b) : r_(b) {}
   bin_reader& r() { return r_; }
 
-  bool path_part(const path_t* p, merkle_proof_t& m, unsigned part) {
-    const path_t pp{p, "path", -1};
-    uint64_t n = 0;
-    if (!r_.length(&pp, n, 16)) return false;
-    for (uint64_t i = 0; i < n; ++i) {
-      const path_t ep{&pp, {}, int64_t(i)};
-      const path_t hp{&ep, "hashes", -1};
-      uint64_t nh = 0;
-      if (!r_.length(&hp, nh, 32)) return false;
-      if (nh > UINT32_MAX) return r_.fail(&hp, "too many hashes");
-      for (uint64_t h = 0; h < nh; ++h) {
-        const path_t xp{&hp, {}, int64_t(h)};
-        m.hashes.emplace_back();
-        if (!r_.bytes32(&xp, m.hashes.back())) return false;
-      }
-      const path_t ip{&ep, "index", -1};
-      uint64_t idx = 0;
-      if (!r_.le(&ip, idx)) return false;
-      if (idx > UINT32_MAX) return r_.fail(&ip, "index " + std::to_string(idx) + " out of range");
-      m.path.push_back({uint32_t(nh), uint32_t(idx)});
-      (part == 0 ? m.base_len : part == 1 ? m.sub_len : m.top_len)++;
-    }
-    return true;
-  }
-
-  bool merkle(const path_t* p, merkle_proof_t& m) {
-    const path_t dp{p, "data", -1};
-    uint32_t variant = 0;
-    if (!r_.le(&dp, variant)) return false;
-    if (variant > 2)
-      return r_.fail(&dp, "unknown variant " + std::to_string(variant) +
-                              ", expected 0 (Single), 1 (Sub) or 2 (Top)");
-    m.kind = merkle_proof_kind(variant);
-    static constexpr std::string_view NAMES[] = {"Single", "Sub", "Top"};
-    const path_t vp{&dp, NAMES[variant], -1};
-    const path_t root{&vp, "root", -1}, leaf{&vp, "leaf", -1};
-    if (variant == 0) {
-      const path_t ip{&vp, "path", -1};
-      return r_.bytes32(&root, m.root) && r_.bytes32(&leaf, m.leaf) && path_part(&ip, m, 0);
-    }
-    const path_t bp{&vp, "base_proof", -1}, sp{&vp, "sub_proof", -1}, tp{&vp, "top_proof", -1};
-    if (!path_part(&bp, m, 0) || !path_part(&sp, m, 1)) return false;
-    if (variant == 2 && !path_part(&tp, m, 2)) return false;
-    return r_.bytes32(&root, m.root) && r_.bytes32(&leaf, m.leaf);
-  }
+  bool merkle(const path_t* p, merkle_proof_t& m) { return bincode::read_merkle_proof(r_, p, m); }
 
   bool column_proof(const path_t* p, column_proof_t& c) {
     const path_t cp{p, "column", -1};

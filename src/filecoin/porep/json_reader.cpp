@@ -188,10 +188,13 @@ struct reader::state {
 
 reader::reader(std::string_view text) : s_(std::make_unique<state>()) {
   s_->text = text;
-  // simdjson requires the root object's '}' to be the document's last structural character, so it
-  // is given the text up to the last '}'; what follows is checked by at_end(), which reports
-  // trailing characters (rather than an incomplete object) like any other error, in order.
-  const size_t last_brace = text.rfind('}');
+  // simdjson requires the root object's '}' (a root array's ']') to be the document's last
+  // structural character, so it is given the text up to the last one; what follows is checked by
+  // at_end(), which reports trailing characters (rather than an incomplete object) like any other
+  // error, in order.
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  const char close = first != std::string_view::npos && text[first] == '[' ? ']' : '}';
+  const size_t last_brace = text.rfind(close);
   s_->parsed_len = last_brace == std::string_view::npos ? text.size() : last_brace + 1;
   if (s_->parsed_len > s_->work->parser.max_capacity()) {  // 4 GiB: checked before copying
     s_->index_error = simdjson::CAPACITY;
@@ -399,8 +402,16 @@ bool reader::object(const path_t* path, field_fn field) {
 
 bool reader::array(const path_t* path, element_fn elem) {
   od::array arr;
-  if (auto e = s_->current.get_array().get(arr))
-    return fail(path, describe_error(e, "expected array"));
+  simdjson::error_code e = s_->index_error;
+  if (!e) {
+    if (s_->at_root) {
+      s_->at_root = false;
+      e = s_->doc.get_array().get(arr);
+    } else {
+      e = s_->current.get_array().get(arr);
+    }
+  }
+  if (e) return fail(path, describe_error(e, "expected array"));
   size_t i = 0;
   for (auto element : arr) {
     if (auto e = element.get(s_->current))

@@ -54,9 +54,9 @@ class callback_ref<R(Args...)> {
   R (*call_)(void*, Args...);
 };
 
-/// Reads one JSON document whose root is an object. The first call must be object() on the root
-/// path; every later read_*/object/array/skip_value call reads the value of the field or element
-/// whose callback is running.
+/// Reads one JSON document whose root is an object or an array. The first call must be object()
+/// or array() on the root path; every later read_*/object/array/skip_value call reads the value of
+/// the field or element whose callback is running.
 class reader {
  public:
   using field_fn = callback_ref<bool(std::string_view key, const path_t* key_path)>;
@@ -75,7 +75,7 @@ class reader {
   /// Records the first error: "<path>: <what>, found <token> (byte N)". Always returns false.
   bool fail(const path_t* path, std::string_view what, bool show_found = true);
 
-  /// True when nothing but whitespace follows the root object.
+  /// True when nothing but whitespace follows the root value.
   bool at_end();
 
   /// Unsigned decimal integer ≤ max (JSON: no sign, no leading zeros, no fraction/exponent).
