@@ -551,7 +551,7 @@ class engine_impl final : public proving_engine {
     if (j.state == job_state::completed) r.proof = j.proof_bytes;
     if (j.state == job_state::failed) r.error = j.error;
     if (j.state == job_state::cancelled)
-      r.error = cuzk::status(status_code::cancelled, "cancelled");
+      r.error = cuzk::status(status_code::cancelled, j.cancel_reason);
     return r;
   }
 

@@ -288,11 +288,12 @@ TEST_F(engine_test, cancel_a_queued_and_a_running_job) {
   EXPECT_EQ(qr->state, job_state::cancelled);
   EXPECT_EQ(qr->error.code(), status_code::cancelled);
 
-  auto c = e->cancel(running->job_id);
+  auto c = e->cancel(running->job_id, "the operator stopped it");
   ASSERT_TRUE(c.ok());
   EXPECT_TRUE(*c);
   auto rr = e->await(running->job_id, 10s);
   EXPECT_EQ(rr->state, job_state::cancelled);
+  EXPECT_EQ(rr->error.message(), "the operator stopped it");
   auto again = e->cancel(running->job_id);
   ASSERT_TRUE(again.ok());
   EXPECT_FALSE(*again);

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# PoRep 2 KiB end to end against snarkjs (issue 7): cuzk seals a 2 KiB sector (C1), generates
-# seeded Groth16 parameters under the official names (`params check` and `prove --check-digests`
-# must flag them as MISMATCH against the official digests), proves C2 (partition 0 of 1),
+# PoRep 2 KiB end to end against snarkjs (issue 7): cuzk seals a 2 KiB sector (C1); with the
+# shared seeded 2 KiB parameters under the official names ($CUZK_TEST_PARAMS_DIR, ctest fixture
+# porep_2k_params; `params check` and `prove --check-digests` must flag them as MISMATCH against
+# the official digests), proves C2 (partition 0 of 1),
 # verifies it, writes the partition's public inputs and exports vk/proof/public as snarkjs JSON;
 # the pinned snarkjs (tests/snarkjs/package-lock.json) must accept the proof and reject a
 # tampered public.json.
-# Setup dominates (~3 min on 2 cores). usage: tests/e2e/porep_snarkjs.sh BUILD_DIR
+# usage: CUZK_TEST_PARAMS_DIR=DIR tests/e2e/porep_snarkjs.sh BUILD_DIR
 set -euo pipefail
 
 [[ $# -eq 1 ]] || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
@@ -40,9 +41,8 @@ expect_rc 0 "$cuzk" porep seal --registered-proof $proof_name --miner-id 1000 --
   --out-dir sector
 [[ -s sector/c1.json ]] || fail "no sector/c1.json"
 
-step "params generate (seeded, test only)"
-expect_rc 0 "$cuzk" params generate --circuit porep --registered-proof $proof_name \
-  --out-dir params --seed test
+params=${CUZK_TEST_PARAMS_DIR:?CUZK_TEST_PARAMS_DIR is not set (run through ctest: fixture porep_2k_params)}
+ln -s "$params" params
 vk=$(ls params/*.vk)
 [[ $(ls params/*.params | wc -l) -eq 1 && -n $vk ]] || fail "expected one .params and one .vk"
 # Official names, our own setup: the built-in parameters.json facts must flag both files.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// End to end 2 KiB PoRep (label e2e): seal a sector, C1, Groth16 setup of the StackedCircuit with a
-// fixed seed into a temp dir (one setup shared by every case: minutes on 2 cores), prove, verify;
+// End to end 2 KiB PoRep (label e2e): seal a sector, C1, prove with the shared 2 KiB parameters
+// (ctest fixture porep_2k_params: `cuzk params generate`, seeded), verify;
 // a tampered proof, another sector id or prover id are rejected; a C1 with one corrupted path
 // sibling makes proving fail with a clear status (vanilla check, or self-verification when that
 // check is off), never an invalid proof.
@@ -8,9 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
+#include <cstdlib>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 
 #include "filecoin/porep/seal.hpp"
@@ -50,36 +49,14 @@ class porep_e2e : public ::testing::Test {
     st->c1 = *c1;
     st->who = {req.prover_id, req.sector_id};
 
-    st->dir =
-        (std::filesystem::temp_directory_path() / ("cuzk-engine-e2e-" + std::to_string(::getpid())))
-            .string();
-    const auto t0 = std::chrono::steady_clock::now();
-    const std::vector<uint8_t> tw_seed{'c', 'u', 'z', 'k', '-', 'e', '2', 'e'};
-    const char* last = "";
-    auto gen = generate_porep_parameters(
-        registered_seal_proof::stacked_drg_2kib_v1_1, st->dir, thread_pool::default_pool(),
-        [&](const char* phase, size_t, size_t) {
-          if (std::string_view(phase) != last) std::fprintf(stderr, "[setup] %s\n", phase);
-          last = phase;
-        },
-        tw_seed);
-    ASSERT_TRUE(gen.ok()) << gen.error().to_string();
-    std::fprintf(stderr,
-                 "[setup] rows %zu inputs %zu aux %zu domain %llu: synth %.1f s, setup %.1f s, "
-                 "write %.1f s, total %.1f s, peak RSS %.0f MiB\n",
-                 gen->rows, gen->inputs, gen->aux, (unsigned long long)gen->domain_size,
-                 gen->synth_s, gen->setup_s, gen->write_s,
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                 double(peak_rss_bytes()) / (1 << 20));
-    EXPECT_TRUE(std::filesystem::exists(gen->params_path));
-    EXPECT_TRUE(std::filesystem::exists(gen->vk_path));
+    // The shared 2 KiB parameters (ctest fixture porep_2k_params, tests/CMakeLists.txt).
+    const char* dir = std::getenv("CUZK_TEST_PARAMS_DIR");
+    ASSERT_NE(dir, nullptr) << "CUZK_TEST_PARAMS_DIR is not set (run through ctest: the "
+                               "porep_2k_params fixture generates the parameters)";
+    st->dir = dir;
     state_ = st.release();
   }
   static void TearDownTestSuite() {
-    if (state_) {
-      std::error_code ec;
-      std::filesystem::remove_all(state_->dir, ec);
-    }
     delete state_;
     state_ = nullptr;
   }
