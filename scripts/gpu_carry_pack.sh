@@ -25,7 +25,7 @@ done
 # The kernels repeat across the binaries, so one xz stream of all of them is ≈ 40 % of their size
 # (the device tool carries at most 64 MiB); run.sh unpacks it.
 files=(cuzk arith_gpu_test ntt_gpu_test msm_gpu_test prover_gpu_test gpu_streams_test
-       cuzk-gpu-microbench engine_test engine_porep_e2e_test cuzk-bench)
+       cuzk-gpu-microbench engine_test engine_porep_e2e_test cuzk-bench cuzk-daemon)
 binaries=${#files[@]}
 files+=($(cd "$dest" && ls lib*.so* 2>/dev/null))
 (cd "$dest" && strip "${files[@]:0:binaries}" && tar -cf - "${files[@]}" | xz -T0 -6 >carry.tar.xz &&

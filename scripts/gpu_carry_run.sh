@@ -9,8 +9,9 @@
 #                GPU proof rejected
 #   bench.txt    cuzk-gpu-microbench: the partition-shaped proof
 #   bench2.txt   cuzk-gpu-microbench: MSM, NTT, batch add, field multiply
-#   engine.log   the engine tests with GPU 0 as the prover worker, and cuzk-bench pipeline
-#                (2 KiB PoRep jobs through the engine vs one after the other, CPU and GPU)
+#   engine.log   the engine tests with GPU 0 as the prover worker, the daemon proving on the GPU
+#                (its own log in daemon.log), and cuzk-bench pipeline (2 KiB PoRep jobs through
+#                the engine vs one after the other, CPU and GPU)
 # In that order (tests, bench, bench2, engine, porep), each file written as its step runs
 # (CUZK_GPU_ONLY=engine runs only the engine step). Every step has its own time limit so a slow one cannot take the whole session's device time.
 set -uo pipefail
@@ -74,16 +75,38 @@ bench() {
   bench 'BM_gpu_field' 60
 } >"$out/bench2.txt" 2>&1
 {
+  w=$(mktemp -d)
+  step "params generate (2 KiB PoRep, seeded) for the engine steps"
+  timeout 300 ./cuzk params generate --circuit porep --registered-proof StackedDrg2KiBV1_1 \
+    --out-dir "$w/params" --seed engine 2>&1 | tail -2
   for t in engine_test engine_porep_e2e_test; do
     step "$t (gpu worker)"
-    CUZK_ENGINE_TEST_WORKER=gpu timeout 300 "./$t" 2>&1 | grep -E '^\[ *(RUN|OK|FAILED|PASSED|  FAILED|==========)|Failure|seed|Expected|Actual|Which is|error|\[engine\]|\[setup\]' |
+    CUZK_TEST_PARAMS_DIR="$w/params" CUZK_ENGINE_TEST_WORKER=gpu timeout 300 "./$t" 2>&1 |
+      grep -E '^\[ *(RUN|OK|FAILED|PASSED|  FAILED|==========)|Failure|seed|Expected|Actual|Which is|error|\[engine\]' |
       grep -v '^\[ RUN'
     echo "rc=${PIPESTATUS[0]}"
   done
-  w=$(mktemp -d)
+  step "the daemon on the GPU: cuzk-daemon, three cuzk-bench single proofs, verify, SIGTERM"
+  ./cuzk porep seal --registered-proof StackedDrg2KiBV1_1 --out-dir "$w/sector" >/dev/null 2>&1
+  printf '[daemon]\nlisten = "unix://%s/cuzk.sock"\n[srs]\nparam_cache = "%s"\n' "$w" "$w/params" \
+    >"$w/cuzk.toml"
+  ./cuzk-daemon -c "$w/cuzk.toml" >"$out/daemon.log" 2>&1 &
+  daemon=$!
+  for _ in $(seq 100); do [[ -S $w/cuzk.sock ]] && break; sleep 0.1; done
+  for i in 1 2 3; do
+    timeout 120 ./cuzk-bench -a "unix://$w/cuzk.sock" single --c1 "$w/sector/c1.json" \
+      --registered-proof StackedDrg2KiBV1_1 --sector-num 1 --miner-id 1000 --request-id "gpu-$i" \
+      -o "$w/daemon-$i.bin" 2>&1
+  done
+  ./cuzk verify porep --c1 "$w/sector/c1.json" --params-dir "$w/params" --proof "$w/daemon-3.bin"
+  echo "verify rc=$? (0 = valid)"
+  ./cuzk-bench -a "unix://$w/cuzk.sock" status 2>&1
+  kill -TERM $daemon
+  wait $daemon
+  echo "daemon rc=$?"
   for dev in -1 0; do
     step "cuzk-bench pipeline --gpu $dev"
-    peak_rss timeout 300 ./cuzk-bench pipeline --param-dir "$w" --generate-params --sectors 8 --gpu $dev 2>&1
+    peak_rss timeout 300 ./cuzk-bench pipeline --param-dir "$w/params" --sectors 8 --gpu $dev 2>&1
   done
   rm -rf "$w"
 } >"$out/engine.log" 2>&1

@@ -181,6 +181,19 @@ struct engine_status {
   unsigned synthesis_workers = 0;
 };
 
+/// One phase of one job on one lane (a synthesis worker or a prover worker), for the pipeline
+/// page: times are seconds since the engine started.
+struct timeline_event {
+  std::string lane;  ///< "synthesis 0", "gpu 0", "cpu"
+  std::string job_id;
+  proof_kind kind{};
+  int partition = -1;  ///< -1 for job-wide phases (prepare, verify)
+  std::string phase;   ///< "prepare", "synthesis", "prove", "finalize", "verify"
+  double start = 0, end = 0;
+  /// prove: the prover's own split in milliseconds (NTT, H, and each MSM); 0 elsewhere.
+  double ntt = 0, h = 0, msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0;
+};
+
 class proving_engine {
  public:
   /// Starts the workers. Errors: a GPU listed that does not exist, a budget too small to be
@@ -203,6 +216,9 @@ class proving_engine {
   virtual result<bool> cancel(const std::string& job_id,
                               const std::string& reason = "cancelled by request") = 0;
   virtual engine_status status() = 0;
+  /// The phases that ended at or after `since` (seconds since start), oldest first; the engine
+  /// keeps the last 20,000.
+  virtual std::vector<timeline_event> timeline(double since) = 0;
   /// Loads a circuit's parameters on every prover worker; returns when loaded (true) or already
   /// resident (false). not_found for an unknown circuit id, resource_exhausted when they can
   /// never fit, the load error otherwise.

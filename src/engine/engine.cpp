@@ -314,7 +314,7 @@ class engine_impl final : public proving_engine {
     started_at_ = clock_type::now();
     for (size_t i = 0; i < workers_.size(); ++i) start_prover(i);
     for (unsigned i = 0; i < synthesis_workers_; ++i)
-      synth_threads_.emplace_back([this] { synthesis_loop(); });
+      synth_threads_.emplace_back([this, i] { synthesis_loop(i); });
     logf(cfg_.log, log_level::info,
          "engine: %zu prover worker(s), %u synthesis worker(s), host budget %s", workers_.size(),
          synthesis_workers_, gib(host_budget_).c_str());
@@ -455,6 +455,14 @@ class engine_impl final : public proving_engine {
     return st;
   }
 
+  std::vector<timeline_event> timeline(double since) override {
+    std::unique_lock lk(mu_);
+    std::vector<timeline_event> out;
+    for (const timeline_event& e : events_)
+      if (e.end >= since) out.push_back(e);
+    return out;
+  }
+
   result<bool> preload(const std::string& circuit_id) override {
     auto c = circuit_by_id(circuit_id);
     if (!c) return c.error();
@@ -575,6 +583,26 @@ class engine_impl final : public proving_engine {
       }
       finished_.pop_front();
     }
+  }
+
+  // ---- timeline ---------------------------------------------------------------------------
+
+  static constexpr size_t MAX_EVENTS = 20000;
+
+  timeline_event& record_locked(const std::string& lane, const job& j, int partition,
+                                const char* phase, clock_type::time_point t0,
+                                clock_type::time_point t1) {
+    if (events_.size() >= MAX_EVENTS) events_.pop_front();
+    timeline_event e;
+    e.lane = lane;
+    e.job_id = j.id;
+    e.kind = j.kind;
+    e.partition = partition;
+    e.phase = phase;
+    e.start = ms_between(started_at_, t0) / 1000;
+    e.end = ms_between(started_at_, t1) / 1000;
+    events_.push_back(std::move(e));
+    return events_.back();
   }
 
   // ---- budget -----------------------------------------------------------------------------
@@ -792,7 +820,8 @@ class engine_impl final : public proving_engine {
 
   // ---- synthesis workers ------------------------------------------------------------------
 
-  void synthesis_loop() {
+  void synthesis_loop(unsigned index) {
+    const std::string lane = "synthesis " + std::to_string(index);
     std::unique_lock lk(mu_);
     for (;;) {
       if (exit_) return;
@@ -805,7 +834,7 @@ class engine_impl final : public proving_engine {
       std::shared_ptr<job> j = it->second;
       if (key.partition == PREPARE) {
         synth_queue_.erase(it);
-        run_prepare_locked(lk, j);
+        run_prepare_locked(lk, j, lane);
         continue;
       }
       // Do not run far ahead of the provers, unless this task outranks what waits for them.
@@ -820,7 +849,7 @@ class engine_impl final : public proving_engine {
         continue;
       }
       synth_queue_.erase(it);
-      run_synthesis_locked(lk, j, unsigned(key.partition), std::move(buf));
+      run_synthesis_locked(lk, j, unsigned(key.partition), std::move(buf), lane);
     }
   }
 
@@ -835,7 +864,8 @@ class engine_impl final : public proving_engine {
                             gib(host_budget_));
   }
 
-  void run_prepare_locked(std::unique_lock<std::mutex>& lk, const std::shared_ptr<job>& j) {
+  void run_prepare_locked(std::unique_lock<std::mutex>& lk, const std::shared_ptr<job>& j,
+                          const std::string& lane) {
     j->state = job_state::running;
     ++j->in_flight;
     const auto t0 = clock_type::now();
@@ -844,6 +874,7 @@ class engine_impl final : public proving_engine {
     lk.lock();
     --j->in_flight;
     j->timings.prepare = ms_between(t0, clock_type::now());
+    record_locked(lane, *j, -1, "prepare", t0, clock_type::now());
     host_used_ -= j->request_charged;
     j->request_charged = 0;
     j->request.reset();
@@ -913,7 +944,8 @@ class engine_impl final : public proving_engine {
   }
 
   void run_synthesis_locked(std::unique_lock<std::mutex>& lk, const std::shared_ptr<job>& j,
-                            unsigned k, std::unique_ptr<synthesis_buffer> buf) {
+                            unsigned k, std::unique_ptr<synthesis_buffer> buf,
+                            const std::string& lane) {
     const auto t0 = clock_type::now();
     partition_timings& pt = j->timings.partitions[k];
     auto q = queued_at_.find(j.get());
@@ -941,6 +973,7 @@ class engine_impl final : public proving_engine {
     host_used_ = host_used_ - buf->charged + capacity;
     buf->charged = capacity;
     const double ms = ms_between(t0, clock_type::now());
+    record_locked(lane, *j, int(k), "synthesis", t0, clock_type::now());
     pt.synthesis += ms;
     j->timings.synthesis += ms;
     if (!st.ok()) {
@@ -1043,6 +1076,17 @@ class engine_impl final : public proving_engine {
       wk.busy_ms += ms_between(t0, t1);
       pt.prove = ms_between(t0, t1);
       pt.finalize = ms_between(t1, t2);
+      {
+        timeline_event& ev = record_locked(wk.name, j, int(k), "prove", t0, t1);
+        ev.ntt = ptm.ntt_a + ptm.ntt_b + ptm.ntt_c;
+        ev.h = ptm.h_compute;
+        ev.msm_h = ptm.msm_h;
+        ev.msm_l = ptm.msm_l;
+        ev.msm_a = ptm.msm_a;
+        ev.msm_b_g1 = ptm.msm_b_g1;
+        ev.msm_b_g2 = ptm.msm_b_g2;
+        record_locked(wk.name, j, int(k), "finalize", t1, t2);
+      }
       pt.ntt = ptm.ntt_a + ptm.ntt_b + ptm.ntt_c;
       pt.h = ptm.h_compute;
       pt.msm_h = ptm.msm_h;
@@ -1062,7 +1106,7 @@ class engine_impl final : public proving_engine {
         continue;
       }
       j.proofs[k] = *pf;
-      if (++j.done == j.partitions) complete_locked(lk, rp.owner);
+      if (++j.done == j.partitions) complete_locked(lk, rp.owner, wk.name);
     }
   }
 
@@ -1110,7 +1154,8 @@ class engine_impl final : public proving_engine {
   // Every partition proved: verify them all in one batch (mu_ released). A failing batch is
   // checked partition by partition; each bad one is re-proved once, a second failure fails the
   // job naming the partition.
-  void complete_locked(std::unique_lock<std::mutex>& lk, const std::shared_ptr<job>& jp) {
+  void complete_locked(std::unique_lock<std::mutex>& lk, const std::shared_ptr<job>& jp,
+                       const std::string& verify_lane) {
     job& j = *jp;
     std::vector<groth16::proof> proofs;
     for (const auto& p : j.proofs) proofs.push_back(*p);
@@ -1148,6 +1193,7 @@ class engine_impl final : public proving_engine {
     lk.lock();
     --j.in_flight;
     j.timings.verify += ms_between(t0, clock_type::now());
+    record_locked(verify_lane, j, -1, "verify", t0, clock_type::now());
     if (!st.ok()) {
       fail_locked(j, st);
       return;
@@ -1208,6 +1254,7 @@ class engine_impl final : public proving_engine {
   std::map<task_key, ready_partition> prover_queue_;
   std::vector<std::unique_ptr<synthesis_buffer>> free_buffers_;
   srs_map srs_;
+  std::deque<timeline_event> events_;
 
   std::vector<std::unique_ptr<prover_worker>> workers_;
   std::vector<std::thread> synth_threads_;

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <thread>
 
 #include "engine/proof_kind.hpp"
@@ -250,6 +251,29 @@ TEST_F(engine_test, concurrent_jobs_complete_and_verify) {
   if (!on_gpu()) {
     EXPECT_EQ(st.srs[0].bytes, g_params->bytes);
   }
+  // The timeline has every phase of every job, each on a named lane, in time order per job.
+  const auto events = e->timeline(0);
+  for (const auto& [id, seed] : ids) {
+    std::map<std::string, int> phases;
+    for (const auto& ev : events) {
+      if (ev.job_id != id) continue;
+      ++phases[ev.phase];
+      EXPECT_LE(ev.start, ev.end);
+      EXPECT_FALSE(ev.lane.empty());
+      if (ev.phase == "synthesis") {
+        EXPECT_EQ(ev.lane.rfind("synthesis ", 0), 0u) << ev.lane;
+      }
+      if (ev.phase == "prove") {
+        EXPECT_EQ(ev.lane, worker_name());
+      }
+    }
+    EXPECT_EQ(phases["prepare"], 1) << id;
+    EXPECT_EQ(phases["synthesis"], 3) << id;
+    EXPECT_EQ(phases["prove"], 3) << id;
+    EXPECT_EQ(phases["finalize"], 3) << id;
+    EXPECT_EQ(phases["verify"], 1) << id;
+  }
+  EXPECT_TRUE(e->timeline(1e9).empty());
   // What stays charged when idle: the resident parameters and the recycled buffers.
   EXPECT_GE(on_gpu() ? st.device_used : st.host_used, g_params->bytes);
 }
