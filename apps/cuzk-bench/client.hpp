@@ -18,7 +18,22 @@ struct single_args {
   std::string proof_out;   ///< where the proof bytes go (atomically); empty: not written
 };
 
+struct stress_args {
+  std::string registered_proof = "StackedDrg2KiBV1_1";
+  unsigned count = 50;         ///< submissions
+  unsigned unique = 5;         ///< sectors sealed for them
+  unsigned concurrency = 8;    ///< client threads
+  double retry_rate = 0.3;     ///< byte-identical retries of an earlier submission
+  double reuse_rate = 0.1;     ///< an earlier id with other bytes
+  double cancel_rate = 0.2;    ///< cancelled after a random delay (< 3 s)
+  unsigned max_seconds = 1800; ///< the whole run's bound
+  uint64_t seed = 1;
+  std::string param_dir;       ///< when set, every COMPLETED proof is verified with its .vk
+};
+
 int run_single(const std::string& addr, const single_args& a);
+/// stress.cpp: exit 0 only when no submission was lost or answered with another's proof.
+int run_stress(const std::string& addr, const stress_args& a);
 int run_status(const std::string& addr);
 int run_preload(const std::string& addr, const std::string& circuit_id);
 int run_metrics(const std::string& addr);

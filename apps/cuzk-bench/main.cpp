@@ -18,6 +18,7 @@
 
 #include "base/version.hpp"
 #include "client.hpp"
+#include "sectors.hpp"
 #include "cuzk/engine.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
 #include "filecoin/porep/seal.hpp"
@@ -33,12 +34,6 @@ using clock_type = std::chrono::steady_clock;
 double seconds_since(clock_type::time_point t0) {
   return std::chrono::duration<double>(clock_type::now() - t0).count();
 }
-
-struct sector_job {
-  porep::c1_output_t c1;
-  uint64_t miner = 0, sector = 0;
-  std::string wrapper;
-};
 
 struct pipeline_args {
   std::string param_dir;
@@ -78,36 +73,13 @@ int run_pipeline(const pipeline_args& a) {
     }
   }
 
-  std::mt19937_64 rng(a.seed);
-  std::vector<sector_job> jobs;
   const auto t_seal = clock_type::now();
-  for (unsigned i = 0; i < a.sectors; ++i) {
-    porep::seal_request_t req;
-    req.config = *cfg;
-    sector_job j;
-    j.miner = 1000 + rng() % 1000;
-    j.sector = i + 1;
-    req.prover_id = porep::prover_id_from_actor(j.miner);
-    req.sector_id = j.sector;
-    for (auto& b : req.ticket) b = uint8_t(rng());
-    std::vector<uint8_t> payload(cfg->sector.sector_bytes / 128 * 127);
-    for (auto& b : payload) b = uint8_t(rng());
-    auto sealed = porep::seal_sector(req, payload);
-    if (!sealed) {
-      std::fprintf(stderr, "error: seal: %s\n", sealed.error().to_string().c_str());
-      return 1;
-    }
-    porep::bytes32_t seed;
-    for (auto& b : seed) b = uint8_t(rng());
-    auto c1 = porep::seal_commit_phase1(*sealed, seed);
-    if (!c1) {
-      std::fprintf(stderr, "error: C1: %s\n", c1.error().to_string().c_str());
-      return 1;
-    }
-    j.c1 = std::move(*c1);
-    j.wrapper = *porep::c1_to_wrapper_json(j.c1, j.sector);
-    jobs.push_back(std::move(j));
+  auto sealed = bench::seal_random_sectors(*cfg, a.sectors, a.seed);
+  if (!sealed) {
+    std::fprintf(stderr, "error: %s\n", sealed.error().to_string().c_str());
+    return 1;
   }
+  const std::vector<bench::sealed_c1>& jobs = *sealed;
   std::fprintf(stderr, "sealed %u sectors in %.1f s\n", a.sectors, seconds_since(t_seal));
 
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
@@ -147,7 +119,7 @@ int run_pipeline(const pipeline_args& a) {
     std::fprintf(stderr, "error: engine: %s\n", e.error().to_string().c_str());
     return 1;
   }
-  const auto make_request = [&](const sector_job& j, const std::string& id) {
+  const auto make_request = [&](const bench::sealed_c1& j, const std::string& id) {
     engine::proof_request r;
     r.request_id = id;
     r.kind = engine::proof_kind::porep_seal_commit;
@@ -244,6 +216,29 @@ int main(int argc, char** argv) {
   auto* preload = app.add_subcommand("preload", "load a circuit's parameters (PreloadSRS)");
   preload->add_option("-c,--circuit-id", circuit_id, "circuit id, e.g. porep-32g")->required();
   app.add_subcommand("metrics", "the daemon's Prometheus text (GetMetrics)");
+  cuzk::bench::stress_args st;
+  auto* stress = app.add_subcommand(
+      "stress", "retries, reused ids and cancels against the daemon; reports lost answers");
+  stress->add_option("--registered-proof", st.registered_proof, "seal proof (2KiB or 8MiB)")
+      ->capture_default_str();
+  stress->add_option("-n,--count", st.count, "submissions")->capture_default_str();
+  stress->add_option("--unique", st.unique, "sectors sealed for them")
+      ->check(CLI::Range(1u, 64u))
+      ->capture_default_str();
+  stress->add_option("-j,--concurrency", st.concurrency, "client threads")->capture_default_str();
+  stress->add_option("--retry-rate", st.retry_rate, "share of byte-identical retries")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  stress->add_option("--reuse-rate", st.reuse_rate, "share of reused ids with other bytes")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  stress->add_option("--cancel-rate", st.cancel_rate, "share cancelled after a random delay")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  stress->add_option("--max-seconds", st.max_seconds, "bound on the whole run")
+      ->capture_default_str();
+  stress->add_option("--seed", st.seed, "seed of the sectors and the plan")->capture_default_str();
+  stress->add_option("--param-dir", st.param_dir, "verify every proof with the .vk here");
   pipeline_args pa;
   auto* pipe = app.add_subcommand(
       "pipeline", "PoRep C2 jobs through the engine vs one after the other (in-process)");
@@ -273,6 +268,7 @@ int main(int argc, char** argv) {
   try {
     if (*pipe) return run_pipeline(pa);
     if (*single) return cuzk::bench::run_single(addr, sa);
+    if (*stress) return cuzk::bench::run_stress(addr, st);
     if (*preload) return cuzk::bench::run_preload(addr, circuit_id);
     if (app.got_subcommand("status")) return cuzk::bench::run_status(addr);
     if (app.got_subcommand("metrics")) return cuzk::bench::run_metrics(addr);

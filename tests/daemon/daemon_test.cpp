@@ -468,6 +468,28 @@ TEST(daemon_drain, drain_timeout_cancels_with_a_reason) {
   EXPECT_NE(r.error_message().find("drain timeout"), std::string::npos) << r.error_message();
 }
 
+// cuzk-bench stress against the daemon: 50 submissions over 5 sectors with byte-identical
+// retries, reused ids and random cancels; no answer may be lost or belong to another request,
+// and every proof verifies.
+TEST(daemon_stress, fifty_mixed_submissions_lose_nothing) {
+  ASSERT_FALSE(params_dir().empty());
+  daemon_process d;
+  const std::string cmd = std::string(CUZK_BENCH_PATH) + " -a unix://" + d.socket() +
+                          " stress -n 50 --unique 5 -j 8 --retry-rate 0.4 --reuse-rate 0.05"
+                          " --cancel-rate 0.2 --max-seconds 1200 --param-dir " + params_dir() +
+                          " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  const int rc = ::pclose(p);
+  std::fprintf(stderr, "%s", out.c_str());
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("lost 0, duplicated 0, wrong 0"), std::string::npos) << out;
+  EXPECT_NE(out.find("50 submitted"), std::string::npos) << out;
+}
+
 // `cuzk daemon …` is cuzk-daemon with the same arguments; `--version` answers without starting.
 TEST(daemon_cli, cuzk_daemon_subcommand_runs_the_daemon_binary) {
   FILE* p = ::popen((std::string(CUZK_CLI_PATH) + " daemon --version 2>&1").c_str(), "r");
