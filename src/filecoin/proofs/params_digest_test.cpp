@@ -19,6 +19,7 @@
 
 #include "filecoin/circuits/params_name.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
+#include "filecoin/proofs/post_prover.hpp"
 #include "filecoin/proofs/prover_backend.hpp"
 #include "fixtures.hpp"
 #include "groth16/params_io.hpp"
@@ -186,6 +187,38 @@ TEST(params_digest, builtin_table_equals_fixture) {
     for (const auto& b : builtin_porep_facts())
       found |= b.name == synth::porep_params_file_name(*cfg);
     EXPECT_TRUE(found) << porep::name_of(p);
+  }
+}
+
+TEST(params_digest, builtin_post_table_equals_fixture) {
+  auto facts = read_parameters_json(cuzk::test::fixture_path("parameters.json"));
+  ASSERT_TRUE(facts.ok()) << facts.error().to_string();
+  size_t post_entries = 0;
+  for (const auto& f : *facts) {
+    if (f.name.find("proof-of-spacetime-fallback") == std::string::npos) continue;
+    ++post_entries;
+    bool found = false;
+    for (const auto& b : builtin_post_facts()) {
+      if (b.name != f.name) continue;
+      found = true;
+      EXPECT_EQ(b.digest, f.digest) << f.name;
+      EXPECT_EQ(b.sector_size, f.sector_size) << f.name;
+    }
+    EXPECT_TRUE(found) << f.name;
+  }
+  EXPECT_EQ(post_entries, builtin_post_facts().size());
+  EXPECT_EQ(builtin_param_facts().size(),
+            builtin_porep_facts().size() + builtin_post_facts().size());
+  // Our file names (synth::post_param_id) are the table's, for every registered PoSt proof.
+  for (uint32_t n = 0; n < post::NUM_REGISTERED_POST_PROOFS; ++n) {
+    const auto cfg = post::post_config(*post::registered_post_proof_from_id(n));
+    ASSERT_TRUE(cfg.ok());
+    for (const std::string& path : {post_params_path(*cfg, "d"), post_vk_path(*cfg, "d")}) {
+      const std::string name = fs::path(path).filename().string();
+      bool found = false;
+      for (const auto& b : builtin_post_facts()) found |= b.name == name;
+      EXPECT_TRUE(found) << n << " " << name;
+    }
   }
 }
 
