@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// 2 KiB WindowPoSt and WinningPoSt through the engine on the CPU prover (label e2e): requests as
+// 2 KiB WindowPoSt and WinningPoSt through the engine on the CPU prover (label e2e; GPU 0 with
+// CUZK_ENGINE_TEST_WORKER=gpu, the `gpu`-labelled registration of CUDA builds): requests as
 // Curio sends them (one bincode FallbackPoStSectorProof per sector, 32 bytes of randomness, the Go
 // RegisteredPoStProof number), the proofs checked by proofs::verify_post against the .vk file
 // (the verification path of `cuzk verify window-post`, not the engine's). Also: the kinds' default
@@ -9,9 +10,12 @@
 // Parameters: generated with a fixed seed into a temporary directory (seconds for 2 KiB).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <string_view>
 
 #include "cuzk/engine.hpp"
 #include "engine/proof_kind.hpp"
@@ -175,7 +179,13 @@ TEST_F(engine_post, window_and_winning_prove_through_the_engine) {
   cfg.prover_threads = 2;
   cfg.synthesis_workers = 2;
   cfg.host_memory_budget = uint64_t(4) << 30;
-  cfg.disable_gpus = true;
+  // CUZK_ENGINE_TEST_WORKER=gpu (the `gpu`-labelled registration): GPU 0 proves.
+  const char* worker = std::getenv("CUZK_ENGINE_TEST_WORKER");
+  const bool gpu = worker && std::string_view(worker) == "gpu";
+  if (gpu)
+    cfg.gpu_devices = {0};
+  else
+    cfg.disable_gpus = true;
   auto e = proving_engine::create(cfg);
   ASSERT_TRUE(e.ok()) << e.error().to_string();
 
@@ -209,7 +219,7 @@ TEST_F(engine_post, window_and_winning_prove_through_the_engine) {
     ASSERT_TRUE(r.ok());
     ASSERT_EQ(r->state, job_state::completed) << r->error.to_string();
     ASSERT_EQ(r->proof.size(), 192u);
-    EXPECT_EQ(r->timings.partitions.at(0).worker, "cpu");
+    EXPECT_EQ(r->timings.partitions.at(0).worker, gpu ? "gpu 0" : "cpu");
     EXPECT_TRUE(verifies(reqs[i], r->proof)) << i;
     const auto& t = r->timings;
     std::fprintf(stderr,
