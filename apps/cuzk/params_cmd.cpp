@@ -8,8 +8,9 @@
 // --seed the trapdoor is fresh OS randomness; with it anyone knowing the seed can forge proofs
 // (tests only). --out-dir defaults to $FIL_PROOFS_PARAMETER_CACHE or
 // /var/tmp/filecoin-proof-parameters. Exit codes: 0 ok, 2 bad input or usage, 1 failure.
-// `cuzk params check [--params-dir D] [--parameters-json FILE] [--registered-proof NAME]`: the
-// BLAKE2b-512 digest (first 32 hex chars) of each present official-named .params/.vk in D against
+// `cuzk params check [--params-dir D] [--parameters-json FILE] [--circuit C --registered-proof P]`:
+// the BLAKE2b-512 digest (first 32 hex chars) of each present official-named .params/.vk in D
+// (or only P's, a seal proof for C = porep, the default, else a PoSt proof of C's kind) against
 // parameters.json (default: the built-in PoRep and PoSt entries,
 // filecoin/proofs/params_digest.hpp); one line per file "ok|MISMATCH|unknown NAME digest". Exit 0
 // all ok, 1 a MISMATCH or I/O failure, 2 a file unknown to the facts, none present, or bad usage.
@@ -95,7 +96,7 @@ int run_params_generate(generate_args args) {
 }
 
 struct check_args {
-  std::string dir, json_path, proof_name;
+  std::string dir, json_path, proof_name, circuit = "porep";
 };
 
 int run_params_check(check_args args) {
@@ -103,11 +104,22 @@ int run_params_check(check_args args) {
   const std::string& json_path = args.json_path;
   const std::string& proof_name = args.proof_name;
   dir = proofs::resolve_params_dir(dir);
+  // --registered-proof is a seal proof for porep, a PoSt proof of the circuit's kind otherwise
+  // (the numbers overlap: 3 is StackedDrg32GiBV1 and StackedDrgWinning32GiBV1).
   std::optional<porep::registered_seal_proof> proof;
-  if (!proof_name.empty()) {
+  std::optional<post::registered_post_proof> post_proof;
+  if (!proof_name.empty() && args.circuit == "porep") {
     auto p = porep::parse_registered_seal_proof(proof_name);
     if (!p) return fail("check: " + p.error().message());
     proof = *p;
+  } else if (!proof_name.empty()) {
+    auto p = post::parse_registered_post_proof(proof_name);
+    if (!p) return fail("check: " + p.error().message());
+    if (post::to_string(post::kind_of(*p)) != args.circuit) {
+      return fail("check: " + std::string(post::name_of(*p)) + " is a " +
+                  std::string(post::to_string(post::kind_of(*p))) + " proof, not " + args.circuit);
+    }
+    post_proof = *p;
   }
   std::vector<proofs::param_fact_t> facts;
   if (json_path.empty()) {
@@ -120,7 +132,8 @@ int run_params_check(check_args args) {
     }
     facts = std::move(*f);
   }
-  auto checks = proofs::check_params_dir(dir, facts, proof);
+  auto checks = post_proof ? proofs::check_params_dir(dir, facts, *post_proof)
+                           : proofs::check_params_dir(dir, facts, proof);
   if (!checks) return fail("check: " + checks.error().to_string(), EXIT_FAIL);
   if (checks->empty()) return fail("check: no parameter files in " + dir);
   bool mismatch = false, unknown = false;
@@ -178,7 +191,11 @@ void add_params_commands(CLI::App& root, command_runner& chosen) {
       "--parameters-json", chk->json_path,
       "parameters.json with the expected digests (default: built-in PoRep and PoSt facts)");
   check->add_option("--registered-proof", chk->proof_name,
-                    "check only this registered seal proof's files");
+                    "check only this registered proof's files (of --circuit's kind)");
+  check
+      ->add_option("--circuit", chk->circuit,
+                   "the kind of --registered-proof: porep (default), window-post or winning-post")
+      ->check(CLI::IsMember({"porep", "window-post", "winning-post"}));
   check->footer(
       "exit status: 0 all ok, 1 a MISMATCH or I/O failure, 2 an unknown file, none "
       "present, or bad usage");

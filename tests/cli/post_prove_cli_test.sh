@@ -35,6 +35,11 @@ done
 run 0 "" params generate --circuit window-post --registered-proof 10 --out-dir "$tmp/p" --seed t
 run 0 "" params generate --circuit winning-post --registered-proof StackedDrgWinning2KiBV1 \
   --out-dir "$tmp/p" --seed t
+# Seeded files are not the official ones; only the named proof's pair is checked.
+run 1 "MISMATCH v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-0170db1f" \
+  params check --params-dir "$tmp/p" --circuit window-post --registered-proof 10
+run 2 "is a window-post proof" params check --params-dir "$tmp/p" --circuit winning-post \
+  --registered-proof 5
 run 2 "is a window-post proof" params generate --circuit winning-post --registered-proof 5 \
   --out-dir "$tmp/p"
 

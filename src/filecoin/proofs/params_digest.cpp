@@ -13,6 +13,7 @@
 #include "base/hex.hpp"
 #include "filecoin/porep/json_reader.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
+#include "filecoin/proofs/post_prover.hpp"
 #include "hash/blake2b.hpp"
 
 namespace cuzk::proofs {
@@ -237,6 +238,32 @@ result<digest_check_t> check_param_file(const std::string& path,
   return c;
 }
 
+namespace {
+
+// The present files of `paths`, checked in order.
+result<std::vector<digest_check_t>> check_present(std::initializer_list<std::string> paths,
+                                                  std::span<const param_fact_t> facts) {
+  std::vector<digest_check_t> out;
+  std::error_code ec;
+  for (const auto& p : paths) {
+    if (!std::filesystem::is_regular_file(p, ec)) continue;
+    auto c = check_param_file(p, facts);
+    if (!c) return c.error();
+    out.push_back(std::move(*c));
+  }
+  return out;
+}
+
+}  // namespace
+
+result<std::vector<digest_check_t>> check_params_dir(const std::string& dir,
+                                                     std::span<const param_fact_t> facts,
+                                                     post::registered_post_proof proof) {
+  auto cfg = post::post_config(proof);
+  if (!cfg) return cfg.error();
+  return check_present({post_params_path(*cfg, dir), post_vk_path(*cfg, dir)}, facts);
+}
+
 result<std::vector<digest_check_t>> check_params_dir(
     const std::string& dir, std::span<const param_fact_t> facts,
     std::optional<porep::registered_seal_proof> proof) {
@@ -247,23 +274,21 @@ result<std::vector<digest_check_t>> check_params_dir(
   if (proof) {
     auto cfg = porep::porep_config(*proof);
     if (!cfg) return cfg.error();
-    for (const std::string& p : {porep_params_path(*cfg, dir), porep_vk_path(*cfg, dir)})
-      if (std::filesystem::is_regular_file(p, ec)) paths.push_back(p);
-  } else {
-    std::filesystem::directory_iterator it(dir, ec);
-    if (ec) return status(status_code::io_error, "cannot list " + dir + ": " + ec.message());
-    for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
-      const auto& e = *it;
-      if (!e.is_regular_file(ec)) continue;
-      const std::string name = e.path().filename().string();
-      const auto ext = e.path().extension();
-      if (find_fact(facts, name) || ext == ".params" || ext == ".vk")
-        paths.push_back(e.path().string());
-    }
-    // increment() ends the loop on error and leaves the reason in ec.
-    if (ec) return status(status_code::io_error, "cannot list " + dir + ": " + ec.message());
-    std::sort(paths.begin(), paths.end());
+    return check_present({porep_params_path(*cfg, dir), porep_vk_path(*cfg, dir)}, facts);
   }
+  std::filesystem::directory_iterator it(dir, ec);
+  if (ec) return status(status_code::io_error, "cannot list " + dir + ": " + ec.message());
+  for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    const auto& e = *it;
+    if (!e.is_regular_file(ec)) continue;
+    const std::string name = e.path().filename().string();
+    const auto ext = e.path().extension();
+    if (find_fact(facts, name) || ext == ".params" || ext == ".vk")
+      paths.push_back(e.path().string());
+  }
+  // increment() ends the loop on error and leaves the reason in ec.
+  if (ec) return status(status_code::io_error, "cannot list " + dir + ": " + ec.message());
+  std::sort(paths.begin(), paths.end());
   std::vector<digest_check_t> out;
   for (const auto& p : paths) {
     auto c = check_param_file(p, facts);

@@ -14,6 +14,7 @@
 
 #include "base/status.hpp"
 #include "filecoin/porep/config.hpp"
+#include "filecoin/post/config.hpp"
 
 namespace cuzk::proofs {
 
@@ -63,5 +64,9 @@ result<digest_check_t> check_param_file(const std::string& path,
 result<std::vector<digest_check_t>> check_params_dir(
     const std::string& dir, std::span<const param_fact_t> facts,
     std::optional<porep::registered_seal_proof> proof = std::nullopt);
+/// The same for the .params/.vk of a registered PoSt proof.
+result<std::vector<digest_check_t>> check_params_dir(const std::string& dir,
+                                                     std::span<const param_fact_t> facts,
+                                                     post::registered_post_proof proof);
 
 }  // namespace cuzk::proofs

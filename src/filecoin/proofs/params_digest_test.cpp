@@ -27,6 +27,7 @@
 #include "groth16/setup.hpp"
 #include "groth16/test_circuits.hpp"
 #include "groth16/verifier.hpp"
+#include "temp_dir.hpp"
 
 namespace cuzk::proofs {
 namespace {
@@ -220,6 +221,24 @@ TEST(params_digest, builtin_post_table_equals_fixture) {
       EXPECT_TRUE(found) << n << " " << name;
     }
   }
+}
+
+// check_params_dir for a PoSt proof looks at that proof's pair only: a file under the official
+// Window 2 KiB name with foreign bytes is a MISMATCH; Winning's absent pair gives nothing.
+TEST(params_digest, post_proof_files_in_a_dir) {
+  const cuzk::test::temp_dir dir("cuzk_post_digest");
+  const auto window = post::registered_post_proof::window_2kib_v1_1;
+  const std::string path = post_params_path(*post::post_config(window), dir.string());
+  std::ofstream(path) << "not parameters";
+  auto c = check_params_dir(dir.string(), builtin_post_facts(), window);
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_EQ(c->size(), 1u);
+  EXPECT_EQ((*c)[0].verdict, digest_verdict::mismatch);
+  EXPECT_EQ((*c)[0].expected, "7610b9f82bfc88405b7a832b651ce2f6");
+  auto w = check_params_dir(dir.string(), builtin_post_facts(),
+                            post::registered_post_proof::winning_2kib_v1);
+  ASSERT_TRUE(w.ok());
+  EXPECT_TRUE(w->empty());
 }
 
 // prove_porep's option checks that need no parameters. The empty C1 is refused on the CPU path
