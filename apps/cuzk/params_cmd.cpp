@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// `cuzk params generate --circuit porep --registered-proof NAME --out-dir D [--seed TEXT]`: a
-// single-party Groth16 setup of the PoRep StackedCircuit, written under the official file names
-// (<D>/v28-stacked-proof-of-replication-…-<sha256>.params and .vk), progress on stderr. Without
+// `cuzk params generate --circuit porep|window-post|winning-post --registered-proof NAME
+// --out-dir D [--seed TEXT]`: a single-party Groth16 setup of the PoRep StackedCircuit or the PoSt
+// FallbackPoSt circuit, written under the official file names
+// (<D>/v28-stacked-proof-of-replication-…-<sha256>.params and .vk,
+// <D>/v28-proof-of-spacetime-fallback-…), progress on stderr. PoSt proofs are named by wire
+// number, Go or Rust name and must be of the circuit's kind. Without
 // --seed the trapdoor is fresh OS randomness; with it anyone knowing the seed can forge proofs
 // (tests only). --out-dir defaults to $FIL_PROOFS_PARAMETER_CACHE or
 // /var/tmp/filecoin-proof-parameters. Exit codes: 0 ok, 2 bad input or usage, 1 failure.
-// `cuzk params check [--params-dir D] [--parameters-json FILE] [--registered-proof NAME]`: the
-// BLAKE2b-512 digest (first 32 hex chars) of each present official-named .params/.vk in D against
-// parameters.json (default: the built-in PoRep entries, engine/params_digest.hpp); one line per
-// file "ok|MISMATCH|unknown NAME digest". Exit 0 all ok, 1 a MISMATCH or I/O failure, 2 a file
-// unknown to the facts, none present, or bad usage.
+// `cuzk params check [--params-dir D] [--parameters-json FILE] [--circuit C --registered-proof P]`:
+// the BLAKE2b-512 digest (first 32 hex chars) of each present official-named .params/.vk in D
+// (or only P's, a seal proof for C = porep, the default, else a PoSt proof of C's kind) against
+// parameters.json (default: the built-in PoRep and PoSt entries,
+// filecoin/proofs/params_digest.hpp); one line per file "ok|MISMATCH|unknown NAME digest". Exit 0
+// all ok, 1 a MISMATCH or I/O failure, 2 a file unknown to the facts, none present, or bad usage.
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -21,8 +25,10 @@
 
 #include "cli_args.hpp"
 #include "filecoin/porep/config.hpp"
+#include "filecoin/post/config.hpp"
 #include "filecoin/proofs/params_digest.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
+#include "filecoin/proofs/post_prover.hpp"
 
 namespace cuzk::app {
 namespace {
@@ -40,11 +46,29 @@ struct generate_args {
 int run_params_generate(generate_args args) {
   const std::string& proof_name = args.proof_name;
   std::string& out_dir = args.out_dir;
-  const auto proof = porep::parse_registered_seal_proof(proof_name);
-  if (!proof) return fail("generate: " + proof.error().message());
+  // The circuit's registered proof, checked before any work.
+  std::optional<porep::registered_seal_proof> seal;
+  std::optional<post::registered_post_proof> post_proof;
+  std::string display_name;
+  if (args.circuit == "porep") {
+    const auto proof = porep::parse_registered_seal_proof(proof_name);
+    if (!proof) return fail("generate: " + proof.error().message());
+    seal = *proof;
+    display_name = porep::name_of(*proof);
+  } else {
+    const auto proof = post::parse_registered_post_proof(proof_name);
+    if (!proof) return fail("generate: " + proof.error().message());
+    if (post::to_string(post::kind_of(*proof)) != args.circuit) {
+      return fail("generate: " + std::string(post::name_of(*proof)) + " is a " +
+                  std::string(post::to_string(post::kind_of(*proof))) + " proof, not " +
+                  args.circuit);
+    }
+    post_proof = *proof;
+    display_name = post::name_of(*proof);
+  }
   out_dir = proofs::resolve_params_dir(out_dir);
 
-  spdlog::info("cuzk params: generating {} parameters into {}", porep::name_of(*proof), out_dir);
+  spdlog::info("cuzk params: generating {} parameters into {}", display_name, out_dir);
   std::string last_phase;
   size_t last_pct = 101;
   auto progress = [&](const char* phase, size_t done, size_t total) {
@@ -57,8 +81,10 @@ int run_params_generate(generate_args args) {
   };
   std::optional<std::vector<uint8_t>> seed_bytes;
   if (args.have_seed) seed_bytes = std::vector<uint8_t>(args.seed.begin(), args.seed.end());
-  auto gen = proofs::generate_porep_parameters(*proof, out_dir, thread_pool::default_pool(),
-                                               progress, seed_bytes);
+  auto gen = seal ? proofs::generate_porep_parameters(*seal, out_dir, thread_pool::default_pool(),
+                                                      progress, seed_bytes)
+                  : proofs::generate_post_parameters(
+                        *post_proof, out_dir, thread_pool::default_pool(), progress, seed_bytes);
   if (!gen) return fail("generate: " + gen.error().to_string(), EXIT_FAIL);
   spdlog::info(
       "cuzk params: {} rows ({} inputs, {} aux), domain {}: synthesis {:.1f} s, setup {:.1f} s, "
@@ -70,7 +96,7 @@ int run_params_generate(generate_args args) {
 }
 
 struct check_args {
-  std::string dir, json_path, proof_name;
+  std::string dir, json_path, proof_name, circuit = "porep";
 };
 
 int run_params_check(check_args args) {
@@ -78,16 +104,26 @@ int run_params_check(check_args args) {
   const std::string& json_path = args.json_path;
   const std::string& proof_name = args.proof_name;
   dir = proofs::resolve_params_dir(dir);
+  // --registered-proof is a seal proof for porep, a PoSt proof of the circuit's kind otherwise
+  // (the numbers overlap: 3 is StackedDrg32GiBV1 and StackedDrgWinning32GiBV1).
   std::optional<porep::registered_seal_proof> proof;
-  if (!proof_name.empty()) {
+  std::optional<post::registered_post_proof> post_proof;
+  if (!proof_name.empty() && args.circuit == "porep") {
     auto p = porep::parse_registered_seal_proof(proof_name);
     if (!p) return fail("check: " + p.error().message());
     proof = *p;
+  } else if (!proof_name.empty()) {
+    auto p = post::parse_registered_post_proof(proof_name);
+    if (!p) return fail("check: " + p.error().message());
+    if (post::to_string(post::kind_of(*p)) != args.circuit) {
+      return fail("check: " + std::string(post::name_of(*p)) + " is a " +
+                  std::string(post::to_string(post::kind_of(*p))) + " proof, not " + args.circuit);
+    }
+    post_proof = *p;
   }
   std::vector<proofs::param_fact_t> facts;
   if (json_path.empty()) {
-    const auto b = proofs::builtin_porep_facts();
-    facts.assign(b.begin(), b.end());
+    facts = proofs::builtin_param_facts();
   } else {
     auto f = proofs::read_parameters_json(json_path);
     if (!f) {
@@ -96,7 +132,8 @@ int run_params_check(check_args args) {
     }
     facts = std::move(*f);
   }
-  auto checks = proofs::check_params_dir(dir, facts, proof);
+  auto checks = post_proof ? proofs::check_params_dir(dir, facts, *post_proof)
+                           : proofs::check_params_dir(dir, facts, proof);
   if (!checks) return fail("check: " + checks.error().to_string(), EXIT_FAIL);
   if (checks->empty()) return fail("check: no parameter files in " + dir);
   bool mismatch = false, unknown = false;
@@ -115,18 +152,21 @@ int run_params_check(check_args args) {
 }  // namespace
 
 void add_params_commands(CLI::App& root, command_runner& chosen) {
-  auto* params = root.add_subcommand("params", "generate and check PoRep Groth16 parameters");
+  auto* params =
+      root.add_subcommand("params", "generate and check PoRep and PoSt Groth16 parameters");
   params->require_subcommand(1);
 
   auto gen = std::make_shared<generate_args>();
   auto* generate = params->add_subcommand(
       "generate",
-      "single-party Groth16 setup of the PoRep circuit, written as the official .params/.vk "
-      "names in the output directory");
-  generate->add_option("--circuit", gen->circuit, "the circuit (only porep)")
+      "single-party Groth16 setup of the PoRep or PoSt circuit, written as the official "
+      ".params/.vk names in the output directory");
+  generate->add_option("--circuit", gen->circuit, "the circuit: porep, window-post or winning-post")
       ->required()
-      ->check(CLI::IsMember({"porep"}));
-  generate->add_option("--registered-proof", gen->proof_name, "registered seal proof name or id")
+      ->check(CLI::IsMember({"porep", "window-post", "winning-post"}));
+  generate
+      ->add_option("--registered-proof", gen->proof_name,
+                   "registered seal proof (porep) or PoSt proof: name or id")
       ->required();
   generate->add_option("--out-dir", gen->out_dir,
                        "output directory (default $FIL_PROOFS_PARAMETER_CACHE or "
@@ -136,7 +176,7 @@ void add_params_commands(CLI::App& root, command_runner& chosen) {
                    "makes the setup deterministic (tests only: the seed is the trapdoor)")
       ->type_name("TEXT")
       ->each([gen](const std::string&) { gen->have_seed = true; });
-  generate->footer(REGISTERED_PROOFS_HELP);
+  generate->footer(std::string(REGISTERED_PROOFS_HELP) + "\n" + REGISTERED_POST_PROOFS_HELP);
   on_selected(generate, chosen, [gen] { return run_params_generate(*gen); });
 
   auto chk = std::make_shared<check_args>();
@@ -147,10 +187,15 @@ void add_params_commands(CLI::App& root, command_runner& chosen) {
   check->add_option("--params-dir", chk->dir,
                     "parameter directory (default $FIL_PROOFS_PARAMETER_CACHE or "
                     "/var/tmp/filecoin-proof-parameters)");
-  check->add_option("--parameters-json", chk->json_path,
-                    "parameters.json with the expected digests (default: built-in PoRep facts)");
+  check->add_option(
+      "--parameters-json", chk->json_path,
+      "parameters.json with the expected digests (default: built-in PoRep and PoSt facts)");
   check->add_option("--registered-proof", chk->proof_name,
-                    "check only this registered seal proof's files");
+                    "check only this registered proof's files (of --circuit's kind)");
+  check
+      ->add_option("--circuit", chk->circuit,
+                   "the kind of --registered-proof: porep (default), window-post or winning-post")
+      ->check(CLI::IsMember({"porep", "window-post", "winning-post"}));
   check->footer(
       "exit status: 0 all ok, 1 a MISMATCH or I/O failure, 2 an unknown file, none "
       "present, or bad usage");

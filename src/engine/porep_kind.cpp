@@ -5,6 +5,7 @@
 // that miner_id and sector_number re-derive the C1's replica_id; partition k is the StackedCircuit
 // of the C1's k-th vanilla proof set, exactly as filecoin/proofs/porep_prover.cpp proves it.
 #include <algorithm>
+#include <cctype>
 #include <utility>
 
 #include "engine/proof_kind.hpp"
@@ -23,12 +24,7 @@ namespace {
 // "porep-32g" for the interactive PoRep of a size, "porep-32g-ni" for non-interactive PoRep:
 // the two parameter sets a sector size has (V1 and V1_1 share the interactive one).
 std::string porep_circuit_id(const porep::porep_config_t& cfg) {
-  std::string size = porep::sector_size_name(cfg.sector.sector_bytes);  // "32GiB"
-  std::string id = "porep-";
-  for (char c : size) {
-    if (c == 'i' || c == 'B') continue;
-    id += char(std::tolower(static_cast<unsigned char>(c)));
-  }
+  std::string id = "porep-" + circuit_size_tag(cfg.sector.sector_bytes);
   if (cfg.feature == porep::api_feature::non_interactive_porep) id += "-ni";
   return id;
 }
@@ -160,12 +156,21 @@ class porep_kind final : public proof_kind_handler {
 
 }  // namespace
 
+std::string circuit_size_tag(uint64_t sector_bytes) {
+  std::string tag;
+  for (char c : porep::sector_size_name(sector_bytes)) {  // "32GiB" → "32g"
+    if (c == 'i' || c == 'B') continue;
+    tag += char(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return tag;
+}
+
 std::shared_ptr<const proof_kind_handler> porep_handler() {
   return std::make_shared<porep_kind>();
 }
 
 handler_list builtin_handlers() {
-  return {porep_handler()};
+  return {porep_handler(), window_post_handler(), winning_post_handler()};
 }
 
 }  // namespace cuzk::engine

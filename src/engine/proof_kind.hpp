@@ -3,7 +3,7 @@
 // prepared_proof (partitions, parameters, synthesis of partition k into a recycled buffer, public
 // inputs); the engine does everything else (queues, budget, provers, verification) the same way
 // for all kinds. PoRep C2 is built in (porep_kind.cpp); WindowPoSt, WinningPoSt and SnapDeals add
-// a handler to builtin_handlers() and nothing in engine.cpp changes.
+// a handler to builtin_handlers() and nothing in engine.cpp changes (PoSt: post_kind.cpp).
 #pragma once
 
 #include <functional>
@@ -74,9 +74,16 @@ class proof_kind_handler {
 
 using handler_list = std::vector<std::shared_ptr<const proof_kind_handler>>;
 
-/// Every kind this build proves: PoRep C2 (all sector sizes).
+/// Every kind this build proves: PoRep C2, WindowPoSt partitions and WinningPoSt (all sector
+/// sizes).
 handler_list builtin_handlers();
 std::shared_ptr<const proof_kind_handler> porep_handler();
+/// WINDOW_POST_PARTITION (default priority high) and WINNING_POST (critical), post_kind.cpp.
+std::shared_ptr<const proof_kind_handler> window_post_handler();
+std::shared_ptr<const proof_kind_handler> winning_post_handler();
+
+/// The size part of a circuit id: "2k", "8m", "512m", "32g", "64g" ("porep-32g", "wpost-2k").
+std::string circuit_size_tag(uint64_t sector_bytes);
 
 /// Makes the prover backend of a worker (device < 0: the CPU) for a parameter file;
 /// proofs::make_prover_backend unless a test injects faults.

@@ -13,6 +13,7 @@
 #include "base/hex.hpp"
 #include "filecoin/porep/json_reader.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
+#include "filecoin/proofs/post_prover.hpp"
 #include "hash/blake2b.hpp"
 
 namespace cuzk::proofs {
@@ -57,6 +58,71 @@ const param_fact_t POREP_FACTS[] = {
      "a89884252c04c298d0b3c81bfd884164", 68719476736ull},
 };
 
+// The "proof-of-spacetime-fallback" entries of the same file (WindowPoSt and WinningPoSt; Window
+// V1 and V1_1 share their files).
+const param_fact_t POST_FACTS[] = {
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+     "0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0.params",
+     "7610b9f82bfc88405b7a832b651ce2f6", 2048},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+     "0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0.vk",
+     "0e0958009936b9d5e515ec97b8cb792d", 2048},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+     "0cfb4f178bbb71cf2ecfcd42accce558b27199ab4fb59cb78f2483fe21ef36d9.params",
+     "1a7d4a9c8a502a497ed92a54366af33f", 536870912},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+     "0cfb4f178bbb71cf2ecfcd42accce558b27199ab4fb59cb78f2483fe21ef36d9.vk",
+     "4dae975de4f011f101f5a2f86d1daaba", 536870912},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+     "3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e.params",
+     "82c88066be968bb550a05e30ff6c2413", 2048},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+     "3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e.vk",
+     "ffd79788d614d27919ae5bd2d94eacb6", 2048},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+     "50c7368dea9593ed0989e70974d28024efa9d156d585b7eea1be22b2e753f331.params",
+     "700171ecf7334e3199437c930676af82", 8388608},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+     "50c7368dea9593ed0989e70974d28024efa9d156d585b7eea1be22b2e753f331.vk",
+     "79ebb55f56fda427743e35053edad8fc", 8388608},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+     "5294475db5237a2e83c3e52fd6c2b03859a1831d45ed08c4f35dbf9a803165a9.params",
+     "c49499bb76a0762884896f9683403f55", 8388608},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+     "5294475db5237a2e83c3e52fd6c2b03859a1831d45ed08c4f35dbf9a803165a9.vk",
+     "34d4feeacd9abf788d69ef1bb4d8fd00", 8388608},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+     "7d739b8cf60f1b0709eeebee7730e297683552e4b69cab6984ec0285663c5781.params",
+     "827359440349fe8f5a016e7598993b79", 536870912},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-"
+     "7d739b8cf60f1b0709eeebee7730e297683552e4b69cab6984ec0285663c5781.vk",
+     "bd2cd62f65c1ab84f19ca27e97b7c731", 536870912},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+     "0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc.params",
+     "2cf49eb26f1fee94c85781a390ddb4c8", 34359738368ull},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+     "0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc.vk",
+     "0f8ec542485568fa3468c066e9fed82b", 34359738368ull},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+     "559e581f022bb4e4ec6e719e563bf0e026ad6de42e56c18714a2c692b1b88d7e.params",
+     "d84f79a16fe40e9e25a36e2107bb1ba0", 34359738368ull},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+     "559e581f022bb4e4ec6e719e563bf0e026ad6de42e56c18714a2c692b1b88d7e.vk",
+     "fc02943678dd119e69e7fab8420e8819", 34359738368ull},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-2-"
+     "2627e4006b67f99cef990c0a47d5426cb7ab0a0ad58fc1061547bf2d28b09def.params",
+     "3810b7780ac0e299b22ae70f1f94c9bc", 68719476736ull},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-2-"
+     "2627e4006b67f99cef990c0a47d5426cb7ab0a0ad58fc1061547bf2d28b09def.vk",
+     "59d2bf1857adc59a4f08fcf2afaa916b", 68719476736ull},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-2-"
+     "b62098629d07946e9028127e70295ed996fe3ed25b0f9f88eb610a0ab4385a3c.params",
+     "2170a91ad5bae22ea61f2ea766630322", 68719476736ull},
+    {"v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-2-"
+     "b62098629d07946e9028127e70295ed996fe3ed25b0f9f88eb610a0ab4385a3c.vk",
+     "6d3789148fb6466d07ee1e24d6292fd6", 68719476736ull},
+};
+
 bool is_hex_digest(std::string_view s) {
   return s.size() == DIGEST_HEX && std::all_of(s.begin(), s.end(), [](char c) {
            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
@@ -73,6 +139,16 @@ const param_fact_t* find_fact(std::span<const param_fact_t> facts, std::string_v
 
 std::span<const param_fact_t> builtin_porep_facts() {
   return POREP_FACTS;
+}
+
+std::span<const param_fact_t> builtin_post_facts() {
+  return POST_FACTS;
+}
+
+std::vector<param_fact_t> builtin_param_facts() {
+  std::vector<param_fact_t> all(std::begin(POREP_FACTS), std::end(POREP_FACTS));
+  all.insert(all.end(), std::begin(POST_FACTS), std::end(POST_FACTS));
+  return all;
 }
 
 result<std::vector<param_fact_t>> parse_parameters_json(std::string_view text) {
@@ -162,6 +238,32 @@ result<digest_check_t> check_param_file(const std::string& path,
   return c;
 }
 
+namespace {
+
+// The present files of `paths`, checked in order.
+result<std::vector<digest_check_t>> check_present(std::initializer_list<std::string> paths,
+                                                  std::span<const param_fact_t> facts) {
+  std::vector<digest_check_t> out;
+  std::error_code ec;
+  for (const auto& p : paths) {
+    if (!std::filesystem::is_regular_file(p, ec)) continue;
+    auto c = check_param_file(p, facts);
+    if (!c) return c.error();
+    out.push_back(std::move(*c));
+  }
+  return out;
+}
+
+}  // namespace
+
+result<std::vector<digest_check_t>> check_params_dir(const std::string& dir,
+                                                     std::span<const param_fact_t> facts,
+                                                     post::registered_post_proof proof) {
+  auto cfg = post::post_config(proof);
+  if (!cfg) return cfg.error();
+  return check_present({post_params_path(*cfg, dir), post_vk_path(*cfg, dir)}, facts);
+}
+
 result<std::vector<digest_check_t>> check_params_dir(
     const std::string& dir, std::span<const param_fact_t> facts,
     std::optional<porep::registered_seal_proof> proof) {
@@ -172,23 +274,21 @@ result<std::vector<digest_check_t>> check_params_dir(
   if (proof) {
     auto cfg = porep::porep_config(*proof);
     if (!cfg) return cfg.error();
-    for (const std::string& p : {porep_params_path(*cfg, dir), porep_vk_path(*cfg, dir)})
-      if (std::filesystem::is_regular_file(p, ec)) paths.push_back(p);
-  } else {
-    std::filesystem::directory_iterator it(dir, ec);
-    if (ec) return status(status_code::io_error, "cannot list " + dir + ": " + ec.message());
-    for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
-      const auto& e = *it;
-      if (!e.is_regular_file(ec)) continue;
-      const std::string name = e.path().filename().string();
-      const auto ext = e.path().extension();
-      if (find_fact(facts, name) || ext == ".params" || ext == ".vk")
-        paths.push_back(e.path().string());
-    }
-    // increment() ends the loop on error and leaves the reason in ec.
-    if (ec) return status(status_code::io_error, "cannot list " + dir + ": " + ec.message());
-    std::sort(paths.begin(), paths.end());
+    return check_present({porep_params_path(*cfg, dir), porep_vk_path(*cfg, dir)}, facts);
   }
+  std::filesystem::directory_iterator it(dir, ec);
+  if (ec) return status(status_code::io_error, "cannot list " + dir + ": " + ec.message());
+  for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    const auto& e = *it;
+    if (!e.is_regular_file(ec)) continue;
+    const std::string name = e.path().filename().string();
+    const auto ext = e.path().extension();
+    if (find_fact(facts, name) || ext == ".params" || ext == ".vk")
+      paths.push_back(e.path().string());
+  }
+  // increment() ends the loop on error and leaves the reason in ec.
+  if (ec) return status(status_code::io_error, "cannot list " + dir + ": " + ec.message());
+  std::sort(paths.begin(), paths.end());
   std::vector<digest_check_t> out;
   for (const auto& p : paths) {
     auto c = check_param_file(p, facts);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Parameter-file digests as Filecoin publishes them (parameters.json: official file name →
 // {cid, digest, sector_size}, digest = the first 32 hex chars of BLAKE2b-512 of the whole file):
-// hashing a file in 1 MiB chunks, reading parameters.json, the PoRep facts built in, and checking
-// the files of a parameter directory against them (issue 7 item 3; FILECOIN.md §5.7).
+// hashing a file in 1 MiB chunks, reading parameters.json, the PoRep and PoSt facts built in, and
+// checking the files of a parameter directory against them (issue 7 item 3; FILECOIN.md §5.7).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,7 @@
 
 #include "base/status.hpp"
 #include "filecoin/porep/config.hpp"
+#include "filecoin/post/config.hpp"
 
 namespace cuzk::proofs {
 
@@ -28,6 +29,11 @@ struct param_fact_t {
 /// (v28; 2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB), copied from
 /// shared/fixtures/filecoin/parameters.json; a unit test checks they equal the fixture.
 std::span<const param_fact_t> builtin_porep_facts();
+/// The PoSt (proof-of-spacetime-fallback) entries of the same file: WindowPoSt and WinningPoSt of
+/// every size; a unit test checks they equal the fixture.
+std::span<const param_fact_t> builtin_post_facts();
+/// Both tables (what `cuzk params check` checks against by default).
+std::vector<param_fact_t> builtin_param_facts();
 
 /// Parses a parameters.json text: an object of name → {"cid", "digest", "sector_size"} (other
 /// fields ignored). bad_encoding on malformed JSON or a digest that is not 32 hex chars.
@@ -58,5 +64,9 @@ result<digest_check_t> check_param_file(const std::string& path,
 result<std::vector<digest_check_t>> check_params_dir(
     const std::string& dir, std::span<const param_fact_t> facts,
     std::optional<porep::registered_seal_proof> proof = std::nullopt);
+/// The same for the .params/.vk of a registered PoSt proof.
+result<std::vector<digest_check_t>> check_params_dir(const std::string& dir,
+                                                     std::span<const param_fact_t> facts,
+                                                     post::registered_post_proof proof);
 
 }  // namespace cuzk::proofs

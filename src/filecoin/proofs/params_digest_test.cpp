@@ -19,6 +19,7 @@
 
 #include "filecoin/circuits/params_name.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
+#include "filecoin/proofs/post_prover.hpp"
 #include "filecoin/proofs/prover_backend.hpp"
 #include "fixtures.hpp"
 #include "groth16/params_io.hpp"
@@ -26,6 +27,7 @@
 #include "groth16/setup.hpp"
 #include "groth16/test_circuits.hpp"
 #include "groth16/verifier.hpp"
+#include "temp_dir.hpp"
 
 namespace cuzk::proofs {
 namespace {
@@ -187,6 +189,56 @@ TEST(params_digest, builtin_table_equals_fixture) {
       found |= b.name == synth::porep_params_file_name(*cfg);
     EXPECT_TRUE(found) << porep::name_of(p);
   }
+}
+
+TEST(params_digest, builtin_post_table_equals_fixture) {
+  auto facts = read_parameters_json(cuzk::test::fixture_path("parameters.json"));
+  ASSERT_TRUE(facts.ok()) << facts.error().to_string();
+  size_t post_entries = 0;
+  for (const auto& f : *facts) {
+    if (f.name.find("proof-of-spacetime-fallback") == std::string::npos) continue;
+    ++post_entries;
+    bool found = false;
+    for (const auto& b : builtin_post_facts()) {
+      if (b.name != f.name) continue;
+      found = true;
+      EXPECT_EQ(b.digest, f.digest) << f.name;
+      EXPECT_EQ(b.sector_size, f.sector_size) << f.name;
+    }
+    EXPECT_TRUE(found) << f.name;
+  }
+  EXPECT_EQ(post_entries, builtin_post_facts().size());
+  EXPECT_EQ(builtin_param_facts().size(),
+            builtin_porep_facts().size() + builtin_post_facts().size());
+  // Our file names (synth::post_param_id) are the table's, for every registered PoSt proof.
+  for (uint32_t n = 0; n < post::NUM_REGISTERED_POST_PROOFS; ++n) {
+    const auto cfg = post::post_config(*post::registered_post_proof_from_id(n));
+    ASSERT_TRUE(cfg.ok());
+    for (const std::string& path : {post_params_path(*cfg, "d"), post_vk_path(*cfg, "d")}) {
+      const std::string name = fs::path(path).filename().string();
+      bool found = false;
+      for (const auto& b : builtin_post_facts()) found |= b.name == name;
+      EXPECT_TRUE(found) << n << " " << name;
+    }
+  }
+}
+
+// check_params_dir for a PoSt proof looks at that proof's pair only: a file under the official
+// Window 2 KiB name with foreign bytes is a MISMATCH; Winning's absent pair gives nothing.
+TEST(params_digest, post_proof_files_in_a_dir) {
+  const cuzk::test::temp_dir dir("cuzk_post_digest");
+  const auto window = post::registered_post_proof::window_2kib_v1_1;
+  const std::string path = post_params_path(*post::post_config(window), dir.string());
+  std::ofstream(path) << "not parameters";
+  auto c = check_params_dir(dir.string(), builtin_post_facts(), window);
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_EQ(c->size(), 1u);
+  EXPECT_EQ((*c)[0].verdict, digest_verdict::mismatch);
+  EXPECT_EQ((*c)[0].expected, "7610b9f82bfc88405b7a832b651ce2f6");
+  auto w = check_params_dir(dir.string(), builtin_post_facts(),
+                            post::registered_post_proof::winning_2kib_v1);
+  ASSERT_TRUE(w.ok());
+  EXPECT_TRUE(w->empty());
 }
 
 // prove_porep's option checks that need no parameters. The empty C1 is refused on the CPU path

@@ -15,6 +15,7 @@
 #include "filecoin/porep/graph.hpp"
 #include "filecoin/porep/replica_id.hpp"
 #include "filecoin/porep/vanilla_prove.hpp"
+#include "filecoin/proofs/prove_steps.hpp"
 #include "filecoin/proofs/prover_backend.hpp"
 #include "groth16/assignment.hpp"
 #include "groth16/proof.hpp"
@@ -25,11 +26,8 @@
 namespace cuzk::proofs {
 namespace {
 
-using clock_type = std::chrono::steady_clock;
-
-double seconds_since(clock_type::time_point t0) {
-  return std::chrono::duration<double>(clock_type::now() - t0).count();
-}
+using steps::clock_type;
+using steps::seconds_since;
 
 result<porep::porep_config_t> config_of(const porep::c1_output_t& c1) {
   auto p = porep::parse_registered_seal_proof(c1.registered_proof);
@@ -44,28 +42,6 @@ porep::bytes32_t replica_id_of(const porep::porep_config_t& cfg, const porep::c1
   if (!who) return c1.replica_id;
   return porep::compute_replica_id(who->prover_id, who->sector_id, c1.ticket, c1.comm_d,
                                    cfg.porep_id);
-}
-
-void add(groth16::prover_timings& acc, const groth16::prover_timings& t) {
-  acc.ntt_a += t.ntt_a;
-  acc.ntt_b += t.ntt_b;
-  acc.ntt_c += t.ntt_c;
-  acc.h_compute += t.h_compute;
-  acc.split += t.split;
-  acc.msm_h += t.msm_h;
-  acc.msm_l += t.msm_l;
-  acc.msm_a += t.msm_a;
-  acc.msm_b_g1 += t.msm_b_g1;
-  acc.msm_b_g2 += t.msm_b_g2;
-  acc.start += t.start;
-  acc.epilogue += t.epilogue;
-  acc.total += t.total;
-}
-
-uint64_t next_pow2(uint64_t n) {
-  uint64_t m = 1;
-  while (m < n) m <<= 1;
-  return m;
 }
 
 }  // namespace
@@ -116,30 +92,7 @@ result<generated_params_t> generate_porep_parameters(
     m = cs.take_matrices();
   }
   out.synth_s = seconds_since(t0);
-  out.rows = m.num_rows();
-  out.inputs = m.num_inputs;
-  out.aux = m.num_aux;
-  out.domain_size = next_pow2(m.num_rows());
-
-  groth16::toxic_waste tw;
-  if (seed) {
-    tw = groth16::toxic_waste::from_seed(*seed);
-  } else {
-    auto r = groth16::toxic_waste::random();
-    if (!r) return r.error();
-    tw = *r;
-  }
-  t0 = clock_type::now();
-  auto params = groth16::generate_parameters(m, tw, pool, progress);
-  tw = {};  // the trapdoor is no longer needed: do not keep it around
-  if (!params) return params.error();
-  m = {};
-  out.setup_s = seconds_since(t0);
-
-  t0 = clock_type::now();
-  if (status s = groth16::write_params(*params, out.params_path, pool); !s) return s;
-  if (status s = groth16::write_vk(params->vk, out.vk_path); !s) return s;
-  out.write_s = seconds_since(t0);
+  if (status st = steps::setup_and_write(std::move(m), seed, pool, progress, out); !st) return st;
   return out;
 }
 
@@ -171,21 +124,11 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
 
   if (opt.check_digests) {
     auto t0 = clock_type::now();
-    for (const std::string& path :
-         {porep_params_path(*cfg, params_dir), porep_vk_path(*cfg, params_dir)}) {
-      auto c = check_param_file(path, *opt.check_digests);
-      if (!c) return c.error();
-      tm.digests.push_back(*c);
-      if (c->verdict == digest_verdict::mismatch) {
-        return status(status_code::bad_encoding, path + ": BLAKE2b-512 digest " + c->actual +
-                                                     "… differs from " + c->expected +
-                                                     " (parameters.json): corrupt or foreign file");
-      }
-      if (c->verdict == digest_verdict::unknown) {
-        return status(status_code::invalid_argument,
-                      path + ": not in parameters.json, its digest cannot be checked");
-      }
-    }
+    if (status st = steps::check_param_digests(porep_params_path(*cfg, params_dir),
+                                               porep_vk_path(*cfg, params_dir), *opt.check_digests,
+                                               tm.digests);
+        !st)
+      return st;
     tm.digest_check = seconds_since(t0);
   }
 
@@ -238,15 +181,9 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
 
     if (!backend) {
       t0 = clock_type::now();
-      const std::string path = porep_params_path(*cfg, params_dir);
-      auto file = groth16::params_file::open(path);
-      if (!file) return status(file.error().code(), path + ": " + file.error().message());
-      const auto shape = groth16::shape_of(groth16::make_assignment(cs), next_pow2(cs.num_rows()));
-      if (status s = file->validate_against(shape); !s) {
-        return status(s.code(), path + " does not fit the circuit: " + s.message());
-      }
-      auto b = make_prover_backend(*file, opt.params_checks, opt.gpu_device, pool, opt.log);
-      if (!b) return status(b.error().code(), path + ": " + b.error().message());
+      auto b = steps::open_backend(porep_params_path(*cfg, params_dir),
+                                   groth16::make_assignment(cs), cs.num_rows(), opt, pool);
+      if (!b) return b.error();
       backend = std::move(*b);
       pvk = groth16::prepare_verifying_key(backend->vk());
       tm.params_load = seconds_since(t0);
@@ -254,17 +191,10 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
 
     t0 = clock_type::now();
     groth16::prover_timings pt;
-    auto r = groth16::os_random_fr();
-    if (!r) return r.error();
-    auto s = groth16::os_random_fr();
-    if (!s) return s.error();
-    auto parts = backend->start(groth16::make_assignment(cs), pool, &pt);
-    if (!parts) return status(parts.error().code(), part + parts.error().message());
-    auto pf = groth16::finalize(backend->vk(), *parts, *r, *s, &pt);
-    pt.total = pt.start + pt.epilogue;
+    auto pf = steps::prove_one(*backend, groth16::make_assignment(cs), pool, &pt);
     if (!pf) return status(pf.error().code(), part + pf.error().message());
     tm.prove += seconds_since(t0);
-    add(tm.prover, pt);
+    steps::add(tm.prover, pt);
 
     // Never hand out an invalid proof: an unsatisfied witness (a corrupted C1 that slipped past
     // the checks above) yields a proof that fails here.

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+// `cuzk post gen-vanilla --registered-proof P --sector-dir D --sector-id N [--sector-dir D2
+//  --sector-id N2 …] --randomness HEX [--partition-index K] --out FILE`: the PoSt vanilla proofs of
+// sectors sealed by `cuzk porep seal` (each directory's replica rebuilt into tree_r_last and
+// checked against its p_aux), sector i proven at position i of partition K, written as the JSON
+// array of base64 FallbackPoStSectorProofs that `cuzk prove window-post|winning-post --vanilla`
+// reads (Curio's vanilla_proofs, cuzk-bench's wpost-vanilla.json). For tests and benchmarks of
+// 2 KiB … 512 MiB sectors. Exit codes: 0 ok, 1 I/O failure, 2 bad input or usage.
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/file_io.hpp"
+#include "cli_args.hpp"
+#include "filecoin/porep/commp.hpp"
+#include "filecoin/post/config.hpp"
+#include "filecoin/post/vanilla_proof.hpp"
+#include "filecoin/post/vanilla_prove.hpp"
+
+namespace cuzk::app {
+namespace {
+
+struct gen_vanilla_args {
+  std::string proof_name, randomness_hex, out;
+  std::vector<std::string> dirs;
+  std::vector<uint64_t> ids;
+  unsigned partition = 0;
+};
+
+int fail(const std::string& msg, status_code code = status_code::invalid_argument) {
+  spdlog::error("cuzk post gen-vanilla: {}", msg);
+  return code == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
+}
+
+int run_gen_vanilla(const gen_vanilla_args& args) {
+  auto proof = post::parse_registered_post_proof(args.proof_name);
+  if (!proof) return fail("--registered-proof: " + proof.error().message());
+  auto cfg = post::post_config(*proof);
+  if (!cfg) return fail(cfg.error().message());
+  auto randomness = porep::parse_hex32(args.randomness_hex);
+  if (!randomness) return fail("--randomness: " + randomness.error().message());
+  if (args.dirs.size() != args.ids.size())
+    return fail("one --sector-id per --sector-dir (" + std::to_string(args.dirs.size()) +
+                " directories, " + std::to_string(args.ids.size()) + " ids)");
+  std::vector<std::vector<uint8_t>> elements;
+  for (size_t i = 0; i < args.dirs.size(); ++i) {
+    auto replica = post::open_replica(*cfg, args.dirs[i], args.ids[i]);
+    if (!replica)
+      return fail(args.dirs[i] + ": " + replica.error().to_string(), replica.error().code());
+    auto v = post::prove_sector(*cfg, *replica, *randomness, args.partition, unsigned(i));
+    if (!v) return fail("sector " + std::to_string(args.ids[i]) + ": " + v.error().to_string());
+    elements.push_back(post::serialize_fallback_sector_proof(*v));
+  }
+  const std::string json = post::vanilla_file_json(elements);
+  const auto* bytes = reinterpret_cast<const uint8_t*>(json.data());
+  if (status s = write_file_atomic(args.out, {bytes, json.size()}); !s)
+    return fail(args.out + ": " + s.to_string(), status_code::io_error);
+  spdlog::info("cuzk post gen-vanilla: {} sector(s) of {}, partition {} -> {}", elements.size(),
+               post::name_of(*proof), args.partition, args.out);
+  return EXIT_OK;
+}
+
+}  // namespace
+
+void add_post_commands(CLI::App& root, command_runner& chosen) {
+  auto* post_cmd = root.add_subcommand("post", "PoSt tools (vanilla proofs of sealed sectors)");
+  post_cmd->require_subcommand(1);
+  auto args = std::make_shared<gen_vanilla_args>();
+  auto* gen = post_cmd->add_subcommand(
+      "gen-vanilla",
+      "vanilla proofs of sectors sealed by `cuzk porep seal`, as the JSON array of base64 that "
+      "`cuzk prove window-post|winning-post --vanilla` reads");
+  gen->add_option("--registered-proof", args->proof_name, "registered PoSt proof: number or name")
+      ->required();
+  gen->add_option("--sector-dir", args->dirs, "a `cuzk porep seal` output directory (repeatable)")
+      ->required();
+  gen->add_option("--sector-id", args->ids, "its sector id (one per --sector-dir, in order)")
+      ->required()
+      ->transform(decimal_u64());
+  gen->add_option("--randomness", args->randomness_hex, "randomness as 64 hex digits")->required();
+  gen->add_option("--partition-index", args->partition, "WindowPoSt partition (default 0)")
+      ->transform(decimal_u64(0, 1u << 20));
+  gen->add_option("--out", args->out, "the vanilla file to write")->required();
+  gen->footer(std::string(REGISTERED_POST_PROOFS_HELP) +
+              "\nexit status: 0 ok, 1 I/O failure, 2 bad input or usage");
+  on_selected(gen, chosen, [args] { return run_gen_vanilla(*args); });
+}
+
+}  // namespace cuzk::app

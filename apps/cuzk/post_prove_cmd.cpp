@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: Apache-2.0
+// `cuzk prove window-post|winning-post --vanilla FILE --randomness HEX --registered-proof P
+//  [--miner-id N] [--partition-index K] [--params-dir D] --proof-out proof.bin` and
+// `cuzk verify window-post|winning-post … --proof proof.bin`: one PoSt partition from the inputs
+// Curio sends (filecoin/proofs/post_prover.hpp). The vanilla file is a JSON array of base64
+// bincode FallbackPoStSectorProofs (cuzk-bench's wpost-vanilla.json); verify takes the same file
+// for the public sectors (sector ids and comm_r), as a verifier knows them. The randomness is 64
+// hex digits, a canonical field element (Curio masks byte 31 with 0x3f). P is the wire number, Go
+// or Rust name and must be of the command's kind. `--check-digests`, `--parameters-json` and
+// `--gpu` as for `cuzk prove porep`. Exit codes: 0 ok / valid, 1 invalid proof or I/O failure, 2
+// bad input.
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/file_io.hpp"
+#include "cli_args.hpp"
+#include "filecoin/porep/commp.hpp"
+#include "filecoin/post/config.hpp"
+#include "filecoin/post/vanilla_proof.hpp"
+#include "filecoin/proofs/params_digest.hpp"
+#include "filecoin/proofs/post_prover.hpp"
+#include "logging.hpp"
+
+namespace cuzk::app {
+namespace {
+
+/// A 32 GiB WindowPoSt partition is 2,349 × 24,960 bytes, ~78 MB in base64; this bounds a file
+/// that cannot be one.
+constexpr uint64_t MAX_VANILLA_FILE_BYTES = uint64_t(512) << 20;
+
+struct post_args {
+  std::string kind;  // "window-post" or "winning-post"
+  std::string vanilla_path, randomness_hex, proof_name, params_dir, proof_path, parameters_json;
+  uint64_t miner_id = 0;
+  unsigned partition = 0;
+  bool check_digests = false;
+  int gpu = -1;
+  proofs::post_inputs_t in;
+};
+
+void add_post_options(CLI::App& cmd, post_args& args, const std::string& proof_flag,
+                      const std::string& proof_help) {
+  cmd.add_option("--vanilla", args.vanilla_path,
+                 "vanilla proofs: JSON array of base64 FallbackPoStSectorProofs")
+      ->required();
+  cmd.add_option("--randomness", args.randomness_hex, "randomness as 64 hex digits")->required();
+  cmd.add_option("--registered-proof", args.proof_name, "registered PoSt proof: number or name")
+      ->required();
+  cmd.add_option("--miner-id", args.miner_id, "miner actor id (not part of the proof)")
+      ->transform(decimal_u64());
+  cmd.add_option("--partition-index", args.partition, "WindowPoSt partition (default 0)")
+      ->transform(decimal_u64(0, 1u << 20));
+  cmd.add_option("--params-dir", args.params_dir,
+                 "parameter directory (default $FIL_PROOFS_PARAMETER_CACHE or "
+                 "/var/tmp/filecoin-proof-parameters)");
+  cmd.add_option(proof_flag, args.proof_path, proof_help)->required();
+  cmd.footer(std::string(REGISTERED_POST_PROOFS_HELP) +
+             "\nexit status: 0 ok/valid, 1 invalid proof or I/O failure, 2 bad input");
+}
+
+/// Reads and decodes the inputs; -1 on success, else the exit code (the error already logged).
+int load_inputs(const std::string& prefix, post_args& args) {
+  args.params_dir = proofs::resolve_params_dir(args.params_dir);
+  auto proof = post::parse_registered_post_proof(args.proof_name);
+  if (!proof) {
+    spdlog::error("{}: --registered-proof: {}", prefix, proof.error().message());
+    return EXIT_BAD;
+  }
+  if (post::to_string(post::kind_of(*proof)) != args.kind) {
+    spdlog::error("{}: --registered-proof: {} is a {} proof", prefix, post::name_of(*proof),
+                  post::to_string(post::kind_of(*proof)));
+    return EXIT_BAD;
+  }
+  auto randomness = porep::parse_hex32(args.randomness_hex);
+  if (!randomness) {
+    spdlog::error("{}: --randomness: {}", prefix, randomness.error().message());
+    return EXIT_BAD;
+  }
+  auto text = read_text_file_bounded(args.vanilla_path, MAX_VANILLA_FILE_BYTES);
+  if (!text) {
+    spdlog::error("{}: --vanilla: {}", prefix, text.error().to_string());
+    return text.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
+  }
+  auto elements = post::parse_vanilla_file(*text);
+  if (!elements) {
+    spdlog::error("{}: --vanilla {}: {}", prefix, args.vanilla_path, elements.error().to_string());
+    return EXIT_BAD;
+  }
+  auto vanilla = post::parse_fallback_sector_proofs(*elements);
+  if (!vanilla) {
+    spdlog::error("{}: --vanilla {}: {}", prefix, args.vanilla_path, vanilla.error().to_string());
+    return EXIT_BAD;
+  }
+  args.in.proof = *proof;
+  args.in.vanilla = std::move(*vanilla);
+  args.in.randomness = *randomness;
+  args.in.miner_id = args.miner_id;
+  args.in.partition = args.partition;
+  return -1;
+}
+
+int run_prove_post(post_args& args) {
+  const std::string prefix = "cuzk prove " + args.kind;
+  if (int rc = load_inputs(prefix, args); rc >= 0) return rc;
+  proofs::prove_options_t opt;
+  opt.gpu_device = args.gpu;
+  opt.log = spdlog_log_sink();
+  if (args.check_digests) {
+    if (args.parameters_json.empty()) {
+      const auto b = proofs::builtin_post_facts();
+      opt.check_digests.emplace(b.begin(), b.end());
+    } else {
+      auto f = proofs::read_parameters_json(args.parameters_json);
+      if (!f) {
+        spdlog::error("{}: --parameters-json: {}", prefix, f.error().to_string());
+        return f.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
+      }
+      opt.check_digests = std::move(*f);
+    }
+  }
+  proofs::prove_timings_t tm;
+  auto proof = proofs::prove_post(args.in, args.params_dir, thread_pool::default_pool(), &tm, opt);
+  bool mismatch = false;
+  for (const auto& c : tm.digests) {
+    const bool ok = c.verdict == proofs::digest_verdict::ok;
+    mismatch |= c.verdict == proofs::digest_verdict::mismatch;
+    spdlog::log(ok ? spdlog::level::info : spdlog::level::err, "{}: digest {:<8} {} {}", prefix,
+                proofs::name_of(c.verdict), c.name, c.actual);
+  }
+  if (!proof) {
+    const status_code c = proof.error().code();
+    spdlog::error("{}: {}", prefix, proof.error().to_string());
+    return mismatch || c == status_code::io_error || c == status_code::internal ? EXIT_FAIL
+                                                                                : EXIT_BAD;
+  }
+  std::ofstream f(args.proof_path, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(proof->data()), std::streamsize(proof->size()));
+  if (!f) {
+    spdlog::error("{}: cannot write {}", prefix, args.proof_path);
+    return EXIT_FAIL;
+  }
+  spdlog::info(
+      "{}: {} sector(s), partition {}, {} bytes -> {} (self-verified) | vanilla check {:.3f} s | "
+      "synthesis {:.2f} s | params load {:.2f} s | prove {:.2f} s | self-verify {:.3f} s | total "
+      "{:.2f} s",
+      prefix, args.in.vanilla.size(), args.in.partition, proof->size(), args.proof_path,
+      tm.vanilla_check, tm.synthesis, tm.params_load, tm.prove, tm.self_verify, tm.total);
+  return EXIT_OK;
+}
+
+int run_verify_post(post_args& args) {
+  const std::string prefix = "cuzk verify " + args.kind;
+  if (int rc = load_inputs(prefix, args); rc >= 0) return rc;
+  std::ifstream f(args.proof_path, std::ios::binary);
+  if (!f) {
+    spdlog::error("{}: cannot read {}", prefix, args.proof_path);
+    return EXIT_BAD;
+  }
+  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)),
+                                   std::istreambuf_iterator<char>());
+  const auto sectors = proofs::public_sectors_of(args.in.vanilla);
+  auto ok = proofs::verify_post(args.in.proof, sectors, args.in.randomness, args.in.partition,
+                                bytes, args.params_dir);
+  if (!ok) {
+    spdlog::error("{}: {}", prefix, ok.error().to_string());
+    return ok.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
+  }
+  std::printf("%s\n", *ok ? "valid" : "invalid");
+  return *ok ? EXIT_OK : EXIT_FAIL;
+}
+
+}  // namespace
+
+void add_post_prove_commands(CLI::App& prove, CLI::App& verify, command_runner& chosen) {
+  for (const char* kind : {"window-post", "winning-post"}) {
+    auto pa = std::make_shared<post_args>();
+    pa->kind = kind;
+    auto* p =
+        prove.add_subcommand(kind, std::string("one ") + kind +
+                                       " partition from Curio's vanilla proofs (CPU or --gpu N)");
+    add_post_options(*p, *pa, "--proof-out", "where to write the 192-byte proof");
+    auto* check = p->add_flag(
+        "--check-digests", pa->check_digests,
+        "first check the .params/.vk BLAKE2b-512 digests; refuse a mismatched or unknown file");
+    p->add_option("--parameters-json", pa->parameters_json,
+                  "parameters.json for --check-digests (default: built-in PoSt facts)")
+        ->needs(check);
+    p->add_option("--gpu", pa->gpu, "prove on CUDA device N (CUDA builds only)")
+        ->transform(decimal_u64(0, 1023));
+    on_selected(p, chosen, [pa] { return run_prove_post(*pa); });
+
+    auto va = std::make_shared<post_args>();
+    va->kind = kind;
+    auto* v = verify.add_subcommand(kind, std::string("verify a ") + kind + " partition proof");
+    add_post_options(*v, *va, "--proof", "the proof to verify");
+    on_selected(v, chosen, [va] { return run_verify_post(*va); });
+  }
+}
+
+}  // namespace cuzk::app

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: Apache-2.0
+// WindowPoSt and WinningPoSt as engine proof kinds (proof_kind.hpp), decoding the request exactly
+// as Curio sends it (CUZK.md §1.3, CURIO_WIRE.md §3): vanilla_proofs[i] is one bincode
+// FallbackPoStSectorProof per sector (window: the partition's proved sectors in ascending order,
+// skipped ones compacted out; winning: the one challenged sector), randomness the 32 bytes of a
+// field element, registered_proof the Go RegisteredPoStProof number (window 5..14, 10..14 the
+// "V1_1" types = Rust V1_2; winning 0..4), partition_index the window partition. miner_id does not
+// enter the proof. check() refuses malformed input at submit; prepare() validates every vanilla
+// proof (naming the sector and challenge) and builds the one-partition circuit, exactly as
+// filecoin/proofs/post_prover.cpp proves it.
+#include <algorithm>
+#include <utility>
+
+#include "engine/proof_kind.hpp"
+#include "filecoin/circuits/fallback_post_circuit.hpp"
+#include "filecoin/circuits/public_inputs.hpp"
+#include "filecoin/post/challenges.hpp"
+#include "filecoin/post/config.hpp"
+#include "filecoin/post/partition.hpp"
+#include "filecoin/post/vanilla_proof.hpp"
+#include "filecoin/proofs/post_prover.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+// "wpost-32g" / "winning-32g": one parameter set per kind and size (Window V1 and V1_1 share).
+std::string post_circuit_id(const post::post_config_t& cfg) {
+  return (cfg.kind == post::post_kind::window ? "wpost-" : "winning-") +
+         circuit_size_tag(cfg.sector_bytes);
+}
+
+class post_prepared final : public prepared_proof {
+ public:
+  post_prepared(const post::post_config_t& cfg, synth::fallback_post_circuit_t circuit,
+                std::vector<ff::fr_t> inputs, const std::string& param_dir, uint64_t input_bytes)
+      : circuit_(std::move(circuit)),
+        inputs_(std::move(inputs)),
+        params_{post_circuit_id(cfg), proofs::post_params_path(cfg, param_dir)},
+        input_bytes_(input_bytes) {
+    const synth::fallback_post_counts_t counts = synth::fallback_post_circuit_counts(cfg);
+    shape_ = {counts.constraints, counts.aux, counts.inputs};
+  }
+
+  unsigned partitions() const override { return 1; }
+  const circuit_params& circuit() const override { return params_; }
+  synthesis_shape shape() const override { return shape_; }
+
+  status synthesize(unsigned k, r1cs::proving_cs& cs) const override {
+    if (k != 0) return status(status_code::invalid_argument, "a PoSt job has one partition");
+    synth::synthesize_fallback_post_circuit(cs, circuit_);
+    return status();
+  }
+
+  result<std::vector<ff::fr_t>> public_inputs(unsigned k) const override {
+    if (k != 0) return status(status_code::invalid_argument, "a PoSt job has one partition");
+    return inputs_;
+  }
+
+  // The circuit's witness (one field element per vanilla hash) is about the size of the vanilla
+  // bytes it came from.
+  uint64_t host_bytes() const override { return input_bytes_; }
+
+ private:
+  synth::fallback_post_circuit_t circuit_;
+  std::vector<ff::fr_t> inputs_;
+  circuit_params params_;
+  synthesis_shape shape_;
+  uint64_t input_bytes_;
+};
+
+struct decoded_post {
+  post::post_config_t cfg;
+  std::vector<post::fallback_sector_proof_t> vanilla;
+  porep::bytes32_t randomness{};
+  uint64_t input_bytes = 0;
+};
+
+class post_kind final : public proof_kind_handler {
+ public:
+  explicit post_kind(post::post_kind which) : which_(which) {}
+
+  proof_kind kind() const override {
+    return which_ == post::post_kind::window ? proof_kind::window_post_partition
+                                             : proof_kind::winning_post;
+  }
+  priority default_priority() const override {
+    return which_ == post::post_kind::window ? priority::high : priority::critical;
+  }
+
+  // Everything but the vanilla proofs' contents: malformed input is refused at submit, and
+  // decoded again by prepare on a worker.
+  result<decoded_post> decode(const proof_request& req) const {
+    const std::string what(post::to_string(which_));
+    auto p = post::registered_post_proof_from_id(req.registered_proof);
+    if (!p) {
+      return status(status_code::invalid_argument,
+                    what + ": registered_proof: " + p.error().message());
+    }
+    if (post::kind_of(*p) != which_) {
+      return status(status_code::invalid_argument,
+                    what + ": registered_proof " + std::to_string(req.registered_proof) + " (" +
+                        std::string(post::name_of(*p)) + ") is a " +
+                        std::string(post::to_string(post::kind_of(*p))) + " proof");
+    }
+    auto cfg = post::post_config(*p);
+    if (!cfg) return status(status_code::invalid_argument, what + ": " + cfg.error().message());
+    if (which_ == post::post_kind::winning && req.partition_index != 0) {
+      return status(status_code::invalid_argument, what + ": partition_index " +
+                                                       std::to_string(req.partition_index) +
+                                                       ": WinningPoSt has only partition 0");
+    }
+    decoded_post d;
+    d.cfg = *cfg;
+    if (req.randomness.size() != d.randomness.size()) {
+      return status(
+          status_code::invalid_argument,
+          what + ": randomness has " + std::to_string(req.randomness.size()) + " bytes, not 32");
+    }
+    std::copy(req.randomness.begin(), req.randomness.end(), d.randomness.begin());
+    if (status s = post::check_safe_commitment(d.randomness, "randomness"); !s)
+      return status(status_code::invalid_argument, what + ": " + s.message());
+    const size_t n = req.vanilla_proofs.size();
+    const size_t most = which_ == post::post_kind::window ? cfg->sector_count : 1;
+    if (n == 0 || n > most) {
+      return status(status_code::invalid_argument,
+                    what + ": " + std::to_string(n) + " vanilla proofs, " +
+                        std::string(post::name_of(*p)) + " takes " +
+                        (most == 1 ? std::string("exactly 1") : "1.." + std::to_string(most)));
+    }
+    auto v = post::parse_fallback_sector_proofs(req.vanilla_proofs);
+    if (!v) return status(status_code::invalid_argument, what + ": " + v.error().message());
+    d.vanilla = std::move(*v);
+    for (const auto& e : req.vanilla_proofs) d.input_bytes += e.size();
+    return d;
+  }
+
+  status check(const proof_request& req) const override {
+    auto d = decode(req);
+    return d ? status() : d.error();
+  }
+
+  result<std::unique_ptr<prepared_proof>> prepare(const proof_request& req,
+                                                  const std::string& param_dir) const override {
+    auto d = decode(req);
+    if (!d) return d.error();
+    if (status s = post::validate_partition(d->cfg, d->vanilla, d->randomness, req.partition_index);
+        !s) {
+      return status(status_code::invalid_argument,
+                    "the vanilla proofs do not verify: " + s.to_string());
+    }
+    auto circuit = synth::fallback_post_circuit_from_vanilla(d->cfg, d->vanilla);
+    if (!circuit) {
+      return status(status_code::invalid_argument,
+                    "vanilla proofs unfit for the circuit: " + circuit.error().to_string());
+    }
+    const auto sectors = proofs::public_sectors_of(d->vanilla);
+    auto inputs =
+        synth::fallback_post_public_inputs(d->cfg, sectors, d->randomness, req.partition_index);
+    if (!inputs) return status(status_code::invalid_argument, inputs.error().to_string());
+    return std::unique_ptr<prepared_proof>(new post_prepared(
+        d->cfg, std::move(*circuit), std::move(*inputs), param_dir, d->input_bytes));
+  }
+
+  std::optional<circuit_params> circuit_by_id(const std::string& id,
+                                              const std::string& param_dir) const override {
+    for (uint32_t n = 0; n < post::NUM_REGISTERED_POST_PROOFS; ++n) {
+      auto p = post::registered_post_proof_from_id(n);
+      if (!p || post::kind_of(*p) != which_) continue;
+      auto cfg = post::post_config(*p);
+      if (cfg && post_circuit_id(*cfg) == id)
+        return circuit_params{id, proofs::post_params_path(*cfg, param_dir)};
+    }
+    return std::nullopt;
+  }
+
+ private:
+  post::post_kind which_;
+};
+
+}  // namespace
+
+std::shared_ptr<const proof_kind_handler> window_post_handler() {
+  return std::make_shared<post_kind>(post::post_kind::window);
+}
+
+std::shared_ptr<const proof_kind_handler> winning_post_handler() {
+  return std::make_shared<post_kind>(post::post_kind::winning);
+}
+
+}  // namespace cuzk::engine

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+// The steps PoRep and PoSt proving share (prove_steps.hpp).
+#include "filecoin/proofs/prove_steps.hpp"
+
+#include "groth16/params_io.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/prover_cpu.hpp"
+
+namespace cuzk::proofs::steps {
+
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+uint64_t next_pow2(uint64_t n) {
+  uint64_t m = 1;
+  while (m < n) m <<= 1;
+  return m;
+}
+
+void add(groth16::prover_timings& acc, const groth16::prover_timings& t) {
+  acc.ntt_a += t.ntt_a;
+  acc.ntt_b += t.ntt_b;
+  acc.ntt_c += t.ntt_c;
+  acc.h_compute += t.h_compute;
+  acc.split += t.split;
+  acc.msm_h += t.msm_h;
+  acc.msm_l += t.msm_l;
+  acc.msm_a += t.msm_a;
+  acc.msm_b_g1 += t.msm_b_g1;
+  acc.msm_b_g2 += t.msm_b_g2;
+  acc.start += t.start;
+  acc.epilogue += t.epilogue;
+  acc.total += t.total;
+}
+
+status setup_and_write(r1cs::matrices m, const std::optional<std::vector<uint8_t>>& seed,
+                       thread_pool& pool, const groth16::progress_fn& progress,
+                       generated_params_t& out) {
+  out.rows = m.num_rows();
+  out.inputs = m.num_inputs;
+  out.aux = m.num_aux;
+  out.domain_size = next_pow2(m.num_rows());
+
+  groth16::toxic_waste tw;
+  if (seed) {
+    tw = groth16::toxic_waste::from_seed(*seed);
+  } else {
+    auto r = groth16::toxic_waste::random();
+    if (!r) return r.error();
+    tw = *r;
+  }
+  auto t0 = clock_type::now();
+  auto params = groth16::generate_parameters(m, tw, pool, progress);
+  tw = {};  // the trapdoor is no longer needed: do not keep it around
+  if (!params) return params.error();
+  m = {};
+  out.setup_s = seconds_since(t0);
+
+  t0 = clock_type::now();
+  if (status s = groth16::write_params(*params, out.params_path, pool); !s) return s;
+  if (status s = groth16::write_vk(params->vk, out.vk_path); !s) return s;
+  out.write_s = seconds_since(t0);
+  return status();
+}
+
+status check_param_digests(const std::string& params_path, const std::string& vk_path,
+                           const std::vector<param_fact_t>& facts,
+                           std::vector<digest_check_t>& out) {
+  for (const std::string& path : {params_path, vk_path}) {
+    auto c = check_param_file(path, facts);
+    if (!c) return c.error();
+    out.push_back(*c);
+    if (c->verdict == digest_verdict::mismatch) {
+      return status(status_code::bad_encoding, path + ": BLAKE2b-512 digest " + c->actual +
+                                                   "… differs from " + c->expected +
+                                                   " (parameters.json): corrupt or foreign file");
+    }
+    if (c->verdict == digest_verdict::unknown) {
+      return status(status_code::invalid_argument,
+                    path + ": not in parameters.json, its digest cannot be checked");
+    }
+  }
+  return status();
+}
+
+result<std::unique_ptr<prover_backend>> open_backend(const std::string& params_path,
+                                                     const groth16::assignment& asg, size_t rows,
+                                                     const prove_options_t& opt,
+                                                     thread_pool& pool) {
+  auto file = groth16::params_file::open(params_path);
+  if (!file) return status(file.error().code(), params_path + ": " + file.error().message());
+  const auto shape = groth16::shape_of(asg, next_pow2(rows));
+  if (status s = file->validate_against(shape); !s) {
+    return status(s.code(), params_path + " does not fit the circuit: " + s.message());
+  }
+  auto b = make_prover_backend(*file, opt.params_checks, opt.gpu_device, pool, opt.log);
+  if (!b) return status(b.error().code(), params_path + ": " + b.error().message());
+  return std::move(*b);
+}
+
+result<groth16::proof> prove_one(prover_backend& backend, const groth16::assignment& asg,
+                                 thread_pool& pool, groth16::prover_timings* timings) {
+  auto r = groth16::os_random_fr();
+  if (!r) return r.error();
+  auto s = groth16::os_random_fr();
+  if (!s) return s.error();
+  auto parts = backend.start(asg, pool, timings);
+  if (!parts) return parts.error();
+  auto pf = groth16::finalize(backend.vk(), *parts, *r, *s, timings);
+  if (timings) timings->total = timings->start + timings->epilogue;
+  return pf;
+}
+
+}  // namespace cuzk::proofs::steps

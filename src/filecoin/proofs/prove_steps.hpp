@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+// The steps every Filecoin proof of this library shares (PoRep C2 in porep_prover.cpp, PoSt in
+// post_prover.cpp), in one place: the single-party setup of a blank circuit's matrices written
+// under the official names, the digest check of a parameter pair, opening the prover backend for a
+// synthesized partition, one blinded proof, and the timing helpers.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/status.hpp"
+#include "base/thread_pool.hpp"
+#include "filecoin/proofs/porep_prover.hpp"
+#include "filecoin/proofs/prover_backend.hpp"
+#include "groth16/assignment.hpp"
+#include "groth16/proof.hpp"
+#include "groth16/setup.hpp"
+#include "r1cs/constraint_system.hpp"
+
+namespace cuzk::proofs::steps {
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t0);
+uint64_t next_pow2(uint64_t n);
+void add(groth16::prover_timings& acc, const groth16::prover_timings& t);
+
+/// Groth16 setup of the blank circuit's matrices `m` (consumed: freed before the write) with
+/// fresh OS randomness or the toxic waste derived from `seed`, written to out.params_path and
+/// out.vk_path; fills out's rows, inputs, aux, domain_size, setup_s and write_s.
+status setup_and_write(r1cs::matrices m, const std::optional<std::vector<uint8_t>>& seed,
+                       thread_pool& pool, const groth16::progress_fn& progress,
+                       generated_params_t& out);
+
+/// prove_options_t::check_digests for a .params/.vk pair: each verdict appended to `out`;
+/// bad_encoding for a digest mismatch, invalid_argument for a file the facts do not name.
+status check_param_digests(const std::string& params_path, const std::string& vk_path,
+                           const std::vector<param_fact_t>& facts,
+                           std::vector<digest_check_t>& out);
+
+/// The backend of opt.gpu_device for the parameters at `params_path`, checked to fit the
+/// synthesized partition `asg` (of `rows` QAP rows). Errors name the file.
+result<std::unique_ptr<prover_backend>> open_backend(const std::string& params_path,
+                                                     const groth16::assignment& asg, size_t rows,
+                                                     const prove_options_t& opt, thread_pool& pool);
+
+/// One proof of `asg` with the backend's parameters, blinded with fresh OS randomness.
+result<groth16::proof> prove_one(prover_backend& backend, const groth16::assignment& asg,
+                                 thread_pool& pool, groth16::prover_timings* timings);
+
+}  // namespace cuzk::proofs::steps
