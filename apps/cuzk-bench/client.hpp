@@ -20,15 +20,15 @@ struct single_args {
 
 struct stress_args {
   std::string registered_proof = "StackedDrg2KiBV1_1";
-  unsigned count = 50;         ///< submissions
-  unsigned unique = 5;         ///< sectors sealed for them
-  unsigned concurrency = 8;    ///< client threads
-  double retry_rate = 0.3;     ///< byte-identical retries of an earlier submission
-  double reuse_rate = 0.1;     ///< an earlier id with other bytes
-  double cancel_rate = 0.2;    ///< cancelled after a random delay (< 3 s)
-  unsigned max_seconds = 1800; ///< the whole run's bound
+  unsigned count = 50;          ///< submissions
+  unsigned unique = 5;          ///< sectors sealed for them
+  unsigned concurrency = 8;     ///< client threads
+  double retry_rate = 0.3;      ///< byte-identical retries of an earlier submission
+  double reuse_rate = 0.1;      ///< an earlier id with other bytes
+  double cancel_rate = 0.2;     ///< cancelled after a random delay (< 3 s)
+  unsigned max_seconds = 1800;  ///< the whole run's bound
   uint64_t seed = 1;
-  std::string param_dir;       ///< when set, every COMPLETED proof is verified with its .vk
+  std::string param_dir;  ///< when set, every COMPLETED proof is verified with its .vk
 };
 
 int run_single(const std::string& addr, const single_args& a);

@@ -18,13 +18,13 @@
 
 #include "base/version.hpp"
 #include "client.hpp"
-#include "sectors.hpp"
 #include "cuzk/engine.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/porep/vanilla_prove.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
 #include "filecoin/proofs/prover_backend.hpp"
+#include "sectors.hpp"
 
 namespace {
 

@@ -9,8 +9,8 @@
 
 namespace cuzk::bench {
 
-result<std::vector<sealed_c1>> seal_random_sectors(const porep::porep_config_t& cfg,
-                                                   unsigned count, uint64_t seed) {
+result<std::vector<sealed_c1>> seal_random_sectors(const porep::porep_config_t& cfg, unsigned count,
+                                                   uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<sealed_c1> out;
   for (unsigned i = 0; i < count; ++i) {

@@ -21,7 +21,7 @@ struct sealed_c1 {
 
 /// `count` sectors of `cfg`'s size with random data, tickets and seeds drawn from `seed`;
 /// sector numbers 1..count.
-result<std::vector<sealed_c1>> seal_random_sectors(const porep::porep_config_t& cfg,
-                                                   unsigned count, uint64_t seed);
+result<std::vector<sealed_c1>> seal_random_sectors(const porep::porep_config_t& cfg, unsigned count,
+                                                   uint64_t seed);
 
 }  // namespace cuzk::bench

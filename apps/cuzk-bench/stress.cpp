@@ -133,7 +133,8 @@ int run_stress(const std::string& addr, const stress_args& a) {
       }
       cuzk::v1::AwaitProofResponse r;
       for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock_type::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock_type::now());
         if (left.count() <= 0) break;
         grpc::ClientContext ac;
         cuzk::v1::AwaitProofRequest ar;
@@ -185,13 +186,15 @@ int run_stress(const std::string& addr, const stress_args& a) {
           a.param_dir);
       if (!ok || !*ok) {
         ++wrong;
-        std::fprintf(stderr, "wrong: %s's proof does not verify for its sector\n", plan[i].id.c_str());
+        std::fprintf(stderr, "wrong: %s's proof does not verify for its sector\n",
+                     plan[i].id.c_str());
       }
     }
     const int r = plan[i].repeats;
     if (r >= 0 && results[size_t(r)].state == "COMPLETED" && results[size_t(r)].proof != o.proof) {
       ++duplicated;
-      std::fprintf(stderr, "duplicated: %s (a retry of #%d) got other bytes\n", plan[i].id.c_str(), r);
+      std::fprintf(stderr, "duplicated: %s (a retry of #%d) got other bytes\n", plan[i].id.c_str(),
+                   r);
     }
   }
   std::sort(latencies.begin(), latencies.end());

@@ -476,8 +476,8 @@ TEST(daemon_stress, fifty_mixed_submissions_lose_nothing) {
   daemon_process d;
   const std::string cmd = std::string(CUZK_BENCH_PATH) + " -a unix://" + d.socket() +
                           " stress -n 50 --unique 5 -j 8 --retry-rate 0.4 --reuse-rate 0.05"
-                          " --cancel-rate 0.2 --max-seconds 1200 --param-dir " + params_dir() +
-                          " 2>&1";
+                          " --cancel-rate 0.2 --max-seconds 1200 --param-dir " +
+                          params_dir() + " 2>&1";
   FILE* p = ::popen(cmd.c_str(), "r");
   ASSERT_NE(p, nullptr);
   std::string out;
