@@ -9,12 +9,33 @@ set -euo pipefail
 build=${1:?usage: gpu_carry_pack.sh BUILD_DIR [DEST]}
 dest=${2:-$(dirname "$0")/../.gpu_carry}
 mkdir -p "$dest"
-cp "$build/apps/cuzk/cuzk" "$build/src/ec/arith_gpu_test" "$build/src/ntt/ntt_gpu_test" \
-  "$build/src/msm/msm_gpu_test" "$build/src/groth16/prover_gpu_test" \
-  "$build/tests/gpu/gpu_streams_test" "$build/bench/micro/cuzk-gpu-microbench" "$dest/"
+# CUZK_CARRY_SET picks what travels (the device tool carries at most 64 MiB): `kernels` (the GPU
+# tests and cuzk-gpu-microbench), `engine` (the engine tests, cuzk-bench, cuzk-daemon with gRPC),
+# or `all` (default; may exceed the limit). run.sh runs the steps whose binaries are present.
+set_name=${CUZK_CARRY_SET:-all}
+kernels=(src/ec/arith_gpu_test src/ntt/ntt_gpu_test src/msm/msm_gpu_test src/groth16/prover_gpu_test
+         tests/gpu/gpu_streams_test bench/micro/cuzk-gpu-microbench)
+engine=(src/engine/engine_test src/engine/engine_porep_e2e_test src/engine/engine_post_e2e_test
+        apps/cuzk-bench/cuzk-bench apps/cuzk-daemon/cuzk-daemon)
+case $set_name in
+kernels) chosen=("${kernels[@]}") ;;
+engine) chosen=("${engine[@]}") ;;
+all) chosen=("${kernels[@]}" "${engine[@]}") ;;
+*) echo "CUZK_CARRY_SET=$set_name: expected kernels, engine or all" >&2; exit 2 ;;
+esac
+# CUZK_CARRY_EXTRA: more build-relative binaries (e.g. "src/engine/engine_test").
+read -r -a extra <<<"${CUZK_CARRY_EXTRA:-}"
+chosen+=("${extra[@]}")
+files=(cuzk)
+cp "$build/apps/cuzk/cuzk" "$dest/"
+for b in "${chosen[@]}"; do
+  cp "$build/$b" "$dest/"
+  files+=("$(basename "$b")")
+done
 # Every shared library the binaries need beyond the C/C++ runtime (CUDA runtime, Google Benchmark,
 # spdlog/fmt, simdjson, libb2, TBB ...): the device image has none of the Debian -dev packages.
-for bin in "$dest"/cuzk "$dest"/*_test "$dest"/cuzk-gpu-microbench; do
+for bin in "${files[@]}"; do
+  bin=$dest/$bin
   ldd "$bin" | awk '$3 ~ /^\// { print $1, $3 }'
 done | sort -u | while read -r name path; do
   case $name in
@@ -24,8 +45,6 @@ done | sort -u | while read -r name path; do
 done
 # The kernels repeat across the binaries, so one xz stream of all of them is ≈ 40 % of their size
 # (the device tool carries at most 64 MiB); run.sh unpacks it.
-files=(cuzk arith_gpu_test ntt_gpu_test msm_gpu_test prover_gpu_test gpu_streams_test
-       cuzk-gpu-microbench engine_test engine_porep_e2e_test cuzk-bench cuzk-daemon)
 binaries=${#files[@]}
 files+=($(cd "$dest" && ls lib*.so* 2>/dev/null))
 (cd "$dest" && strip "${files[@]:0:binaries}" && tar -cf - "${files[@]}" | xz -T0 -6 >carry.tar.xz &&

@@ -12,8 +12,8 @@
 #   engine.log   the engine tests with GPU 0 as the prover worker, the daemon proving on the GPU
 #                (its own log in daemon.log), and cuzk-bench pipeline (2 KiB PoRep jobs through
 #                the engine vs one after the other, CPU and GPU)
-# In that order (tests, bench, bench2, engine, porep), each file written as its step runs
-# (CUZK_GPU_ONLY=engine runs only the engine step). Every step has its own time limit so a slow one cannot take the whole session's device time.
+# In that order (tests, bench, bench2, engine, porep), each file written as its step runs; a
+# step runs when its binaries were carried (gpu_carry_pack.sh CUZK_CARRY_SET). Every step has its own time limit so a slow one cannot take the whole session's device time.
 set -uo pipefail
 cd "$(dirname "$0")"
 dir=$(pwd)
@@ -32,7 +32,10 @@ rc = subprocess.run(sys.argv[1:]).returncode
 print(f"peak RSS {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f} MiB, rc={rc}")' "$@"
 }
 
-only=${CUZK_GPU_ONLY:-all}
+kernels=0
+engine=0
+[[ -x ./cuzk-gpu-microbench ]] && kernels=1
+[[ -x ./engine_test ]] && engine=1
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit \
     --format=csv
@@ -41,7 +44,7 @@ only=${CUZK_GPU_ONLY:-all}
   ./cuzk version
 } >"$out/machine.txt" 2>&1
 
-[[ $only == all ]] && {
+[[ $kernels == 1 ]] && {
   for t in arith_gpu_test ntt_gpu_test msm_gpu_test prover_gpu_test gpu_streams_test; do
     step "$t"
     timeout 150 "./$t" 2>&1 | grep -E '^\[ *(RUN|OK|FAILED|PASSED|  FAILED|==========)|Failure|seed|Expected|Actual|Which is|error' |
@@ -56,7 +59,7 @@ bench() {
     --benchmark_counters_tabular=true 2>&1
   echo "rc=$?"
 }
-[[ $only == all ]] && {
+[[ $kernels == 1 ]] && {
   step "bench BM_gpu_groth16_prove_porep32g|BM_gpu_groth16_prove/22"
   peak_rss timeout 150 ./cuzk-gpu-microbench \
     --benchmark_filter='BM_gpu_groth16_prove_porep32g|BM_gpu_groth16_prove/22' \
@@ -69,23 +72,25 @@ bench() {
   fi
 } >"$out/bench.txt" 2>&1
 
-[[ $only == all ]] && {
+[[ $kernels == 1 ]] && {
   # Names end in /real_time: anchor on the argument's slash, not on $.
   bench 'BM_gpu_msm_g1/(24|26|27)/|BM_gpu_ntt/(24|27)/|BM_gpu_msm_g2/(20|22)/|BM_gpu_batch_add/27/' 120
   bench 'BM_gpu_field' 60
 } >"$out/bench2.txt" 2>&1
-{
+[[ $engine == 1 ]] && {
   w=$(mktemp -d)
   step "params generate (2 KiB PoRep, seeded) for the engine steps"
   timeout 300 ./cuzk params generate --circuit porep --registered-proof StackedDrg2KiBV1_1 \
     --out-dir "$w/params" --seed engine 2>&1 | tail -2
-  for t in engine_test engine_porep_e2e_test; do
+  for t in engine_test engine_porep_e2e_test engine_post_e2e_test; do
+    [[ -x ./$t ]] || continue
     step "$t (gpu worker)"
     CUZK_TEST_PARAMS_DIR="$w/params" CUZK_ENGINE_TEST_WORKER=gpu timeout 300 "./$t" 2>&1 |
       grep -E '^\[ *(RUN|OK|FAILED|PASSED|  FAILED|==========)|Failure|seed|Expected|Actual|Which is|error|\[engine\]' |
       grep -v '^\[ RUN'
     echo "rc=${PIPESTATUS[0]}"
   done
+  [[ -x ./cuzk-daemon && -x ./cuzk-bench ]] && {
   step "the daemon on the GPU: cuzk-daemon, three cuzk-bench single proofs, verify, SIGTERM"
   ./cuzk porep seal --registered-proof StackedDrg2KiBV1_1 --out-dir "$w/sector" >/dev/null 2>&1
   printf '[daemon]\nlisten = "unix://%s/cuzk.sock"\n[srs]\nparam_cache = "%s"\n' "$w" "$w/params" \
@@ -104,13 +109,14 @@ bench() {
   kill -TERM $daemon
   wait $daemon
   echo "daemon rc=$?"
-  for dev in -1 0; do
+  }
+  [[ -x ./cuzk-bench ]] && for dev in -1 0; do
     step "cuzk-bench pipeline --gpu $dev"
     peak_rss timeout 300 ./cuzk-bench pipeline --param-dir "$w/params" --sectors 8 --gpu $dev 2>&1
   done
   rm -rf "$w"
 } >"$out/engine.log" 2>&1
-if [[ ${CUZK_GPU_SKIP_POREP:-0} != 1 && $only == all ]]; then
+if [[ ${CUZK_GPU_SKIP_POREP:-0} != 1 && $kernels == 1 ]]; then
   {
     w=$(mktemp -d)
     proof=StackedDrg2KiBV1_1

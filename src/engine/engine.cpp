@@ -1110,16 +1110,19 @@ class engine_impl final : public proving_engine {
     }
   }
 
-  // A GPU failure retries the partition once (re-synthesized; on another worker if this one is
-  // taken out of rotation after two failures in a row); a CPU failure, or a second one, fails
-  // the job.
+  // A GPU failure retries the partition once (re-synthesized); two failures in a row take the GPU
+  // out of rotation and the partition moves to the workers left. A CPU failure, or a second GPU
+  // failure of the partition on a GPU still in rotation, fails the job.
   void on_prover_error_locked(size_t w, job& j, unsigned k, const cuzk::status& err) {
     prover_worker& wk = *workers_[w];
     const cuzk::status named(
         err.code(), "partition " + std::to_string(k) + " on " + wk.name + ": " + err.message());
     logf(cfg_.log, log_level::warn, "engine: job %s: %s", j.id.c_str(), named.to_string().c_str());
-    if (wk.device >= 0 && ++wk.consecutive_failures >= 2) take_out_of_rotation_locked(w);
-    if (wk.device >= 0 && j.attempts[k] < 2 && !j.stopping()) {
+    // A device that failed twice in a row is blamed, not the input: it leaves the rotation and the
+    // partition goes to the workers left (the CPU when no GPU is), whatever its attempts.
+    const bool blamed_device = wk.device >= 0 && ++wk.consecutive_failures >= 2;
+    if (blamed_device) take_out_of_rotation_locked(w);
+    if (wk.device >= 0 && (blamed_device || j.attempts[k] < 2) && !j.stopping()) {
       synth_queue_.emplace(task_key{j.prio, j.seq, int(k)}, find_shared_locked(j));
       cv_.notify_all();
       return;
