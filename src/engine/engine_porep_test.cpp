@@ -13,10 +13,12 @@
 #include <filesystem>
 
 #include "cuzk/engine.hpp"
+#include "engine/engine_test_worker.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/porep/vanilla_prove.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
+#include "sealed_sectors.hpp"
 #include "test_rng.hpp"
 
 namespace cuzk::engine {
@@ -25,11 +27,7 @@ namespace {
 using namespace std::chrono_literals;
 using porep::registered_seal_proof;
 
-struct sealed_sector {
-  porep::c1_output_t c1;
-  uint64_t miner = 0, sector = 0;
-  std::string wrapper;
-};
+using sealed_sector = test::sealed_c1;
 
 struct shared_state {
   std::string dir;
@@ -42,29 +40,7 @@ class engine_porep : public ::testing::Test {
   static void SetUpTestSuite() {
     auto st = std::make_unique<shared_state>();
     auto rng = test::test_rng::from_env("engine_porep");
-    for (int i = 0; i < 2; ++i) {
-      porep::seal_request_t req;
-      req.config = *porep::porep_config(registered_seal_proof::stacked_drg_2kib_v1_1);
-      sealed_sector s;
-      s.miner = 1000 + rng() % 1000;
-      s.sector = rng() % (1 << 20);
-      req.prover_id = porep::prover_id_from_actor(s.miner);
-      req.sector_id = s.sector;
-      for (auto& b : req.ticket) b = uint8_t(rng());
-      std::vector<uint8_t> payload(2032);
-      for (auto& b : payload) b = uint8_t(rng());
-      auto sealed = porep::seal_sector(req, payload);
-      ASSERT_TRUE(sealed.ok()) << sealed.error().to_string();
-      porep::bytes32_t seed;
-      for (auto& b : seed) b = uint8_t(rng());
-      auto c1 = porep::seal_commit_phase1(*sealed, seed);
-      ASSERT_TRUE(c1.ok()) << c1.error().to_string();
-      s.c1 = *c1;
-      auto w = porep::c1_to_wrapper_json(s.c1, s.sector);
-      ASSERT_TRUE(w.ok()) << w.error().to_string();
-      s.wrapper = *w;
-      st->sectors.push_back(std::move(s));
-    }
+    for (int i = 0; i < 2; ++i) st->sectors.push_back(test::seal_random_2kib_c1(rng));
     // The shared 2 KiB parameters (ctest fixture porep_2k_params).
     const char* dir = std::getenv("CUZK_TEST_PARAMS_DIR");
     ASSERT_NE(dir, nullptr) << "CUZK_TEST_PARAMS_DIR is not set (run through ctest: the "
@@ -99,13 +75,8 @@ TEST_F(engine_porep, concurrent_sectors_prove_and_verify) {
   cfg.prover_threads = 2;
   cfg.synthesis_workers = 2;
   cfg.host_memory_budget = uint64_t(8) << 30;
-  // CUZK_ENGINE_TEST_WORKER=gpu (the `gpu`-labelled registration): GPU 0 proves.
-  const char* worker = std::getenv("CUZK_ENGINE_TEST_WORKER");
-  const bool gpu = worker && std::string_view(worker) == "gpu";
-  if (gpu)
-    cfg.gpu_devices = {0};
-  else
-    cfg.disable_gpus = true;
+  test_worker::choose(cfg);
+  const bool gpu = test_worker::on_gpu();
   auto e = proving_engine::create(cfg);
   ASSERT_TRUE(e.ok()) << e.error().to_string();
 

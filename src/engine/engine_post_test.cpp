@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "cuzk/engine.hpp"
+#include "engine/engine_test_worker.hpp"
 #include "engine/proof_kind.hpp"
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/post/vanilla_prove.hpp"
@@ -179,13 +180,8 @@ TEST_F(engine_post, window_and_winning_prove_through_the_engine) {
   cfg.prover_threads = 2;
   cfg.synthesis_workers = 2;
   cfg.host_memory_budget = uint64_t(4) << 30;
-  // CUZK_ENGINE_TEST_WORKER=gpu (the `gpu`-labelled registration): GPU 0 proves.
-  const char* worker = std::getenv("CUZK_ENGINE_TEST_WORKER");
-  const bool gpu = worker && std::string_view(worker) == "gpu";
-  if (gpu)
-    cfg.gpu_devices = {0};
-  else
-    cfg.disable_gpus = true;
+  test_worker::choose(cfg);
+  const bool gpu = test_worker::on_gpu();
   auto e = proving_engine::create(cfg);
   ASSERT_TRUE(e.ok()) << e.error().to_string();
 

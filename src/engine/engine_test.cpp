@@ -18,6 +18,7 @@
 #include <map>
 #include <thread>
 
+#include "engine/engine_test_worker.hpp"
 #include "engine/proof_kind.hpp"
 #include "groth16/params_io.hpp"
 #include "groth16/proof.hpp"
@@ -38,12 +39,9 @@ constexpr unsigned SQUARINGS = 64;
 
 // CUZK_ENGINE_TEST_WORKER=gpu (the `gpu`-labelled registration of this binary) runs every case
 // on GPU 0 instead of the CPU prover.
-bool on_gpu() {
-  const char* w = std::getenv("CUZK_ENGINE_TEST_WORKER");
-  return w && std::string_view(w) == "gpu";
-}
+using test_worker::on_gpu;
 std::string worker_name() {
-  return on_gpu() ? "gpu 0" : "cpu";
+  return test_worker::name();
 }
 
 // x, x², x⁴, … as aux, x^(2^n) as the one public input: n + 1 constraints.
@@ -182,10 +180,7 @@ class engine_test : public ::testing::Test {
   }
   static engine_config config(unsigned synthesis_workers = 2) {
     engine_config c;
-    if (on_gpu())
-      c.gpu_devices = {0};
-    else
-      c.disable_gpus = true;  // the CPU worker, also on a GPU machine
+    test_worker::choose(c);
     c.prover_threads = 2;
     c.synthesis_workers = synthesis_workers;
     c.host_memory_budget = uint64_t(1) << 30;
@@ -497,8 +492,8 @@ TEST_F(engine_test, a_prover_that_keeps_failing) {
   engine_parts ps = parts();
   // Only the configured worker kind breaks: GPUs on a GPU run, the CPU on a CPU run.
   ps.make_backend = [](const groth16::params_file& f, groth16::point_checks c, int d,
-                       thread_pool& pool, const log_sink& log)
-      -> result<std::unique_ptr<proofs::prover_backend>> {
+                       thread_pool& pool,
+                       const log_sink& log) -> result<std::unique_ptr<proofs::prover_backend>> {
     auto b = proofs::make_prover_backend(f, c, d, pool, log);
     if (!b) return b.error();
     if (on_gpu() && d < 0) return b;

@@ -25,6 +25,7 @@
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/porep/vanilla_prove.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
+#include "sealed_sectors.hpp"
 #include "test_rng.hpp"
 
 extern char** environ;
@@ -35,36 +36,14 @@ namespace {
 using namespace std::chrono_literals;
 using v1_status = cuzk::v1::AwaitProofResponse;
 
-struct sector {
-  porep::c1_output_t c1;
-  uint64_t miner = 0, number = 0;
-  std::string wrapper;
-};
+using sector = sealed_c1;
 
-// Sealed once for the whole binary (seconds).
+// Sealed once for the whole binary (milliseconds).
 std::vector<sector>& sectors() {
   static std::vector<sector> s = [] {
     std::vector<sector> out;
     auto rng = test_rng::from_env("daemon_sectors");
-    for (int i = 0; i < 2; ++i) {
-      porep::seal_request_t req;
-      req.config = *porep::porep_config(porep::registered_seal_proof::stacked_drg_2kib_v1_1);
-      sector s;
-      s.miner = 1000 + rng() % 1000;
-      s.number = 1 + rng() % 100000;
-      req.prover_id = porep::prover_id_from_actor(s.miner);
-      req.sector_id = s.number;
-      for (auto& b : req.ticket) b = uint8_t(rng());
-      std::vector<uint8_t> payload(2032);
-      for (auto& b : payload) b = uint8_t(rng());
-      auto sealed = porep::seal_sector(req, payload);
-      EXPECT_TRUE(sealed.ok());
-      porep::bytes32_t seed;
-      for (auto& b : seed) b = uint8_t(rng());
-      s.c1 = *porep::seal_commit_phase1(*sealed, seed);
-      s.wrapper = *porep::c1_to_wrapper_json(s.c1, s.number);
-      out.push_back(std::move(s));
-    }
+    for (int i = 0; i < 2; ++i) out.push_back(seal_random_2kib_c1(rng, 100000));
     return out;
   }();
   return s;
@@ -83,13 +62,13 @@ cuzk::v1::SubmitProofRequest porep_request(const sector& s, const std::string& i
   r.set_registered_proof(uint64_t(porep::registered_seal_proof::stacked_drg_2kib_v1_1));
   r.set_priority(cuzk::v1::NORMAL);
   r.set_vanilla_proof(s.wrapper);
-  r.set_sector_number(s.number);
+  r.set_sector_number(s.sector);
   r.set_miner_id(s.miner);
   return r;
 }
 
 bool verifies(const sector& s, const std::string& proof) {
-  const proofs::prover_identity_t who{porep::prover_id_from_actor(s.miner), s.number};
+  const proofs::prover_identity_t who{porep::prover_id_from_actor(s.miner), s.sector};
   auto ok = proofs::verify_porep(
       s.c1, who, std::span(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()),
       params_dir());
@@ -240,7 +219,7 @@ daemon_process* daemon_test::d_ = nullptr;
 TEST_F(daemon_test, prove_returns_a_proof_that_verifies) {
   const sector& s = sectors()[0];
   auto r =
-      prove(porep_request(s, "porep-" + std::to_string(s.miner) + "-" + std::to_string(s.number)));
+      prove(porep_request(s, "porep-" + std::to_string(s.miner) + "-" + std::to_string(s.sector)));
   ASSERT_EQ(r.status(), v1_status::COMPLETED) << r.error_message();
   EXPECT_EQ(r.proof().size(), 192u);
   EXPECT_TRUE(verifies(s, r.proof()));

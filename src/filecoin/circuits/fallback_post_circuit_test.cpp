@@ -25,6 +25,7 @@
 #include "r1cs/assignment_data.hpp"
 #include "r1cs/matrix_cs.hpp"
 #include "r1cs/shape_cs.hpp"
+#include "sealed_sectors.hpp"
 
 namespace cuzk::synth {
 namespace {
@@ -336,19 +337,6 @@ TEST_F(post_vproof_witness, malformed_partitions_are_refused) {
 
 // ---- sealed 2 KiB sectors --------------------------------------------------------------------
 
-porep::sealed_sector_t seal_2kib(uint64_t sector_id) {
-  porep::seal_request_t req;
-  req.config = *porep::porep_config(porep::registered_seal_proof::stacked_drg_2kib_v1_1);
-  req.prover_id = porep::prover_id_from_actor(1000);
-  req.sector_id = sector_id;
-  req.ticket.fill(uint8_t(sector_id));
-  std::vector<uint8_t> payload(2032);
-  for (size_t i = 0; i < payload.size(); ++i) payload[i] = uint8_t(i * 13 + sector_id);
-  auto s = porep::seal_sector(req, payload);
-  EXPECT_TRUE(s.ok()) << s.error().to_string();
-  return std::move(*s);
-}
-
 // Synthesizes the partition's circuit with values: every row holds, the inputs (after ONE) are
 // fallback_post_public_inputs, and the recorded shape is the blank circuit's.
 void check_post_partition(const post::post_config_t& cfg,
@@ -383,7 +371,7 @@ void check_post_partition(const post::post_config_t& cfg,
 }
 
 TEST(fallback_post_circuit, sealed_2kib_witness_satisfies) {
-  const porep::sealed_sector_t a = seal_2kib(3), b = seal_2kib(11);
+  const porep::sealed_sector_t a = test::seal_2kib(3), b = test::seal_2kib(11);
   porep::bytes32_t randomness{};
   for (size_t i = 0; i < 31; ++i) randomness[i] = uint8_t(29 * i + 1);
   for (auto p : {registered_post_proof::window_2kib_v1, registered_post_proof::window_2kib_v1_1}) {

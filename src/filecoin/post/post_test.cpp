@@ -18,6 +18,7 @@
 #include "filecoin/post/vanilla_proof.hpp"
 #include "filecoin/post/vanilla_prove.hpp"
 #include "fixtures.hpp"
+#include "sealed_sectors.hpp"
 #include "temp_dir.hpp"
 
 namespace cuzk::post {
@@ -379,21 +380,8 @@ TEST(post_partition, slots_and_padding) {
 
 // ---- vanilla proofs of sealed sectors --------------------------------------------------------
 
-porep::sealed_sector_t seal_2kib(uint64_t sector_id) {
-  porep::seal_request_t req;
-  req.config = *porep::porep_config(porep::registered_seal_proof::stacked_drg_2kib_v1_1);
-  req.prover_id = porep::prover_id_from_actor(1000);
-  req.sector_id = sector_id;
-  req.ticket.fill(uint8_t(sector_id));
-  std::vector<uint8_t> payload(2032);
-  for (size_t i = 0; i < payload.size(); ++i) payload[i] = uint8_t(i * 31 + sector_id);
-  auto s = porep::seal_sector(req, payload);
-  EXPECT_TRUE(s.ok()) << s.error().to_string();
-  return std::move(*s);
-}
-
 TEST(post_vanilla_prove, sealed_2kib_window_and_winning) {
-  const porep::sealed_sector_t a = seal_2kib(5), b = seal_2kib(9);
+  const porep::sealed_sector_t a = test::seal_2kib(5), b = test::seal_2kib(9);
   bytes32_t randomness{};
   for (size_t i = 0; i < 31; ++i) randomness[i] = uint8_t(17 * i + 3);
 
@@ -439,7 +427,7 @@ TEST(post_vanilla_prove, sealed_2kib_window_and_winning) {
 
 // The directory `cuzk porep seal` writes gives the same proofs as the sector in memory.
 TEST(post_vanilla_prove, from_a_sealed_sector_directory) {
-  const porep::sealed_sector_t s = seal_2kib(21);
+  const porep::sealed_sector_t s = test::seal_2kib(21);
   const test::temp_dir dir("cuzk_post_test");
   ASSERT_TRUE(porep::write_sealed_sector(s, dir.string()).ok());
   const post_config_t cfg = config(registered_post_proof::window_2kib_v1_1);

@@ -14,6 +14,7 @@
 
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/porep/vanilla_prove.hpp"
+#include "sealed_sectors.hpp"
 #include "test_rng.hpp"
 
 namespace cuzk::proofs {
@@ -33,21 +34,9 @@ class porep_e2e : public ::testing::Test {
   static void SetUpTestSuite() {
     auto st = std::make_unique<shared_state>();
     auto rng = test::test_rng::from_env("porep_e2e");
-    porep::seal_request_t req;
-    req.config = *porep::porep_config(registered_seal_proof::stacked_drg_2kib_v1_1);
-    req.prover_id = porep::prover_id_from_actor(1000 + rng() % 1000);
-    req.sector_id = rng() % (1 << 20);
-    for (auto& b : req.ticket) b = uint8_t(rng());
-    std::vector<uint8_t> payload(2032);
-    for (auto& b : payload) b = uint8_t(rng());
-    auto sealed = porep::seal_sector(req, payload);
-    ASSERT_TRUE(sealed.ok()) << sealed.error().to_string();
-    porep::bytes32_t seed;
-    for (auto& b : seed) b = uint8_t(rng());
-    auto c1 = porep::seal_commit_phase1(*sealed, seed);
-    ASSERT_TRUE(c1.ok()) << c1.error().to_string();
-    st->c1 = *c1;
-    st->who = {req.prover_id, req.sector_id};
+    test::sealed_c1 sealed = test::seal_random_2kib_c1(rng);
+    st->c1 = std::move(sealed.c1);
+    st->who = {porep::prover_id_from_actor(sealed.miner), sealed.sector};
 
     // The shared 2 KiB parameters (ctest fixture porep_2k_params, tests/CMakeLists.txt).
     const char* dir = std::getenv("CUZK_TEST_PARAMS_DIR");

@@ -16,6 +16,7 @@
 #include "filecoin/post/vanilla_prove.hpp"
 #include "filecoin/proofs/params_digest.hpp"
 #include "filecoin/proofs/post_prover.hpp"
+#include "sealed_sectors.hpp"
 #include "temp_dir.hpp"
 
 namespace cuzk::proofs {
@@ -27,19 +28,6 @@ using post::registered_post_proof;
 constexpr auto WINDOW = registered_post_proof::window_2kib_v1_1;
 constexpr auto WINDOW_V1 = registered_post_proof::window_2kib_v1;
 constexpr auto WINNING = registered_post_proof::winning_2kib_v1;
-
-porep::sealed_sector_t seal_2kib(uint64_t sector_id) {
-  porep::seal_request_t req;
-  req.config = *porep::porep_config(porep::registered_seal_proof::stacked_drg_2kib_v1_1);
-  req.prover_id = porep::prover_id_from_actor(1000);
-  req.sector_id = sector_id;
-  req.ticket.fill(uint8_t(sector_id));
-  std::vector<uint8_t> payload(2032);
-  for (size_t i = 0; i < payload.size(); ++i) payload[i] = uint8_t(i * 13 + sector_id);
-  auto s = porep::seal_sector(req, payload);
-  EXPECT_TRUE(s.ok()) << s.error().to_string();
-  return std::move(*s);
-}
 
 struct shared_state {
   test::temp_dir dir{"post_prover"};
@@ -65,7 +53,7 @@ class post_prover : public ::testing::Test {
       std::fprintf(stderr, "[post] %s parameters: %zu rows, %.1f s\n",
                    std::string(post::name_of(p)).c_str(), gen->rows, seconds_since(t0));
     }
-    for (uint64_t id : {5u, 9u}) st->sectors.push_back(seal_2kib(id));
+    for (uint64_t id : {5u, 9u}) st->sectors.push_back(test::seal_2kib(id));
     g_state = st.release();
   }
   static void TearDownTestSuite() {
