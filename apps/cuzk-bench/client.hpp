@@ -19,7 +19,13 @@ struct single_args {
 };
 
 int run_single(const std::string& addr, const single_args& a);
-int run_status(const std::string& addr);
+struct status_args {
+  bool watch = false;             ///< refresh until interrupted (or `count` refreshes)
+  double interval_seconds = 1.0;  ///< between refreshes
+  unsigned count = 0;             ///< refreshes before exiting; 0: until interrupted
+};
+
+int run_status(const std::string& addr, const status_args& a);
 int run_preload(const std::string& addr, const std::string& circuit_id);
 int run_metrics(const std::string& addr);
 
