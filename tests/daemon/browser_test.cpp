@@ -54,7 +54,10 @@ std::pair<int, std::string> chromium(const std::string& url, int budget_ms, cons
       "--hide-scrollbars --user-data-dir='" +
       profile + "' --window-size=1400,900 --virtual-time-budget=" + std::to_string(budget_ms) +
       " " + mode + " '" + url + "' 2>>'" + work_dir + "/chromium.log'";
-  return run_command(cmd);
+  auto result = run_command(cmd);
+  std::error_code ec;
+  std::filesystem::remove_all(profile, ec);
+  return result;
 }
 
 std::string html_unescape(const std::string& s) {
