@@ -62,3 +62,20 @@ function(cuzk_cuda_library)
                PRIVATE_DEPS ${L_PRIVATE_DEPS} cuzk_cuda_options)
   set_target_properties(${L_NAME} PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
 endfunction()
+
+# cuzk_embed_file(TARGET t INPUT file NAME symbol NAMESPACE ns): generates <symbol>.hpp (in the
+# binary dir, on t's include path) holding INPUT's bytes, regenerated whenever INPUT changes.
+function(cuzk_embed_file)
+  cmake_parse_arguments(E "" "TARGET;INPUT;NAME;NAMESPACE" "" ${ARGN})
+  set(gen_dir ${CMAKE_CURRENT_BINARY_DIR}/embedded)
+  set(header ${gen_dir}/${E_NAME}.hpp)
+  add_custom_command(
+    OUTPUT ${header}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${gen_dir}
+    COMMAND ${CMAKE_COMMAND} -DINPUT=${E_INPUT} -DOUTPUT=${header} -DNAME=${E_NAME}
+            -DNAMESPACE=${E_NAMESPACE} -P ${PROJECT_SOURCE_DIR}/cmake/embed_file.cmake
+    DEPENDS ${E_INPUT} ${PROJECT_SOURCE_DIR}/cmake/embed_file.cmake
+    COMMENT "embed ${E_INPUT}")
+  target_sources(${E_TARGET} PRIVATE ${header})
+  target_include_directories(${E_TARGET} PRIVATE ${gen_dir})
+endfunction()

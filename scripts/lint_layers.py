@@ -106,6 +106,8 @@ def main():
                         if not (TEST_SOURCE.search(name) or top in ("tests", "bench")):
                             errors.append(f'{where}: test helper "{inc}" in a non-test source')
                         continue
+                    elif embedded_sibling(dirpath, inc):
+                        target = comp  # a sibling file compiled in (cuzk_embed_file)
                     elif inc.startswith("base/version.hpp"):
                         target = "src/base"  # generated at build time
                     elif inc.startswith("cuzk/v1/") and inc.endswith(".pb.h"):
@@ -120,6 +122,13 @@ def main():
         print(e)
     print(f"lint_layers: {len(errors)} violation(s)", file=sys.stderr)
     return 1 if errors else 0
+
+
+def embedded_sibling(dirpath, inc):
+    """"page_html.hpp" is generated at build time from the sibling file page.html by
+    cuzk_embed_file (cmake/cuzk_helpers.cmake)."""
+    m = re.fullmatch(r"([A-Za-z0-9_]+)_([A-Za-z0-9]+)\.hpp", inc)
+    return bool(m) and os.path.exists(os.path.join(dirpath, f"{m.group(1)}.{m.group(2)}"))
 
 
 LIB_CALL = re.compile(r"cuzk_(?:cuda_)?library\(NAME\s+(\S+)(.*?)\)", re.S)

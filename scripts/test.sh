@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # README command 2 (and CI): install what is missing, install the npm test oracles (a failure is a
-# failed run), build, and run the `unit` and `e2e` test tiers (e2e: a 2 KiB PoRep setup, prove and
-# verify, a few minutes). Heavier tiers by hand: ctest --test-dir build -L slow (and -L gpu on a GPU).
+# failed run), build, and run the `unit`, `e2e` and `browser` test tiers (e2e: a 2 KiB PoRep setup,
+# prove and verify, a few minutes; browser: the daemon's pipeline page in headless Chromium, which
+# install_deps.sh installs; without it that test fails and says so). Heavier tiers by hand:
+# ctest --test-dir build -L slow (and -L gpu on a GPU).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install_deps.sh
@@ -19,9 +21,9 @@ done
 ./scripts/build.sh
 # ctest ends with its label summary (tests and time per label). A skipped test (GTEST_SKIP exits 77,
 # tests/support/skip_exit_code.cpp) is not a pass: nothing in these tiers is meant to skip.
-log=build/test-unit-e2e.log
+log=build/test-unit-e2e-browser.log
 status=0
-ctest --test-dir build -L "unit|e2e" --output-on-failure -j"$(nproc)" 2>&1 | tee "$log" || status=$?
+ctest --test-dir build -L "unit|e2e|browser" --output-on-failure -j"$(nproc)" 2>&1 | tee "$log" || status=$?
 if grep -q '(Skipped)' "$log"; then
   echo "test.sh: FAIL: the tests marked (Skipped) above did not run" >&2
   status=1

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // cuzk-bench's gRPC client subcommands (the Rust tool's, spec/CUZK.md §1.8): single, status,
-// preload, metrics, against any cuzk.v1 daemon at -a/--addr (unix:///path or host:port).
+// preload, metrics (status --watch: a refreshing text view), against any cuzk.v1 daemon at
+// -a/--addr (unix:///path or host:port).
 #include "client.hpp"
 
 #include <grpcpp/grpcpp.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <random>
+#include <thread>
 
 #include "base/file_io.hpp"
 #include "base/hex.hpp"
@@ -96,12 +100,10 @@ int run_single(const std::string& addr, const single_args& a) {
   return 0;
 }
 
-int run_status(const std::string& addr) {
-  auto stub = connect(addr);
-  grpc::ClientContext ctx;
-  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
-  cuzk::v1::GetStatusResponse st;
-  if (auto s = stub->GetStatus(&ctx, {}, &st); !s.ok()) return rpc_failed("GetStatus", s);
+namespace {
+
+// The compact text of one GetStatus answer (what `status` prints, and each `--watch` refresh).
+void print_status(const cuzk::v1::GetStatusResponse& st) {
   std::printf(
       "uptime %llu s, completed %llu, failed %llu, host memory %.2f / %.2f GiB\n",
       (unsigned long long)st.uptime_seconds(), (unsigned long long)st.total_proofs_completed(),
@@ -120,7 +122,57 @@ int run_status(const std::string& addr) {
   for (const auto& q : st.queues())
     std::printf("queue %s: %u pending, %u in progress\n", q.proof_kind().c_str(), q.pending(),
                 q.in_progress());
-  return 0;
+}
+
+}  // namespace
+
+int run_status(const std::string& addr, const status_args& a) {
+  auto stub = connect(addr);
+  if (!a.watch) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    cuzk::v1::GetStatusResponse st;
+    if (auto s = stub->GetStatus(&ctx, {}, &st); !s.ok()) return rpc_failed("GetStatus", s);
+    print_status(st);
+    return 0;
+  }
+  // --watch: a terminal gets the screen cleared and redrawn; a pipe or file gets one block per
+  // refresh, separated by a line. A failed call is reported and retried (the daemon may be
+  // restarting); with --count the exit code says whether the last refresh failed.
+  const bool tty = ::isatty(STDOUT_FILENO) == 1;
+  const auto interval = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::duration<double>(a.interval_seconds));
+  uint64_t previous_completed = 0;
+  bool have_previous = false;
+  int rc = 0;
+  for (unsigned n = 0; a.count == 0 || n < a.count; ++n) {
+    if (n) std::this_thread::sleep_for(interval);
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    cuzk::v1::GetStatusResponse st;
+    const grpc::Status s = stub->GetStatus(&ctx, {}, &st);
+    if (tty) std::fputs("\x1b[H\x1b[2J", stdout);
+    const std::time_t now = std::time(nullptr);
+    char clock_text[16];
+    std::strftime(clock_text, sizeof clock_text, "%H:%M:%S", std::localtime(&now));
+    std::printf("cuzk %s  %s  every %.1f s%s\n", addr.c_str(), clock_text, a.interval_seconds,
+                tty ? "  (Ctrl-C stops)" : "");
+    if (s.ok()) {
+      print_status(st);
+      if (have_previous) {
+        std::printf("completed since the last refresh: %llu\n",
+                    (unsigned long long)(st.total_proofs_completed() - previous_completed));
+      }
+      previous_completed = st.total_proofs_completed();
+      have_previous = true;
+      rc = 0;
+    } else {
+      rc = rpc_failed("GetStatus", s);
+    }
+    if (!tty) std::puts("--");
+    std::fflush(stdout);
+  }
+  return rc;
 }
 
 int run_preload(const std::string& addr, const std::string& circuit_id) {

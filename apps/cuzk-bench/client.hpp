@@ -34,7 +34,13 @@ struct stress_args {
 int run_single(const std::string& addr, const single_args& a);
 /// stress.cpp: exit 0 only when no submission was lost or answered with another's proof.
 int run_stress(const std::string& addr, const stress_args& a);
-int run_status(const std::string& addr);
+struct status_args {
+  bool watch = false;             ///< refresh until interrupted (or `count` refreshes)
+  double interval_seconds = 1.0;  ///< between refreshes
+  unsigned count = 0;             ///< refreshes before exiting; 0: until interrupted
+};
+
+int run_status(const std::string& addr, const status_args& a);
 int run_preload(const std::string& addr, const std::string& circuit_id);
 int run_metrics(const std::string& addr);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// cuzk-bench: a client of the cuzk.v1 daemon (client.hpp: single, status, preload, metrics, with
-// -a/--addr as the Rust tool's) and benchmarks of the proving engine run in-process:
+// cuzk-bench: a client of the cuzk.v1 daemon (client.hpp: single, status [--watch], preload,
+// metrics, with -a/--addr as the Rust tool's) and benchmarks of the proving engine run in-process:
 //
 //   cuzk-bench pipeline --param-dir DIR [--sectors N] [--registered-proof P] [--gpu ORD] ...
 //
@@ -211,7 +211,13 @@ int main(int argc, char** argv) {
   single->add_option("--miner-id", sa.miner_id, "miner actor id")->capture_default_str();
   single->add_option("--request-id", sa.request_id, "request id (default: a random one)");
   single->add_option("-o,--proof-out", sa.proof_out, "write the proof bytes here (atomically)");
-  app.add_subcommand("status", "the daemon's GetStatus");
+  cuzk::bench::status_args sta;
+  auto* status_cmd = app.add_subcommand("status", "the daemon's GetStatus");
+  status_cmd->add_flag("-w,--watch", sta.watch, "refresh every --interval seconds");
+  status_cmd->add_option("--interval", sta.interval_seconds, "seconds between refreshes")
+      ->check(CLI::Range(0.05, 3600.0))
+      ->capture_default_str();
+  status_cmd->add_option("--count", sta.count, "with --watch: stop after this many refreshes");
   std::string circuit_id;
   auto* preload = app.add_subcommand("preload", "load a circuit's parameters (PreloadSRS)");
   preload->add_option("-c,--circuit-id", circuit_id, "circuit id, e.g. porep-32g")->required();
@@ -270,7 +276,7 @@ int main(int argc, char** argv) {
     if (*single) return cuzk::bench::run_single(addr, sa);
     if (*stress) return cuzk::bench::run_stress(addr, st);
     if (*preload) return cuzk::bench::run_preload(addr, circuit_id);
-    if (app.got_subcommand("status")) return cuzk::bench::run_status(addr);
+    if (*status_cmd) return cuzk::bench::run_status(addr, sta);
     if (app.got_subcommand("metrics")) return cuzk::bench::run_metrics(addr);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

@@ -14,8 +14,10 @@
 #include <filesystem>
 #include <thread>
 
+#include "pipeline_page_html.hpp"
 #include "server/metrics.hpp"
 #include "server/service.hpp"
+#include "server/status_json.hpp"
 
 namespace cuzk::server {
 namespace {
@@ -23,81 +25,6 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr int MAX_MESSAGE_BYTES = 512 << 20;  // Curio sends up to 256 MiB
-
-std::string json_escape(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += char(c);
-        }
-    }
-  }
-  return out;
-}
-
-// GET /status: the engine's state as JSON (jobs, workers, parameters, budgets).
-std::string status_json(const engine::engine_status& st, bool serving) {
-  std::string o = "{";
-  o += "\"serving\":" + std::string(serving ? "true" : "false");
-  o += ",\"uptime_seconds\":" + std::to_string(st.uptime_seconds);
-  o += ",\"completed\":" + std::to_string(st.completed);
-  o += ",\"failed\":" + std::to_string(st.failed);
-  o += ",\"cancelled\":" + std::to_string(st.cancelled);
-  o += ",\"memory\":{\"host_budget\":" + std::to_string(st.host_budget) +
-       ",\"host_used\":" + std::to_string(st.host_used) +
-       ",\"device_budget\":" + std::to_string(st.device_budget) +
-       ",\"device_used\":" + std::to_string(st.device_used) +
-       ",\"peak_rss\":" + std::to_string(st.peak_rss) +
-       ",\"rss\":" + std::to_string(current_rss_bytes()) + "}";
-  o += ",\"synthesis_workers\":" + std::to_string(st.synthesis_workers);
-  o += ",\"workers\":[";
-  for (size_t i = 0; i < st.workers.size(); ++i) {
-    const auto& w = st.workers[i];
-    if (i) o += ",";
-    o += "{\"name\":\"" + json_escape(w.name) + "\",\"device\":" + std::to_string(w.device) +
-         ",\"device_name\":\"" + json_escape(w.device_name) +
-         "\",\"healthy\":" + (w.healthy ? "true" : "false") + ",\"current_job\":\"" +
-         json_escape(w.current_job) + "\",\"busy_seconds\":" + std::to_string(w.busy_seconds) + "}";
-  }
-  o += "],\"srs\":[";
-  for (size_t i = 0; i < st.srs.size(); ++i) {
-    const auto& s = st.srs[i];
-    if (i) o += ",";
-    o += "{\"circuit_id\":\"" + json_escape(s.circuit_id) + "\",\"worker\":\"" +
-         json_escape(s.worker) + "\",\"bytes\":" + std::to_string(s.bytes) +
-         ",\"ref_count\":" + std::to_string(s.ref_count) +
-         ",\"idle_seconds\":" + std::to_string(s.idle_seconds) +
-         ",\"loading\":" + (s.loading ? "true" : "false") + "}";
-  }
-  o += "],\"jobs\":[";
-  for (size_t i = 0; i < st.jobs.size(); ++i) {
-    const auto& j = st.jobs[i];
-    if (i) o += ",";
-    o += "{\"job_id\":\"" + json_escape(j.job_id) + "\",\"kind\":\"" +
-         std::string(engine::to_string(j.kind)) + "\",\"priority\":" + std::to_string(int(j.prio)) +
-         ",\"state\":\"" + std::string(engine::to_string(j.state)) +
-         "\",\"partitions\":" + std::to_string(j.partitions) +
-         ",\"partitions_done\":" + std::to_string(j.partitions_done) +
-         ",\"age_seconds\":" + std::to_string(j.age_seconds) + "}";
-  }
-  o += "]}";
-  return o;
-}
 
 // Splits "host:port" / "[v6]:port" for the HTTP listener.
 result<std::pair<std::string, int>> host_port(const std::string& s) {
@@ -216,7 +143,23 @@ status run_daemon(const daemon_options& opt) {
     http = std::make_unique<httplib::Server>();
     engine::proving_engine* e = eng->get();
     http->Get("/status", [e, &serving](const httplib::Request&, httplib::Response& res) {
-      res.set_content(status_json(e->status(), serving), "application/json");
+      res.set_content(status_json(e->status(), serving, current_rss_bytes()), "application/json");
+    });
+    http->Get("/timeline.json", [e, &serving](const httplib::Request& req, httplib::Response& res) {
+      const engine::engine_status st = e->status();
+      auto since = parse_since(req.get_param_value("since"), st.uptime_seconds);
+      if (!since) {
+        res.status = 400;
+        res.set_content(since.error().message() + "\n", "text/plain; charset=utf-8");
+        return;
+      }
+      res.set_header("Cache-Control", "no-store");
+      res.set_content(timeline_json(e->timeline(*since), st, serving, current_rss_bytes(), *since),
+                      "application/json");
+    });
+    http->Get("/", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content(reinterpret_cast<const char*>(pipeline_page_html), sizeof pipeline_page_html,
+                      "text/html; charset=utf-8");
     });
     http->Get("/metrics", [e, &m](const httplib::Request&, httplib::Response& res) {
       res.set_content(m.prometheus_text(e->status()), "text/plain; version=0.0.4");
@@ -227,7 +170,8 @@ status run_daemon(const daemon_options& opt) {
       return status(status_code::io_error, "cannot listen on " + opt.status_listen);
     }
     http_thread = std::thread([&] { http->listen_after_bind(); });
-    logf(opt.log, log_level::info, "HTTP status on %s (/status, /metrics)",
+    logf(opt.log, log_level::info,
+         "HTTP status on %s (/ the pipeline page, /timeline.json, /status, /metrics)",
          opt.status_listen.c_str());
   }
 

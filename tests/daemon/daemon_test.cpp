@@ -3,69 +3,18 @@
 // temp dir with the shared 2 KiB parameters (ctest fixture porep_2k_params) and spoken to only
 // over gRPC (cuzk.v1 and grpc.health.v1) and its HTTP status listener. Proofs are checked with
 // proofs::verify_porep against the .vk file, not by the daemon.
-#include <grpcpp/generic/generic_stub.h>
-#include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
-#include <httplib.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <chrono>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <future>
 #include <regex>
-#include <thread>
+#include <sstream>
 
-#include "cuzk/v1/proving.grpc.pb.h"
-#include "filecoin/porep/c1_wrapper.hpp"
-#include "filecoin/porep/seal.hpp"
-#include "filecoin/porep/vanilla_prove.hpp"
+#include "daemon_test_util.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
-#include "sealed_sectors.hpp"
-#include "test_rng.hpp"
-
-extern char** environ;
 
 namespace cuzk::test {
 namespace {
 
-using namespace std::chrono_literals;
 using v1_status = cuzk::v1::AwaitProofResponse;
-
-using sector = sealed_c1;
-
-// Sealed once for the whole binary (milliseconds).
-std::vector<sector>& sectors() {
-  static std::vector<sector> s = [] {
-    std::vector<sector> out;
-    auto rng = test_rng::from_env("daemon_sectors");
-    for (int i = 0; i < 2; ++i) out.push_back(seal_random_2kib_c1(rng, 100000));
-    return out;
-  }();
-  return s;
-}
-
-std::string params_dir() {
-  const char* d = std::getenv("CUZK_TEST_PARAMS_DIR");
-  return d ? d : "";
-}
-
-cuzk::v1::SubmitProofRequest porep_request(const sector& s, const std::string& id) {
-  cuzk::v1::SubmitProofRequest r;
-  r.set_request_id(id);
-  r.set_proof_kind(cuzk::v1::POREP_SEAL_COMMIT);
-  r.set_sector_size(2048);
-  r.set_registered_proof(uint64_t(porep::registered_seal_proof::stacked_drg_2kib_v1_1));
-  r.set_priority(cuzk::v1::NORMAL);
-  r.set_vanilla_proof(s.wrapper);
-  r.set_sector_number(s.sector);
-  r.set_miner_id(s.miner);
-  return r;
-}
 
 bool verifies(const sector& s, const std::string& proof) {
   const proofs::prover_identity_t who{porep::prover_id_from_actor(s.miner), s.sector};
@@ -74,119 +23,6 @@ bool verifies(const sector& s, const std::string& proof) {
       params_dir());
   return ok.ok() && *ok;
 }
-
-int free_tcp_port() {
-  // The kernel picks a free port for a bound socket; the daemon binds it right after.
-  httplib::Server probe;
-  const int port = probe.bind_to_any_port("127.0.0.1");
-  return port;
-}
-
-// One cuzk-daemon process with its own temp dir, config and log.
-class daemon_process {
- public:
-  explicit daemon_process(const std::string& extra_toml = "") {
-    dir_ = (std::filesystem::temp_directory_path() /
-            ("cuzk-daemon-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++)))
-               .string();
-    std::filesystem::create_directories(dir_);
-    socket_ = dir_ + "/run/cuzk.sock";
-    http_port_ = free_tcp_port();
-    std::ofstream cfg(dir_ + "/cuzk.toml");
-    cfg << "[daemon]\nlisten = \"unix://" << socket_
-        << "\"\nstatus_listen = \"127.0.0.1:" << http_port_ << "\"\n"
-        << extra_toml << "\n[srs]\nparam_cache = \"" << params_dir()
-        << "\"\n[memory]\ntotal_budget = \"8GiB\"\n";
-    cfg.close();
-    const std::string log = dir_ + "/daemon.log";
-    std::vector<std::string> args = {CUZK_DAEMON_PATH, "-c", dir_ + "/cuzk.toml", "--log-level",
-                                     "debug"};
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    EXPECT_EQ(posix_spawn(&pid_, CUZK_DAEMON_PATH, &fa, nullptr, argv.data(), environ), 0);
-    posix_spawn_file_actions_destroy(&fa);
-    grpc::ChannelArguments ca;
-    ca.SetMaxReceiveMessageSize(512 << 20);
-    ca.SetMaxSendMessageSize(512 << 20);
-    channel_ =
-        grpc::CreateCustomChannel("unix://" + socket_, grpc::InsecureChannelCredentials(), ca);
-    stub_ = cuzk::v1::ProvingEngine::NewStub(channel_);
-    // Ready when GetStatus answers (the socket appears once the engine runs).
-    for (int i = 0; i < 300; ++i) {
-      grpc::ClientContext ctx;
-      ctx.set_deadline(std::chrono::system_clock::now() + 1s);
-      cuzk::v1::GetStatusResponse st;
-      if (stub_->GetStatus(&ctx, {}, &st).ok()) return;
-      std::this_thread::sleep_for(100ms);
-    }
-    ADD_FAILURE() << "the daemon did not come up; its log:\n" << log_text();
-  }
-  ~daemon_process() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-
-  cuzk::v1::ProvingEngine::Stub& stub() { return *stub_; }
-  int http_port() const { return http_port_; }
-  const std::string& socket() const { return socket_; }
-
-  // grpc.health.v1.Health/Check for the whole server ("" service): 1 SERVING, 2 NOT_SERVING,
-  // -1 when the call failed. The request is the empty message; the response is field 1 varint.
-  int health() {
-    grpc::GenericStub generic(channel_);
-    grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() + 2s);
-    grpc::Slice empty;
-    grpc::ByteBuffer req(&empty, 1), resp;
-    std::promise<grpc::Status> done;
-    generic.UnaryCall(&ctx, "/grpc.health.v1.Health/Check", grpc::StubOptions(), &req, &resp,
-                      [&](grpc::Status s) { done.set_value(s); });
-    if (!done.get_future().get().ok()) return -1;
-    std::vector<grpc::Slice> slices;
-    if (!resp.Dump(&slices).ok()) return -1;
-    std::string bytes;
-    for (auto& s : slices) bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
-    if (bytes.size() == 2 && bytes[0] == 0x08) return bytes[1];
-    return bytes.empty() ? 0 : -1;  // UNKNOWN (0) is encoded as nothing
-  }
-
-  // SIGTERM, then the exit code (-1 if it did not exit within `wait`).
-  int terminate(std::chrono::seconds wait = 120s) {
-    ::kill(pid_, SIGTERM);
-    const auto end = std::chrono::steady_clock::now() + wait;
-    while (std::chrono::steady_clock::now() < end) {
-      int st = 0;
-      if (::waitpid(pid_, &st, WNOHANG) == pid_) {
-        pid_ = -1;
-        return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-      }
-      std::this_thread::sleep_for(50ms);
-    }
-    return -1;
-  }
-
-  std::string log_text() const {
-    std::ifstream in(dir_ + "/daemon.log");
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }
-
- private:
-  static inline int counter_ = 0;
-  std::string dir_, socket_;
-  int http_port_ = 0;
-  pid_t pid_ = -1;
-  std::shared_ptr<grpc::Channel> channel_;
-  std::unique_ptr<cuzk::v1::ProvingEngine::Stub> stub_;
-};
 
 class daemon_test : public ::testing::Test {
  protected:

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+// The HTTP status listener's JSON documents (daemon.hpp): GET /status (the engine's state) and
+// GET /timeline.json (the phases per lane plus that state, the feed of the pipeline page).
+// Strings from clients (request ids are arbitrary bytes) are escaped so that every document is
+// valid JSON: invalid UTF-8 becomes U+FFFD.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.hpp"
+#include "cuzk/engine.hpp"
+
+namespace cuzk::server {
+
+/// `s` as the inside of a JSON string: quotes, backslashes and control characters escaped, every
+/// byte that is not part of a well-formed UTF-8 sequence replaced by \ufffd.
+std::string json_escape(std::string_view s);
+
+/// GET /status: serving, uptime, counts, memory, workers (busy seconds), parameters, jobs.
+std::string status_json(const engine::engine_status& st, bool serving, uint64_t rss_bytes);
+
+/// GET /timeline.json: {"since", "now", "lanes" (every synthesis and prover worker, then any
+/// other lane an event names), "events" (oldest first; prove events carry the prover's split in
+/// milliseconds), "status" (status_json)}.
+std::string timeline_json(const std::vector<engine::timeline_event>& events,
+                          const engine::engine_status& st, bool serving, uint64_t rss_bytes,
+                          double since);
+
+/// The `since` query parameter of /timeline.json: empty → 0; S ≥ 0 → S seconds since the engine
+/// started; S < 0 → the last -S seconds before `now`. invalid_argument for anything but a finite
+/// decimal number.
+result<double> parse_since(std::string_view text, double now);
+
+}  // namespace cuzk::server

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+// The status listener's JSON (status_json.hpp): every document parses whatever bytes a request
+// id holds, the timeline names every worker's lane, and `since` is checked.
+#include "server/status_json.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace cuzk::server {
+namespace {
+
+engine::engine_status sample_status(const std::string& job_id) {
+  engine::engine_status st;
+  st.uptime_seconds = 12.5;
+  st.completed = 3;
+  st.synthesis_workers = 2;
+  engine::worker_status w;
+  w.name = "cpu";
+  w.busy_seconds = 4.25;
+  w.current_job = job_id;
+  st.workers.push_back(w);
+  engine::job_summary j;
+  j.job_id = job_id;
+  j.state = engine::job_state::running;
+  j.partitions = 10;
+  j.partitions_done = 4;
+  st.jobs.push_back(j);
+  engine::srs_status s;
+  s.circuit_id = "porep-2k";
+  s.worker = "cpu";
+  s.bytes = 1 << 20;
+  st.srs.push_back(s);
+  return st;
+}
+
+TEST(json_escape, keeps_valid_utf8_and_replaces_invalid_bytes) {
+  EXPECT_EQ(json_escape("a\"b\\c\n\x01"), "a\\\"b\\\\c\\n\\u0001");
+  EXPECT_EQ(json_escape("s\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"),
+            "s\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+  EXPECT_EQ(json_escape("\xff"), "\\ufffd");
+  EXPECT_EQ(json_escape("\xc3"), "\\ufffd");                                   // truncated
+  EXPECT_EQ(json_escape("\xc0\xaf"), "\\ufffd\\ufffd");                        // overlong '/'
+  EXPECT_EQ(json_escape("\xed\xa0\x80"), "\\ufffd\\ufffd\\ufffd");             // a surrogate
+  EXPECT_EQ(json_escape("\xf4\x90\x80\x80"), "\\ufffd\\ufffd\\ufffd\\ufffd");  // > U+10FFFF
+}
+
+TEST(timeline_json, parses_with_any_request_id_and_lists_every_lane) {
+  const std::string nasty = std::string("id \"<&>\\ \xe2\x9c\x93 \xff\x00 end", 16);
+  engine::timeline_event e;
+  e.lane = "synthesis 1";
+  e.job_id = nasty;
+  e.kind = engine::proof_kind::porep_seal_commit;
+  e.partition = 3;
+  e.phase = "prove";
+  e.start = 1.5;
+  e.end = 2.25;
+  e.ntt = 7;
+  e.msm_b_g2 = 11.5;
+  engine::timeline_event v = e;
+  v.lane = "gpu 9";  // a lane no worker names any more still gets its row
+  v.phase = "verify";
+  v.partition = -1;
+  const std::string text = timeline_json({e, v}, sample_status(nasty), true, 123, 1.0);
+  const auto doc = nlohmann::json::parse(text);  // throws on invalid JSON or UTF-8
+  EXPECT_EQ(doc["since"], 1.0);
+  EXPECT_EQ(doc["now"], 12.5);
+  EXPECT_EQ(doc["lanes"], nlohmann::json({"synthesis 0", "synthesis 1", "cpu", "gpu 9"}));
+  ASSERT_EQ(doc["events"].size(), 2u);
+  const std::string expected_id = std::string("id \"<&>\\ \xe2\x9c\x93 \xef\xbf\xbd\x00 end", 18);
+  EXPECT_EQ(doc["events"][0]["job"], expected_id);
+  EXPECT_EQ(doc["events"][0]["kind"], "porep-c2");
+  EXPECT_EQ(doc["events"][0]["partition"], 3);
+  EXPECT_EQ(doc["events"][0]["split"]["ntt"], 7.0);
+  EXPECT_EQ(doc["events"][0]["split"]["msm_b_g2"], 11.5);
+  EXPECT_FALSE(doc["events"][1].contains("split"));
+  EXPECT_EQ(doc["events"][1]["partition"], -1);
+  const auto& st = doc["status"];
+  EXPECT_EQ(st["serving"], true);
+  EXPECT_EQ(st["completed"], 3);
+  EXPECT_EQ(st["memory"]["rss"], 123);
+  EXPECT_EQ(st["workers"][0]["busy_seconds"], 4.25);
+  EXPECT_EQ(st["workers"][0]["current_job"], expected_id);
+  EXPECT_EQ(st["jobs"][0]["job_id"], expected_id);
+  EXPECT_EQ(st["jobs"][0]["state"], "running");
+  EXPECT_EQ(st["jobs"][0]["partitions_done"], 4);
+  EXPECT_EQ(st["srs"][0]["circuit_id"], "porep-2k");
+}
+
+TEST(timeline_json, status_json_alone_parses) {
+  const auto doc = nlohmann::json::parse(status_json(sample_status("j"), false, 0));
+  EXPECT_EQ(doc["serving"], false);
+  EXPECT_EQ(doc["synthesis_workers"], 2);
+}
+
+TEST(parse_since, absolute_relative_and_invalid) {
+  EXPECT_EQ(*parse_since("", 50), 0.0);
+  EXPECT_EQ(*parse_since("12.5", 50), 12.5);
+  EXPECT_EQ(*parse_since("-20", 50), 30.0);
+  EXPECT_EQ(*parse_since("-3600", 50), 0.0);
+  for (const char* bad : {"abc", "1x", " 1", "nan", "inf", "1e999"}) {
+    auto r = parse_since(bad, 50);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.error().code(), status_code::invalid_argument);
+  }
+}
+
+}  // namespace
+}  // namespace cuzk::server
