@@ -7,9 +7,12 @@
 #include <grpcpp/grpcpp.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <mutex>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -17,6 +20,7 @@
 #include "base/hex.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "filecoin/porep/config.hpp"
+#include "progress_line.hpp"
 
 namespace cuzk::bench {
 namespace {
@@ -48,23 +52,25 @@ std::string random_id() {
 
 }  // namespace
 
-int run_single(const std::string& addr, const single_args& a) {
+// The Prove request of `single` and `batch` (the PoRep C1 read from --c1); a usage error is
+// printed and returned as nullopt.
+std::optional<cuzk::v1::ProveRequest> porep_prove_request(const single_args& a) {
   if (a.type != "porep" && a.type != "porep-c2" && a.type != "seal-commit") {
     std::fprintf(stderr,
-                 "error: --type %s: only porep is proved by this build (PoSt and SnapDeals come "
-                 "with their issues)\n",
+                 "error: --type %s: only porep is sent by this client so far (the daemon proves "
+                 "PoSt too: see cuzk prove window-post for its inputs)\n",
                  a.type.c_str());
-    return 2;
+    return std::nullopt;
   }
   auto proof = porep::parse_registered_seal_proof(a.registered_proof);
   if (!proof) {
     std::fprintf(stderr, "error: --registered-proof: %s\n", proof.error().to_string().c_str());
-    return 2;
+    return std::nullopt;
   }
   auto c1 = read_file_bounded(a.c1, MAX_C1_BYTES);
   if (!c1) {
     std::fprintf(stderr, "error: --c1 %s: %s\n", a.c1.c_str(), c1.error().to_string().c_str());
-    return 2;
+    return std::nullopt;
   }
   cuzk::v1::ProveRequest req;
   auto* s = req.mutable_submit();
@@ -75,6 +81,13 @@ int run_single(const std::string& addr, const single_args& a) {
   s->set_vanilla_proof(std::string(c1->begin(), c1->end()));
   s->set_sector_number(a.sector_num);
   s->set_miner_id(a.miner_id);
+  return req;
+}
+
+int run_single(const std::string& addr, const single_args& a) {
+  auto built = porep_prove_request(a);
+  if (!built) return 2;
+  const cuzk::v1::ProveRequest& req = *built;
   auto stub = connect(addr);
   grpc::ClientContext ctx;
   cuzk::v1::ProveResponse resp;
@@ -125,6 +138,70 @@ void print_status(const cuzk::v1::GetStatusResponse& st) {
 }
 
 }  // namespace
+
+int run_batch(const std::string& addr, const batch_args& b) {
+  auto built = porep_prove_request(b.single);
+  if (!built) return 2;
+  auto stub = connect(addr);
+  struct one {
+    bool completed = false;
+    double wall = 0, prove_ms = 0, queue_ms = 0;
+  };
+  std::vector<one> results(b.count);
+  std::atomic<unsigned> next{0}, done{0};
+  std::mutex print;
+  progress_line bar("batch", b.count);
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto worker = [&] {
+    for (unsigned i; (i = next++) < b.count;) {
+      cuzk::v1::ProveRequest req = *built;
+      req.mutable_submit()->set_request_id(random_id());  // each its own job, as the Rust tool
+      grpc::ClientContext ctx;
+      cuzk::v1::ProveResponse resp;
+      const auto t = std::chrono::steady_clock::now();
+      grpc::Status st = stub->Prove(&ctx, req, &resp);
+      one& o = results[i];
+      o.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+      const auto& r = resp.result();
+      o.completed = st.ok() && r.status() == cuzk::v1::AwaitProofResponse::COMPLETED;
+      o.prove_ms = double(r.gpu_compute_ms());
+      o.queue_ms = double(r.queue_wait_ms());
+      std::lock_guard lk(print);
+      bar.clear();
+      std::printf("[%u/%u] %s — %.2f s (prove=%.0f ms, queue=%.0f ms)%s%s\n", i + 1, b.count,
+                  st.ok() ? cuzk::v1::AwaitProofResponse::Status_Name(r.status()).c_str() : "ERROR",
+                  o.wall, o.prove_ms, o.queue_ms, st.ok() ? "" : " ",
+                  st.ok() ? r.error_message().c_str() : st.error_message().c_str());
+      std::fflush(stdout);
+      bar.update(++done);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < std::max(1u, b.concurrency); ++t) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+  bar.clear();
+  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  unsigned completed = 0;
+  double wsum = 0, wmin = 1e300, wmax = 0, psum = 0, pmin = 1e300, pmax = 0;
+  for (const one& o : results) {
+    if (!o.completed) continue;
+    ++completed;
+    wsum += o.wall;
+    wmin = std::min(wmin, o.wall);
+    wmax = std::max(wmax, o.wall);
+    psum += o.prove_ms;
+    pmin = std::min(pmin, o.prove_ms);
+    pmax = std::max(pmax, o.prove_ms);
+  }
+  std::printf("total %.2f s: %u completed, %u failed\n", total, completed, b.count - completed);
+  if (completed > 0) {
+    std::printf("wall  avg %.2f s, min %.2f s, max %.2f s\n", wsum / completed, wmin, wmax);
+    std::printf("prove avg %.0f ms, min %.0f ms, max %.0f ms\n", psum / completed, pmin, pmax);
+    std::printf("throughput %.2f proofs/min, %.2f s/proof\n", 60.0 * completed / total,
+                total / completed);
+  }
+  return completed == b.count ? 0 : 1;
+}
 
 int run_status(const std::string& addr, const status_args& a) {
   auto stub = connect(addr);

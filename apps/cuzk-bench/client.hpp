@@ -31,7 +31,15 @@ struct stress_args {
   std::string param_dir;  ///< when set, every COMPLETED proof is verified with its .vk
 };
 
+/// `batch`: `count` Prove calls of one C1 (each its own request id), `concurrency` at a time.
+struct batch_args {
+  single_args single;
+  unsigned count = 3;
+  unsigned concurrency = 1;
+};
+
 int run_single(const std::string& addr, const single_args& a);
+int run_batch(const std::string& addr, const batch_args& b);
 /// stress.cpp: exit 0 only when no submission was lost or answered with another's proof.
 int run_stress(const std::string& addr, const stress_args& a);
 struct status_args {

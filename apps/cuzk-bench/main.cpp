@@ -212,6 +212,16 @@ int main(int argc, char** argv) {
   single->add_option("--request-id", sa.request_id, "request id (default: a random one)");
   single->add_option("-o,--proof-out", sa.proof_out, "write the proof bytes here (atomically)");
   cuzk::bench::status_args sta;
+  cuzk::bench::batch_args ba;
+  auto* batch = app.add_subcommand("batch", "many proofs of one C1 through the daemon (Prove)");
+  batch->add_option("-t,--type", ba.single.type, "proof type (porep)")->capture_default_str();
+  batch->add_option("--c1", ba.single.c1, "the C1 output file (any of its formats)")->required();
+  batch->add_option("--registered-proof", ba.single.registered_proof, "seal proof")
+      ->capture_default_str();
+  batch->add_option("--sector-num", ba.single.sector_num, "sector number")->capture_default_str();
+  batch->add_option("--miner-id", ba.single.miner_id, "miner actor id")->capture_default_str();
+  batch->add_option("-c,--count", ba.count, "proofs")->capture_default_str();
+  batch->add_option("-j,--concurrency", ba.concurrency, "proofs in flight")->capture_default_str();
   auto* status_cmd = app.add_subcommand("status", "the daemon's GetStatus");
   status_cmd->add_flag("-w,--watch", sta.watch, "refresh every --interval seconds");
   status_cmd->add_option("--interval", sta.interval_seconds, "seconds between refreshes")
@@ -274,6 +284,7 @@ int main(int argc, char** argv) {
   try {
     if (*pipe) return run_pipeline(pa);
     if (*single) return cuzk::bench::run_single(addr, sa);
+    if (*batch) return cuzk::bench::run_batch(addr, ba);
     if (*stress) return cuzk::bench::run_stress(addr, st);
     if (*preload) return cuzk::bench::run_preload(addr, circuit_id);
     if (*status_cmd) return cuzk::bench::run_status(addr, sta);

@@ -25,6 +25,7 @@
 #include "client.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "filecoin/proofs/porep_prover.hpp"
+#include "progress_line.hpp"
 #include "sectors.hpp"
 
 namespace cuzk::bench {
@@ -94,7 +95,9 @@ int run_stress(const std::string& addr, const stress_args& a) {
   auto stub = cuzk::v1::ProvingEngine::NewStub(channel);
 
   std::vector<outcome> results(a.count);
-  std::atomic<unsigned> next{0};
+  std::atomic<unsigned> next{0}, finished{0};
+  std::mutex bar_mu;
+  progress_line bar("stress", a.count);
   const auto deadline = clock_type::now() + std::chrono::seconds(a.max_seconds);
   const auto worker = [&] {
     for (;;) {
@@ -118,6 +121,8 @@ int run_stress(const std::string& addr, const stress_args& a) {
       if (!st.ok()) {
         o.state = "LOST";
         o.detail = "SubmitProof: " + st.error_message();
+        std::lock_guard lk(bar_mu);
+        bar.update(++finished);
         continue;
       }
       std::thread canceller;
@@ -160,11 +165,14 @@ int run_stress(const std::string& addr, const stress_args& a) {
         o.state = "LOST";
         o.detail = "no answer within --max-seconds";
       }
+      std::lock_guard lk(bar_mu);
+      bar.update(++finished);
     }
   };
   std::vector<std::thread> threads;
   for (unsigned t = 0; t < std::max(1u, a.concurrency); ++t) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
+  bar.clear();
 
   std::map<std::string, unsigned> by_state;
   unsigned lost = 0, duplicated = 0, wrong = 0;

@@ -24,7 +24,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr int MAX_MESSAGE_BYTES = 512 << 20;  // Curio sends up to 256 MiB
+constexpr int MAX_MESSAGE_BYTES = 320 << 20;  // Curio sends up to 256 MiB
 
 // Splits "host:port" / "[v6]:port" for the HTTP listener.
 result<std::pair<std::string, int>> host_port(const std::string& s) {

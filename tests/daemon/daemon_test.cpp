@@ -9,7 +9,11 @@
 #include <sstream>
 
 #include "daemon_test_util.hpp"
+#include "filecoin/post/vanilla_proof.hpp"
+#include "filecoin/post/vanilla_prove.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
+#include "filecoin/proofs/post_prover.hpp"
+#include "temp_dir.hpp"
 
 namespace cuzk::test {
 namespace {
@@ -176,6 +180,16 @@ TEST_F(daemon_test, malformed_requests_get_clear_codes_and_the_daemon_stays_up) 
     cuzk::v1::PreloadSrsResponse resp;
     EXPECT_EQ(d_->stub().PreloadSRS(&ctx, p, &resp).error_code(), grpc::StatusCode::NOT_FOUND);
   }
+  // Past the daemon's message limit (320 MiB; Curio sends up to 256 MiB): refused by the
+  // transport, and the daemon stays up.
+  {
+    grpc::ClientContext ctx;
+    auto big = porep_request(s, "oversized");
+    big.set_vanilla_proof(std::string(size_t(330) << 20, '{'));
+    cuzk::v1::SubmitProofResponse resp;
+    EXPECT_EQ(d_->stub().SubmitProof(&ctx, big, &resp).error_code(),
+              grpc::StatusCode::RESOURCE_EXHAUSTED);
+  }
   EXPECT_EQ(d_->health(), 1);
 }
 
@@ -283,14 +297,89 @@ TEST(daemon_drain, drain_timeout_cancels_with_a_reason) {
   EXPECT_NE(r.error_message().find("drain timeout"), std::string::npos) << r.error_message();
 }
 
-// cuzk-bench stress against the daemon: 50 submissions over 5 sectors with byte-identical
+// cuzk-bench batch: two proofs of one C1 (each its own request id), both in flight at once;
+// the per-proof lines and the summary, exit 0.
+TEST_F(daemon_test, cuzk_bench_batch) {
+  const sector& s = sectors()[0];
+  temp_dir dir("daemon_batch");
+  const std::string c1 = dir.string() + "/c1.json";
+  std::ofstream(c1) << s.wrapper;
+  const std::string cmd = std::string(CUZK_BENCH_PATH) + " -a unix://" + d_->socket() +
+                          " batch --c1 " + c1 + " --registered-proof StackedDrg2KiBV1_1" +
+                          " --sector-num " + std::to_string(s.sector) + " --miner-id " +
+                          std::to_string(s.miner) + " -c 2 -j 2 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  EXPECT_EQ(::pclose(p), 0) << out;
+  EXPECT_NE(out.find("COMPLETED"), std::string::npos) << out;
+  EXPECT_NE(out.find("2 completed, 0 failed"), std::string::npos) << out;
+  EXPECT_NE(out.find("proofs/min"), std::string::npos) << out;
+}
+
+// WindowPoSt (two sectors, one partition) and WinningPoSt through the daemon, as Curio sends them
+// (vanilla_proofs = bincode FallbackPoStSectorProof per sector, 32-byte randomness, miner id,
+// registered proof by wire number); the proofs verify with verify_post and the .vk.
+TEST(daemon_post, window_and_winning_post_prove_over_grpc) {
+  using post::registered_post_proof;
+  temp_dir dir("daemon_post");
+  const std::vector<uint8_t> seed = {'d', 'a', 'e', 'm', 'o', 'n'};
+  for (auto p : {registered_post_proof::window_2kib_v1_1, registered_post_proof::winning_2kib_v1}) {
+    auto gen =
+        proofs::generate_post_parameters(p, dir.string(), thread_pool::default_pool(), {}, seed);
+    ASSERT_TRUE(gen.ok()) << gen.error().to_string();
+  }
+  std::vector<porep::sealed_sector_t> sealed;
+  sealed.push_back(seal_2kib(3));
+  sealed.push_back(seal_2kib(8));
+  porep::bytes32_t rand{};
+  for (size_t i = 0; i < 32; ++i) rand[i] = uint8_t(17 * i + 5);
+  rand[31] &= 0x3f;
+  daemon_process d("", dir.string());
+  for (auto p : {registered_post_proof::window_2kib_v1_1, registered_post_proof::winning_2kib_v1}) {
+    const auto cfg = *post::post_config(p);
+    const bool window = cfg.kind == post::post_kind::window;
+    cuzk::v1::SubmitProofRequest r;
+    r.set_request_id(window ? "wdpost-1000-0-[1 2 3]" : "winpost-1000-0102030405060708");
+    r.set_proof_kind(window ? cuzk::v1::WINDOW_POST_PARTITION : cuzk::v1::WINNING_POST);
+    r.set_priority(window ? cuzk::v1::HIGH : cuzk::v1::CRITICAL);
+    r.set_registered_proof(post::id_of(p));
+    r.set_miner_id(1000);
+    r.set_randomness(std::string(rand.begin(), rand.end()));
+    std::vector<post::fallback_sector_proof_t> vanilla;
+    for (unsigned i = 0; i < (window ? 2u : 1u); ++i) {
+      auto v = post::prove_sector(cfg, sealed[i], rand, 0, i);
+      ASSERT_TRUE(v.ok()) << v.error().to_string();
+      const auto bytes = post::serialize_fallback_sector_proof(*v);
+      r.add_vanilla_proofs(std::string(bytes.begin(), bytes.end()));
+      vanilla.push_back(*v);
+    }
+    grpc::ClientContext ctx;
+    cuzk::v1::ProveRequest req;
+    *req.mutable_submit() = r;
+    cuzk::v1::ProveResponse resp;
+    ASSERT_TRUE(d.stub().Prove(&ctx, req, &resp).ok());
+    ASSERT_EQ(resp.result().status(), v1_status::COMPLETED) << resp.result().error_message();
+    const std::string& proof = resp.result().proof();
+    auto ok = proofs::verify_post(
+        p, proofs::public_sectors_of(vanilla), rand, 0,
+        std::span(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()), dir.string());
+    ASSERT_TRUE(ok.ok()) << ok.error().to_string();
+    EXPECT_TRUE(*ok) << (window ? "window" : "winning");
+  }
+  EXPECT_EQ(d.terminate(), 0);
+}
+
+// cuzk-bench stress against the daemon: 50 submissions over 4 sectors with byte-identical
 // retries, reused ids and random cancels; no answer may be lost or belong to another request,
 // and every proof verifies.
 TEST(daemon_stress, fifty_mixed_submissions_lose_nothing) {
   ASSERT_FALSE(params_dir().empty());
   daemon_process d;
   const std::string cmd = std::string(CUZK_BENCH_PATH) + " -a unix://" + d.socket() +
-                          " stress -n 50 --unique 5 -j 8 --retry-rate 0.4 --reuse-rate 0.05"
+                          " stress -n 50 --unique 4 -j 8 --retry-rate 0.4 --reuse-rate 0.05"
                           " --cancel-rate 0.2 --max-seconds 1200 --param-dir " +
                           params_dir() + " 2>&1";
   FILE* p = ::popen(cmd.c_str(), "r");

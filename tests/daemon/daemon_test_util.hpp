@@ -88,7 +88,9 @@ inline int free_tcp_port() {
 // One cuzk-daemon process with its own temp dir, config and log.
 class daemon_process {
  public:
-  explicit daemon_process(const std::string& extra_toml = "") {
+  /// `extra_toml` goes into the [daemon] table; `param_cache` defaults to the shared 2 KiB set.
+  explicit daemon_process(const std::string& extra_toml = "", std::string param_cache = "") {
+    if (param_cache.empty()) param_cache = params_dir();
     dir_ = (std::filesystem::temp_directory_path() /
             ("cuzk-daemon-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++)))
                .string();
@@ -98,7 +100,7 @@ class daemon_process {
     std::ofstream cfg(dir_ + "/cuzk.toml");
     cfg << "[daemon]\nlisten = \"unix://" << socket_
         << "\"\nstatus_listen = \"127.0.0.1:" << http_port_ << "\"\n"
-        << extra_toml << "\n[srs]\nparam_cache = \"" << params_dir()
+        << extra_toml << "\n[srs]\nparam_cache = \"" << param_cache
         << "\"\n[memory]\ntotal_budget = \"8GiB\"\n";
     cfg.close();
     const std::string log = dir_ + "/daemon.log";
