@@ -24,6 +24,7 @@
 #include "filecoin/porep/vanilla_prove.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
 #include "filecoin/proofs/prover_backend.hpp"
+#include "offline.hpp"
 #include "sectors.hpp"
 
 namespace {
@@ -212,6 +213,28 @@ int main(int argc, char** argv) {
   single->add_option("--request-id", sa.request_id, "request id (default: a random one)");
   single->add_option("-o,--proof-out", sa.proof_out, "write the proof bytes here (atomically)");
   cuzk::bench::status_args sta;
+  cuzk::bench::gen_vanilla_args gv;
+  auto* gen_vanilla = app.add_subcommand(
+      "gen-vanilla", "offline: a C1 of a freshly sealed small sector, or PoSt vanilla proofs");
+  gen_vanilla->add_option("type", gv.type, "porep | window-post | winning-post")
+      ->required()
+      ->check(CLI::IsMember({"porep", "window-post", "winning-post"}));
+  gen_vanilla->add_option("--registered-proof", gv.registered_proof,
+                          "proof (default: StackedDrg2KiBV1_1; window 13; winning 3)");
+  gen_vanilla->add_option("--sector-number", gv.sector_number, "PoSt: the sealed sector's number")
+      ->capture_default_str();
+  gen_vanilla->add_option("--miner-id", gv.miner_id,
+                          "accepted as the Rust tool does (vanilla proofs do not depend on it)");
+  gen_vanilla->add_option("--randomness", gv.randomness_hex, "PoSt: 64 hex digits (zeros)");
+  gen_vanilla->add_option("--cache", gv.cache, "PoSt: the sector directory of cuzk porep seal");
+  gen_vanilla->add_option("-o,--output", gv.out, "output file");
+  gen_vanilla->add_option("--seed", gv.seed, "porep: seed of the random sector")
+      ->capture_default_str();
+  cuzk::bench::synth_only_args so;
+  auto* synth_only = app.add_subcommand("synth-only", "offline: time the synthesis of a C1");
+  synth_only->add_option("--c1", so.c1, "the C1 output file (any of its formats)")->required();
+  synth_only->add_option("-i,--iterations", so.iterations, "repetitions")->capture_default_str();
+  synth_only->add_option("--partition", so.partition, "one partition (default: all)");
   cuzk::bench::batch_args ba;
   auto* batch = app.add_subcommand("batch", "many proofs of one C1 through the daemon (Prove)");
   batch->add_option("-t,--type", ba.single.type, "proof type (porep)")->capture_default_str();
@@ -285,6 +308,8 @@ int main(int argc, char** argv) {
     if (*pipe) return run_pipeline(pa);
     if (*single) return cuzk::bench::run_single(addr, sa);
     if (*batch) return cuzk::bench::run_batch(addr, ba);
+    if (*gen_vanilla) return cuzk::bench::run_gen_vanilla(gv);
+    if (*synth_only) return cuzk::bench::run_synth_only(so);
     if (*stress) return cuzk::bench::run_stress(addr, st);
     if (*preload) return cuzk::bench::run_preload(addr, circuit_id);
     if (*status_cmd) return cuzk::bench::run_status(addr, sta);

@@ -17,6 +17,7 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -69,12 +70,23 @@ int run_params_generate(generate_args args) {
   out_dir = proofs::resolve_params_dir(out_dir);
 
   spdlog::info("cuzk params: generating {} parameters into {}", display_name, out_dir);
+  // Every 10 % of a phase: its share done and, from the pace so far, the time it has left
+  // (elapsed / done · (total − done)).
   std::string last_phase;
   size_t last_pct = 101;
+  auto phase_start = std::chrono::steady_clock::now();
   auto progress = [&](const char* phase, size_t done, size_t total) {
     const size_t pct = total ? done * 100 / total : 100;
+    if (phase != last_phase) phase_start = std::chrono::steady_clock::now();
     if (phase != last_phase || pct / 10 != last_pct / 10) {
-      spdlog::info("cuzk params: {:<9} {:>3}%", phase, pct);
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - phase_start).count();
+      if (done > 0 && done < total) {
+        spdlog::info("cuzk params: {:<9} {:>3}%  ETA {:.0f} s", phase, pct,
+                     elapsed / double(done) * double(total - done));
+      } else {
+        spdlog::info("cuzk params: {:<9} {:>3}%", phase, pct);
+      }
       last_phase = phase;
       last_pct = pct;
     }

@@ -43,23 +43,18 @@ int run_gen_vanilla(const gen_vanilla_args& args) {
   if (!cfg) return fail(cfg.error().message());
   auto randomness = porep::parse_hex32(args.randomness_hex);
   if (!randomness) return fail("--randomness: " + randomness.error().message());
-  if (args.dirs.size() != args.ids.size())
-    return fail("one --sector-id per --sector-dir (" + std::to_string(args.dirs.size()) +
-                " directories, " + std::to_string(args.ids.size()) + " ids)");
-  std::vector<std::vector<uint8_t>> elements;
-  for (size_t i = 0; i < args.dirs.size(); ++i) {
-    auto replica = post::open_replica(*cfg, args.dirs[i], args.ids[i]);
-    if (!replica)
-      return fail(args.dirs[i] + ": " + replica.error().to_string(), replica.error().code());
-    auto v = post::prove_sector(*cfg, *replica, *randomness, args.partition, unsigned(i));
-    if (!v) return fail("sector " + std::to_string(args.ids[i]) + ": " + v.error().to_string());
-    elements.push_back(post::serialize_fallback_sector_proof(*v));
+  auto elements =
+      post::vanilla_proofs_of_sector_dirs(*cfg, args.dirs, args.ids, *randomness, args.partition);
+  if (!elements) {
+    const status_code c = elements.error().code();
+    return fail(elements.error().message(),
+                c == status_code::io_error ? c : status_code::invalid_argument);
   }
-  const std::string json = post::vanilla_file_json(elements);
+  const std::string json = post::vanilla_file_json(*elements);
   const auto* bytes = reinterpret_cast<const uint8_t*>(json.data());
   if (status s = write_file_atomic(args.out, {bytes, json.size()}); !s)
     return fail(args.out + ": " + s.to_string(), status_code::io_error);
-  spdlog::info("cuzk post gen-vanilla: {} sector(s) of {}, partition {} -> {}", elements.size(),
+  spdlog::info("cuzk post gen-vanilla: {} sector(s) of {}, partition {} -> {}", elements->size(),
                post::name_of(*proof), args.partition, args.out);
   return EXIT_OK;
 }

@@ -90,4 +90,26 @@ result<fallback_sector_proof_t> prove_sector(const post_config_t& cfg,
                randomness, partition, sector_index);
 }
 
+result<std::vector<std::vector<uint8_t>>> vanilla_proofs_of_sector_dirs(
+    const post_config_t& cfg, std::span<const std::string> dirs, std::span<const uint64_t> ids,
+    const bytes32_t& randomness, unsigned partition) {
+  if (dirs.size() != ids.size()) {
+    return status(status_code::invalid_argument,
+                  "one sector id per sector directory (" + std::to_string(dirs.size()) +
+                      " directories, " + std::to_string(ids.size()) + " ids)");
+  }
+  std::vector<std::vector<uint8_t>> out;
+  for (size_t i = 0; i < dirs.size(); ++i) {
+    auto replica = open_replica(cfg, dirs[i], ids[i]);
+    if (!replica) return status(replica.error().code(), dirs[i] + ": " + replica.error().message());
+    auto v = prove_sector(cfg, *replica, randomness, partition, unsigned(i));
+    if (!v) {
+      return status(v.error().code(),
+                    "sector " + std::to_string(ids[i]) + ": " + v.error().message());
+    }
+    out.push_back(serialize_fallback_sector_proof(*v));
+  }
+  return out;
+}
+
 }  // namespace cuzk::post

@@ -8,7 +8,9 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "base/status.hpp"
 #include "filecoin/hash/merkle.hpp"
@@ -45,5 +47,13 @@ result<fallback_sector_proof_t> prove_sector(const post_config_t& cfg,
                                              const porep::sealed_sector_t& s,
                                              const bytes32_t& randomness, unsigned partition,
                                              unsigned sector_index);
+
+/// The serialized FallbackPoStSectorProofs of the sectors sealed in `dirs` (numbers `ids`, one per
+/// directory), proven at positions 0, 1, … of partition `partition`: what Curio sends as a Window
+/// (or, with one sector, Winning) PoSt request's vanilla_proofs. Errors name the directory or the
+/// sector.
+result<std::vector<std::vector<uint8_t>>> vanilla_proofs_of_sector_dirs(
+    const post_config_t& cfg, std::span<const std::string> dirs, std::span<const uint64_t> ids,
+    const bytes32_t& randomness, unsigned partition);
 
 }  // namespace cuzk::post

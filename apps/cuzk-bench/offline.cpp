@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0
+// cuzk-bench's offline subcommands (no daemon; spec/CUZK.md §1.8):
+//   gen-vanilla porep        seals a small sector with random data and writes its C1 in Curio's
+//                            wrapper form (the input of `single`/`batch`);
+//   gen-vanilla window-post|winning-post
+//                            the vanilla proofs of sectors sealed by `cuzk porep seal`, as the
+//                            JSON array of base64 Curio sends;
+//   synth-only               times the StackedCircuit synthesis of a C1's partitions.
+#include "offline.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "base/file_io.hpp"
+#include "filecoin/circuits/stacked_circuit.hpp"
+#include "filecoin/porep/c1_wrapper.hpp"
+#include "filecoin/porep/commp.hpp"
+#include "filecoin/post/config.hpp"
+#include "filecoin/post/vanilla_proof.hpp"
+#include "filecoin/post/vanilla_prove.hpp"
+#include "r1cs/proving_cs.hpp"
+#include "sectors.hpp"
+
+namespace cuzk::bench {
+namespace {
+
+int usage(const std::string& msg) {
+  std::fprintf(stderr, "error: %s\n", msg.c_str());
+  return 2;
+}
+
+int write_out(const std::string& path, std::string_view text, const char* what) {
+  if (status s = write_file_atomic(path, text); !s) {
+    std::fprintf(stderr, "error: %s: %s\n", path.c_str(), s.to_string().c_str());
+    return 1;
+  }
+  std::printf("%s -> %s\n", what, path.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int run_gen_vanilla(const gen_vanilla_args& a) {
+  if (a.type == "porep") {
+    auto proof = porep::parse_registered_seal_proof(
+        a.registered_proof.empty() ? "StackedDrg2KiBV1_1" : a.registered_proof);
+    if (!proof) return usage("--registered-proof: " + proof.error().message());
+    auto cfg = porep::porep_config(*proof);
+    if (!cfg || cfg->sector.sector_bytes > (uint64_t(8) << 20))
+      return usage("gen-vanilla porep seals in memory: 2KiB or 8MiB sectors only");
+    auto sealed = seal_random_sectors(*cfg, 1, a.seed);
+    if (!sealed) {
+      std::fprintf(stderr, "error: %s\n", sealed.error().to_string().c_str());
+      return 1;
+    }
+    const sealed_c1& s = sealed->front();
+    std::printf("miner %llu, sector %llu\n", (unsigned long long)s.miner,
+                (unsigned long long)s.sector);
+    return write_out(a.out.empty() ? "c1.json" : a.out, s.wrapper, "C1 (Curio's wrapper)");
+  }
+  const bool window = a.type == "window-post";
+  if (!window && a.type != "winning-post")
+    return usage("gen-vanilla: porep, window-post or winning-post, not " + a.type);
+  auto proof = post::parse_registered_post_proof(a.registered_proof.empty() ? (window ? "13" : "3")
+                                                                            : a.registered_proof);
+  if (!proof) return usage("--registered-proof: " + proof.error().message());
+  auto cfg = post::post_config(*proof);
+  if (!cfg) return usage(cfg.error().message());
+  if ((cfg->kind == post::post_kind::window) != window)
+    return usage("--registered-proof " + std::string(post::name_of(*proof)) + " is not a " +
+                 a.type + " proof");
+  auto randomness = porep::parse_hex32(a.randomness_hex);
+  if (!randomness) return usage("--randomness: " + randomness.error().message());
+  if (a.cache.empty()) return usage("--cache: the sector directory of `cuzk porep seal`");
+  const std::vector<std::string> dirs = {a.cache};
+  const std::vector<uint64_t> ids = {a.sector_number};
+  auto elements = post::vanilla_proofs_of_sector_dirs(*cfg, dirs, ids, *randomness, 0);
+  if (!elements) {
+    std::fprintf(stderr, "error: %s\n", elements.error().to_string().c_str());
+    return elements.error().code() == status_code::io_error ? 1 : 2;
+  }
+  const std::string out =
+      a.out.empty() ? (window ? "wpost-vanilla.json" : "winning-vanilla.json") : a.out;
+  return write_out(out, post::vanilla_file_json(*elements), "vanilla proofs");
+}
+
+int run_synth_only(const synth_only_args& a) {
+  auto bytes = read_file_bounded(a.c1, uint64_t(512) << 20);
+  if (!bytes) return usage("--c1 " + a.c1 + ": " + bytes.error().to_string());
+  auto c1 = porep::parse_c1_any(*bytes);
+  if (!c1) return usage("--c1 " + a.c1 + ": " + c1.error().to_string());
+  auto proof = porep::parse_registered_seal_proof(c1->registered_proof);
+  if (!proof) return usage(proof.error().message());
+  auto cfg = porep::porep_config(*proof);
+  if (!cfg) return usage(cfg.error().message());
+  const unsigned partitions = cfg->partitions();
+  if (a.partition >= 0 && unsigned(a.partition) >= partitions)
+    return usage("--partition " + std::to_string(a.partition) + ": the C1 has " +
+                 std::to_string(partitions));
+  const auto counts = synth::stacked_circuit_counts(
+      cfg->layers(), cfg->sector.tree_d, cfg->sector.tree_r, cfg->challenges_per_partition());
+  r1cs::proving_cs cs;  // one buffer, recycled as the engine does
+  std::vector<double> walls;
+  for (unsigned it = 0; it < std::max(1u, a.iterations); ++it) {
+    const auto t0 = std::chrono::steady_clock::now();
+    unsigned circuits = 0;
+    size_t constraints = 0;
+    for (unsigned k = 0; k < partitions; ++k) {
+      if (a.partition >= 0 && unsigned(a.partition) != k) continue;
+      auto circuit = synth::stacked_circuit_from_c1(*cfg, *c1, k);
+      if (!circuit) {
+        std::fprintf(stderr, "error: partition %u: %s\n", k, circuit.error().to_string().c_str());
+        return 1;
+      }
+      cs.reset();
+      cs.reserve(counts.constraints, counts.constraints + counts.constraints / 256, counts.inputs);
+      synth::synthesize_stacked_circuit(cs, *circuit);
+      cs.finalize();
+      ++circuits;
+      constraints += cs.num_constraints();
+    }
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    walls.push_back(wall);
+    std::printf("iteration %u: %u circuit(s), %zu constraints, synthesis %.3f s\n", it + 1,
+                circuits, constraints, wall);
+  }
+  double sum = 0;
+  for (double w : walls) sum += w;
+  std::printf("synthesis avg %.3f s, min %.3f s over %zu iteration(s)\n",
+              sum / double(walls.size()), *std::min_element(walls.begin(), walls.end()),
+              walls.size());
+  return 0;
+}
+
+}  // namespace cuzk::bench

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+// cuzk-bench's offline subcommands (offline.cpp): gen-vanilla and synth-only. Each returns the
+// exit code: 0 done, 1 the operation failed, 2 bad usage or input.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cuzk::bench {
+
+struct gen_vanilla_args {
+  std::string type;              ///< porep, window-post, winning-post
+  std::string registered_proof;  ///< empty: 2KiB PoRep, window 13, winning 3 (the Rust defaults)
+  uint64_t sector_number = 1;
+  uint64_t miner_id = 1000;
+  std::string randomness_hex = std::string(64, '0');
+  std::string cache;  ///< PoSt: the sector directory written by `cuzk porep seal`
+  std::string out;    ///< default c1.json / wpost-vanilla.json / winning-vanilla.json
+  uint64_t seed = 1;  ///< porep: the random sector's seed
+};
+
+struct synth_only_args {
+  std::string c1;
+  unsigned iterations = 1;
+  int partition = -1;  ///< -1: every partition
+};
+
+int run_gen_vanilla(const gen_vanilla_args& a);
+int run_synth_only(const synth_only_args& a);
+
+}  // namespace cuzk::bench
