@@ -11,17 +11,22 @@ dest=${2:-$(dirname "$0")/../.gpu_carry}
 mkdir -p "$dest"
 # CUZK_CARRY_SET picks what travels (the device tool carries at most 64 MiB): `kernels` (the GPU
 # tests and cuzk-gpu-microbench), `engine` (the engine tests, cuzk-bench, cuzk-daemon with gRPC),
-# or `all` (default; may exceed the limit). run.sh runs the steps whose binaries are present.
+# `setup` (GPU parameter generation: its tests, the GPU-vs-CPU 2 KiB PoRep proof test and
+# cuzk-gpu-microbench), or `all` (default; may exceed the limit). run.sh runs the steps whose
+# binaries are present.
 set_name=${CUZK_CARRY_SET:-all}
 kernels=(src/ec/arith_gpu_test src/ntt/ntt_gpu_test src/msm/msm_gpu_test src/groth16/prover_gpu_test
          tests/gpu/gpu_streams_test bench/micro/cuzk-gpu-microbench)
 engine=(src/engine/engine_test src/engine/engine_porep_e2e_test src/engine/engine_post_e2e_test
         apps/cuzk-bench/cuzk-bench apps/cuzk-daemon/cuzk-daemon)
+setup=(src/ec/arith_gpu_test src/groth16/setup_gpu_test src/filecoin/proofs/porep_gpu_equality_test
+       bench/micro/cuzk-gpu-microbench)
 case $set_name in
 kernels) chosen=("${kernels[@]}") ;;
+setup) chosen=("${setup[@]}") ;;
 engine) chosen=("${engine[@]}") ;;
 all) chosen=("${kernels[@]}" "${engine[@]}") ;;
-*) echo "CUZK_CARRY_SET=$set_name: expected kernels, engine or all" >&2; exit 2 ;;
+*) echo "CUZK_CARRY_SET=$set_name: expected kernels, engine, setup or all" >&2; exit 2 ;;
 esac
 # CUZK_CARRY_EXTRA: more build-relative binaries (e.g. "src/engine/engine_test").
 read -r -a extra <<<"${CUZK_CARRY_EXTRA:-}"

@@ -9,6 +9,11 @@
 #                GPU proof rejected
 #   bench.txt    cuzk-gpu-microbench: the partition-shaped proof
 #   bench2.txt   cuzk-gpu-microbench: MSM, NTT, batch add, field multiply
+#   setup.log    GPU parameter generation: the device inversion and fixed-base tests, `cuzk params
+#                generate --gpu 0` of the 2 KiB PoRep against the CPU's bytes (same seed, both
+#                timed), the GPU and CPU provers' proof bytes on that real partition, and
+#                cuzk-gpu-microbench's fixed-base rates and verified proofs of real circuits
+#   params32g.log  (CUZK_GPU_PARAMS_32G=1) 32 GiB PoRep parameters generated with --gpu 0
 #   engine.log   the engine tests with GPU 0 as the prover worker, the daemon proving on the GPU
 #                (its own log in daemon.log), and cuzk-bench pipeline (2 KiB PoRep jobs through
 #                the engine vs one after the other, CPU and GPU)
@@ -34,7 +39,9 @@ print(f"peak RSS {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:
 
 kernels=0
 engine=0
-[[ -x ./cuzk-gpu-microbench ]] && kernels=1
+setup=0
+[[ -x ./setup_gpu_test && ${CUZK_GPU_SKIP_SETUP:-0} != 1 ]] && setup=1
+[[ -x ./cuzk-gpu-microbench && -x ./msm_gpu_test ]] && kernels=1
 [[ -x ./engine_test ]] && engine=1
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit \
@@ -52,6 +59,52 @@ engine=0
     echo "rc=${PIPESTATUS[0]}"
   done
 } >"$out/tests.log" 2>&1
+
+[[ $setup == 1 ]] && {
+  for t in arith_gpu_test setup_gpu_test; do
+    step "$t"
+    timeout 200 "./$t" 2>&1 | grep -E '^\[ *(RUN|OK|FAILED|PASSED|  FAILED|==========)|Failure|seed|Expected|Actual|Which is|error' |
+      grep -v '^\[ RUN'
+    echo "rc=${PIPESTATUS[0]}"
+  done
+  w=$(mktemp -d)
+  for dev in cpu gpu; do
+    step "params generate 2 KiB PoRep ($dev, seed cuzk-test-params-2k)"
+    gpu_flag=()
+    [[ $dev == gpu ]] && gpu_flag=(--gpu 0)
+    SECONDS=0
+    timeout 400 ./cuzk params generate --circuit porep --registered-proof StackedDrg2KiBV1_1 \
+      --out-dir "$w/$dev" --seed cuzk-test-params-2k "${gpu_flag[@]}" 2>&1 | tail -2
+    echo "rc=${PIPESTATUS[0]} wall ${SECONDS} s"
+  done
+  for f in "$w"/cpu/*; do
+    cmp "$f" "$w/gpu/$(basename "$f")" && echo "identical: $(basename "$f")"
+  done
+  step "porep_gpu_equality_test"
+  CUZK_TEST_PARAMS_DIR="$w/cpu" timeout 300 ./porep_gpu_equality_test 2>&1 |
+    grep -E '^\[ *(OK|FAILED|PASSED|  FAILED|==========)|Failure|seed|Expected|Actual|Which is|error'
+  echo "rc=${PIPESTATUS[0]}"
+  rm -rf "$w"
+  step "bench fixed base and verified proofs of real circuits"
+  peak_rss timeout 400 ./cuzk-gpu-microbench \
+    --benchmark_filter='BM_gpu_fixed_base|BM_gpu_groth16_prove_verified' \
+    --benchmark_counters_tabular=true 2>&1
+} >"$out/setup.log" 2>&1
+
+# CUZK_GPU_PARAMS_32G=1: the 32 GiB PoRep parameters generated on GPU 0 (streaming QAP on the
+# host, fixed-base multiplications on the device, the 47 GB .params written to local disk and
+# then deleted), with its phases, wall time and peak RSS (params32g.log).
+[[ ${CUZK_GPU_PARAMS_32G:-0} == 1 ]] && {
+  w=$(mktemp -d)
+  df -h "$w" | tail -1
+  step "params generate 32 GiB PoRep --gpu 0"
+  SECONDS=0
+  peak_rss timeout 560 ./cuzk params generate --circuit porep --registered-proof StackedDrg32GiBV1_1 \
+    --out-dir "$w" --seed bench-32g --gpu 0 2>&1 | grep -v ETA
+  echo "wall ${SECONDS} s"
+  ls -la "$w"
+  rm -rf "$w"
+} >"$out/params32g.log" 2>&1
 
 bench() {
   step "bench $1"

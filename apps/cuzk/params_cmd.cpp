@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // `cuzk params generate --circuit porep|window-post|winning-post --registered-proof NAME
-// --out-dir D [--seed TEXT]`: a single-party Groth16 setup of the PoRep StackedCircuit or the PoSt
-// FallbackPoSt circuit, written under the official file names
+// --out-dir D [--seed TEXT] [--gpu N]`: a single-party Groth16 setup of the PoRep StackedCircuit or
+// the PoSt FallbackPoSt circuit, written under the official file names
 // (<D>/v28-stacked-proof-of-replication-…-<sha256>.params and .vk,
 // <D>/v28-proof-of-spacetime-fallback-…), progress on stderr. PoSt proofs are named by wire
 // number, Go or Rust name and must be of the circuit's kind. Without
 // --seed the trapdoor is fresh OS randomness; with it anyone knowing the seed can forge proofs
-// (tests only). --out-dir defaults to $FIL_PROOFS_PARAMETER_CACHE or
+// (tests only). --gpu N runs the fixed-base multiplications on CUDA device N (the same bytes as
+// the CPU; groth16/setup_gpu.hpp). --out-dir defaults to $FIL_PROOFS_PARAMETER_CACHE or
 // /var/tmp/filecoin-proof-parameters. Exit codes: 0 ok, 2 bad input or usage, 1 failure.
 // `cuzk params check [--params-dir D] [--parameters-json FILE] [--circuit C --registered-proof P]`:
 // the BLAKE2b-512 digest (first 32 hex chars) of each present official-named .params/.vk in D
@@ -42,6 +43,7 @@ int fail(const std::string& msg, int code = EXIT_BAD) {
 struct generate_args {
   std::string circuit, proof_name, out_dir, seed;
   bool have_seed = false;
+  int gpu = -1;
 };
 
 int run_params_generate(generate_args args) {
@@ -93,10 +95,11 @@ int run_params_generate(generate_args args) {
   };
   std::optional<std::vector<uint8_t>> seed_bytes;
   if (args.have_seed) seed_bytes = std::vector<uint8_t>(args.seed.begin(), args.seed.end());
-  auto gen = seal ? proofs::generate_porep_parameters(*seal, out_dir, thread_pool::default_pool(),
-                                                      progress, seed_bytes)
-                  : proofs::generate_post_parameters(
-                        *post_proof, out_dir, thread_pool::default_pool(), progress, seed_bytes);
+  auto gen =
+      seal ? proofs::generate_porep_parameters(*seal, out_dir, thread_pool::default_pool(),
+                                               progress, seed_bytes, args.gpu)
+           : proofs::generate_post_parameters(*post_proof, out_dir, thread_pool::default_pool(),
+                                              progress, seed_bytes, args.gpu);
   if (!gen) return fail("generate: " + gen.error().to_string(), EXIT_FAIL);
   spdlog::info(
       "cuzk params: {} rows ({} inputs, {} aux), domain {}: synthesis {:.1f} s, setup {:.1f} s, "
@@ -188,6 +191,10 @@ void add_params_commands(CLI::App& root, command_runner& chosen) {
                    "makes the setup deterministic (tests only: the seed is the trapdoor)")
       ->type_name("TEXT")
       ->each([gen](const std::string&) { gen->have_seed = true; });
+  generate
+      ->add_option("--gpu", gen->gpu,
+                   "run the fixed-base multiplications on CUDA device N (CUDA builds only)")
+      ->check(CLI::NonNegativeNumber);
   generate->footer(std::string(REGISTERED_PROOFS_HELP) + "\n" + REGISTERED_POST_PROOFS_HELP);
   on_selected(generate, chosen, [gen] { return run_params_generate(*gen); });
 

@@ -39,6 +39,9 @@ __global__ void field_kernel(field_op op, const F* a, const F* b, F* out, size_t
     case field_op::sqr_fast:
       out[i] = x.sqr_fast();
       break;
+    case field_op::inverse:
+      out[i] = x.inverse();
+      break;
   }
 }
 

@@ -13,8 +13,9 @@
 namespace cuzk::gpu {
 
 /// mul and sqr run the device operator* and sqr() (the even/odd split multiply and squaring);
-/// mul_cios the baseline CIOS and sqr_fast the squaring called directly: all the same results.
-enum class field_op { add, sub, mul, sqr, neg, dbl, mul_cios, sqr_fast };
+/// mul_cios the baseline CIOS and sqr_fast the squaring called directly: all the same results;
+/// inverse the Fermat inversion (0 ↦ 0).
+enum class field_op { add, sub, mul, sqr, neg, dbl, mul_cios, sqr_fast, inverse };
 
 /// out[i] = op(a[i], b[i]) on the device (b ignored by the unary ops). All spans the same length.
 void apply(field_op op, std::span<const ff::fp_t> a, std::span<const ff::fp_t> b,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Device field and G1 point arithmetic against the host types on random and edge inputs (0, 1,
 // p − 1, raw words p − 1 and p − 2, equal and opposite points, infinity); the baseline CIOS
-// multiply and the dedicated squaring (field_op::mul_cios, sqr_fast) likewise. Label gpu: needs a
+// multiply, the dedicated squaring and the Fermat inversion (field_op::mul_cios, sqr_fast, inverse)
+// likewise. Label gpu: needs a
 // CUDA device.
 #include <gtest/gtest.h>
 
@@ -53,7 +54,7 @@ void check_field(const char* name) {
       b[n_edges + n_edges * i + j] = b[j];
     }
   for (field_op op : {field_op::add, field_op::sub, field_op::mul, field_op::sqr, field_op::neg,
-                      field_op::dbl, field_op::mul_cios, field_op::sqr_fast}) {
+                      field_op::dbl, field_op::mul_cios, field_op::sqr_fast, field_op::inverse}) {
     apply(op, a, b, out);
     size_t bad = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -78,6 +79,9 @@ void check_field(const char* name) {
           break;
         case field_op::dbl:
           ref = a[i].dbl();
+          break;
+        case field_op::inverse:
+          ref = a[i].inverse();  // the host's (0 ↦ 0 too)
           break;
       }
       if (out[i] != ref && bad++ < 3) ADD_FAILURE() << name << " op " << int(op) << " at " << i;

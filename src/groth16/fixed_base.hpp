@@ -77,6 +77,9 @@ class fixed_base_table {
     return acc;
   }
 
+  /// The table as built: entry w·DIGITS + d − 1 is d·2^(8w)·G (for backends that upload it).
+  std::span<const ec::affine_t<Field>> entries() const { return table_; }
+
  private:
   std::vector<ec::affine_t<Field>> table_;
 };

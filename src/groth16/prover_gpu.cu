@@ -54,13 +54,7 @@ struct device_parameters::impl {
 
 namespace {
 
-/// The status for a CUDA failure caught at the API edge: the message names the call, file, line
-/// and the CUDA error; out-of-memory is called out as such.
-status cuda_status(const cuzk::gpu::gpu_error& e, const char* where) {
-  std::string msg = std::string(where) + ": ";
-  if (e.code() == cudaErrorMemoryAllocation) msg += "out of device memory: ";
-  return status(status_code::internal, msg + e.what());
-}
+using cuzk::gpu::cuda_status;
 
 /// a[i] ← (a[i]·b[i] − c[i])·zi for i < m.
 __global__ void h_pointwise_kernel(ff::device::fr_d* a, const ff::device::fr_d* b,

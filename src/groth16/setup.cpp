@@ -92,6 +92,27 @@ void batch_mul(const fixed_base_table<Field>& table, std::span<const fr_t> scala
   });
 }
 
+/// The default backend: batch_mul on the generator's pool.
+class cpu_fixed_base final : public fixed_base_backend {
+ public:
+  explicit cpu_fixed_base(thread_pool& pool) : pool_(pool) {}
+  status mul(const fixed_base_table<ec::fp_t>& g, std::span<const fr_t> scalars,
+             std::span<ec::affine_t<ec::fp_t>> out, const char* phase,
+             const progress_fn& progress) override {
+    batch_mul<ec::fp_t>(g, scalars, out, pool_, phase, progress);
+    return status();
+  }
+  status mul(const fixed_base_table<ec::fp2_t>& g, std::span<const fr_t> scalars,
+             std::span<ec::affine_t<ec::fp2_t>> out, const char* phase,
+             const progress_fn& progress) override {
+    batch_mul<ec::fp2_t>(g, scalars, out, pool_, phase, progress);
+    return status();
+  }
+
+ private:
+  thread_pool& pool_;
+};
+
 /// The first zero scalar's index, or npos.
 size_t find_zero(std::span<const fr_t> s) {
   for (size_t i = 0; i < s.size(); ++i)
@@ -123,6 +144,29 @@ result<toxic_waste> toxic_waste::random() {
 
 // ---- QAP ----------------------------------------------------------------------------------------
 
+result<std::vector<fr_t>> lagrange_at_tau(uint64_t m, const fr_t& tau, thread_pool& pool,
+                                          const progress_fn& progress) {
+  auto dom = ntt::domain_t::create(m);
+  if (!dom) return dom.error();
+  if (dom->size() != m) {
+    return status(status_code::invalid_argument,
+                  "lagrange_at_tau: " + std::to_string(m) + " is not a power of two");
+  }
+  // τ^i for i < m, in chunks that start from τ^begin.
+  std::vector<fr_t> lagrange(m);
+  constexpr size_t CHUNK = 4096;
+  const size_t chunks = (m + CHUNK - 1) / CHUNK;
+  run_with_progress(pool, chunks, CHUNK, m, "powers", progress, [&](size_t c) {
+    const size_t b = c * CHUNK, e = std::min<size_t>(m, b + CHUNK);
+    fr_t p = tau.pow(uint64_t(b));
+    for (size_t i = b; i < e; ++i, p *= tau) lagrange[i] = p;
+  });
+  // iFFT of (τ^i): entry k = m^-1 Σ_i τ^i ω^-ik = m^-1 Σ_i (τ/ω^k)^i = L_k(τ).
+  ntt::ifft(*dom, lagrange, pool);
+  if (progress) progress("lagrange", m, m);
+  return lagrange;
+}
+
 result<qap_at_tau> evaluate_qap(const r1cs::matrices& cs, const fr_t& tau, thread_pool& pool,
                                 const progress_fn& progress) {
   if (status s = r1cs::validate(cs); !s) return s;
@@ -131,21 +175,10 @@ result<qap_at_tau> evaluate_qap(const r1cs::matrices& cs, const fr_t& tau, threa
   const size_t m = dom->size();
   qap_at_tau q;
   q.domain_size = m;
-
-  // τ^i for i < m, in chunks that start from τ^begin.
-  std::vector<fr_t> lagrange(m);
-  constexpr size_t CHUNK = 4096;
-  const size_t chunks = (m + CHUNK - 1) / CHUNK;
-  run_with_progress(pool, chunks, CHUNK, m, "powers", progress, [&](size_t c) {
-    const size_t b = c * CHUNK, e = std::min(m, b + CHUNK);
-    fr_t p = tau.pow(uint64_t(b));
-    for (size_t i = b; i < e; ++i, p *= tau) lagrange[i] = p;
-  });
+  auto lr = lagrange_at_tau(m, tau, pool, progress);
+  if (!lr) return lr.error();
+  const std::vector<fr_t>& lagrange = *lr;
   q.t_tau = tau.pow(uint64_t(m)) - fr_t::one();
-
-  // iFFT of (τ^i): entry k = m^-1 Σ_i τ^i ω^-ik = m^-1 Σ_i (τ/ω^k)^i = L_k(τ).
-  ntt::ifft(*dom, lagrange, pool);
-  if (progress) progress("lagrange", m, m);
 
   const size_t vars = cs.num_variables(), nc = cs.num_constraints();
   q.at.assign(vars, fr_t::zero());
@@ -167,13 +200,29 @@ result<qap_at_tau> evaluate_qap(const r1cs::matrices& cs, const fr_t& tau, threa
 // ---- generator ----------------------------------------------------------------------------------
 
 result<parameters> generate_parameters(const r1cs::matrices& cs, const toxic_waste& tw,
-                                       thread_pool& pool, const progress_fn& progress) {
+                                       thread_pool& pool, const progress_fn& progress,
+                                       fixed_base_backend* backend) {
   if (tw.gamma.is_zero()) return status(status_code::invalid_argument, "gamma is zero");
   if (tw.delta.is_zero()) return status(status_code::invalid_argument, "delta is zero");
   auto qr = evaluate_qap(cs, tw.tau, pool, progress);
   if (!qr) return qr.error();
-  const qap_at_tau& q = *qr;
-  const size_t m = q.domain_size, n_in = cs.num_inputs, n_aux = cs.num_aux;
+  return generate_parameters(std::move(*qr), cs.num_inputs, cs.num_aux, tw, pool, progress,
+                             backend);
+}
+
+result<parameters> generate_parameters(qap_at_tau&& q, size_t n_in, size_t n_aux,
+                                       const toxic_waste& tw, thread_pool& pool,
+                                       const progress_fn& progress, fixed_base_backend* backend) {
+  if (tw.gamma.is_zero()) return status(status_code::invalid_argument, "gamma is zero");
+  if (tw.delta.is_zero()) return status(status_code::invalid_argument, "delta is zero");
+  const size_t vars = n_in + n_aux, m = q.domain_size;
+  if (n_in == 0 || q.at.size() != vars || q.bt.size() != vars || q.ct.size() != vars ||
+      q.density.a_aux.size() != n_aux || q.density.b_aux.size() != n_aux ||
+      q.density.b_input.size() != n_in || m < 2 || (m & (m - 1)) != 0) {
+    return status(status_code::size_mismatch, "QAP evaluation does not match " +
+                                                  std::to_string(n_in) + " inputs and " +
+                                                  std::to_string(n_aux) + " aux variables");
+  }
   const fr_t gamma_inv = tw.gamma.inverse(), delta_inv = tw.delta.inverse();
 
   // Scalars of every query; zero scalar ⇔ point at infinity (G has prime order r).
@@ -201,10 +250,15 @@ result<parameters> generate_parameters(const r1cs::matrices& cs, const toxic_was
     a_s.push_back(q.at[j]);
     if (q.density.b_input.test(j)) b_s.push_back(q.bt[j]);
   }
+  a_s.reserve(n_in + q.density.a_aux.popcount());
+  b_s.reserve(q.density.b_input.popcount() + q.density.b_aux.popcount());
   for (size_t j = 0; j < n_aux; ++j) {
     if (q.density.a_aux.test(j)) a_s.push_back(q.at[n_in + j]);
     if (q.density.b_aux.test(j)) b_s.push_back(q.bt[n_in + j]);
   }
+  q.at = {};  // the sums are scalars now: free 3 × 32 bytes per variable before the points
+  q.bt = {};
+  q.ct = {};
   if (size_t z = find_zero(ic_s); z != size_t(-1))
     return status(status_code::is_infinity, "ic point " + std::to_string(z) + " is infinity");
   if (size_t z = find_zero(l_s); z != size_t(-1))
@@ -235,12 +289,18 @@ result<parameters> generate_parameters(const r1cs::matrices& cs, const toxic_was
   p.a.resize(a_s.size());
   p.b_g1.resize(b_s.size());
   p.b_g2.resize(b_s.size());
-  batch_mul<ec::fp_t>(g1, ic_s, vk.ic, pool, "ic", progress);
-  batch_mul<ec::fp_t>(g1, h_s, p.h, pool, "h", progress);
-  batch_mul<ec::fp_t>(g1, l_s, p.l, pool, "l", progress);
-  batch_mul<ec::fp_t>(g1, a_s, p.a, pool, "a", progress);
-  batch_mul<ec::fp_t>(g1, b_s, p.b_g1, pool, "b_g1", progress);
-  batch_mul<ec::fp2_t>(g2, b_s, p.b_g2, pool, "b_g2", progress);
+  cpu_fixed_base cpu(pool);
+  fixed_base_backend& mul = backend ? *backend : cpu;
+  // ic stays on the host: a handful of points, not worth a device round trip.
+  if (status s = cpu.mul(g1, ic_s, vk.ic, "ic", progress); !s) return s;
+  if (status s = mul.mul(g1, h_s, p.h, "h", progress); !s) return s;
+  h_s = {};
+  if (status s = mul.mul(g1, l_s, p.l, "l", progress); !s) return s;
+  l_s = {};
+  if (status s = mul.mul(g1, a_s, p.a, "a", progress); !s) return s;
+  a_s = {};
+  if (status s = mul.mul(g1, b_s, p.b_g1, "b_g1", progress); !s) return s;
+  if (status s = mul.mul(g2, b_s, p.b_g2, "b_g2", progress); !s) return s;
   return p;
 }
 

@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 // Groth16 generator tests: every query of a small circuit against a slow direct evaluation of the
 // QAP at τ (Lagrange basis by the O(m²) product formula, points by wNAF scalar multiplication
-// instead of the fixed-base tables), the density filter, and the failure statuses.
+// instead of the fixed-base tables), the density filter, and the failure statuses; the streaming
+// qap_cs against evaluate_qap over the matrices of the same synthesis (repeated and cancelling
+// terms, inputs in B or not, a variable only in C), byte-identical parameters from both.
 #include <gtest/gtest.h>
 
 #include <cstring>
 
 #include "ec/curves.hpp"
 #include "ec/scalar_mul.hpp"
+#include "groth16/params_io.hpp"
+#include "groth16/qap_cs.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/test_circuits.hpp"
+#include "r1cs/matrix_cs.hpp"
 #include "test_rng.hpp"
 
 namespace cuzk::groth16 {
@@ -225,6 +230,173 @@ TEST(Groth16Setup, ProgressAndThreadIndependence) {
   EXPECT_EQ(a->a, b->a);
   EXPECT_EQ(a->b_g2, b->b_g2);
   EXPECT_EQ(a->vk.ic, b->vk.ic);
+}
+
+/// A circuit written against the CS concept, as the Filecoin circuits are: `rows` rows mixing a
+/// repeated variable (x + x), a cancelling pair (y − y: not dense), inputs in B and not, and an
+/// aux variable that appears only in C.
+template <class CS>
+void synthesize_mixed(CS& cs, size_t rows, test::test_rng& rng) {
+  using r1cs::linear_combination;
+  using r1cs::variable;
+  const variable in1 = cs.alloc_input([] { return fr_t::from_uint(3); });
+  const variable in2 = cs.alloc_input([] { return fr_t::from_uint(5); });
+  std::vector<variable> vars = {variable::one(), in1, in2};
+  for (size_t i = 0; i < rows; ++i) {
+    const variable x = vars[rng() % vars.size()], y = vars[rng() % vars.size()];
+    const variable z = cs.alloc([] { return fr_t::zero(); });
+    const fr_t k = fr_t::random(rng);
+    switch (i % 4) {
+      case 0:  // (x + x)·(y + k) = z
+        cs.enforce(
+            [&](linear_combination& lc) {
+              lc += x;
+              lc += x;
+            },
+            [&](linear_combination& lc) {
+              lc += y;
+              lc += r1cs::lc_term{k, variable::one()};
+            },
+            [&](linear_combination& lc) { lc += z; });
+        break;
+      case 1:  // (x + y − y)·in2 = z
+        cs.enforce(
+            [&](linear_combination& lc) {
+              lc += x;
+              lc += y;
+              lc -= y;
+            },
+            [&](linear_combination& lc) { lc += in2; }, [&](linear_combination& lc) { lc += z; });
+        break;
+      case 2:  // k·x·(y − y) = 0, z only in C with a zero coefficient sum: unconstrained A and B
+        cs.enforce(
+            [&](linear_combination& lc) {
+              lc += r1cs::lc_term{k, x};
+            },
+            [&](linear_combination& lc) {
+              lc += y;
+              lc -= y;
+            },
+            [&](linear_combination& lc) {
+              lc += z;
+              lc -= z;
+            });
+        break;
+      default:  // x·1 = z + k·in1
+        cs.enforce([&](linear_combination& lc) { lc += x; },
+                   [&](linear_combination& lc) { lc += variable::one(); },
+                   [&](linear_combination& lc) {
+                     lc += z;
+                     lc += r1cs::lc_term{k, in1};
+                   });
+    }
+    vars.push_back(z);
+  }
+}
+
+TEST(Groth16Setup, StreamingQapEqualsTheMatrices) {
+  auto rng = test::test_rng::from_env("Groth16Setup.StreamingQapEqualsTheMatrices");
+  const uint64_t replay = rng();
+  const size_t rows = 1000;
+  r1cs::matrix_cs mcs;
+  test::test_rng r1(replay), r2(replay);
+  synthesize_mixed(mcs, rows, r1);
+  const r1cs::matrices m = mcs.take_matrices();
+  const fr_t tau = fr_t::random(rng);
+  thread_pool pool(2);
+  auto want = evaluate_qap(m, tau, pool);
+  ASSERT_TRUE(want.ok()) << want.error().to_string();
+
+  auto lagrange = lagrange_at_tau(want->domain_size, tau, pool);
+  ASSERT_TRUE(lagrange.ok());
+  qap_cs qcs(std::move(*lagrange));
+  synthesize_mixed(qcs, rows, r2);
+  EXPECT_EQ(qcs.num_constraints(), m.num_constraints());
+  EXPECT_EQ(qcs.num_aux(), m.num_aux);
+  auto got = std::move(qcs).take(tau);
+  ASSERT_TRUE(got.ok()) << got.error().to_string();
+  EXPECT_EQ(got->domain_size, want->domain_size);
+  EXPECT_TRUE(got->at == want->at);
+  EXPECT_TRUE(got->bt == want->bt);
+  EXPECT_TRUE(got->ct == want->ct);
+  EXPECT_TRUE(got->t_tau == want->t_tau);
+  for (auto [g, w] : {std::pair{&got->density.a_aux, &want->density.a_aux},
+                      std::pair{&got->density.b_input, &want->density.b_input},
+                      std::pair{&got->density.b_aux, &want->density.b_aux}}) {
+    ASSERT_EQ(g->size(), w->size());
+    EXPECT_EQ(g->popcount(), w->popcount());
+    for (size_t i = 0; i < g->size(); ++i) ASSERT_EQ(g->test(i), w->test(i)) << i;
+  }
+  // Variables only in C (case 2 rows cancel out): A and B density must miss them.
+  EXPECT_LT(got->density.a_aux.popcount(), m.num_aux);
+
+  // A case-2 z that no later row uses is unconstrained, and the generator refuses it: whatever
+  // the draw, both ways end alike (the same error, or the same bytes).
+  const uint8_t seed[] = {'q', 'a', 'p'};
+  const auto tw = toxic_waste::from_seed(seed);
+  auto from_matrices = generate_parameters(m, tw, pool);
+  auto from_stream = generate_parameters(std::move(*got), m.num_inputs, m.num_aux, tw, pool);
+  ASSERT_EQ(from_matrices.ok(), from_stream.ok());
+  if (!from_matrices.ok()) {
+    EXPECT_EQ(from_matrices.error().to_string(), from_stream.error().to_string());
+  } else {
+    EXPECT_TRUE(*params_to_bytes(*from_matrices, pool) == *params_to_bytes(*from_stream, pool));
+  }
+}
+
+TEST(Groth16Setup, StreamingQapGivesTheSameParameters) {
+  auto rng = test::test_rng::from_env("Groth16Setup.StreamingQapGivesTheSameParameters");
+  const auto ci = testing::random_circuit(3000, 3, rng);
+  const fr_t tau = toxic_waste::from_seed(std::span<const uint8_t>()).tau;
+  thread_pool pool(2);
+  // The random circuit as a CS replay: every row of the matrices re-enforced through qap_cs.
+  const size_t rows = ci.cs.num_constraints() + ci.cs.num_inputs;
+  size_t m = 1;
+  while (m < rows) m <<= 1;
+  auto lagrange = lagrange_at_tau(m, tau, pool);
+  ASSERT_TRUE(lagrange.ok());
+  qap_cs qcs(std::move(*lagrange));
+  for (size_t j = 1; j < ci.cs.num_inputs; ++j) qcs.alloc_input([] { return fr_t::zero(); });
+  for (size_t j = 0; j < ci.cs.num_aux; ++j) qcs.alloc([] { return fr_t::zero(); });
+  auto var = [&](uint32_t col) {
+    return col < ci.cs.num_inputs ? r1cs::variable::input(col)
+                                  : r1cs::variable::aux(uint32_t(col - ci.cs.num_inputs));
+  };
+  auto row_lc = [&](const r1cs::sparse_matrix& sm, size_t i) {
+    return [&sm, i, &var](r1cs::linear_combination& lc) {
+      for (uint64_t k = sm.row_offsets[i]; k < sm.row_offsets[i + 1]; ++k)
+        lc += r1cs::lc_term{sm.coeffs[k], var(sm.columns[k])};
+    };
+  };
+  for (size_t i = 0; i < ci.cs.num_constraints(); ++i)
+    qcs.enforce(row_lc(ci.cs.a, i), row_lc(ci.cs.b, i), row_lc(ci.cs.c, i));
+  auto q = std::move(qcs).take(tau);
+  ASSERT_TRUE(q.ok()) << q.error().to_string();
+  const auto tw = toxic_waste::from_seed(std::span<const uint8_t>());
+  auto a = generate_parameters(ci.cs, tw, pool);
+  auto b = generate_parameters(std::move(*q), ci.cs.num_inputs, ci.cs.num_aux, tw, pool);
+  ASSERT_TRUE(a.ok()) << a.error().to_string();
+  ASSERT_TRUE(b.ok()) << b.error().to_string();
+  auto ba = params_to_bytes(*a, pool), bb = params_to_bytes(*b, pool);
+  ASSERT_TRUE(ba.ok() && bb.ok());
+  EXPECT_TRUE(*ba == *bb) << "parameters from the streaming QAP differ from the matrices'";
+}
+
+TEST(Groth16Setup, StreamingQapRefusesTheWrongDomain) {
+  thread_pool pool(1);
+  auto lagrange = lagrange_at_tau(8, fr_t::from_uint(7), pool);
+  ASSERT_TRUE(lagrange.ok());
+  qap_cs qcs(std::move(*lagrange));
+  const auto z = qcs.alloc([] { return fr_t::zero(); });
+  for (int i = 0; i < 8; ++i) {  // 8 constraints + 1 input row = 9 rows: domain 16, not 8
+    qcs.enforce([&](r1cs::linear_combination& lc) { lc += z; },
+                [&](r1cs::linear_combination& lc) { lc += z; },
+                [&](r1cs::linear_combination& lc) { lc += z; });
+  }
+  auto q = std::move(qcs).take(fr_t::from_uint(7));
+  ASSERT_FALSE(q.ok());
+  EXPECT_EQ(q.error().code(), status_code::size_mismatch);
+  EXPECT_FALSE(lagrange_at_tau(12, fr_t::one(), pool).ok());
 }
 
 }  // namespace

@@ -46,11 +46,12 @@ struct generated_params_t {
 /// circuit → generate_parameters), written as <dir>/<official name>.params and .vk (dir created
 /// if missing). The toxic waste is fresh OS randomness, or derived from `seed` when given (tests;
 /// such parameters are forgeable by anyone who knows the seed). Costs for 2 KiB: 2.7 M rows,
-/// domain 2^22, a few minutes on 2 cores.
+/// domain 2^22, a few minutes on 2 cores. gpu_device ≥ 0 runs the fixed-base multiplications on
+/// that CUDA device (make_setup_backend; the same bytes), checked before anything is synthesized.
 result<generated_params_t> generate_porep_parameters(
     porep::registered_seal_proof proof, const std::string& out_dir, thread_pool& pool,
     const groth16::progress_fn& progress = {},
-    const std::optional<std::vector<uint8_t>>& seed = std::nullopt);
+    const std::optional<std::vector<uint8_t>>& seed = std::nullopt, int gpu_device = -1);
 
 /// The identity that C2 re-derives replica_id from (replica_id.hpp). Absent: the C1's replica_id
 /// is used as is.

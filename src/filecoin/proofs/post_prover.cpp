@@ -33,9 +33,11 @@ std::string post_vk_path(const post::post_config_t& cfg, const std::string& dir)
   return (std::filesystem::path(dir) / (synth::post_param_id(cfg) + ".vk")).string();
 }
 
-result<generated_params_t> generate_post_parameters(
-    post::registered_post_proof proof, const std::string& out_dir, thread_pool& pool,
-    const groth16::progress_fn& progress, const std::optional<std::vector<uint8_t>>& seed) {
+result<generated_params_t> generate_post_parameters(post::registered_post_proof proof,
+                                                    const std::string& out_dir, thread_pool& pool,
+                                                    const groth16::progress_fn& progress,
+                                                    const std::optional<std::vector<uint8_t>>& seed,
+                                                    int gpu_device) {
   auto cfg = post::post_config(proof);
   if (!cfg) return cfg.error();
   generated_params_t out;
@@ -44,18 +46,16 @@ result<generated_params_t> generate_post_parameters(
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   if (ec) return status(status_code::io_error, "cannot create " + out_dir + ": " + ec.message());
+  auto backend = make_setup_backend(gpu_device, pool);
+  if (!backend) return backend.error();
 
-  auto t0 = clock_type::now();
   const synth::fallback_post_counts_t counts = synth::fallback_post_circuit_counts(*cfg);
-  r1cs::matrices m;
-  {
-    r1cs::matrix_cs cs;
-    cs.reserve(counts.constraints, counts.aux, counts.inputs);
-    synth::synthesize_fallback_post_circuit(cs, synth::blank_fallback_post_circuit(*cfg));
-    m = cs.take_matrices();
-  }
-  out.synth_s = seconds_since(t0);
-  if (status st = steps::setup_and_write(std::move(m), seed, pool, progress, out); !st) return st;
+  const auto blank = synth::blank_fallback_post_circuit(*cfg);
+  if (status st = steps::setup_and_write_streaming(
+          [&](groth16::qap_cs& cs) { synth::synthesize_fallback_post_circuit(cs, blank); },
+          counts.constraints, counts.inputs, counts.aux, seed, pool, progress, out, backend->get());
+      !st)
+    return st;
   return out;
 }
 

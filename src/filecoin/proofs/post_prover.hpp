@@ -33,7 +33,7 @@ std::string post_vk_path(const post::post_config_t& cfg, const std::string& dir)
 result<generated_params_t> generate_post_parameters(
     post::registered_post_proof proof, const std::string& out_dir, thread_pool& pool,
     const groth16::progress_fn& progress = {},
-    const std::optional<std::vector<uint8_t>>& seed = std::nullopt);
+    const std::optional<std::vector<uint8_t>>& seed = std::nullopt, int gpu_device = -1);
 
 /// One PoSt partition as Curio asks for it (CURIO_WIRE.md §3).
 struct post_inputs_t {

@@ -34,34 +34,79 @@ void add(groth16::prover_timings& acc, const groth16::prover_timings& t) {
   acc.total += t.total;
 }
 
+namespace {
+
+result<groth16::toxic_waste> toxic_waste_of(const std::optional<std::vector<uint8_t>>& seed) {
+  if (seed) return groth16::toxic_waste::from_seed(*seed);
+  return groth16::toxic_waste::random();
+}
+
+status write_params_and_vk(const groth16::parameters& params, thread_pool& pool,
+                           generated_params_t& out) {
+  const auto t0 = clock_type::now();
+  if (status s = groth16::write_params(params, out.params_path, pool); !s) return s;
+  if (status s = groth16::write_vk(params.vk, out.vk_path); !s) return s;
+  out.write_s = seconds_since(t0);
+  return status();
+}
+
+}  // namespace
+
 status setup_and_write(r1cs::matrices m, const std::optional<std::vector<uint8_t>>& seed,
                        thread_pool& pool, const groth16::progress_fn& progress,
-                       generated_params_t& out) {
+                       generated_params_t& out, groth16::fixed_base_backend* backend) {
   out.rows = m.num_rows();
   out.inputs = m.num_inputs;
   out.aux = m.num_aux;
   out.domain_size = next_pow2(m.num_rows());
-
-  groth16::toxic_waste tw;
-  if (seed) {
-    tw = groth16::toxic_waste::from_seed(*seed);
-  } else {
-    auto r = groth16::toxic_waste::random();
-    if (!r) return r.error();
-    tw = *r;
-  }
+  auto tw = toxic_waste_of(seed);
+  if (!tw) return tw.error();
   auto t0 = clock_type::now();
-  auto params = groth16::generate_parameters(m, tw, pool, progress);
-  tw = {};  // the trapdoor is no longer needed: do not keep it around
+  auto params = groth16::generate_parameters(m, *tw, pool, progress, backend);
+  *tw = {};  // the trapdoor is no longer needed: do not keep it around
   if (!params) return params.error();
   m = {};
   out.setup_s = seconds_since(t0);
+  return write_params_and_vk(*params, pool, out);
+}
 
-  t0 = clock_type::now();
-  if (status s = groth16::write_params(*params, out.params_path, pool); !s) return s;
-  if (status s = groth16::write_vk(params->vk, out.vk_path); !s) return s;
-  out.write_s = seconds_since(t0);
-  return status();
+status setup_and_write_streaming(const std::function<void(groth16::qap_cs&)>& synthesize,
+                                 size_t constraints, size_t inputs, size_t aux,
+                                 const std::optional<std::vector<uint8_t>>& seed, thread_pool& pool,
+                                 const groth16::progress_fn& progress, generated_params_t& out,
+                                 groth16::fixed_base_backend* backend) {
+  out.rows = constraints + inputs;
+  out.domain_size = next_pow2(out.rows);
+  auto tw = toxic_waste_of(seed);
+  if (!tw) return tw.error();
+  const auto t_setup = clock_type::now();
+  auto lagrange = groth16::lagrange_at_tau(out.domain_size, tw->tau, pool, progress);
+  if (!lagrange) return lagrange.error();
+  groth16::qap_cs cs(std::move(*lagrange));
+  cs.reserve(inputs, aux);
+  auto t0 = clock_type::now();
+  if (progress) progress("synthesis", 0, constraints);  // one pass, no finer grain to report
+  synthesize(cs);
+  out.synth_s = seconds_since(t0);
+  if (progress) progress("synthesis", cs.num_constraints(), constraints);
+  out.inputs = cs.num_inputs();
+  out.aux = cs.num_aux();
+  if (cs.num_constraints() != constraints || cs.num_inputs() != inputs) {
+    return status(status_code::size_mismatch,
+                  "the blank circuit has " + std::to_string(cs.num_constraints()) +
+                      " constraints and " + std::to_string(cs.num_inputs()) +
+                      " inputs, its counts say " + std::to_string(constraints) + " and " +
+                      std::to_string(inputs));
+  }
+  if (progress) progress("evaluate", out.inputs + out.aux, out.inputs + out.aux);
+  auto q = std::move(cs).take(tw->tau);
+  if (!q) return q.error();
+  auto params = groth16::generate_parameters(std::move(*q), out.inputs, out.aux, *tw, pool,
+                                             progress, backend);
+  *tw = {};
+  if (!params) return params.error();
+  out.setup_s = seconds_since(t_setup) - out.synth_s;
+  return write_params_and_vk(*params, pool, out);
 }
 
 status check_param_digests(const std::string& params_path, const std::string& vk_path,

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +19,7 @@
 #include "filecoin/proofs/prover_backend.hpp"
 #include "groth16/assignment.hpp"
 #include "groth16/proof.hpp"
+#include "groth16/qap_cs.hpp"
 #include "groth16/setup.hpp"
 #include "r1cs/constraint_system.hpp"
 
@@ -31,10 +33,23 @@ void add(groth16::prover_timings& acc, const groth16::prover_timings& t);
 
 /// Groth16 setup of the blank circuit's matrices `m` (consumed: freed before the write) with
 /// fresh OS randomness or the toxic waste derived from `seed`, written to out.params_path and
-/// out.vk_path; fills out's rows, inputs, aux, domain_size, setup_s and write_s.
+/// out.vk_path; fills out's rows, inputs, aux, domain_size, setup_s and write_s. The fixed-base
+/// multiplications run on `backend` (nullptr: the CPU; make_setup_backend).
 status setup_and_write(r1cs::matrices m, const std::optional<std::vector<uint8_t>>& seed,
                        thread_pool& pool, const groth16::progress_fn& progress,
-                       generated_params_t& out);
+                       generated_params_t& out, groth16::fixed_base_backend* backend = nullptr);
+
+/// The same setup without the matrices: `synthesize` runs the blank circuit into a streaming
+/// groth16::qap_cs that evaluates the QAP at τ as it goes (qap_cs.hpp), the domain fixed by the
+/// circuit's exact `constraints` and `inputs` counts (a mismatch is size_mismatch); `aux` is a
+/// capacity hint. Peak memory ≈ L(τ) + three sums per variable (≈ 17 GB for a 32 GiB PoRep
+/// partition) instead of the CSR matrices; the bytes are setup_and_write's (tested). Fills out
+/// like setup_and_write, synth_s being the synthesis pass.
+status setup_and_write_streaming(const std::function<void(groth16::qap_cs&)>& synthesize,
+                                 size_t constraints, size_t inputs, size_t aux,
+                                 const std::optional<std::vector<uint8_t>>& seed, thread_pool& pool,
+                                 const groth16::progress_fn& progress, generated_params_t& out,
+                                 groth16::fixed_base_backend* backend = nullptr);
 
 /// prove_options_t::check_digests for a .params/.vk pair: each verdict appended to `out`;
 /// bad_encoding for a digest mismatch, invalid_argument for a file the facts do not name.

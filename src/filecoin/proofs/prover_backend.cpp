@@ -9,6 +9,7 @@
 #if defined(CUZK_WITH_CUDA)
 #include "gpu/runtime.hpp"
 #include "groth16/prover_gpu.hpp"
+#include "groth16/setup_gpu.hpp"
 #endif
 
 namespace cuzk::proofs {
@@ -106,6 +107,18 @@ result<std::unique_ptr<prover_backend>> make_prover_backend(const groth16::param
   if (!params) return params.error();
   logf(log, log_level::debug, "proving on the CPU");
   return std::unique_ptr<prover_backend>(new cpu_backend(std::move(*params)));
+}
+
+result<std::unique_ptr<groth16::fixed_base_backend>> make_setup_backend(int gpu_device,
+                                                                        thread_pool& pool) {
+  if (gpu_device < 0) return std::unique_ptr<groth16::fixed_base_backend>();
+  if (status s = check_backend_request(gpu_device); !s) return s;
+#if defined(CUZK_WITH_CUDA)
+  return groth16::gpu::make_fixed_base_backend(gpu_device, pool);
+#else
+  (void)pool;
+  return status(status_code::internal, "unreachable: check_backend_request refused the GPU");
+#endif
 }
 
 }  // namespace cuzk::proofs

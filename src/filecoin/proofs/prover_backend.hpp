@@ -16,6 +16,7 @@
 #include "groth16/keys.hpp"
 #include "groth16/params_io.hpp"
 #include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
 
 namespace cuzk::proofs {
 
@@ -57,5 +58,12 @@ result<std::unique_ptr<prover_backend>> make_prover_backend(const groth16::param
                                                             groth16::point_checks checks,
                                                             int gpu_device, thread_pool& pool,
                                                             const log_sink& log);
+
+/// The Groth16 setup's fixed-base backend (groth16/setup.hpp) for `gpu_device`: nullptr (the
+/// CPU) when gpu_device < 0, the CUDA one (groth16/setup_gpu.hpp) otherwise; invalid_argument in
+/// a build without CUDA or for a device that does not exist (no silent CPU fallback: generating
+/// 32 GiB parameters on the CPU instead would take days, not minutes).
+result<std::unique_ptr<groth16::fixed_base_backend>> make_setup_backend(int gpu_device,
+                                                                        thread_pool& pool);
 
 }  // namespace cuzk::proofs
