@@ -12,7 +12,8 @@ mkdir -p "$dest"
 # CUZK_CARRY_SET picks what travels (the device tool carries at most 64 MiB): `kernels` (the GPU
 # tests and cuzk-gpu-microbench), `engine` (the engine tests, cuzk-bench, cuzk-daemon with gRPC),
 # `setup` (GPU parameter generation: its tests, the GPU-vs-CPU 2 KiB PoRep proof test and
-# cuzk-gpu-microbench), or `all` (default; may exceed the limit). run.sh runs the steps whose
+# cuzk-gpu-microbench), `porep32g` (cuzk-daemon and cuzk-bench for scripts/porep32g_run.sh, the
+# whole 32 GiB proof), or `all` (default; may exceed the limit). run.sh runs the steps whose
 # binaries are present.
 set_name=${CUZK_CARRY_SET:-all}
 kernels=(src/ec/arith_gpu_test src/ntt/ntt_gpu_test src/msm/msm_gpu_test src/groth16/prover_gpu_test
@@ -21,12 +22,14 @@ engine=(src/engine/engine_test src/engine/engine_porep_e2e_test src/engine/engin
         apps/cuzk-bench/cuzk-bench apps/cuzk-daemon/cuzk-daemon)
 setup=(src/ec/arith_gpu_test src/groth16/setup_gpu_test src/filecoin/proofs/porep_gpu_equality_test
        bench/micro/cuzk-gpu-microbench)
+porep32g=(apps/cuzk-daemon/cuzk-daemon apps/cuzk-bench/cuzk-bench)
 case $set_name in
 kernels) chosen=("${kernels[@]}") ;;
+porep32g) chosen=("${porep32g[@]}") ;;
 setup) chosen=("${setup[@]}") ;;
 engine) chosen=("${engine[@]}") ;;
 all) chosen=("${kernels[@]}" "${engine[@]}") ;;
-*) echo "CUZK_CARRY_SET=$set_name: expected kernels, engine, setup or all" >&2; exit 2 ;;
+*) echo "CUZK_CARRY_SET=$set_name: expected kernels, engine, setup, porep32g or all" >&2; exit 2 ;;
 esac
 # CUZK_CARRY_EXTRA: more build-relative binaries (e.g. "src/engine/engine_test").
 read -r -a extra <<<"${CUZK_CARRY_EXTRA:-}"
@@ -55,4 +58,5 @@ files+=($(cd "$dest" && ls lib*.so* 2>/dev/null))
 (cd "$dest" && strip "${files[@]:0:binaries}" && tar -cf - "${files[@]}" | xz -T0 -6 >carry.tar.xz &&
   rm -f "${files[@]}")
 cp "$(dirname "$0")/gpu_carry_run.sh" "$dest/run.sh"
+cp "$(dirname "$0")/porep32g_run.sh" "$dest/porep32g_run.sh"
 du -sh "$dest"

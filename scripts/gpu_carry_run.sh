@@ -28,6 +28,8 @@ mkdir -p "$out"
 for archive in carry.tar.xz old/carry.tar.xz; do  # python's tarfile: xz(1) may be missing there
   [[ -f $archive ]] && python3 -c 'import sys, tarfile, os; a = sys.argv[1]; tarfile.open(a).extractall(os.path.dirname(a) or ".")' "$archive"
 done
+# CUZK_GPU_POREP32G=1: only the whole 32 GiB proof (porep32g_run.sh, its own logs).
+[[ ${CUZK_GPU_POREP32G:-0} == 1 ]] && exec ./porep32g_run.sh
 step() { echo "== $* ($(date +%T))"; }
 # peak_rss CMD...: runs CMD and prints its peak resident set (getrusage of the child; python3 is
 # on the device image, GNU time is not).

@@ -2,6 +2,7 @@
 // Element-wise kernels over the device field and point types, for the differential tests.
 #include "ec/arith_gpu.hpp"
 #include "ec/ec_device.cuh"
+#include "ff/inverse_device.cuh"
 #include "gpu/device_memory.cuh"
 
 namespace cuzk::gpu {
@@ -40,7 +41,7 @@ __global__ void field_kernel(field_op op, const F* a, const F* b, F* out, size_t
       out[i] = x.sqr_fast();
       break;
     case field_op::inverse:
-      out[i] = x.inverse();
+      out[i] = ff::device::inverse(x);
       break;
   }
 }

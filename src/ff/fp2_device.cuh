@@ -42,12 +42,6 @@ struct fp2_d {
   __device__ __forceinline__ fp2_d& operator+=(const fp2_d& b) { return *this = *this + b; }
   __device__ __forceinline__ fp2_d& operator-=(const fp2_d& b) { return *this = *this - b; }
   __device__ __forceinline__ fp2_d& operator*=(const fp2_d& b) { return *this = *this * b; }
-
-  /// (c0 + c1·u)^-1 = (c0 − c1·u) / (c0² + c1²), the norm inverted in Fp (0 maps to 0).
-  __device__ fp2_d inverse() const {
-    const fp_d t = (c0.sqr() + c1.sqr()).inverse();
-    return {c0 * t, -(c1 * t)};
-  }
 };
 
 static_assert(sizeof(fp2_d) == sizeof(fp2_t) && alignof(fp2_d) <= alignof(fp2_t));

@@ -41,18 +41,6 @@ constexpr words_t<2 * N> split_words(const limbs<N>& x) {
   return r;
 }
 
-/// p − 2 word by word, the borrow carried (r's low word is 1).
-template <size_t N32>
-constexpr words_t<N32> minus_two(words_t<N32> p) {
-  uint32_t borrow = 2;
-  for (size_t i = 0; i < N32 && borrow != 0; ++i) {
-    const uint32_t w = p.v[i];
-    p.v[i] = w - borrow;
-    borrow = w < borrow ? 1u : 0u;
-  }
-  return p;
-}
-
 /// The primitives of ff/mont_words.hpp, each exactly one PTX instruction. The carry flag lives in
 /// the hardware condition code (CC.CF) between these separate asm statements: `volatile` keeps
 /// their order, and instructions the compiler places between them do not write CC.
@@ -303,28 +291,6 @@ struct dmont_t {
   }
   __device__ __forceinline__ dmont_t& operator*=(const dmont_t& b) {
     return *this = *this * b;
-  }
-
-  // ---- inversion ------------------------------------------------------------------------------
-
-  /// p − 2, the Fermat exponent.
-  static constexpr words_t<2 * Config::N> P_MINUS_2 = minus_two(P);
-
-  /// a^(p−2) = a^-1 by Fermat (0 maps to 0): left-to-right square-and-multiply over the bits of
-  /// p − 2, ≈ 32n squarings + 16n multiplications. Constant time in a, slow (one per point where
-  /// a batch is not available: the setup's fixed-base kernel, groth16/setup_gpu.cu).
-  __device__ dmont_t inverse() const {
-    dmont_t r = one();
-#pragma unroll
-    for (int i = n - 1; i >= 0; --i) {
-      const uint32_t word = P_MINUS_2.v[i];
-#pragma unroll 1
-      for (int bit = 31; bit >= 0; --bit) {
-        r = r.sqr();
-        if ((word >> bit) & 1u) r *= *this;
-      }
-    }
-    return r;
   }
 };
 

@@ -9,8 +9,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "base/status.hpp"
-
 namespace cuzk::gpu {
 
 class gpu_error : public std::runtime_error {
@@ -26,14 +24,6 @@ class gpu_error : public std::runtime_error {
                                           int line) {
   throw gpu_error(code, std::string(expr) + "@" + file + ":" + std::to_string(line) + ": " +
                             cudaGetErrorName(code) + ": " + cudaGetErrorString(code));
-}
-
-/// The status for a CUDA failure caught at an API edge: the message names the call, file, line
-/// and the CUDA error; out-of-memory is called out as such.
-inline status cuda_status(const gpu_error& e, const char* where) {
-  std::string msg = std::string(where) + ": ";
-  if (e.code() == cudaErrorMemoryAllocation) msg += "out of device memory: ";
-  return status(status_code::internal, msg + e.what());
 }
 
 }  // namespace cuzk::gpu

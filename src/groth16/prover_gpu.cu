@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "ff/mont_device.cuh"
+#include "gpu/cuda_status.hpp"
 #include "gpu/device_memory.cuh"
 #include "msm/msm_gpu.hpp"
 #include "ntt/domain.hpp"

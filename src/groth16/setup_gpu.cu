@@ -14,7 +14,9 @@
 
 #include "ec/ec_device.cuh"
 #include "ff/fp2_device.cuh"
+#include "ff/inverse_device.cuh"
 #include "ff/mont_device.cuh"
+#include "gpu/cuda_status.hpp"
 #include "gpu/device_memory.cuh"
 #include "gpu/gpu_error.hpp"
 #include "gpu/runtime.hpp"
@@ -53,7 +55,7 @@ __global__ void fixed_base_kernel(const affine_d<F>* table, const uint64_t* limb
     out[i] = {F::zero(), F::zero()};
     return;
   }
-  const F izzz = acc.zzz.inverse();
+  const F izzz = ff::device::inverse(acc.zzz);
   const F iz = acc.zz * izzz;
   out[i] = {acc.x * iz.sqr(), acc.y * izzz};
 }

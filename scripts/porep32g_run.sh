@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# A real 32 GiB PoRep C2 end to end on one GPU machine, from built binaries (issue 19): run from a
+# folder holding cuzk, cuzk-daemon and cuzk-bench (scripts/gpu_carry_pack.sh with
+# CUZK_CARRY_SET=porep32g; run.sh unpacks it, then runs this, when called with CUZK_GPU_POREP32G=1).
+#   1. parameters generated on GPU 0 (`cuzk params generate --gpu 0`, seeded: a benchmark key)
+#   2. a synthetic 32 GiB C1 (`cuzk porep gen-vanilla --synthetic`: a sector never sealed)
+#   3. the daemon on GPU 0 with those parameters; PROOFS proofs through `cuzk-bench single`
+#      (the first one loads the parameters onto the device; the rest are steady state)
+#   4. the last proof verified with `cuzk verify porep` against the generated .vk
+# Logs phases with wall times, the daemon's peak RSS (VmHWM) and GPU memory/utilisation samples
+# (nvidia-smi, 1 s) to $OUT (default ./porep32g-out). Env: PROOFS (default 1), DEADLINE (seconds
+# for the whole run, default 570: every step gets what is left, so a slow step ends the run with
+# what was measured so far).
+set -uo pipefail
+cd "$(dirname "$0")"
+export LD_LIBRARY_PATH="$(pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+out=${OUT:-$(pwd)/porep32g-out}
+mkdir -p "$out"
+proofs=${PROOFS:-1}
+deadline=$((SECONDS + ${DEADLINE:-570}))
+left() { echo $((deadline - SECONDS)); }
+w=$(mktemp -d)
+trap 'kill $smi $daemon 2>/dev/null; rm -rf "$w"' EXIT
+step() { echo "== $* (t = ${SECONDS} s, $(left) s left)"; }
+proof=StackedDrg32GiBV1_1
+{
+  nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
+  echo "cpus $(nproc)"; free -g | head -2; df -h "$w" | tail -1
+} >"$out/machine.txt" 2>&1
+nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv -l 1 >"$out/gpu.csv" 2>&1 &
+smi=$!
+daemon=
+{
+  step "1. params generate $proof --gpu 0"
+  t=$SECONDS
+  timeout "$(left)" ./cuzk params generate --circuit porep --registered-proof $proof \
+    --out-dir "$w/params" --seed porep32g-bench --gpu 0 2>&1 | grep -v ETA
+  echo "rc=${PIPESTATUS[0]} wall $((SECONDS - t)) s"
+  ls -la "$w/params"
+  step "2. synthetic C1"
+  t=$SECONDS
+  timeout "$(left)" ./cuzk porep gen-vanilla --registered-proof $proof --synthetic \
+    --out "$w/c1.json" 2>&1 | tail -2
+  echo "rc=${PIPESTATUS[0]} wall $((SECONDS - t)) s, $(stat -c %s "$w/c1.json" 2>/dev/null) bytes"
+  step "3. daemon on GPU 0, $proofs proof(s)"
+  printf '[daemon]\nlisten = "unix://%s/cuzk.sock"\n[srs]\nparam_cache = "%s"\n' "$w" \
+    "$w/params" >"$w/cuzk.toml"
+  ./cuzk-daemon -c "$w/cuzk.toml" >"$out/daemon.log" 2>&1 &
+  daemon=$!
+  for _ in $(seq 100); do [[ -S $w/cuzk.sock ]] && break; sleep 0.1; done
+  for i in $(seq "$proofs"); do
+    t=$SECONDS
+    timeout "$(left)" ./cuzk-bench -a "unix://$w/cuzk.sock" single --c1 "$w/c1.json" \
+      --registered-proof $proof --sector-num 1 --miner-id 1000 --request-id "p32-$i" \
+      -o "$w/proof-$i.bin" 2>&1
+    echo "proof $i: rc=$? wall $((SECONDS - t)) s"
+  done
+  grep -E "VmHWM|VmRSS" "/proc/$daemon/status"
+  ./cuzk-bench -a "unix://$w/cuzk.sock" status 2>&1 | head -40
+  kill -TERM "$daemon"
+  wait "$daemon"
+  echo "daemon rc=$?"
+  step "4. verify the last proof"
+  timeout "$(left)" ./cuzk verify porep --c1 "$w/c1.json" --params-dir "$w/params" \
+    --proof "$w/proof-$proofs.bin"
+  echo "verify rc=$? (0 = valid)"
+  step "done"
+} >"$out/run.log" 2>&1
+kill $smi 2>/dev/null
+echo "done: $(ls "$out")"
