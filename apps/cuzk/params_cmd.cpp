@@ -137,6 +137,8 @@ int run_params_check(check_args args) {
   if (json_path.empty()) {
     facts = proofs::builtin_param_facts();
   } else {
+    if (status s = check_input_file("--parameters-json", json_path); !s)
+      return fail("check: " + s.message());
     auto f = proofs::read_parameters_json(json_path);
     if (!f) {
       return fail("check: " + f.error().to_string(),

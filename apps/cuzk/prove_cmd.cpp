@@ -16,14 +16,13 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/file_io.hpp"
 #include "base/log.hpp"
 #include "cli_args.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
@@ -61,6 +60,10 @@ void add_porep_options(CLI::App& cmd, porep_args& args, const std::string& proof
 /// already logged with `prefix`).
 int load_c1(const char* prefix, porep_args& args) {
   args.params_dir = proofs::resolve_params_dir(args.params_dir);
+  if (status s = check_input_file("--c1", args.c1_path); !s) {
+    spdlog::error("{}: {}", prefix, s.message());
+    return EXIT_BAD;
+  }
   std::optional<uint64_t> sector_num;
   auto c1 = porep::read_c1_file(args.c1_path, args.proof_name, &sector_num);
   if (!c1) {
@@ -84,6 +87,13 @@ int load_c1(const char* prefix, porep_args& args) {
 int run_prove_porep(porep_args& args) {
   const char* prefix = "cuzk prove porep";
   if (int rc = load_c1(prefix, args); rc >= 0) return rc;
+  // The output is opened before the work: a directory, a device (/dev/full) or an unwritable
+  // directory is refused now, not after minutes of proving.
+  auto out = atomic_file_writer::create(args.proof_path);
+  if (!out) {
+    spdlog::error("{}: --proof-out: {}", prefix, out.error().to_string());
+    return EXIT_BAD;
+  }
   proofs::prove_options_t opt;
   opt.gpu_device = args.gpu;
   // The backend choice (and a CPU fallback when a GPU was asked for but none is present).
@@ -93,6 +103,10 @@ int run_prove_porep(porep_args& args) {
       const auto b = proofs::builtin_porep_facts();
       opt.check_digests.emplace(b.begin(), b.end());
     } else {
+      if (status s = check_input_file("--parameters-json", args.parameters_json); !s) {
+        spdlog::error("{}: {}", prefix, s.message());
+        return EXIT_BAD;
+      }
       auto f = proofs::read_parameters_json(args.parameters_json);
       if (!f) {
         spdlog::error("{}: --parameters-json: {}", prefix, f.error().to_string());
@@ -120,10 +134,8 @@ int run_prove_porep(porep_args& args) {
     return mismatch || c == status_code::io_error || c == status_code::internal ? EXIT_FAIL
                                                                                 : EXIT_BAD;
   }
-  std::ofstream f(args.proof_path, std::ios::binary);
-  f.write(reinterpret_cast<const char*>(proof->data()), std::streamsize(proof->size()));
-  if (!f) {
-    spdlog::error("{}: cannot write {}", prefix, args.proof_path);
+  if (status s = out->write(*proof); !s || !(s = out->commit())) {
+    spdlog::error("{}: cannot write the proof: {}", prefix, s.to_string());
     return EXIT_FAIL;
   }
   const auto& t = tm.prover;
@@ -143,14 +155,12 @@ int run_prove_porep(porep_args& args) {
 int run_verify_porep(porep_args& args) {
   const char* prefix = "cuzk verify porep";
   if (int rc = load_c1(prefix, args); rc >= 0) return rc;
-  std::ifstream f(args.proof_path, std::ios::binary);
-  if (!f) {
-    spdlog::error("{}: cannot read {}", prefix, args.proof_path);
+  auto bytes = read_file_bounded(args.proof_path, MAX_PROOF_FILE_BYTES);
+  if (!bytes) {
+    spdlog::error("{}: --proof: {}", prefix, bytes.error().to_string());
     return EXIT_BAD;
   }
-  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)),
-                                   std::istreambuf_iterator<char>());
-  auto ok = proofs::verify_porep(args.c1, args.who, bytes, args.params_dir);
+  auto ok = proofs::verify_porep(args.c1, args.who, *bytes, args.params_dir);
   if (!ok) {
     spdlog::error("{}: {}", prefix, ok.error().to_string());
     return ok.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
