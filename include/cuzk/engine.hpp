@@ -118,7 +118,8 @@ struct engine_config {
   /// Finished jobs are kept (for await and idempotent re-submits) this long, at most this many.
   std::chrono::milliseconds result_retention = std::chrono::minutes(30);
   size_t max_retained_results = 4096;
-  /// Full subgroup checks on every parameter point (slow; on-curve checks always run).
+  /// Subgroup checks point by point (slow). Otherwise the default: every point on the curve, the
+  /// subgroup checked by random subset sums (groth16::point_checks::batched).
   bool full_params_checks = false;
   /// Where the engine logs; empty: silent.
   log_sink log;
