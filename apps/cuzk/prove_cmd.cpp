@@ -7,8 +7,12 @@
 // $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters. Per-phase timings and peak
 // RSS go to stderr. `prove --check-digests` first checks the BLAKE2b-512 digests of the .params and
 // .vk against parameters.json (--parameters-json FILE, default the built-in PoRep facts) and
-// refuses to prove with a mismatched or unknown file. `--gpu N` proves on CUDA device N (CUDA
-// builds only). Exit codes: 0 ok / valid, 1 invalid proof or I/O failure, 2 bad input.
+// refuses to prove with a mismatched or unknown file. The parameters' points are checked on the
+// curve and in the subgroup while they load (batched, groth16::point_checks), except after a
+// digest check (the official file); the load shows progress lines with an ETA. A proof that fails
+// self-verification names the suspect input: the C1 (a constraint does not hold) or the
+// parameters. `--gpu N` proves on CUDA device N (CUDA builds only). Exit codes: 0 ok / valid, 1
+// invalid proof or I/O failure, 2 bad input.
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>

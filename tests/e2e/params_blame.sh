@@ -74,8 +74,8 @@ prove
 [[ $rc -eq 2 ]] || { cat "$tmp/err"; fail "off-subgroup h[0]: rc=$rc, want 2"; }
 grep -q "h\[0\]: not_in_subgroup" "$tmp/err" || { cat "$tmp/err"; fail "error does not name h[0]"; }
 grep -qF "$params" "$tmp/err" || { cat "$tmp/err"; fail "error does not name the file"; }
-grep -q "C1" "$tmp/err" && { cat "$tmp/err"; fail "the C1 is blamed"; }
-grep -q "synthesis" "$tmp/err" && { cat "$tmp/err"; fail "proved before refusing the file"; }
+grep -q "C1 is inconsistent" "$tmp/err" && { cat "$tmp/err"; fail "the C1 is blamed"; }
+grep -q "self-verif" "$tmp/err" && { cat "$tmp/err"; fail "proved before refusing the file"; }
 [[ -e $tmp/proof.bin ]] && fail "a proof was written"
 
 cp "$tmp/pristine" "$params"
