@@ -718,8 +718,8 @@ class engine_impl final : public proving_engine {
 
     lk.unlock();
     const auto t0 = clock_type::now();
-    const auto checks =
-        cfg_.full_params_checks ? groth16::point_checks::full : groth16::point_checks::batched;
+    const auto checks = cfg_.full_params_checks ? groth16::point_checks::full
+                                                : groth16::point_checks::on_curve_only;
     auto backend =
         guarded([&] { return make_backend_(*file, checks, wk.device, *wk.pool, cfg_.log); });
     lk.lock();
