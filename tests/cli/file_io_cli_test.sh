@@ -68,6 +68,7 @@ for bad in "$tmp/dir" "$tmp/fifo" /dev/zero; do
     --randomness "$(printf '%064d' 0)" --registered-proof StackedDrgWindow2KiBV1_2 \
     --params-dir "$none" --proof-out "$tmp/p.bin"
   expect_rc 2 -- groth16 verify --vk "$bad" --proof "$tmp/p.bin" --public "$tmp/p.json"
+  expect_rc 2 --stderr-has "--params" -- params load --params "$bad"
 done
 [[ -e $tmp/never ]] && { echo "FAIL: porep seal created its output with bad --data"; fails=$((fails + 1)); }
 # A directory's error says so.
