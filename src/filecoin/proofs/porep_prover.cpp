@@ -203,8 +203,9 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
     tm.self_verify += seconds_since(t0);
     if (!ok) return status(ok.error().code(), part + ok.error().message());
     if (!*ok) {
-      return status(status_code::invalid_argument,
-                    part + "proof self-verification failed: the C1 is inconsistent");
+      return steps::self_check_failure(part, groth16::make_assignment(cs),
+                                       porep_params_path(*cfg, params_dir), opt, pool,
+                                       "the C1 is inconsistent");
     }
     proofs.push_back(*pf);
   }

@@ -149,8 +149,8 @@ result<std::vector<uint8_t>> prove_post(const post_inputs_t& in, const std::stri
   tm.self_verify = seconds_since(t0);
   if (!ok) return ok.error();
   if (!*ok) {
-    return status(status_code::invalid_argument,
-                  "proof self-verification failed: the vanilla proofs are inconsistent");
+    return steps::self_check_failure("", groth16::make_assignment(cs), params_path, opt, pool,
+                                     "the vanilla proofs are inconsistent");
   }
   tm.partitions = 1;
   tm.total = seconds_since(t_start);

@@ -63,6 +63,16 @@ result<std::unique_ptr<prover_backend>> open_backend(const std::string& params_p
                                                      const groth16::assignment& asg, size_t rows,
                                                      const prove_options_t& opt, thread_pool& pool);
 
+/// Why a proof of `asg` failed self-verification, as a status naming the suspect input. When some
+/// row has a·b ≠ c the witness does not satisfy the circuit: `witness_blame` (e.g. "the C1 is
+/// inconsistent"), with the row. When every row holds, an honest proof with the right parameters
+/// always verifies (Groth16 completeness), so the parameters at `params_path` are to blame: they
+/// are first re-checked with subgroup checks when opt.params_checks skipped them, to name a bad
+/// point; otherwise a point is valid but not of this circuit's setup. invalid_argument either way.
+status self_check_failure(const std::string& part, const groth16::assignment& asg,
+                          const std::string& params_path, const prove_options_t& opt,
+                          thread_pool& pool, const std::string& witness_blame);
+
 /// One proof of `asg` with the backend's parameters, blinded with fresh OS randomness.
 result<groth16::proof> prove_one(prover_backend& backend, const groth16::assignment& asg,
                                  thread_pool& pool, groth16::prover_timings* timings);
