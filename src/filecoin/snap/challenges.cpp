@@ -10,9 +10,6 @@
 namespace cuzk::snap {
 namespace {
 
-// HashType::Custom(Arbitrary(1)) (constants.rs HASH_TYPE_GEN_RANDOMNESS).
-constexpr uint64_t GEN_RANDOMNESS_TAG_ID = 1;
-
 // Bits [start, start + len) of an LE limb vector, len ≤ 64.
 uint64_t bit_slice(const ff::limbs<4>& l, unsigned start, unsigned len) {
   uint64_t v = 0;
@@ -26,7 +23,7 @@ uint64_t bit_slice(const ff::limbs<4>& l, unsigned start, unsigned len) {
 }  // namespace
 
 fr_t hash_randomness(const fr_t& a, const fr_t& b) {
-  static const fr_t tag = hash::poseidon_custom_tag(GEN_RANDOMNESS_TAG_ID);
+  static const fr_t tag = hash::poseidon_gen_randomness_tag();
   const std::array<fr_t, 2> pre = {a, b};
   return hash::poseidon_hash(std::span<const fr_t>(pre), tag, hash::poseidon_constants(2));
 }
