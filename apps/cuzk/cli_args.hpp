@@ -135,4 +135,8 @@ inline constexpr const char* REGISTERED_POST_PROOFS_HELP =
     "registered PoSt proofs: StackedDrgWinning{2KiB,8MiB,512MiB,32GiB,64GiB}V1 (0..4),\n"
     "  StackedDrgWindow{…}V1 (5..9), StackedDrgWindow{…}V1_2 = Go V1_1 (10..14)";
 
+inline constexpr const char* REGISTERED_UPDATE_PROOFS_HELP =
+    "registered update proofs (snap): StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}V1 (0..4), also\n"
+    "  as the Go constant RegisteredUpdateProof_StackedDrg2KiBV1";
+
 }  // namespace cuzk::app

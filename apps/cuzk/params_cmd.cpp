@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// `cuzk params generate --circuit porep|window-post|winning-post --registered-proof NAME
-// --out-dir D [--seed TEXT] [--gpu N]`: a single-party Groth16 setup of the PoRep StackedCircuit or
-// the PoSt FallbackPoSt circuit, written under the official file names
-// (<D>/v28-stacked-proof-of-replication-…-<sha256>.params and .vk,
-// <D>/v28-proof-of-spacetime-fallback-…), progress on stderr. PoSt proofs are named by wire
-// number, Go or Rust name and must be of the circuit's kind. Without
+// `cuzk params generate --circuit porep|window-post|winning-post|snap --registered-proof NAME
+// --out-dir D [--seed TEXT] [--gpu N]`: a single-party Groth16 setup of the PoRep StackedCircuit,
+// the PoSt FallbackPoSt circuit or the SnapDeals EmptySectorUpdate circuit, written under the
+// official file names (<D>/v28-stacked-proof-of-replication-…-<sha256>.params and .vk,
+// <D>/v28-proof-of-spacetime-fallback-…, <D>/v28-empty-sector-update-…), progress on stderr.
+// PoSt and update proofs are named by wire number, Go or Rust name (PoSt: of the circuit's kind).
+// Without
 // --seed the trapdoor is fresh OS randomness; with it anyone knowing the seed can forge proofs
 // (tests only). --gpu N runs the fixed-base multiplications on CUDA device N (the same bytes as
 // the CPU; groth16/setup_gpu.hpp). --out-dir defaults to $FIL_PROOFS_PARAMETER_CACHE or
@@ -34,6 +35,8 @@
 #include "filecoin/proofs/params_digest.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
 #include "filecoin/proofs/post_prover.hpp"
+#include "filecoin/proofs/snap_prover.hpp"
+#include "filecoin/snap/config.hpp"
 #include "groth16/params_io.hpp"
 #include "phase_progress.hpp"
 
@@ -57,12 +60,18 @@ int run_params_generate(generate_args args) {
   // The circuit's registered proof, checked before any work.
   std::optional<porep::registered_seal_proof> seal;
   std::optional<post::registered_post_proof> post_proof;
+  std::optional<snap::registered_update_proof> update_proof;
   std::string display_name;
   if (args.circuit == "porep") {
     const auto proof = porep::parse_registered_seal_proof(proof_name);
     if (!proof) return fail("generate: " + proof.error().message());
     seal = *proof;
     display_name = porep::name_of(*proof);
+  } else if (args.circuit == "snap") {
+    const auto proof = snap::parse_registered_update_proof(proof_name);
+    if (!proof) return fail("generate: " + proof.error().message());
+    update_proof = *proof;
+    display_name = snap::name_of(*proof);
   } else {
     const auto proof = post::parse_registered_post_proof(proof_name);
     if (!proof) return fail("generate: " + proof.error().message());
@@ -80,11 +89,13 @@ int run_params_generate(generate_args args) {
   const progress_fn progress = phase_progress_lines("cuzk params");
   std::optional<std::vector<uint8_t>> seed_bytes;
   if (args.have_seed) seed_bytes = std::vector<uint8_t>(args.seed.begin(), args.seed.end());
+  thread_pool& pool = thread_pool::default_pool();
   auto gen =
-      seal ? proofs::generate_porep_parameters(*seal, out_dir, thread_pool::default_pool(),
-                                               progress, seed_bytes, args.gpu)
-           : proofs::generate_post_parameters(*post_proof, out_dir, thread_pool::default_pool(),
-                                              progress, seed_bytes, args.gpu);
+      seal ? proofs::generate_porep_parameters(*seal, out_dir, pool, progress, seed_bytes, args.gpu)
+      : update_proof ? proofs::generate_update_parameters(*update_proof, out_dir, pool, progress,
+                                                          seed_bytes, args.gpu)
+                     : proofs::generate_post_parameters(*post_proof, out_dir, pool, progress,
+                                                        seed_bytes, args.gpu);
   if (!gen) return fail("generate: " + gen.error().to_string(), EXIT_FAIL);
   spdlog::info(
       "cuzk params: {} rows ({} inputs, {} aux), domain {}: synthesis {:.1f} s, setup {:.1f} s, "
@@ -186,21 +197,23 @@ int run_params_load(const load_args& args) {
 }  // namespace
 
 void add_params_commands(CLI::App& root, command_runner& chosen) {
-  auto* params =
-      root.add_subcommand("params", "generate and check PoRep and PoSt Groth16 parameters");
+  auto* params = root.add_subcommand(
+      "params", "generate and check PoRep, PoSt and SnapDeals Groth16 parameters");
   params->require_subcommand(1);
 
   auto gen = std::make_shared<generate_args>();
   auto* generate = params->add_subcommand(
       "generate",
-      "single-party Groth16 setup of the PoRep or PoSt circuit, written as the official "
+      "single-party Groth16 setup of the PoRep, PoSt or SnapDeals circuit, written as the official "
       ".params/.vk names in the output directory");
-  generate->add_option("--circuit", gen->circuit, "the circuit: porep, window-post or winning-post")
+  generate
+      ->add_option("--circuit", gen->circuit,
+                   "the circuit: porep, window-post, winning-post or snap (EmptySectorUpdate)")
       ->required()
-      ->check(CLI::IsMember({"porep", "window-post", "winning-post"}));
+      ->check(CLI::IsMember({"porep", "window-post", "winning-post", "snap"}));
   generate
       ->add_option("--registered-proof", gen->proof_name,
-                   "registered seal proof (porep) or PoSt proof: name or id")
+                   "registered seal proof (porep), PoSt proof or update proof (snap): name or id")
       ->required();
   generate->add_option("--out-dir", gen->out_dir,
                        "output directory (default $FIL_PROOFS_PARAMETER_CACHE or "
@@ -214,7 +227,8 @@ void add_params_commands(CLI::App& root, command_runner& chosen) {
       ->add_option("--gpu", gen->gpu,
                    "run the fixed-base multiplications on CUDA device N (CUDA builds only)")
       ->check(CLI::NonNegativeNumber);
-  generate->footer(std::string(REGISTERED_PROOFS_HELP) + "\n" + REGISTERED_POST_PROOFS_HELP);
+  generate->footer(std::string(REGISTERED_PROOFS_HELP) + "\n" + REGISTERED_POST_PROOFS_HELP + "\n" +
+                   REGISTERED_UPDATE_PROOFS_HELP);
   on_selected(generate, chosen, [gen] { return run_params_generate(*gen); });
 
   auto chk = std::make_shared<check_args>();

@@ -182,9 +182,11 @@ int run_verify_porep(porep_args& args) {
 }  // namespace
 
 void add_post_prove_commands(CLI::App& prove, CLI::App& verify, command_runner& chosen);
+void add_snap_prove_commands(CLI::App& prove, CLI::App& verify, command_runner& chosen);
 
 void add_prove_commands(CLI::App& root, command_runner& chosen) {
-  auto* prove = root.add_subcommand("prove", "prove PoRep C2 from a C1 file, or a PoSt partition");
+  auto* prove = root.add_subcommand(
+      "prove", "prove PoRep C2 from a C1 file, a PoSt partition or a SnapDeals update");
   prove->require_subcommand(1);
   auto prove_args = std::make_shared<porep_args>();
   auto* prove_porep = prove->add_subcommand(
@@ -201,7 +203,7 @@ void add_prove_commands(CLI::App& root, command_runner& chosen) {
       ->transform(decimal_u64(0, 1023));
   on_selected(prove_porep, chosen, [prove_args] { return run_prove_porep(*prove_args); });
 
-  auto* verify = root.add_subcommand("verify", "verify a PoRep or PoSt proof");
+  auto* verify = root.add_subcommand("verify", "verify a PoRep, PoSt or SnapDeals proof");
   verify->require_subcommand(1);
   auto verify_args = std::make_shared<porep_args>();
   auto* verify_porep = verify->add_subcommand("porep", "verify a PoRep C2 proof");
@@ -209,6 +211,7 @@ void add_prove_commands(CLI::App& root, command_runner& chosen) {
   verify_porep->footer("exit status: 0 valid, 1 invalid proof or I/O failure, 2 bad input");
   on_selected(verify_porep, chosen, [verify_args] { return run_verify_porep(*verify_args); });
   add_post_prove_commands(*prove, *verify, chosen);
+  add_snap_prove_commands(*prove, *verify, chosen);
 }
 
 }  // namespace cuzk::app

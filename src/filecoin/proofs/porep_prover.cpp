@@ -87,7 +87,7 @@ result<generated_params_t> generate_porep_parameters(
   const synth::stacked_counts_t counts = synth::stacked_circuit_counts(
       blank.layers, blank.tree_d, blank.tree_r, unsigned(blank.challenges.size()));
   // aux is within 0.1 % of the constraint count for every size (porep_prover's reserve).
-  if (status st = steps::setup_and_write_streaming(
+  if (status st = steps::setup_and_write(
           [&](groth16::qap_cs& cs) { synth::synthesize_stacked_circuit(cs, blank); },
           counts.constraints, counts.inputs, counts.constraints, seed, pool, progress, out,
           backend->get());

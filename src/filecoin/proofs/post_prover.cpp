@@ -51,7 +51,7 @@ result<generated_params_t> generate_post_parameters(post::registered_post_proof 
 
   const synth::fallback_post_counts_t counts = synth::fallback_post_circuit_counts(*cfg);
   const auto blank = synth::blank_fallback_post_circuit(*cfg);
-  if (status st = steps::setup_and_write_streaming(
+  if (status st = steps::setup_and_write(
           [&](groth16::qap_cs& cs) { synth::synthesize_fallback_post_circuit(cs, blank); },
           counts.constraints, counts.inputs, counts.aux, seed, pool, progress, out, backend->get());
       !st)

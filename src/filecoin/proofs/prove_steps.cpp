@@ -55,29 +55,10 @@ status write_params_and_vk(const groth16::parameters& params, thread_pool& pool,
 
 }  // namespace
 
-status setup_and_write(r1cs::matrices m, const std::optional<std::vector<uint8_t>>& seed,
+status setup_and_write(const std::function<void(groth16::qap_cs&)>& synthesize, size_t constraints,
+                       size_t inputs, size_t aux, const std::optional<std::vector<uint8_t>>& seed,
                        thread_pool& pool, const groth16::progress_fn& progress,
                        generated_params_t& out, groth16::fixed_base_backend* backend) {
-  out.rows = m.num_rows();
-  out.inputs = m.num_inputs;
-  out.aux = m.num_aux;
-  out.domain_size = next_pow2(m.num_rows());
-  auto tw = toxic_waste_of(seed);
-  if (!tw) return tw.error();
-  auto t0 = clock_type::now();
-  auto params = groth16::generate_parameters(m, *tw, pool, progress, backend);
-  *tw = {};  // the trapdoor is no longer needed: do not keep it around
-  if (!params) return params.error();
-  m = {};
-  out.setup_s = seconds_since(t0);
-  return write_params_and_vk(*params, pool, out);
-}
-
-status setup_and_write_streaming(const std::function<void(groth16::qap_cs&)>& synthesize,
-                                 size_t constraints, size_t inputs, size_t aux,
-                                 const std::optional<std::vector<uint8_t>>& seed, thread_pool& pool,
-                                 const groth16::progress_fn& progress, generated_params_t& out,
-                                 groth16::fixed_base_backend* backend) {
   out.rows = constraints + inputs;
   out.domain_size = next_pow2(out.rows);
   auto tw = toxic_waste_of(seed);
