@@ -17,7 +17,7 @@
 #include "ec/curves.hpp"
 #include "ec/scalar_mul.hpp"
 #include "ec/serialization.hpp"
-#include "filecoin/porep/c1_bincode_test_writer.hpp"
+#include "filecoin/porep/c1_bincode_test_util.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
 #include "filecoin/porep/synthetic.hpp"
@@ -70,20 +70,22 @@ std::vector<uint8_t> cat(std::span<const uint8_t> a, std::span<const uint8_t> b)
 void points() {
   const auto g1 = ec::g1_generator();
   const auto g2 = ec::g2_generator();
-  const auto g1k = ec::mul_u64(ec::g1_jacobian_t(g1), 0x1234567).to_affine();
-  const auto g2k = ec::mul_u64(ec::g2_jacobian_t(g2), 0x1234567).to_affine();
+  const auto g1k = ec::mul(g1, ff::fr_t::from_uint(0x1234567)).to_affine();
+  const auto g2k = ec::mul(g2, ff::fr_t::from_uint(0x1234567)).to_affine();
   put("g1_point_fuzz", "generator-compressed", ec::g1_to_compressed(g1));
   put("g1_point_fuzz", "generator-uncompressed", ec::g1_to_uncompressed(g1));
   put("g1_point_fuzz", "multiple-compressed", ec::g1_to_compressed(g1k));
   put("g1_point_fuzz", "multiple-uncompressed", ec::g1_to_uncompressed(g1k));
-  put("g1_point_fuzz", "infinity-compressed", ec::g1_to_compressed(ec::g1_affine_t{}));
-  put("g1_point_fuzz", "infinity-uncompressed", ec::g1_to_uncompressed(ec::g1_affine_t{}));
+  put("g1_point_fuzz", "infinity-compressed", ec::g1_to_compressed(ec::g1_affine_t::infinity()));
+  put("g1_point_fuzz", "infinity-uncompressed",
+      ec::g1_to_uncompressed(ec::g1_affine_t::infinity()));
   put("g2_point_fuzz", "generator-compressed", ec::g2_to_compressed(g2));
   put("g2_point_fuzz", "generator-uncompressed", ec::g2_to_uncompressed(g2));
   put("g2_point_fuzz", "multiple-compressed", ec::g2_to_compressed(g2k));
   put("g2_point_fuzz", "multiple-uncompressed", ec::g2_to_uncompressed(g2k));
-  put("g2_point_fuzz", "infinity-compressed", ec::g2_to_compressed(ec::g2_affine_t{}));
-  put("g2_point_fuzz", "infinity-uncompressed", ec::g2_to_uncompressed(ec::g2_affine_t{}));
+  put("g2_point_fuzz", "infinity-compressed", ec::g2_to_compressed(ec::g2_affine_t::infinity()));
+  put("g2_point_fuzz", "infinity-uncompressed",
+      ec::g2_to_uncompressed(ec::g2_affine_t::infinity()));
 }
 
 // bellman's cubic circuit: its parameters (fixed toxic waste), a proof, the iden3 and snarkjs

@@ -48,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)f->load_vk(c);
     auto p = f->load_all(c, pool);
     const bool loaded = p.ok();
-    static const parameters empty;
+    static const parameters empty{};
     const parameters& got = loaded ? *p : empty;
     decode_in_chunks(*f, params_section::ic, c, got.vk.ic, loaded, pool);
     decode_in_chunks(*f, params_section::h, c, got.h, loaded, pool);

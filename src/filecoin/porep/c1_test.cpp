@@ -18,7 +18,7 @@
 #include "base/base64.hpp"
 #include "base/hex.hpp"
 #include "filecoin/porep/c1_bincode.hpp"
-#include "filecoin/porep/c1_bincode_test_writer.hpp"
+#include "filecoin/porep/c1_bincode_test_util.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/c1_test_check.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
