@@ -79,3 +79,30 @@ function(cuzk_embed_file)
   target_sources(${E_TARGET} PRIVATE ${header})
   target_include_directories(${E_TARGET} PRIVATE ${gen_dir})
 endfunction()
+
+# cuzk_add_fuzzer(NAME name SOURCE file LIBS ...): a libFuzzer target (`file` defines
+# LLVMFuzzerTestOneInput), built only with -DCUZK_FUZZ=ON. The sources sit beside the code they
+# test (*_fuzz.cpp); the seed corpus is fuzz/corpus/<name>/ (scripts/fuzz.sh, docs/fuzzing.md).
+function(cuzk_add_fuzzer)
+  cmake_parse_arguments(F "" "NAME;SOURCE" "LIBS" ${ARGN})
+  if(NOT CUZK_FUZZ)
+    return()
+  endif()
+  add_executable(${F_NAME} ${F_SOURCE})
+  target_link_libraries(${F_NAME} PRIVATE ${F_LIBS} cuzk_warnings)
+  target_link_options(${F_NAME} PRIVATE -fsanitize=fuzzer)
+  set_property(GLOBAL APPEND PROPERTY CUZK_FUZZERS ${F_NAME})
+endfunction()
+
+# Writes <build>/fuzz_targets.txt (one fuzzer name a line) and adds the target cuzk_fuzzers that
+# builds them all. Called once, after every directory has added its fuzzers.
+function(cuzk_write_fuzzer_list)
+  if(NOT CUZK_FUZZ)
+    return()
+  endif()
+  get_property(fuzzers GLOBAL PROPERTY CUZK_FUZZERS)
+  list(SORT fuzzers)
+  list(JOIN fuzzers "\n" lines)
+  file(WRITE ${PROJECT_BINARY_DIR}/fuzz_targets.txt "${lines}\n")
+  add_custom_target(cuzk_fuzzers DEPENDS ${fuzzers})
+endfunction()
