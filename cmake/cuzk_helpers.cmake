@@ -8,6 +8,14 @@ function(cuzk_uses_porep_2k_params test)
   set_property(TEST ${test} APPEND PROPERTY FIXTURES_REQUIRED porep_2k_params)
 endfunction()
 
+# The 2 KiB SnapDeals parameters, the same way: fixture snap_2k_params, $CUZK_TEST_SNAP_PARAMS_DIR.
+set(CUZK_TEST_SNAP_PARAMS_2K "${PROJECT_BINARY_DIR}/test-snap-params-2k")
+function(cuzk_uses_snap_2k_params test)
+  set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT
+                                            "CUZK_TEST_SNAP_PARAMS_DIR=${CUZK_TEST_SNAP_PARAMS_2K}")
+  set_property(TEST ${test} APPEND PROPERTY FIXTURES_REQUIRED snap_2k_params)
+endfunction()
+
 # cuzk_library(NAME n [INTERFACE] SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
 # One library per layer directory (docs/architecture.md). Every library sees the source root
 # (src/) for its own headers; which of them it may include is the layer table's business, checked

@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: Apache-2.0
 # `cuzk snap encode`, `cuzk prove snap` and `cuzk verify snap` end to end on 2 KiB (label e2e:
 # a 1.7 M-row parameter setup): two sectors sealed by `cuzk porep seal`, new data encoded into
-# each (`cuzk snap encode`), parameters from `cuzk params generate --circuit snap --seed`; the
+# each (`cuzk snap encode`), parameters from `cuzk params generate --circuit snap --seed` (the
+# shared ones of ctest fixture snap_2k_params when PARAMS_DIR is given); the
 # proof verifies (exit 0 "valid"); another comm_r_new or the other sector's commitments verify
 # "invalid" (exit 1), a tampered proof is never "valid"; one sector's partition proofs with the
 # other's commitments fail to prove (exit 2, the vanilla check names the partition); an unknown
 # update proof, bad hex and a malformed vanilla file exit 2.
-# Usage: snap_prove_cli_test.sh /path/to/cuzk
+# Usage: snap_prove_cli_test.sh /path/to/cuzk [PARAMS_DIR]
 set -u
 cuzk="$1"
+params_dir=${2:-}
 fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -36,7 +38,11 @@ for id in 5 9; do
   run 0 comm_r_new snap encode --registered-proof StackedDrg2KiBV1 --sector-dir "$tmp/s$id" \
     --payload "$tmp/payload" --out-dir "$tmp/u$id"
 done
-run 0 "" params generate --circuit snap --registered-proof 0 --out-dir "$tmp/p" --seed t
+if [[ -n $params_dir ]]; then
+  ln -s "$params_dir" "$tmp/p"
+else
+  run 0 "" params generate --circuit snap --registered-proof 0 --out-dir "$tmp/p" --seed t
+fi
 
 comms() {  # comms DIR: the three --comm flags of an encode output
   echo --comm-r-old "$(field "$1/commitments.json" comm_r_old)" \

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// SnapDeals end to end on the CPU prover (label e2e: a 1.7 M-row setup): 2 KiB parameters
-// generated under the official names; a sector sealed in memory, new data encoded, its vanilla
+// SnapDeals end to end on the CPU prover (label e2e): the shared 2 KiB parameters (ctest fixture
+// snap_2k_params, a 1.7 M-row setup under the official names); a sector sealed in memory, new data encoded, its vanilla
 // PartitionProof, proven and self-verified, then verified; a flipped proof byte, another
 // comm_r_new or comm_d_new fail verification; a tampered vanilla path is refused by the vanilla
 // check and, with the check off, by self-verification; a wrong partition count is refused.
@@ -10,12 +10,12 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
 #include "filecoin/snap/encode.hpp"
 #include "sealed_sectors.hpp"
-#include "temp_dir.hpp"
 
 namespace cuzk::proofs {
 namespace {
@@ -24,7 +24,7 @@ using snap::registered_update_proof;
 constexpr auto SNAP_2KIB = registered_update_proof::stacked_drg_2kib_v1;
 
 struct shared_state {
-  test::temp_dir dir{"snap_prover"};
+  std::string params_dir;
   update_inputs_t inputs;
 };
 shared_state* g_state = nullptr;
@@ -33,14 +33,11 @@ class snap_prover : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     auto st = std::make_unique<shared_state>();
-    const std::vector<uint8_t> seed = {'s', 'n', 'a', 'p'};
-    const auto t0 = std::chrono::steady_clock::now();
-    auto gen = generate_update_parameters(SNAP_2KIB, st->dir.string(), thread_pool::default_pool(),
-                                          {}, seed);
-    ASSERT_TRUE(gen.ok()) << gen.error().to_string();
-    std::fprintf(stderr, "[snap] parameters: %zu rows, %.1f s\n", gen->rows,
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    EXPECT_EQ(gen->rows, 1'705'044u);
+    // The shared 2 KiB parameters (ctest fixture snap_2k_params, tests/CMakeLists.txt).
+    const char* dir = std::getenv("CUZK_TEST_SNAP_PARAMS_DIR");
+    ASSERT_NE(dir, nullptr) << "CUZK_TEST_SNAP_PARAMS_DIR is not set (run through ctest: the "
+                               "snap_2k_params fixture generates the parameters)";
+    st->params_dir = dir;
 
     const snap::update_config_t cfg = *snap::update_config(SNAP_2KIB);
     const porep::sealed_sector_t key = test::seal_2kib(33);
@@ -59,7 +56,7 @@ class snap_prover : public ::testing::Test {
   }
   void SetUp() override { ASSERT_NE(g_state, nullptr) << "shared setup failed"; }
 
-  static std::string dir() { return g_state->dir.string(); }
+  static std::string dir() { return g_state->params_dir; }
   static const update_inputs_t& inputs() { return g_state->inputs; }
 };
 
