@@ -8,6 +8,14 @@ function(cuzk_uses_porep_2k_params test)
   set_property(TEST ${test} APPEND PROPERTY FIXTURES_REQUIRED porep_2k_params)
 endfunction()
 
+# The 2 KiB SnapDeals parameters, the same way: fixture snap_2k_params, $CUZK_TEST_SNAP_PARAMS_DIR.
+set(CUZK_TEST_SNAP_PARAMS_2K "${PROJECT_BINARY_DIR}/test-snap-params-2k")
+function(cuzk_uses_snap_2k_params test)
+  set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT
+                                            "CUZK_TEST_SNAP_PARAMS_DIR=${CUZK_TEST_SNAP_PARAMS_2K}")
+  set_property(TEST ${test} APPEND PROPERTY FIXTURES_REQUIRED snap_2k_params)
+endfunction()
+
 # cuzk_library(NAME n [INTERFACE] SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
 # One library per layer directory (docs/architecture.md). Every library sees the source root
 # (src/) for its own headers; which of them it may include is the layer table's business, checked
@@ -78,4 +86,31 @@ function(cuzk_embed_file)
     COMMENT "embed ${E_INPUT}")
   target_sources(${E_TARGET} PRIVATE ${header})
   target_include_directories(${E_TARGET} PRIVATE ${gen_dir})
+endfunction()
+
+# cuzk_add_fuzzer(NAME name SOURCE file LIBS ...): a libFuzzer target (`file` defines
+# LLVMFuzzerTestOneInput), built only with -DCUZK_FUZZ=ON. The sources sit beside the code they
+# test (*_fuzz.cpp); the seed corpus is fuzz/corpus/<name>/ (scripts/fuzz.sh, docs/fuzzing.md).
+function(cuzk_add_fuzzer)
+  cmake_parse_arguments(F "" "NAME;SOURCE" "LIBS" ${ARGN})
+  if(NOT CUZK_FUZZ)
+    return()
+  endif()
+  add_executable(${F_NAME} ${F_SOURCE})
+  target_link_libraries(${F_NAME} PRIVATE ${F_LIBS} cuzk_warnings)
+  target_link_options(${F_NAME} PRIVATE -fsanitize=fuzzer)
+  set_property(GLOBAL APPEND PROPERTY CUZK_FUZZERS ${F_NAME})
+endfunction()
+
+# Writes <build>/fuzz_targets.txt (one fuzzer name a line) and adds the target cuzk_fuzzers that
+# builds them all. Called once, after every directory has added its fuzzers.
+function(cuzk_write_fuzzer_list)
+  if(NOT CUZK_FUZZ)
+    return()
+  endif()
+  get_property(fuzzers GLOBAL PROPERTY CUZK_FUZZERS)
+  list(SORT fuzzers)
+  list(JOIN fuzzers "\n" lines)
+  file(WRITE ${PROJECT_BINARY_DIR}/fuzz_targets.txt "${lines}\n")
+  add_custom_target(cuzk_fuzzers DEPENDS ${fuzzers})
 endfunction()

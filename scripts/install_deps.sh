@@ -8,7 +8,8 @@ packages=(build-essential cmake git pkg-config python3 libgtest-dev libgmock-dev
           libgmp-dev libssl-dev nlohmann-json3-dev libsimdjson-dev libb2-dev libtbb-dev libcli11-dev
           libspdlog-dev libtomlplusplus-dev clang-format
           libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libcpp-httplib-dev
-          chromium)  # chromium: the browser test of the daemon's pipeline page (label browser)
+          chromium  # chromium: the browser test of the daemon's pipeline page (label browser)
+          clang-14 libclang-rt-14-dev)  # libFuzzer, ASan, UBSan (scripts/test_sanitizers.sh, fuzz.sh)
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `cuzk circuit …`: facts about the Filecoin circuits without proving.
-//   stats --circuit porep|window-post|winning-post --registered-proof NAME
+//   stats --circuit porep|window-post|winning-post|snap --registered-proof NAME
 //       synthesizes the blank partition circuit in r1cs::shape_cs (counting only: no values, no
 //       matrices kept) and prints one JSON object: rows (= constraints + inputs, the Groth16 QAP
 //       rows), constraints, inputs (ONE included), aux, a_nnz, b_nnz, c_nnz, a_aux_density,
@@ -8,7 +8,8 @@
 //       fingerprint, the official parameter file id and the synthesis time. The nnz cover all
 //       rows: each input row x_j·0 = 0 adds one A entry (a_nnz = circuit A nnz + inputs), as in
 //       the measured 32 GiB figures of FILECOIN.md §3.5. PoSt proofs are named by wire number
-//       (0..14), Go name or Rust name; the circuit must match the proof's kind.
+//       (0..14), Go name or Rust name; the circuit must match the proof's kind. SnapDeals
+//       (EmptySectorUpdate) proofs likewise (0..4, "StackedDrg32GiBV1", the Go constant).
 // Exit codes: 0 ok, 2 bad input or usage (one line on stderr).
 #include <spdlog/spdlog.h>
 
@@ -20,11 +21,13 @@
 #include <string_view>
 
 #include "cli_args.hpp"
+#include "filecoin/circuits/empty_sector_update_circuit.hpp"
 #include "filecoin/circuits/fallback_post_circuit.hpp"
 #include "filecoin/circuits/params_name.hpp"
 #include "filecoin/circuits/stacked_circuit.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/post/config.hpp"
+#include "filecoin/snap/config.hpp"
 #include "r1cs/shape_cs.hpp"
 
 namespace cuzk::app {
@@ -85,8 +88,24 @@ int run_post_stats(const std::string& circuit, const std::string& proof_name) {
   return EXIT_OK;
 }
 
+int run_snap_stats(const std::string& proof_name) {
+  const auto proof = snap::parse_registered_update_proof(proof_name);
+  if (!proof) return fail("stats: " + proof.error().message());
+  const auto cfg = snap::update_config(*proof);
+  if (!cfg) return fail("stats: " + cfg.error().message());
+
+  const auto t0 = std::chrono::steady_clock::now();
+  r1cs::shape_cs cs;
+  synth::synthesize_empty_sector_update_circuit(cs, synth::blank_empty_sector_update_circuit(*cfg));
+  print_stats("snap", snap::name_of(*proof), cs.summary(), synth::update_param_id(*cfg),
+              seconds_since(t0));
+  return EXIT_OK;
+}
+
 int run_circuit_stats(const std::string& circuit, const std::string& proof_name) {
-  return circuit == "porep" ? run_porep_stats(proof_name) : run_post_stats(circuit, proof_name);
+  if (circuit == "porep") return run_porep_stats(proof_name);
+  if (circuit == "snap") return run_snap_stats(proof_name);
+  return run_post_stats(circuit, proof_name);
 }
 
 }  // namespace
@@ -102,14 +121,17 @@ void add_circuit_commands(CLI::App& root, command_runner& chosen) {
       "stats",
       "R1CS shape of one partition circuit as JSON (rows, constraints, inputs, aux, nnz, "
       "densities); 32/64 GiB take a few minutes");
-  stats->add_option("--circuit", args->circuit, "the circuit: porep, window-post or winning-post")
+  stats
+      ->add_option("--circuit", args->circuit,
+                   "the circuit: porep, window-post, winning-post or snap (EmptySectorUpdate)")
       ->required()
-      ->check(CLI::IsMember({"porep", "window-post", "winning-post"}));
+      ->check(CLI::IsMember({"porep", "window-post", "winning-post", "snap"}));
   stats
       ->add_option("--registered-proof", args->proof_name,
-                   "registered seal proof (porep) or PoSt proof: name or id")
+                   "registered seal proof (porep), PoSt proof or update proof (snap): name or id")
       ->required();
-  stats->footer(std::string(REGISTERED_PROOFS_HELP) + "\n" + REGISTERED_POST_PROOFS_HELP);
+  stats->footer(std::string(REGISTERED_PROOFS_HELP) + "\n" + REGISTERED_POST_PROOFS_HELP + "\n" +
+                REGISTERED_UPDATE_PROOFS_HELP);
   on_selected(stats, chosen, [args] { return run_circuit_stats(args->circuit, args->proof_name); });
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "base/file_io.hpp"
 #include "base/status.hpp"
 #include "filecoin/porep/commp.hpp"  // parse_hex32
 #include "filecoin/porep/replica_id.hpp"
@@ -21,6 +22,21 @@ namespace cuzk::app {
 /// 0 success (or a valid proof), 1 the operation failed (or an invalid proof), 2 usage error or
 /// bad input.
 constexpr int EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2;
+
+/// A proof file is at most a few 192-byte partition proofs (PoRep: 10); anything near this bound
+/// is not one, and is refused before it is read.
+constexpr uint64_t MAX_PROOF_FILE_BYTES = uint64_t(1) << 20;
+
+/// A file named on the command line must be an existing regular file: a missing path, a directory,
+/// a FIFO or a device is bad input (exit 2), refused before any work and before a byte is read.
+/// The status is invalid_argument naming the flag; the reader's own io_error is then left for real
+/// I/O failures (exit 1).
+inline status check_input_file(std::string_view flag, const std::string& path) {
+  if (status s = require_regular_file(path); !s) {
+    return status(status_code::invalid_argument, std::string(flag) + ": " + s.message());
+  }
+  return status();
+}
 
 /// The body of the selected command. Parsing only chooses it; main runs it once parsing is done
 /// and logging is configured, so no command does work while the command line may still be bad.
@@ -118,5 +134,9 @@ inline constexpr const char* REGISTERED_PROOFS_HELP =
 inline constexpr const char* REGISTERED_POST_PROOFS_HELP =
     "registered PoSt proofs: StackedDrgWinning{2KiB,8MiB,512MiB,32GiB,64GiB}V1 (0..4),\n"
     "  StackedDrgWindow{…}V1 (5..9), StackedDrgWindow{…}V1_2 = Go V1_1 (10..14)";
+
+inline constexpr const char* REGISTERED_UPDATE_PROOFS_HELP =
+    "registered update proofs (snap): StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}V1 (0..4), also\n"
+    "  as the Go constant RegisteredUpdateProof_StackedDrg2KiBV1";
 
 }  // namespace cuzk::app

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -16,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "base/file_io.hpp"
 #include "base/hex.hpp"
 #include "base/thread_pool.hpp"
 #include "cli_args.hpp"
@@ -52,22 +52,16 @@ int fail(const std::string& cmd, const status& s) {
   return fail(cmd, s.to_string());
 }
 
+/// snarkjs JSON (vk, proof, public inputs) and proof files: a vk with millions of ic points is
+/// still far below this; a larger file is refused before it is read.
+constexpr uint64_t MAX_TEXT_FILE_BYTES = uint64_t(256) << 20;
+
 result<std::string> read_text(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return status(status_code::io_error, path + ": cannot open");
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  if (f.bad()) return status(status_code::io_error, path + ": read failed");
-  return ss.str();
+  return read_text_file_bounded(path, MAX_TEXT_FILE_BYTES);
 }
 
 status write_text(const std::string& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) return {status_code::io_error, path + ": cannot open for writing"};
-  f << text;
-  f.flush();
-  if (!f) return {status_code::io_error, path + ": write failed"};
-  return {};
+  return write_file_atomic(path, text);
 }
 
 template <class T>

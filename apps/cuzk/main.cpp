@@ -35,6 +35,7 @@ void add_circuit_commands(CLI::App& root, command_runner& chosen);
 void add_params_commands(CLI::App& root, command_runner& chosen);
 void add_prove_commands(CLI::App& root, command_runner& chosen);
 void add_post_commands(CLI::App& root, command_runner& chosen);
+void add_snap_commands(CLI::App& root, command_runner& chosen);
 }  // namespace cuzk::app
 
 namespace {
@@ -161,6 +162,7 @@ int main(int argc, char** argv) {
   cuzk::app::add_params_commands(app, chosen);
   cuzk::app::add_prove_commands(app, chosen);
   cuzk::app::add_post_commands(app, chosen);
+  cuzk::app::add_snap_commands(app, chosen);
   // Listed for --help; main() hands `cuzk daemon …` to cuzk-daemon before parsing.
   app.add_subcommand("daemon", "run the cuzk.v1 proving daemon (cuzk-daemon, same flags)");
   app.require_subcommand(0, 1);

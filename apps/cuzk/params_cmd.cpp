@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// `cuzk params generate --circuit porep|window-post|winning-post --registered-proof NAME
-// --out-dir D [--seed TEXT] [--gpu N]`: a single-party Groth16 setup of the PoRep StackedCircuit or
-// the PoSt FallbackPoSt circuit, written under the official file names
-// (<D>/v28-stacked-proof-of-replication-…-<sha256>.params and .vk,
-// <D>/v28-proof-of-spacetime-fallback-…), progress on stderr. PoSt proofs are named by wire
-// number, Go or Rust name and must be of the circuit's kind. Without
+// `cuzk params generate --circuit porep|window-post|winning-post|snap --registered-proof NAME
+// --out-dir D [--seed TEXT] [--gpu N]`: a single-party Groth16 setup of the PoRep StackedCircuit,
+// the PoSt FallbackPoSt circuit or the SnapDeals EmptySectorUpdate circuit, written under the
+// official file names (<D>/v28-stacked-proof-of-replication-…-<sha256>.params and .vk,
+// <D>/v28-proof-of-spacetime-fallback-…, <D>/v28-empty-sector-update-…), progress on stderr.
+// PoSt and update proofs are named by wire number, Go or Rust name (PoSt: of the circuit's kind).
+// Without
 // --seed the trapdoor is fresh OS randomness; with it anyone knowing the seed can forge proofs
 // (tests only). --gpu N runs the fixed-base multiplications on CUDA device N (the same bytes as
 // the CPU; groth16/setup_gpu.hpp). --out-dir defaults to $FIL_PROOFS_PARAMETER_CACHE or
@@ -15,6 +16,9 @@
 // parameters.json (default: the built-in PoRep and PoSt entries,
 // filecoin/proofs/params_digest.hpp); one line per file "ok|MISMATCH|unknown NAME digest". Exit 0
 // all ok, 1 a MISMATCH or I/O failure, 2 a file unknown to the facts, none present, or bad usage.
+// `cuzk params load --params FILE [--checks batched|full|on-curve|none]`: decodes every point as
+// the CPU prover does, with progress lines and an ETA, and prints the time (how the subgroup-check
+// costs in docs/notes/params-format.md were measured). Exit 2 names the first bad point.
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -31,6 +35,10 @@
 #include "filecoin/proofs/params_digest.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
 #include "filecoin/proofs/post_prover.hpp"
+#include "filecoin/proofs/snap_prover.hpp"
+#include "filecoin/snap/config.hpp"
+#include "groth16/params_io.hpp"
+#include "phase_progress.hpp"
 
 namespace cuzk::app {
 namespace {
@@ -52,12 +60,18 @@ int run_params_generate(generate_args args) {
   // The circuit's registered proof, checked before any work.
   std::optional<porep::registered_seal_proof> seal;
   std::optional<post::registered_post_proof> post_proof;
+  std::optional<snap::registered_update_proof> update_proof;
   std::string display_name;
   if (args.circuit == "porep") {
     const auto proof = porep::parse_registered_seal_proof(proof_name);
     if (!proof) return fail("generate: " + proof.error().message());
     seal = *proof;
     display_name = porep::name_of(*proof);
+  } else if (args.circuit == "snap") {
+    const auto proof = snap::parse_registered_update_proof(proof_name);
+    if (!proof) return fail("generate: " + proof.error().message());
+    update_proof = *proof;
+    display_name = snap::name_of(*proof);
   } else {
     const auto proof = post::parse_registered_post_proof(proof_name);
     if (!proof) return fail("generate: " + proof.error().message());
@@ -72,34 +86,16 @@ int run_params_generate(generate_args args) {
   out_dir = proofs::resolve_params_dir(out_dir);
 
   spdlog::info("cuzk params: generating {} parameters into {}", display_name, out_dir);
-  // Every 10 % of a phase: its share done and, from the pace so far, the time it has left
-  // (elapsed / done · (total − done)).
-  std::string last_phase;
-  size_t last_pct = 101;
-  auto phase_start = std::chrono::steady_clock::now();
-  auto progress = [&](const char* phase, size_t done, size_t total) {
-    const size_t pct = total ? done * 100 / total : 100;
-    if (phase != last_phase) phase_start = std::chrono::steady_clock::now();
-    if (phase != last_phase || pct / 10 != last_pct / 10) {
-      const double elapsed =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - phase_start).count();
-      if (done > 0 && done < total) {
-        spdlog::info("cuzk params: {:<9} {:>3}%  ETA {:.0f} s", phase, pct,
-                     elapsed / double(done) * double(total - done));
-      } else {
-        spdlog::info("cuzk params: {:<9} {:>3}%", phase, pct);
-      }
-      last_phase = phase;
-      last_pct = pct;
-    }
-  };
+  const progress_fn progress = phase_progress_lines("cuzk params");
   std::optional<std::vector<uint8_t>> seed_bytes;
   if (args.have_seed) seed_bytes = std::vector<uint8_t>(args.seed.begin(), args.seed.end());
+  thread_pool& pool = thread_pool::default_pool();
   auto gen =
-      seal ? proofs::generate_porep_parameters(*seal, out_dir, thread_pool::default_pool(),
-                                               progress, seed_bytes, args.gpu)
-           : proofs::generate_post_parameters(*post_proof, out_dir, thread_pool::default_pool(),
-                                              progress, seed_bytes, args.gpu);
+      seal ? proofs::generate_porep_parameters(*seal, out_dir, pool, progress, seed_bytes, args.gpu)
+      : update_proof ? proofs::generate_update_parameters(*update_proof, out_dir, pool, progress,
+                                                          seed_bytes, args.gpu)
+                     : proofs::generate_post_parameters(*post_proof, out_dir, pool, progress,
+                                                        seed_bytes, args.gpu);
   if (!gen) return fail("generate: " + gen.error().to_string(), EXIT_FAIL);
   spdlog::info(
       "cuzk params: {} rows ({} inputs, {} aux), domain {}: synthesis {:.1f} s, setup {:.1f} s, "
@@ -140,6 +136,8 @@ int run_params_check(check_args args) {
   if (json_path.empty()) {
     facts = proofs::builtin_param_facts();
   } else {
+    if (status s = check_input_file("--parameters-json", json_path); !s)
+      return fail("check: " + s.message());
     auto f = proofs::read_parameters_json(json_path);
     if (!f) {
       return fail("check: " + f.error().to_string(),
@@ -164,24 +162,58 @@ int run_params_check(check_args args) {
   return mismatch ? EXIT_FAIL : unknown ? EXIT_BAD : EXIT_OK;
 }
 
+struct load_args {
+  std::string path, checks = "batched";
+};
+
+/// The point checks by their CLI names (to_string(point_checks) spelled with dashes).
+groth16::point_checks checks_named(const std::string& name) {
+  using enum groth16::point_checks;
+  return name == "full"       ? full
+         : name == "on-curve" ? on_curve_only
+         : name == "none"     ? none
+                              : batched;
+}
+
+int run_params_load(const load_args& args) {
+  if (status s = check_input_file("--params", args.path); !s) return fail("load: " + s.message());
+  auto file = groth16::params_file::open(args.path);
+  if (!file) return fail("load: " + file.error().to_string());
+  const groth16::point_checks checks = checks_named(args.checks);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto params =
+      file->load_all(checks, thread_pool::default_pool(), phase_progress_lines("cuzk params load"));
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!params) return fail("load: " + args.path + ": " + params.error().to_string());
+  const auto q = file->sizes();
+  const uint64_t g1 = q.ic + q.h + q.l + q.a + q.b_g1;
+  std::printf("%s: %llu G1 + %llu G2 points, checks %s: %.2f s (%.0f points/s on %u threads)\n",
+              args.path.c_str(), (unsigned long long)g1, (unsigned long long)q.b_g2,
+              std::string(groth16::to_string(checks)).c_str(), secs, double(g1 + q.b_g2) / secs,
+              thread_pool::default_pool().size());
+  return EXIT_OK;
+}
+
 }  // namespace
 
 void add_params_commands(CLI::App& root, command_runner& chosen) {
-  auto* params =
-      root.add_subcommand("params", "generate and check PoRep and PoSt Groth16 parameters");
+  auto* params = root.add_subcommand(
+      "params", "generate and check PoRep, PoSt and SnapDeals Groth16 parameters");
   params->require_subcommand(1);
 
   auto gen = std::make_shared<generate_args>();
   auto* generate = params->add_subcommand(
       "generate",
-      "single-party Groth16 setup of the PoRep or PoSt circuit, written as the official "
+      "single-party Groth16 setup of the PoRep, PoSt or SnapDeals circuit, written as the official "
       ".params/.vk names in the output directory");
-  generate->add_option("--circuit", gen->circuit, "the circuit: porep, window-post or winning-post")
+  generate
+      ->add_option("--circuit", gen->circuit,
+                   "the circuit: porep, window-post, winning-post or snap (EmptySectorUpdate)")
       ->required()
-      ->check(CLI::IsMember({"porep", "window-post", "winning-post"}));
+      ->check(CLI::IsMember({"porep", "window-post", "winning-post", "snap"}));
   generate
       ->add_option("--registered-proof", gen->proof_name,
-                   "registered seal proof (porep) or PoSt proof: name or id")
+                   "registered seal proof (porep), PoSt proof or update proof (snap): name or id")
       ->required();
   generate->add_option("--out-dir", gen->out_dir,
                        "output directory (default $FIL_PROOFS_PARAMETER_CACHE or "
@@ -195,7 +227,8 @@ void add_params_commands(CLI::App& root, command_runner& chosen) {
       ->add_option("--gpu", gen->gpu,
                    "run the fixed-base multiplications on CUDA device N (CUDA builds only)")
       ->check(CLI::NonNegativeNumber);
-  generate->footer(std::string(REGISTERED_PROOFS_HELP) + "\n" + REGISTERED_POST_PROOFS_HELP);
+  generate->footer(std::string(REGISTERED_PROOFS_HELP) + "\n" + REGISTERED_POST_PROOFS_HELP + "\n" +
+                   REGISTERED_UPDATE_PROOFS_HELP);
   on_selected(generate, chosen, [gen] { return run_params_generate(*gen); });
 
   auto chk = std::make_shared<check_args>();
@@ -219,6 +252,19 @@ void add_params_commands(CLI::App& root, command_runner& chosen) {
       "exit status: 0 all ok, 1 a MISMATCH or I/O failure, 2 an unknown file, none "
       "present, or bad usage");
   on_selected(check, chosen, [chk] { return run_params_check(*chk); });
+
+  auto ld = std::make_shared<load_args>();
+  auto* load = params->add_subcommand(
+      "load",
+      "decode every point of a .params file as the prover does, with progress; prints the time "
+      "(exit 2 names the first bad point)");
+  load->add_option("--params", ld->path, "the .params file")->required();
+  load->add_option("--checks", ld->checks,
+                   "point checks: batched (the provers' default: curve per point, subgroup by "
+                   "random subset sums), full (subgroup per point), on-curve, none")
+      ->check(CLI::IsMember({"batched", "full", "on-curve", "none"}))
+      ->capture_default_str();
+  on_selected(load, chosen, [ld] { return run_params_load(*ld); });
 }
 
 }  // namespace cuzk::app

@@ -12,10 +12,10 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string>
 
+#include "base/file_io.hpp"
 #include "cli_args.hpp"
 #include "filecoin/circuits/public_inputs.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
@@ -42,6 +42,7 @@ int run_porep_public_inputs(const public_inputs_args& args) {
   const std::string &c1_path = args.c1_path, &out = args.out, &proof_name = args.proof_name;
   const uint64_t partition = args.partition;
   const identity_args& id = args.id;
+  if (status s = check_input_file("--c1", c1_path); !s) return fail(s.message());
   std::optional<uint64_t> sector_num;
   auto c1 = porep::read_c1_file(c1_path, proof_name, &sector_num);
   if (!c1) {
@@ -81,9 +82,8 @@ int run_porep_public_inputs(const public_inputs_args& args) {
     std::fwrite(json.data(), 1, json.size(), stdout);
     return EXIT_OK;
   }
-  std::ofstream f(out, std::ios::binary);
-  f.write(json.data(), std::streamsize(json.size()));
-  if (!f) return fail("cannot write " + out, EXIT_FAIL);
+  if (status s = write_file_atomic(out, json); !s)
+    return fail("cannot write --out: " + s.to_string(), EXIT_FAIL);
   spdlog::info("{}: {} public inputs of partition {} ({})", out, inputs->size(), partition,
                porep::name_of(*proof));
   return EXIT_OK;

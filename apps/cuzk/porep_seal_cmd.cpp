@@ -17,12 +17,11 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "base/file_io.hpp"
 #include "base/hex.hpp"
 #include "cli_args.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
@@ -84,13 +83,14 @@ int run_porep_seal(const seal_args& args) {
 
   std::vector<uint8_t> payload;
   if (!data_path.empty()) {
-    std::ifstream f(data_path, std::ios::binary);
-    if (!f) return fail("cannot read --data " + data_path);
-    payload.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    // The sector's capacity bounds the read: a larger file is refused from its size alone.
     const uint64_t cap = porep::fr32_unpadded_size(cfg->sector.sector_bytes);
-    if (payload.size() > cap)
-      return fail("--data has " + std::to_string(payload.size()) + " bytes, the sector holds " +
-                  std::to_string(cap) + " unpadded bytes");
+    auto data = read_file_bounded(data_path, cap);
+    if (!data) {
+      return fail("--data: " + data.error().to_string() + " (the sector holds " +
+                  std::to_string(cap) + " unpadded bytes)");
+    }
+    payload = std::move(*data);
   }
 
   thread_pool pool{unsigned(args.threads)};

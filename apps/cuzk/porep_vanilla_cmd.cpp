@@ -15,6 +15,7 @@
 #include <string>
 #include <tuple>
 
+#include "base/file_io.hpp"
 #include "base/hex.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
@@ -79,11 +80,8 @@ int run_porep_gen_vanilla(const gen_vanilla_args& args) {
     if (!w.ok()) return bad(w.error().message());
     text = std::move(*w);
   }
-  std::FILE* f = std::fopen(out_path.c_str(), "wb");
-  if (!f) return bad("cannot create " + out_path);
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !ok) {
-    spdlog::error("cuzk porep gen-vanilla: cannot write {}", out_path);
+  if (status s = write_file_atomic(out_path, text); !s) {
+    spdlog::error("cuzk porep gen-vanilla: cannot write the C1: {}", s.to_string());
     return EXIT_FAIL;
   }
   std::printf(

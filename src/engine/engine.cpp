@@ -254,7 +254,12 @@ class engine_impl final : public proving_engine {
  public:
   engine_impl(const engine_config& cfg, engine_parts parts)
       : cfg_(cfg), handlers_(std::move(parts.handlers)), make_backend_(parts.make_backend) {
-    if (!make_backend_) make_backend_ = proofs::make_prover_backend;
+    if (!make_backend_) {
+      make_backend_ = [](const groth16::params_file& file, groth16::point_checks checks, int device,
+                         thread_pool& pool, const log_sink& log) {
+        return proofs::make_prover_backend(file, checks, device, pool, log);
+      };
+    }
   }
 
   cuzk::status start() {

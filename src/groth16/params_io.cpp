@@ -5,14 +5,18 @@
 #include "groth16/params_io.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <bit>
 #include <cstdio>
 #include <functional>
 #include <limits>
 #include <ostream>
 
 #include "base/file_io.hpp"
+#include "base/os_random.hpp"
 #include "ec/serialization.hpp"
+#include "ec/subgroup.hpp"
 
 namespace cuzk::groth16 {
 namespace {
@@ -85,7 +89,9 @@ template <class Point>
 status decode_point(const uint8_t* in, point_checks checks, const std::string_view name, Point& out,
                     bool want_message = true) {
   if (checks == point_checks::none && raw_coordinates(in, out)) return {};
-  const ec::decode_options opt{.subgroup_check = checks == point_checks::full};
+  // A single point gets the exact test under `batched` too (the batch is for ranges).
+  const ec::decode_options opt{.subgroup_check =
+                                   checks == point_checks::full || checks == point_checks::batched};
   auto r = codec_decode(in, static_cast<const Point*>(nullptr), opt);
   status_code code = status_code::ok;
   std::string detail;
@@ -111,6 +117,58 @@ std::string indexed_name(std::string_view section, uint64_t index) {
   return std::string(section) + "[" + std::to_string(index) + "]";
 }
 
+// ---- batched subgroup check ---------------------------------------------------------------------
+// Points on the curve E(F) = G ⊕ H (G the order-r subgroup, H the cofactor part): P_i = Q_i + T_i.
+// A sum S = Σ b_i·P_i over a random subset (b_i uniform bits) is in G iff Σ b_i·T_i = 0. If some
+// T_j ≠ 0, then for any fixed other bits the two values of b_j give torsion sums that differ by
+// T_j, so at most one of them is 0: S ∈ G with probability ≤ 1/2. Independent rounds multiply:
+// a range with a point outside G passes all SUBGROUP_ROUNDS with probability ≤ 2^-64. The bits come
+// from the OS CSPRNG after the file is mapped, so the file's author cannot aim at them. Unlike
+// random 64-bit coefficients, 0/1 ones leave no small-order escape (H has points of order 3).
+// Cost: each point is added (XYZZ mixed addition, 10 multiplications) to the ~32 of the 64 round
+// sums whose bit it has, about a third of the per-point endomorphism test; one test per round per
+// batch.
+constexpr unsigned SUBGROUP_ROUNDS = 64;
+/// Points per batch: enough that the 64 subgroup tests per batch are a few percent of the
+/// additions.
+constexpr size_t SUBGROUP_BATCH = size_t(1) << 13;
+
+/// The index of the first batch of `pts` (all on the curve) whose random subset sums leave the
+/// subgroup, NO_INDEX when every batch passes; io_error when the OS gives no randomness.
+template <class Point>
+result<uint64_t> first_batch_outside_subgroup(std::span<const Point> pts, thread_pool& pool) {
+  using xyzz = ec::xyzz_t<typename Point::field_t>;
+  const size_t batches = (pts.size() + SUBGROUP_BATCH - 1) / SUBGROUP_BATCH;
+  std::atomic<uint64_t> bad{NO_INDEX};
+  std::atomic<bool> no_random{false};
+  static_assert(SUBGROUP_ROUNDS == 64, "one random word per point: bit k is round k");
+  pool.parallel_for(batches, [&](size_t c) {
+    if (c > bad.load(std::memory_order_relaxed) || no_random.load()) return;
+    const size_t begin = c * SUBGROUP_BATCH, n = std::min(SUBGROUP_BATCH, pts.size() - begin);
+    std::vector<uint64_t> rounds_of(n);
+    if (!fill_os_random({reinterpret_cast<uint8_t*>(rounds_of.data()), n * sizeof(uint64_t)})
+             .ok()) {
+      no_random = true;
+      return;
+    }
+    std::array<xyzz, SUBGROUP_ROUNDS> sum;
+    sum.fill(xyzz::infinity());
+    for (size_t i = 0; i < n; ++i) {
+      for (uint64_t w = rounds_of[i]; w != 0; w &= w - 1)
+        sum[std::countr_zero(w)] += pts[begin + i];
+    }
+    for (const xyzz& s : sum) {
+      const auto j = s.to_jacobian();
+      if (!j.is_infinity() && !ec::in_subgroup(j)) {
+        atomic_min(bad, c);
+        return;
+      }
+    }
+  });
+  if (no_random) return status(status_code::io_error, "no OS randomness for the subgroup check");
+  return bad.load();
+}
+
 /// Decodes `count` consecutive encodings starting at `in` (global index `first`) into out, in
 /// parallel; reports the lowest failing index. Chunks that start past a known failure are
 /// skipped, and every chunk stops at its own first failure, so the minimum is exact.
@@ -118,6 +176,23 @@ template <class Point>
 status decode_range(const uint8_t* in, uint64_t first, uint64_t count, Point* out,
                     point_checks checks, std::string_view section, thread_pool& pool) {
   constexpr size_t B = point_size<Point>();
+  if (checks == point_checks::batched) {
+    if (status s = decode_range(in, first, count, out, point_checks::on_curve_only, section, pool);
+        !s.ok())
+      return s;
+    auto batch = first_batch_outside_subgroup(std::span<const Point>(out, size_t(count)), pool);
+    if (!batch.ok()) return batch.error();
+    if (*batch == NO_INDEX) return {};
+    // Some point of that batch is outside the subgroup: name the lowest one exactly.
+    const uint64_t b = *batch * SUBGROUP_BATCH, n = std::min<uint64_t>(SUBGROUP_BATCH, count - b);
+    if (status s =
+            decode_range(in + b * B, first + b, n, out + b, point_checks::full, section, pool);
+        !s.ok())
+      return s;
+    return {status_code::internal, indexed_name(section, first + b) +
+                                       ": a random subset sum left the subgroup but every point "
+                                       "of the batch passes alone"};
+  }
   std::atomic<uint64_t> bad{NO_INDEX};
   if (count == 0) return {};
   pool.parallel_range(
@@ -296,6 +371,8 @@ std::string_view to_string(point_checks c) {
   switch (c) {
     case point_checks::full:
       return "full";
+    case point_checks::batched:
+      return "batched";
     case point_checks::on_curve_only:
       return "on_curve_only";
     case point_checks::none:
@@ -523,22 +600,62 @@ status params_file::release(params_section s, uint64_t begin, uint64_t count) co
   return map_.advise(size_t(aligned), size_t(last - aligned) / page * page, access_hint::dont_need);
 }
 
-result<parameters> params_file::load_all(point_checks checks, thread_pool& pool) const {
+status params_file::check_points(point_checks checks, thread_pool& pool) const {
+  if (auto vk = load_vk(checks, pool); !vk.ok()) return vk.error();
+  constexpr uint64_t CHUNK_POINTS = uint64_t(1) << 18;
+  std::vector<g1_affine_t> g1(CHUNK_POINTS);
+  std::vector<g2_affine_t> g2(CHUNK_POINTS);
+  for (params_section s : {params_section::h, params_section::l, params_section::a,
+                           params_section::b_g1, params_section::b_g2}) {
+    for (uint64_t begin = 0; begin < count(s); begin += CHUNK_POINTS) {
+      const uint64_t n = std::min(CHUNK_POINTS, count(s) - begin);
+      status st = s == params_section::b_g2 ? decode(s, begin, n, g2, checks, pool)
+                                            : decode(s, begin, n, g1, checks, pool);
+      if (!st.ok()) return st;
+    }
+  }
+  return {};
+}
+
+uint64_t params_file::query_bytes() const {
+  uint64_t n = 0;
+  for (params_section s : {params_section::h, params_section::l, params_section::a,
+                           params_section::b_g1, params_section::b_g2})
+    n += count(s) * section(s).point_bytes;
+  return n;
+}
+
+result<parameters> params_file::load_all(point_checks checks, thread_pool& pool,
+                                         const progress_fn& progress) const {
   auto vk = load_vk(checks, pool);
   if (!vk.ok()) return vk.error();
   parameters p;
   p.vk = std::move(*vk);
+  // Decoded in chunks so that progress moves; each chunk still runs on the whole pool.
+  constexpr uint64_t CHUNK_POINTS = uint64_t(1) << 20;
+  const uint64_t total = query_bytes();
+  uint64_t done = 0;
+  if (progress) progress("load", 0, size_t(total));
+  const auto load_section = [&](params_section s, auto& v) -> status {
+    v.resize(size_t(count(s)));
+    for (uint64_t begin = 0; begin < v.size(); begin += CHUNK_POINTS) {
+      const uint64_t n = std::min<uint64_t>(CHUNK_POINTS, v.size() - begin);
+      if (status st =
+              decode(s, begin, n, std::span(v).subspan(size_t(begin), size_t(n)), checks, pool);
+          !st.ok())
+        return st;
+      done += n * section(s).point_bytes;
+      if (progress) progress("load", size_t(done), size_t(total));
+    }
+    return {};
+  };
   for (auto [v, s] : {std::pair{&p.h, params_section::h},
                       {&p.l, params_section::l},
                       {&p.a, params_section::a},
                       {&p.b_g1, params_section::b_g1}}) {
-    v->resize(size_t(count(s)));
-    status st = decode(s, 0, count(s), *v, checks, pool);
-    if (!st.ok()) return st;
+    if (status st = load_section(s, *v); !st.ok()) return st;
   }
-  p.b_g2.resize(size_t(count(params_section::b_g2)));
-  status st = decode(params_section::b_g2, 0, p.b_g2.size(), p.b_g2, checks, pool);
-  if (!st.ok()) return st;
+  if (status st = load_section(params_section::b_g2, p.b_g2); !st.ok()) return st;
   return p;
 }
 

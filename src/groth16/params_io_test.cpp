@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "ec/curves.hpp"
 #include "ec/scalar_mul.hpp"
@@ -716,3 +717,66 @@ TEST(params_io, unchecked_decode_is_faster) {
 }
 
 }  // namespace
+
+// point_checks::batched (the provers' default): the curve point by point, the subgroup by random
+// subset sums over batches of points; a point outside the subgroup anywhere in a large range (in
+// the first, a middle and the last batch, and in G2) is found and named exactly as `full` names
+// it, the lowest of several winning; valid files pass.
+TEST(params_io, batched_subgroup_check_names_the_point_like_full) {
+  auto rng = test_rng::from_env("batched_subgroup_check_names_the_point_like_full");
+  thread_pool pool(3);
+  const size_t n = 12000;  // two batches of 8192
+  const auto bytes = *params_to_bytes(random_params(rng, {1, 0, n, 0, 40}), pool);
+  const auto f = params_file::from_bytes(bytes).value();
+  EXPECT_TRUE(load_status(bytes, point_checks::batched, pool).ok());
+  for (size_t idx : {size_t(0), size_t(8192), n - 1}) {
+    auto bad = bytes;
+    set_point(bad, f, params_section::l, idx,
+              ec::g1_to_uncompressed(non_subgroup_point<fp_t>(rng)));
+    const status s = load_status(bad, point_checks::batched, pool);
+    EXPECT_EQ(s.code(), status_code::not_in_subgroup) << s.to_string();
+    EXPECT_EQ(s.message().rfind("l[" + std::to_string(idx) + "]: not_in_subgroup", 0), 0u)
+        << s.message();
+    if (idx == 0) {
+      EXPECT_EQ(s.message(), load_status(bad, point_checks::full, pool).message());
+    }
+  }
+  auto two = bytes;
+  set_point(two, f, params_section::l, 9000, ec::g1_to_uncompressed(non_subgroup_point<fp_t>(rng)));
+  set_point(two, f, params_section::l, 3000, ec::g1_to_uncompressed(non_subgroup_point<fp_t>(rng)));
+  EXPECT_EQ(load_status(two, point_checks::batched, pool).message().rfind("l[3000]:", 0), 0u);
+  auto g2 = bytes;
+  set_point(g2, f, params_section::b_g2, 39,
+            ec::g2_to_uncompressed(non_subgroup_point<fp2_t>(rng)));
+  const status s2 = load_status(g2, point_checks::batched, pool);
+  EXPECT_EQ(s2.message().rfind("b_g2[39]: not_in_subgroup", 0), 0u) << s2.message();
+  // Curve and encoding errors come first, as under on_curve_only.
+  auto off_curve = bytes;
+  off_curve[size_t(f.section(params_section::l).offset + 5 * 96 + 95)] ^= 1;
+  EXPECT_EQ(load_status(off_curve, point_checks::batched, pool).code(), status_code::not_on_curve);
+  // check_points reports what load_all does, without keeping the points.
+  EXPECT_TRUE(f.check_points(point_checks::batched, pool).ok());
+  const auto bad_file = params_file::from_bytes(g2).value();
+  EXPECT_EQ(bad_file.check_points(point_checks::batched, pool).message(), s2.message());
+}
+
+// load_all's progress: "load", from 0 to query_bytes(), never backwards, on the calling thread.
+TEST(params_io, load_all_reports_progress_in_bytes) {
+  auto rng = test_rng::from_env("load_all_reports_progress_in_bytes");
+  thread_pool pool(2);
+  const auto bytes = *params_to_bytes(random_params(rng, SMALL), pool);
+  const auto f = params_file::from_bytes(bytes).value();
+  std::vector<size_t> seen;
+  const auto caller = std::this_thread::get_id();
+  auto p = f.load_all(point_checks::none, pool, [&](const char* phase, size_t done, size_t total) {
+    EXPECT_STREQ(phase, "load");
+    EXPECT_EQ(total, f.query_bytes());
+    EXPECT_EQ(std::this_thread::get_id(), caller);
+    seen.push_back(done);
+  });
+  ASSERT_TRUE(p.ok()) << p.error().to_string();
+  ASSERT_GE(seen.size(), 2u);
+  EXPECT_EQ(seen.front(), 0u);
+  EXPECT_EQ(seen.back(), f.query_bytes());
+  EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+}

@@ -474,7 +474,8 @@ namespace {
 template <class T>
 status stream_section(const params_file& file, params_section sec, T* dst, uint64_t count,
                       point_checks checks, thread_pool& pool, cuzk::gpu::stager& stg,
-                      const cuzk::gpu::stream& strm) {
+                      const cuzk::gpu::stream& strm, const progress_fn& progress,
+                      uint64_t& done_bytes) {
   status decoded;
   stg.upload_with(
       dst, count * sizeof(T), strm,
@@ -488,6 +489,8 @@ status stream_section(const params_file& file, params_section sec, T* dst, uint6
             return st;
           return file.release(sec, begin, n);
         }();
+        done_bytes += len;
+        if (decoded && progress) progress("upload", size_t(done_bytes), size_t(file.query_bytes()));
       },
       sizeof(T));
   return decoded;
@@ -495,10 +498,9 @@ status stream_section(const params_file& file, params_section sec, T* dst, uint6
 
 }  // namespace
 
-result<std::unique_ptr<device_parameters>> device_parameters::stream_from(const params_file& file,
-                                                                          point_checks checks,
-                                                                          int device,
-                                                                          thread_pool& pool) {
+result<std::unique_ptr<device_parameters>> device_parameters::stream_from(
+    const params_file& file, point_checks checks, int device, thread_pool& pool,
+    const progress_fn& progress) {
   auto vk = file.load_vk(checks, pool);
   if (!vk) return vk.error();
   const query_sizes q{file.count(params_section::ic),   file.count(params_section::h),
@@ -511,16 +513,19 @@ result<std::unique_ptr<device_parameters>> device_parameters::stream_from(const 
     device_scope scope(p.ctx);
     const cuzk::gpu::stream strm(p.ctx);
     std::unique_ptr<cuzk::gpu::stager> stg = p.ctx.take_stager();
+    uint64_t done_bytes = 0;
+    if (progress) progress("upload", 0, size_t(file.query_bytes()));
     for (auto [sec, dst] :
          {std::pair{params_section::h, p.h.data()}, std::pair{params_section::l, p.l.data()},
           std::pair{params_section::a, p.a.data()},
           std::pair{params_section::b_g1, p.b_g1.data()}}) {
-      if (status st = stream_section(file, sec, dst, file.count(sec), checks, pool, *stg, strm);
+      if (status st = stream_section(file, sec, dst, file.count(sec), checks, pool, *stg, strm,
+                                     progress, done_bytes);
           !st)
         return st;
     }
     if (status st = stream_section(file, params_section::b_g2, p.b_g2.data(), q.b_g2, checks, pool,
-                                   *stg, strm);
+                                   *stg, strm, progress, done_bytes);
         !st)
       return st;
     strm.synchronize();  // the bases are ready for any stream

@@ -41,10 +41,11 @@ class device_parameters {
   /// staging and copied to the device while the next chunk is decoded, so the host holds two
   /// staging chunks, not the SRS; the mapping's pages are released as they are consumed. The vk
   /// is decoded from the file too. Errors: the decode status naming the point ("l[17]: ..."), or
-  /// a CUDA failure as upload's.
+  /// a CUDA failure as upload's. `progress` gets ("upload", bytes, query_bytes()) after each chunk.
   static result<std::unique_ptr<device_parameters>> stream_from(const params_file& file,
                                                                 point_checks checks, int device,
-                                                                thread_pool& pool);
+                                                                thread_pool& pool,
+                                                                const progress_fn& progress = {});
   ~device_parameters();
   device_parameters(const device_parameters&) = delete;
   device_parameters& operator=(const device_parameters&) = delete;

@@ -11,6 +11,7 @@
 #include <functional>
 #include <span>
 
+#include "base/progress.hpp"
 #include "base/status.hpp"
 #include "base/thread_pool.hpp"
 #include "ff/fields.hpp"
@@ -37,9 +38,9 @@ struct toxic_waste {
   static result<toxic_waste> random();
 };
 
-/// Progress report: phase name ("powers", "lagrange", "evaluate", "h", "l", "a", "b_g1", "b_g2",
-/// "ic"), items done and total in that phase. Called from the calling thread only.
-using progress_fn = std::function<void(const char* phase, size_t done, size_t total)>;
+/// Setup reports the phases "powers", "lagrange", "evaluate", "h", "l", "a", "b_g1", "b_g2", "ic"
+/// (items done and total in each) through base/progress.hpp's hook.
+using cuzk::progress_fn;
 
 /// Where generate_parameters runs its batch fixed-base multiplications: out[i] = scalars[i]·G in
 /// affine (infinity as (0, 0)), G the base of the table the generator built on the host. The CPU

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # `cuzk circuit stats` for the PoSt circuits: WindowPoSt and WinningPoSt 2 KiB named by wire
 # number, Go name and Rust name print the POST_SNAP.md §1.2 rows and the official parameter id;
-# a proof of the other kind and an unknown proof exit 2 with one line on stderr.
+# a proof of the other kind and an unknown proof exit 2 with one line on stderr. SnapDeals 2 KiB
+# (EmptySectorUpdate) by wire number, Rust name and Go constant prints the POST_SNAP.md §2.7 row.
 # Usage: circuit_stats_cli_test.sh /path/to/cuzk
 set -u
 cuzk="$1"
@@ -37,6 +38,14 @@ expect window-post 0 2 "is a winning-post proof, not window-post"
 expect winning-post 13 2 "is a window-post proof, not winning-post"
 expect window-post 15 2 "not in 0..14"
 expect winning-post StackedDrgWinning2KiBV1_2 2 "unknown registered PoSt proof"
+
+snap='"rows":1705044,"constraints":1705039,"inputs":5,"aux":1703569'
+for p in 0 StackedDrg2KiBV1 RegisteredUpdateProof_StackedDrg2KiBV1; do
+  expect snap "$p" 0 "\"registered_proof\":\"StackedDrg2KiBV1\",$snap"
+done
+expect snap 0 0 "fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194"
+expect snap 5 2 "not in 0..4"
+expect snap StackedDrg2KiBV1_1 2 "unknown registered update proof"
 
 if [[ $fails -ne 0 ]]; then
   echo "$fails failure(s)"

@@ -59,6 +59,21 @@ std::string post_param_id(const post::post_config_t& cfg) {
   return "v28-" + post_cache_prefix(cfg.tree) + "-" + to_hex(digest);
 }
 
+std::string update_cache_prefix(const hash::tree_shape& tree_r) {
+  return "empty-sector-update-" + tree_display(tree_r);
+}
+
+std::string update_param_identifier(const snap::update_config_t& cfg) {
+  return "empty_sector_update::PublicParams{ sector_nodes: " + std::to_string(cfg.nodes) + " }";
+}
+
+std::string update_param_id(const snap::update_config_t& cfg) {
+  const std::string id = update_param_identifier(cfg);
+  const auto digest = sha256_digest(
+      std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(id.data()), id.size()));
+  return "v28-" + update_cache_prefix(cfg.tree_r) + "-" + to_hex(digest);
+}
+
 std::string porep_params_file_name(const porep::porep_config_t& cfg) {
   return porep_param_id(cfg) + ".params";
 }

@@ -9,6 +9,8 @@
 // FallbackPoSt (POST_SNAP.md §1.9): prefix "proof-of-spacetime-fallback-merkletree-poseidon_hasher-
 // {B}-{S}-{T}", identifier "FallbackPoSt::PublicParams{sector_size: N, challenge_count: C,
 // sector_count: S}" with the circuit's C and S; Window V1 and V1_2 share the files.
+// EmptySectorUpdate (POST_SNAP.md §2.10): prefix "empty-sector-update-merkletree-poseidon_hasher-
+// {B}-{S}-{T}", identifier "empty_sector_update::PublicParams{ sector_nodes: N }".
 #pragma once
 
 #include <string>
@@ -16,6 +18,7 @@
 #include "filecoin/hash/merkle.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/post/config.hpp"
+#include "filecoin/snap/config.hpp"
 
 namespace cuzk::synth {
 
@@ -37,5 +40,11 @@ std::string post_cache_prefix(const hash::tree_shape& tree);
 std::string post_param_identifier(const post::post_config_t& cfg);
 /// "v28-<prefix>-<sha256 hex of the identifier>" (no extension).
 std::string post_param_id(const post::post_config_t& cfg);
+
+/// "empty-sector-update-merkletree-poseidon_hasher-{B}-{S}-{T}".
+std::string update_cache_prefix(const hash::tree_shape& tree_r);
+std::string update_param_identifier(const snap::update_config_t& cfg);
+/// "v28-<prefix>-<sha256 hex of the identifier>" (no extension).
+std::string update_param_id(const snap::update_config_t& cfg);
 
 }  // namespace cuzk::synth

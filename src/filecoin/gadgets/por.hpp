@@ -85,8 +85,35 @@ inline size_t por_constraints(por_hash_t h, const hash::tree_shape& shape) {
   return n;
 }
 
+/// The running hash `cur` up one level of arity a = 2^bits.size() whose a − 1 siblings are already
+/// allocated: insert `cur` at the index the (LE) bits spell, then hash the a slots (Poseidon with
+/// the MerkleTree tag, or the binary SHA256-trunc254 hash). ins(a) + hash constraints.
+template <class CS>
+allocated_num_t por_insert_and_hash(CS& cs, por_hash_t h, const allocated_num_t& cur,
+                                    std::span<const boolean_t> bits,
+                                    std::span<const allocated_num_t> siblings) {
+  constexpr size_t MAX_ARITY = 16;
+  const size_t a = siblings.size() + 1;
+  assert(a <= MAX_ARITY && a == (size_t(1) << bits.size()));
+  std::array<allocated_num_t, MAX_ARITY> slots;
+  insert(cs, cur, bits, siblings, slots.data());
+  if (h == por_hash_t::sha256) {
+    assert(a == 2);
+    return sha256_trunc254_leaves(cs, std::span<const allocated_num_t>(slots.data(), 2));
+  }
+  std::array<variable, MAX_ARITY> vars;
+  std::array<fr_t, MAX_ARITY> values;
+  for (size_t k = 0; k < a; ++k) {
+    vars[k] = slots[k].var;
+    values[k] = slots[k].value;
+  }
+  const poseidon_result_t r = poseidon_hash_merkle(cs, std::span<const variable>(vars.data(), a),
+                                                   std::span<const fr_t>(values.data(), a));
+  return {r.var, r.value};
+}
+
 /// The running hash `cur` up one level: allocate the index bits (appended to `bits_out`) and the
-/// a − 1 path elements, insert, hash with arity a.
+/// a − 1 path elements, then por_insert_and_hash.
 template <class CS>
 allocated_num_t por_level(CS& cs, por_hash_t h, const hash::merkle_path_level<fr_t>& level,
                           const allocated_num_t& cur, std::vector<boolean_t>& bits_out) {
@@ -96,24 +123,12 @@ allocated_num_t por_level(CS& cs, por_hash_t h, const hash::merkle_path_level<fr
   const size_t first_bit = bits_out.size();
   for (unsigned m = 1, k = 0; m < a; m <<= 1, ++k)
     bits_out.push_back(boolean_t::from_bit(alloc_bit(cs, (level.index >> k) & 1)));
-  std::array<allocated_num_t, MAX_ARITY> path, slots;
+  std::array<allocated_num_t, MAX_ARITY> path;
   for (unsigned k = 0; k + 1 < a; ++k) path[k] = alloc_num(cs, level.siblings[k]);
-  insert(cs, cur,
-         std::span<const boolean_t>(bits_out.data() + first_bit, bits_out.size() - first_bit),
-         std::span<const allocated_num_t>(path.data(), a - 1), slots.data());
-  if (h == por_hash_t::sha256) {
-    assert(a == 2);
-    return sha256_trunc254_leaves(cs, std::span<const allocated_num_t>(slots.data(), 2));
-  }
-  std::array<variable, MAX_ARITY> vars;
-  std::array<fr_t, MAX_ARITY> values;
-  for (unsigned k = 0; k < a; ++k) {
-    vars[k] = slots[k].var;
-    values[k] = slots[k].value;
-  }
-  const poseidon_result_t r = poseidon_hash_merkle(cs, std::span<const variable>(vars.data(), a),
-                                                   std::span<const fr_t>(values.data(), a));
-  return {r.var, r.value};
+  return por_insert_and_hash(
+      cs, h, cur,
+      std::span<const boolean_t>(bits_out.data() + first_bit, bits_out.size() - first_bit),
+      std::span<const allocated_num_t>(path.data(), a - 1));
 }
 
 /// PoRCircuit::synthesize. `value` and `root` are Var (existing variables) or Val (allocated

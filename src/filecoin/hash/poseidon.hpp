@@ -25,6 +25,11 @@ fr_t poseidon_merkle_tag(size_t arity);
 fr_t poseidon_constant_length_tag(uint64_t n);
 /// HashType::Custom(id): id·2^40 (neptune accepts 1 ≤ id ≤ 256; SnapDeals uses id 1).
 fr_t poseidon_custom_tag(uint64_t id);
+/// SnapDeals' HASH_TYPE_GEN_RANDOMNESS (storage-proofs-update constants.rs): Custom(Arbitrary(1)),
+/// the tag of phi, rho and the challenge digests (POST_SNAP.md §2.3).
+inline fr_t poseidon_gen_randomness_tag() {
+  return poseidon_custom_tag(1);
+}
 
 // ---- permutation -------------------------------------------------------------------------------
 

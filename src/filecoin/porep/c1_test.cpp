@@ -18,6 +18,7 @@
 #include "base/base64.hpp"
 #include "base/hex.hpp"
 #include "filecoin/porep/c1_bincode.hpp"
+#include "filecoin/porep/c1_bincode_test_util.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/c1_test_check.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
@@ -373,81 +374,11 @@ TEST(c1_wrapper, round_trip_and_detection) {
 // ---- bincode
 // -------------------------------------------------------------------------------------
 
-/// Independent minimal bincode v1 writer (FILECOIN.md §6.2), for the reader test.
-struct bin_writer {
-  std::vector<uint8_t> out;
-  void u32(uint32_t v) {
-    for (int i = 0; i < 4; ++i) out.push_back(uint8_t(v >> (8 * i)));
-  }
-  void u64(uint64_t v) {
-    for (int i = 0; i < 8; ++i) out.push_back(uint8_t(v >> (8 * i)));
-  }
-  void d(const domain_t& x) { out.insert(out.end(), x.begin(), x.end()); }
-  void path(const merkle_proof_t& m, size_t first, size_t n, size_t& h) {
-    u64(n);
-    for (size_t l = first; l < first + n; ++l) {
-      u64(m.path[l].num_hashes);
-      for (uint32_t j = 0; j < m.path[l].num_hashes; ++j) d(m.hashes[h++]);
-      u64(m.path[l].index);
-    }
-  }
-  void merkle(const merkle_proof_t& m) {
-    u32(uint32_t(m.kind));
-    size_t h = 0;
-    if (m.kind == merkle_proof_kind::single) {
-      d(m.root);
-      d(m.leaf);
-      path(m, 0, m.base_len, h);
-      return;
-    }
-    path(m, 0, m.base_len, h);
-    path(m, m.base_len, m.sub_len, h);
-    if (m.kind == merkle_proof_kind::top) path(m, m.base_len + m.sub_len, m.top_len, h);
-    d(m.root);
-    d(m.leaf);
-  }
-  void column(const column_proof_t& c) {
-    u32(c.column.index);
-    u64(c.column.rows.size());
-    for (const auto& r : c.column.rows) d(r);
-    merkle(c.inclusion_proof);
-  }
-  void labeling(const labeling_proof_t& l) {
-    u64(l.parents.size());
-    for (const auto& p : l.parents) d(p);
-    u32(l.layer_index);
-    u64(l.node);
-  }
-  void c1(const c1_output_t& c) {
-    u64(c.vanilla_proofs.size());
-    for (const auto& part : c.vanilla_proofs) {
-      u64(part.size());
-      for (const auto& p : part) {
-        merkle(p.comm_d_proofs);
-        merkle(p.comm_r_last_proof);
-        column(p.replica_column_proofs.c_x);
-        u64(6);
-        for (const auto& x : p.replica_column_proofs.drg_parents) column(x);
-        u64(8);
-        for (const auto& x : p.replica_column_proofs.exp_parents) column(x);
-        u64(p.labeling_proofs.size());
-        for (const auto& l : p.labeling_proofs) labeling(l);
-        labeling(p.encoding_proof);
-      }
-    }
-    d(c.comm_r);
-    d(c.comm_d);
-    d(c.replica_id);
-    d(c.seed);
-    d(c.ticket);
-  }
-};
-
 TEST(c1_bincode, reads_independent_writer_and_agrees_with_json) {
   for (auto p :
        {registered_seal_proof::stacked_drg_2kib_v1_1, registered_seal_proof::stacked_drg_8mib_v1}) {
     auto c1 = *generate_synthetic_c1(request(p));
-    bin_writer w;
+    test::bin_writer w;
     w.c1(c1);
     auto c = parse_c1_bincode(w.out, name_of(p));
     ASSERT_TRUE(c.ok()) << c.error().to_string();
@@ -460,7 +391,7 @@ TEST(c1_bincode, reads_independent_writer_and_agrees_with_json) {
 }
 
 TEST(c1_bincode, malformed_rejected) {
-  bin_writer w;
+  test::bin_writer w;
   w.c1(c1_2kib());
   const std::string rp = "StackedDrg2KiBV1_1";
   for (size_t cut : {size_t(0), size_t(7), size_t(100), w.out.size() / 2, w.out.size() - 1}) {

@@ -15,7 +15,9 @@ std::string sector_name(const fallback_sector_proof_t& p) {
   return "sector " + std::to_string(p.sector_id);
 }
 
-porep::merkle_proof_kind kind_for(const hash::tree_shape& t) {
+}  // namespace
+
+porep::merkle_proof_kind merkle_proof_kind_for(const hash::tree_shape& t) {
   return t.top_arity   ? porep::merkle_proof_kind::top
          : t.sub_arity ? porep::merkle_proof_kind::sub
                        : porep::merkle_proof_kind::single;
@@ -23,7 +25,7 @@ porep::merkle_proof_kind kind_for(const hash::tree_shape& t) {
 
 status check_merkle_shape(const hash::tree_shape& t, const merkle_proof_t& m,
                           const std::string& what) {
-  if (m.kind != kind_for(t))
+  if (m.kind != merkle_proof_kind_for(t))
     return {status_code::size_mismatch, what + ": Merkle proof variant " +
                                             std::to_string(unsigned(m.kind)) +
                                             " does not fit tree " + t.name()};
@@ -41,8 +43,6 @@ status check_merkle_shape(const hash::tree_shape& t, const merkle_proof_t& m,
   }
   return {};
 }
-
-}  // namespace
 
 status check_sector_proof_shape(const post_config_t& cfg, const fallback_sector_proof_t& p) {
   if (p.sectors.size() != 1)

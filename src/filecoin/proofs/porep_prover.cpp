@@ -87,7 +87,7 @@ result<generated_params_t> generate_porep_parameters(
   const synth::stacked_counts_t counts = synth::stacked_circuit_counts(
       blank.layers, blank.tree_d, blank.tree_r, unsigned(blank.challenges.size()));
   // aux is within 0.1 % of the constraint count for every size (porep_prover's reserve).
-  if (status st = steps::setup_and_write_streaming(
+  if (status st = steps::setup_and_write(
           [&](groth16::qap_cs& cs) { synth::synthesize_stacked_circuit(cs, blank); },
           counts.constraints, counts.inputs, counts.constraints, seed, pool, progress, out,
           backend->get());
@@ -203,8 +203,9 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
     tm.self_verify += seconds_since(t0);
     if (!ok) return status(ok.error().code(), part + ok.error().message());
     if (!*ok) {
-      return status(status_code::invalid_argument,
-                    part + "proof self-verification failed: the C1 is inconsistent");
+      return steps::self_check_failure(part, groth16::make_assignment(cs),
+                                       porep_params_path(*cfg, params_dir), opt, pool,
+                                       "the C1 is inconsistent");
     }
     proofs.push_back(*pf);
   }

@@ -64,8 +64,12 @@ struct prove_options_t {
   /// Check the vanilla proofs natively first (porep::verify_c1_output): a corrupted C1 then
   /// fails with a message naming the bad part instead of only at self-verification.
   bool check_vanilla = true;
-  /// Point checks when decoding the .params file (full subgroup checks cost ~1000× more).
-  groth16::point_checks params_checks = groth16::point_checks::on_curve_only;
+  /// Point checks when decoding the .params file: by default every point on the curve and in the
+  /// subgroup (batched: ~10x the on-curve cost, docs/notes/params-format.md). on_curve_only or
+  /// none only for files whose digest was checked (check_digests).
+  groth16::point_checks params_checks = groth16::point_checks::batched;
+  /// Progress of the parameter load (CPU: "load") or upload (GPU: "upload"), in file bytes.
+  progress_fn params_progress;
   /// When set: before anything is loaded, the .params and .vk are hashed (BLAKE2b-512, streamed)
   /// and must match these parameters.json facts (e.g. builtin_porep_facts()); a digest mismatch
   /// is bad_encoding, a file the facts do not name is invalid_argument. Costs one read of the

@@ -51,7 +51,7 @@ result<generated_params_t> generate_post_parameters(post::registered_post_proof 
 
   const synth::fallback_post_counts_t counts = synth::fallback_post_circuit_counts(*cfg);
   const auto blank = synth::blank_fallback_post_circuit(*cfg);
-  if (status st = steps::setup_and_write_streaming(
+  if (status st = steps::setup_and_write(
           [&](groth16::qap_cs& cs) { synth::synthesize_fallback_post_circuit(cs, blank); },
           counts.constraints, counts.inputs, counts.aux, seed, pool, progress, out, backend->get());
       !st)
@@ -149,8 +149,8 @@ result<std::vector<uint8_t>> prove_post(const post_inputs_t& in, const std::stri
   tm.self_verify = seconds_since(t0);
   if (!ok) return ok.error();
   if (!*ok) {
-    return status(status_code::invalid_argument,
-                  "proof self-verification failed: the vanilla proofs are inconsistent");
+    return steps::self_check_failure("", groth16::make_assignment(cs), params_path, opt, pool,
+                                     "the vanilla proofs are inconsistent");
   }
   tm.partitions = 1;
   tm.total = seconds_since(t_start);

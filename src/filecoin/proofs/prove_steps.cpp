@@ -2,6 +2,9 @@
 // The steps PoRep and PoSt proving share (prove_steps.hpp).
 #include "filecoin/proofs/prove_steps.hpp"
 
+#include <atomic>
+#include <cstdint>
+
 #include "groth16/params_io.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/prover_cpu.hpp"
@@ -52,29 +55,10 @@ status write_params_and_vk(const groth16::parameters& params, thread_pool& pool,
 
 }  // namespace
 
-status setup_and_write(r1cs::matrices m, const std::optional<std::vector<uint8_t>>& seed,
+status setup_and_write(const std::function<void(groth16::qap_cs&)>& synthesize, size_t constraints,
+                       size_t inputs, size_t aux, const std::optional<std::vector<uint8_t>>& seed,
                        thread_pool& pool, const groth16::progress_fn& progress,
                        generated_params_t& out, groth16::fixed_base_backend* backend) {
-  out.rows = m.num_rows();
-  out.inputs = m.num_inputs;
-  out.aux = m.num_aux;
-  out.domain_size = next_pow2(m.num_rows());
-  auto tw = toxic_waste_of(seed);
-  if (!tw) return tw.error();
-  auto t0 = clock_type::now();
-  auto params = groth16::generate_parameters(m, *tw, pool, progress, backend);
-  *tw = {};  // the trapdoor is no longer needed: do not keep it around
-  if (!params) return params.error();
-  m = {};
-  out.setup_s = seconds_since(t0);
-  return write_params_and_vk(*params, pool, out);
-}
-
-status setup_and_write_streaming(const std::function<void(groth16::qap_cs&)>& synthesize,
-                                 size_t constraints, size_t inputs, size_t aux,
-                                 const std::optional<std::vector<uint8_t>>& seed, thread_pool& pool,
-                                 const groth16::progress_fn& progress, generated_params_t& out,
-                                 groth16::fixed_base_backend* backend) {
   out.rows = constraints + inputs;
   out.domain_size = next_pow2(out.rows);
   auto tw = toxic_waste_of(seed);
@@ -139,9 +123,48 @@ result<std::unique_ptr<prover_backend>> open_backend(const std::string& params_p
   if (status s = file->validate_against(shape); !s) {
     return status(s.code(), params_path + " does not fit the circuit: " + s.message());
   }
-  auto b = make_prover_backend(*file, opt.params_checks, opt.gpu_device, pool, opt.log);
+  auto b = make_prover_backend(*file, opt.params_checks, opt.gpu_device, pool, opt.log,
+                               opt.params_progress);
   if (!b) return status(b.error().code(), params_path + ": " + b.error().message());
   return std::move(*b);
+}
+
+status self_check_failure(const std::string& part, const groth16::assignment& asg,
+                          const std::string& params_path, const prove_options_t& opt,
+                          thread_pool& pool, const std::string& witness_blame) {
+  std::atomic<uint64_t> bad_row{UINT64_MAX};
+  pool.parallel_range(asg.num_rows(), [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) {
+      if (asg.a[i] * asg.b[i] != asg.c[i]) {
+        uint64_t cur = bad_row.load();
+        while (i < cur && !bad_row.compare_exchange_weak(cur, i)) {
+        }
+        return;
+      }
+    }
+  });
+  if (const uint64_t row = bad_row.load(); row != UINT64_MAX) {
+    return status(status_code::invalid_argument,
+                  part + "proof self-verification failed: " + witness_blame + " (constraint row " +
+                      std::to_string(row) + ": a·b ≠ c)");
+  }
+  const std::string blame = part +
+                            "proof self-verification failed although the witness satisfies every "
+                            "constraint: the parameters " +
+                            params_path + " are suspect";
+  using enum groth16::point_checks;
+  if (opt.params_checks == on_curve_only || opt.params_checks == none) {
+    auto file = groth16::params_file::open(params_path);
+    if (!file) return status(status_code::invalid_argument, blame + ": " + file.error().message());
+    if (status s = file->check_points(batched, pool); !s) {
+      return status(status_code::invalid_argument, blame + ": " + s.message());
+    }
+  }
+  return status(status_code::invalid_argument,
+                blame +
+                    " (a point on the curve and in the subgroup but not of this circuit's "
+                    "setup, or another setup's file: compare their digests with `cuzk params "
+                    "check`)");
 }
 
 result<groth16::proof> prove_one(prover_backend& backend, const groth16::assignment& asg,

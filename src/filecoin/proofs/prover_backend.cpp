@@ -81,7 +81,8 @@ status check_backend_request(int gpu_device) {
 result<std::unique_ptr<prover_backend>> make_prover_backend(const groth16::params_file& file,
                                                             groth16::point_checks checks,
                                                             int gpu_device, thread_pool& pool,
-                                                            const log_sink& log) {
+                                                            const log_sink& log,
+                                                            const progress_fn& progress) {
   if (status s = check_backend_request(gpu_device); !s) return s;
 #if defined(CUZK_WITH_CUDA)
   if (gpu_device >= 0) {
@@ -91,7 +92,8 @@ result<std::unique_ptr<prover_backend>> make_prover_backend(const groth16::param
            "CPU",
            gpu_device);
     } else {
-      auto dp = groth16::gpu::device_parameters::stream_from(file, checks, gpu_device, pool);
+      auto dp =
+          groth16::gpu::device_parameters::stream_from(file, checks, gpu_device, pool, progress);
       if (!dp) {
         return status(dp.error().code(), "streaming the parameters to GPU " +
                                              std::to_string(gpu_device) + ": " +
@@ -103,7 +105,7 @@ result<std::unique_ptr<prover_backend>> make_prover_backend(const groth16::param
     }
   }
 #endif
-  auto params = file.load_all(checks, pool);
+  auto params = file.load_all(checks, pool, progress);
   if (!params) return params.error();
   logf(log, log_level::debug, "proving on the CPU");
   return std::unique_ptr<prover_backend>(new cpu_backend(std::move(*params)));

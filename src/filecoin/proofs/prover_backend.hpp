@@ -54,10 +54,12 @@ status check_backend_request(int gpu_device);
 /// chunks (no decoded host copy) — or, when the machine has no CUDA device at all, the CPU, said
 /// through `log` at warn level. A device ordinal that does not exist on a machine that has
 /// devices, a decode failure or a failed upload is an error (naming the device for the GPU).
+/// `progress` reports the decode (CPU: "load") or the upload (GPU: "upload") in file bytes.
 result<std::unique_ptr<prover_backend>> make_prover_backend(const groth16::params_file& file,
                                                             groth16::point_checks checks,
                                                             int gpu_device, thread_pool& pool,
-                                                            const log_sink& log);
+                                                            const log_sink& log,
+                                                            const progress_fn& progress = {});
 
 /// The Groth16 setup's fixed-base backend (groth16/setup.hpp) for `gpu_device`: nullptr (the
 /// CPU) when gpu_device < 0, the CUDA one (groth16/setup_gpu.hpp) otherwise; invalid_argument in

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: Apache-2.0
+// `cuzk prove snap --vanilla FILE --registered-proof P --comm-r-old HEX --comm-r-new HEX
+//  --comm-d-new HEX [--params-dir D] --proof-out proof.bin` and `cuzk verify snap … --proof
+// proof.bin` (no --vanilla): a SnapDeals (EmptySectorUpdate) proof from the inputs Curio sends
+// (filecoin/proofs/snap_prover.hpp). The vanilla file is a JSON array of base64 bincode
+// PartitionProofs, one per partition in order (Curio's snap-vproof.json); the commitments are 64
+// hex digits each (the 32 raw bytes Curio takes from the CIDs). P is the wire number (0..4), the
+// Rust name or the Go constant. Every partition proof is self-verified before the P × 192 bytes
+// are written. `--check-digests --parameters-json F` and `--gpu` as for `cuzk prove porep`.
+// Exit codes: 0 ok / valid, 1 invalid proof or I/O failure, 2 bad input.
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "base/file_io.hpp"
+#include "cli_args.hpp"
+#include "filecoin/porep/commp.hpp"
+#include "filecoin/post/vanilla_proof.hpp"
+#include "filecoin/proofs/params_digest.hpp"
+#include "filecoin/proofs/snap_prover.hpp"
+#include "filecoin/snap/config.hpp"
+#include "logging.hpp"
+
+namespace cuzk::app {
+namespace {
+
+/// A 32 GiB update is 16 × 561,768 bytes, ~12 MB in base64; this bounds a file that cannot be one.
+constexpr uint64_t MAX_SNAP_VANILLA_FILE_BYTES = uint64_t(64) << 20;
+
+struct snap_args {
+  std::string vanilla_path, proof_name, params_dir, proof_path, parameters_json;
+  std::string comm_r_old_hex, comm_r_new_hex, comm_d_new_hex;
+  bool check_digests = false;
+  int gpu = -1;
+  proofs::update_inputs_t in;
+};
+
+void add_snap_options(CLI::App& cmd, snap_args& args, const std::string& proof_flag,
+                      const std::string& proof_help) {
+  cmd.add_option("--registered-proof", args.proof_name, "registered update proof: number or name")
+      ->required();
+  cmd.add_option("--comm-r-old", args.comm_r_old_hex, "the sector key's comm_r (64 hex digits)")
+      ->required();
+  cmd.add_option("--comm-r-new", args.comm_r_new_hex, "the updated replica's comm_r")->required();
+  cmd.add_option("--comm-d-new", args.comm_d_new_hex, "the new data's comm_d")->required();
+  cmd.add_option("--params-dir", args.params_dir,
+                 "parameter directory (default $FIL_PROOFS_PARAMETER_CACHE or "
+                 "/var/tmp/filecoin-proof-parameters)");
+  cmd.add_option(proof_flag, args.proof_path, proof_help)->required();
+  cmd.footer(std::string(REGISTERED_UPDATE_PROOFS_HELP) +
+             "\nexit status: 0 ok/valid, 1 invalid proof or I/O failure, 2 bad input");
+}
+
+/// Reads and decodes the inputs (the vanilla file only when given); -1 on success, else the exit
+/// code (the error already logged).
+int load_inputs(const std::string& prefix, snap_args& args) {
+  args.params_dir = proofs::resolve_params_dir(args.params_dir);
+  auto proof = snap::parse_registered_update_proof(args.proof_name);
+  if (!proof) {
+    spdlog::error("{}: --registered-proof: {}", prefix, proof.error().message());
+    return EXIT_BAD;
+  }
+  args.in.proof = *proof;
+  for (const auto& [flag, hex, out] :
+       {std::tuple{"--comm-r-old", &args.comm_r_old_hex, &args.in.comms.comm_r_old},
+        std::tuple{"--comm-r-new", &args.comm_r_new_hex, &args.in.comms.comm_r_new},
+        std::tuple{"--comm-d-new", &args.comm_d_new_hex, &args.in.comms.comm_d_new}}) {
+    auto v = porep::parse_hex32(*hex);
+    if (!v) {
+      spdlog::error("{}: {}: {}", prefix, flag, v.error().message());
+      return EXIT_BAD;
+    }
+    *out = *v;
+  }
+  if (args.vanilla_path.empty()) return -1;
+  auto text = read_text_file_bounded(args.vanilla_path, MAX_SNAP_VANILLA_FILE_BYTES);
+  if (!text) {
+    spdlog::error("{}: --vanilla: {}", prefix, text.error().to_string());
+    return text.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
+  }
+  auto elements = post::parse_vanilla_file(*text);
+  if (!elements) {
+    spdlog::error("{}: --vanilla {}: {}", prefix, args.vanilla_path, elements.error().to_string());
+    return EXIT_BAD;
+  }
+  auto partitions = snap::parse_partition_proofs(*elements);
+  if (!partitions) {
+    spdlog::error("{}: --vanilla {}: {}", prefix, args.vanilla_path,
+                  partitions.error().to_string());
+    return EXIT_BAD;
+  }
+  args.in.partitions = std::move(*partitions);
+  return -1;
+}
+
+int run_prove_snap(snap_args& args) {
+  const std::string prefix = "cuzk prove snap";
+  if (int rc = load_inputs(prefix, args); rc >= 0) return rc;
+  proofs::prove_options_t opt;
+  opt.gpu_device = args.gpu;
+  opt.log = spdlog_log_sink();
+  if (args.check_digests) {
+    auto f = proofs::read_parameters_json(args.parameters_json);
+    if (!f) {
+      spdlog::error("{}: --parameters-json: {}", prefix, f.error().to_string());
+      return f.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
+    }
+    opt.check_digests = std::move(*f);
+  }
+  proofs::prove_timings_t tm;
+  auto proof =
+      proofs::prove_update(args.in, args.params_dir, thread_pool::default_pool(), &tm, opt);
+  bool mismatch = false;
+  for (const auto& c : tm.digests) {
+    const bool ok = c.verdict == proofs::digest_verdict::ok;
+    mismatch |= c.verdict == proofs::digest_verdict::mismatch;
+    spdlog::log(ok ? spdlog::level::info : spdlog::level::err, "{}: digest {:<8} {} {}", prefix,
+                proofs::name_of(c.verdict), c.name, c.actual);
+  }
+  if (!proof) {
+    const status_code c = proof.error().code();
+    spdlog::error("{}: {}", prefix, proof.error().to_string());
+    return mismatch || c == status_code::io_error || c == status_code::internal ? EXIT_FAIL
+                                                                                : EXIT_BAD;
+  }
+  std::ofstream f(args.proof_path, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(proof->data()), std::streamsize(proof->size()));
+  if (!f) {
+    spdlog::error("{}: cannot write {}", prefix, args.proof_path);
+    return EXIT_FAIL;
+  }
+  spdlog::info(
+      "{}: {} partition(s), {} bytes -> {} (self-verified) | vanilla check {:.3f} s | synthesis "
+      "{:.2f} s | params load {:.2f} s | prove {:.2f} s | self-verify {:.3f} s | total {:.2f} s",
+      prefix, tm.partitions, proof->size(), args.proof_path, tm.vanilla_check, tm.synthesis,
+      tm.params_load, tm.prove, tm.self_verify, tm.total);
+  return EXIT_OK;
+}
+
+int run_verify_snap(snap_args& args) {
+  const std::string prefix = "cuzk verify snap";
+  if (int rc = load_inputs(prefix, args); rc >= 0) return rc;
+  std::ifstream f(args.proof_path, std::ios::binary);
+  if (!f) {
+    spdlog::error("{}: cannot read {}", prefix, args.proof_path);
+    return EXIT_BAD;
+  }
+  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)),
+                                   std::istreambuf_iterator<char>());
+  auto ok = proofs::verify_update(args.in.proof, args.in.comms, bytes, args.params_dir);
+  if (!ok) {
+    spdlog::error("{}: {}", prefix, ok.error().to_string());
+    return ok.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
+  }
+  std::printf("%s\n", *ok ? "valid" : "invalid");
+  return *ok ? EXIT_OK : EXIT_FAIL;
+}
+
+}  // namespace
+
+void add_snap_prove_commands(CLI::App& prove, CLI::App& verify, command_runner& chosen) {
+  auto pa = std::make_shared<snap_args>();
+  auto* p = prove.add_subcommand(
+      "snap", "a SnapDeals update proof from Curio's partition proofs (CPU or --gpu N)");
+  p->add_option("--vanilla", pa->vanilla_path,
+                "partition proofs: JSON array of base64 PartitionProofs, in partition order")
+      ->required();
+  add_snap_options(*p, *pa, "--proof-out", "where to write the P × 192-byte proof");
+  auto* check =
+      p->add_flag("--check-digests", pa->check_digests,
+                  "first check the .params/.vk BLAKE2b-512 digests against --parameters-json");
+  p->add_option("--parameters-json", pa->parameters_json, "parameters.json for --check-digests")
+      ->needs(check);
+  check->needs("--parameters-json");
+  p->add_option("--gpu", pa->gpu, "prove on CUDA device N (CUDA builds only)")
+      ->transform(decimal_u64(0, 1023));
+  on_selected(p, chosen, [pa] { return run_prove_snap(*pa); });
+
+  auto va = std::make_shared<snap_args>();
+  auto* v = verify.add_subcommand("snap", "verify a SnapDeals update proof");
+  add_snap_options(*v, *va, "--proof", "the proof to verify");
+  on_selected(v, chosen, [va] { return run_verify_snap(*va); });
+}
+
+}  // namespace cuzk::app

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+// SnapDeals (EmptySectorUpdate) on the CPU or GPU prover (filecoin-proofs update.rs
+// generate_empty_sector_update_proof_with_vanilla / verify_empty_sector_update_proof): Groth16
+// parameters for the update circuit under the official file names, proving every partition from
+// the vanilla PartitionProofs Curio sends (each validated first, every partition proof
+// self-verified before the proof is returned, since Curio stores it unchecked), and verification
+// against comm_r_old, comm_r_new and comm_d_new.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/status.hpp"
+#include "base/thread_pool.hpp"
+#include "filecoin/proofs/porep_prover.hpp"
+#include "filecoin/snap/config.hpp"
+#include "filecoin/snap/vanilla_proof.hpp"
+#include "filecoin/snap/vanilla_prove.hpp"
+
+namespace cuzk::proofs {
+
+/// The .params / .vk paths of an update config inside `dir` (synth::update_param_id names).
+std::string update_params_path(const snap::update_config_t& cfg, const std::string& dir);
+std::string update_vk_path(const snap::update_config_t& cfg, const std::string& dir);
+
+/// Single-party Groth16 setup of the registered proof's EmptySectorUpdate circuit (matrix_cs of
+/// the blank circuit → generate_parameters), written as <dir>/<official name>.params and .vk;
+/// the toxic waste as generate_porep_parameters. 2 KiB: 1,705,044 rows.
+result<generated_params_t> generate_update_parameters(
+    snap::registered_update_proof proof, const std::string& out_dir, thread_pool& pool,
+    const groth16::progress_fn& progress = {},
+    const std::optional<std::vector<uint8_t>>& seed = std::nullopt, int gpu_device = -1);
+
+/// One SnapDeals proof as Curio asks for it (SNAP_DEALS_UPDATE, CURIO_WIRE.md §4.5).
+struct update_inputs_t {
+  snap::registered_update_proof proof = snap::registered_update_proof::stacked_drg_2kib_v1;
+  snap::update_commitments_t comms;
+  /// One PartitionProof per partition, in partition order (proof k is partition k).
+  std::vector<snap::partition_proof_t> partitions;
+};
+
+/// Proves every partition with the parameters in `params_dir` and returns the P × 192-byte proof.
+/// Errors (never an invalid proof): invalid_argument for vanilla proofs that do not validate
+/// (naming the partition and challenge) or a failed self-check; size_mismatch for the wrong number
+/// of partitions; non_canonical for a commitment ≥ r; io_error / size_mismatch for missing or
+/// mismatched parameter files; bad_encoding for a digest mismatch (opt.check_digests).
+/// opt.check_vanilla = false skips the vanilla validation (self-verification still refuses an
+/// unsatisfied circuit).
+result<std::vector<uint8_t>> prove_update(const update_inputs_t& in, const std::string& params_dir,
+                                          thread_pool& pool, prove_timings_t* timings = nullptr,
+                                          const prove_options_t& opt = {});
+
+/// Verifies a P × 192-byte update proof against the commitments with the .vk in `params_dir`:
+/// true when every partition proof verifies. An error for undecodable bytes, the wrong number of
+/// partition proofs, a commitment ≥ r, or a missing/bad .vk.
+result<bool> verify_update(snap::registered_update_proof proof,
+                           const snap::update_commitments_t& comms,
+                           std::span<const uint8_t> proof_bytes, const std::string& params_dir);
+
+}  // namespace cuzk::proofs

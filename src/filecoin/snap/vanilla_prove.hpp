@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+// SnapDeals vanilla PartitionProofs (POST_SNAP.md §2.4, §2.8; storage-proofs-update vanilla.rs
+// prove / verify): generation from an updated sector held in memory, and the checks a vanilla
+// verifier makes before a proof is built from them (Curio does not check what it gets back, so
+// cuzk checks what it is given): shapes, every path, the challenges, the encoding of each
+// challenged node, the apex leaves against comm_d_new.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "base/status.hpp"
+#include "filecoin/snap/config.hpp"
+#include "filecoin/snap/encode.hpp"
+#include "filecoin/snap/vanilla_proof.hpp"
+
+namespace cuzk::snap {
+
+/// What the verifier knows of an update (the public inputs besides k).
+struct update_commitments_t {
+  bytes32_t comm_r_old{};
+  bytes32_t comm_r_new{};
+  bytes32_t comm_d_new{};
+};
+
+inline update_commitments_t commitments_of(const updated_sector_t& s) {
+  return {s.comm_r_old, s.comm_r_new, s.comm_d_new};
+}
+
+/// The PartitionProof of partition k < config.partitions: the apex leaves [k·A, (k + 1)·A) of
+/// tree_d_new's row at height L − p − a and, per challenge of k, the openings of the challenged
+/// node in tree_r_old, tree_d_new and tree_r_new.
+result<partition_proof_t> prove_partition(const updated_sector_t& s, unsigned k);
+
+/// The serialized PartitionProofs of every partition, in partition order: what Curio sends as a
+/// SNAP_DEALS_UPDATE request's vanilla_proofs.
+std::vector<std::vector<uint8_t>> prove_all_partitions(const updated_sector_t& s);
+
+/// The layout the circuit relies on: A apex leaves, `challenges` challenge proofs, each r proof of
+/// the tree_r shape and each d proof Single over the binary tree_d. Errors name the challenge.
+status check_partition_proof_shape(const update_config_t& c, const partition_proof_t& p);
+
+/// Everything a vanilla verifier checks of partition k: the shape; every value canonical; every
+/// path's leaf index equals the derived challenge and every path hashes to its root; the
+/// proof_r_old roots agree and Poseidon_2(comm_c, root) = comm_r_old (the same for new);
+/// proof_d_new's roots are comm_d_new; leaf_r_new = leaf_r_old + leaf_d_new·rho; the node at
+/// the apex height of each d path is its apex leaf; the last p d siblings agree across challenges;
+/// the apex tree with that partition path hashes to comm_d_new. Errors name the challenge.
+status validate_partition_proof(const update_config_t& c, const update_commitments_t& comms,
+                                unsigned k, const partition_proof_t& p);
+
+/// validate_partition_proof on each proof, proof k as partition k; the count must be P.
+status validate_partition_proofs(const update_config_t& c, const update_commitments_t& comms,
+                                 std::span<const partition_proof_t> proofs);
+
+}  // namespace cuzk::snap
