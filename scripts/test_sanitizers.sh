@@ -10,11 +10,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Unit tests run under the sanitizers: every decoder's test and the field / curve / pairing / hash
-# code under them; the slow provers and circuit tests stay in the normal build (docs/fuzzing.md).
-SANITIZER_TESTS=(base_test base64_test hash_test sha256_test ff_test tower_test ec_test
-                 ec_vectors_test pairing_test r1cs_test iden3_io_test groth16_test params_io_test
-                 snarkjs_json_test porep_c1_test post_test proofs_params_digest_test)
+# Unit tests run under the sanitizers: every decoder's test and the curve, hash and Groth16 code
+# under them; pure field/tower/pairing arithmetic, NTT, MSM and the circuit tests stay in the
+# normal build (compile time; docs/fuzzing.md).
+SANITIZER_TESTS=(base_test base64_test hash_test sha256_test ec_test ec_vectors_test r1cs_test
+                 iden3_io_test groth16_test params_io_test snarkjs_json_test porep_c1_test post_test
+                 proofs_params_digest_test)
 
 build=build-asan
 jobs=$(nproc)

@@ -164,7 +164,9 @@ result<ec::affine_t<Field>> point_from_json(const json& j, const std::string& wh
 result<json> parse_text(std::string_view text, const char* what) {
   try {
     return json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // parse_error, and out_of_range for a number too large for a double ("9E14651173", found by
+    // snarkjs_json_fuzz): both are malformed input.
     return status(status_code::bad_encoding, std::string(what) + ": invalid JSON: " + e.what());
   }
 }

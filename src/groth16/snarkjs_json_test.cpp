@@ -179,6 +179,17 @@ TEST(SnarkjsJson, VerifiesFrozenSnarkjsProof) {
   EXPECT_EQ(ours["vk_delta_2"], theirs["vk_delta_2"]);
 }
 
+// Found by snarkjs_json_fuzz (docs/fuzzing.md): a JSON number too large for a double made the
+// JSON library throw out_of_range, which escaped the readers and aborted the process.
+TEST(SnarkjsJson, NumberOverflowIsMalformedNotAnAbort) {
+  expect_error(proof_from_snarkjs_json(R"({"pi_a": [9E14651173, "1", "1"]})"),
+               status_code::bad_encoding, "proof: invalid JSON");
+  expect_error(vk_from_snarkjs_json("[1e400]"), status_code::bad_encoding,
+               "verification key: invalid JSON");
+  expect_error(public_from_snarkjs_json("[-1E99999]"), status_code::bad_encoding,
+               "public signals: invalid JSON");
+}
+
 TEST(SnarkjsJson, RejectsMalformedWithFieldNames) {
   const std::string vk_text = read_vector("verification_key.json");
   const json vk = json::parse(vk_text);
