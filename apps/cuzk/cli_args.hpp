@@ -16,6 +16,7 @@
 #include "base/status.hpp"
 #include "filecoin/porep/commp.hpp"  // parse_hex32
 #include "filecoin/porep/replica_id.hpp"
+#include "groth16/params_io.hpp"
 
 namespace cuzk::app {
 
@@ -138,5 +139,19 @@ inline constexpr const char* REGISTERED_POST_PROOFS_HELP =
 inline constexpr const char* REGISTERED_UPDATE_PROOFS_HELP =
     "registered update proofs (snap): StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}V1 (0..4), also\n"
     "  as the Go constant RegisteredUpdateProof_StackedDrg2KiBV1";
+
+/// `--param-checks batched|on-curve` on the prove commands: how the parameter points are checked
+/// while they load. batched (the default): on the curve and in the subgroup
+/// (groth16::point_checks::batched); on-curve: the curve only, for files the operator already
+/// trusts (--check-digests implies it for files matching parameters.json). `mode` holds the word.
+inline void add_param_checks_option(CLI::App& cmd, std::string& mode) {
+  cmd.add_option("--param-checks", mode,
+                 "parameter point checks: batched (curve + subgroup, default) or on-curve")
+      ->check(CLI::IsMember({"batched", "on-curve"}))
+      ->capture_default_str();
+}
+inline groth16::point_checks param_checks_of(const std::string& mode) {
+  return mode == "on-curve" ? groth16::point_checks::on_curve_only : groth16::point_checks::batched;
+}
 
 }  // namespace cuzk::app

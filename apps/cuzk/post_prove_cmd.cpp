@@ -40,6 +40,7 @@ struct post_args {
   uint64_t miner_id = 0;
   unsigned partition = 0;
   bool check_digests = false;
+  std::string param_checks = "batched";  // --param-checks
   int gpu = -1;
   proofs::post_inputs_t in;
 };
@@ -121,6 +122,7 @@ int run_prove_post(post_args& args) {
   }
   proofs::prove_options_t opt;
   opt.gpu_device = args.gpu;
+  opt.params_checks = param_checks_of(args.param_checks);
   opt.log = spdlog_log_sink();
   if (args.check_digests) {
     if (args.parameters_json.empty()) {
@@ -207,6 +209,7 @@ void add_post_prove_commands(CLI::App& prove, CLI::App& verify, command_runner& 
     p->add_option("--parameters-json", pa->parameters_json,
                   "parameters.json for --check-digests (default: built-in PoSt facts)")
         ->needs(check);
+    add_param_checks_option(*p, pa->param_checks);
     p->add_option("--gpu", pa->gpu, "prove on CUDA device N (CUDA builds only)")
         ->transform(decimal_u64(0, 1023));
     on_selected(p, chosen, [pa] { return run_prove_post(*pa); });

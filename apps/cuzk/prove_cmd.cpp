@@ -41,6 +41,7 @@ namespace {
 struct porep_args {
   std::string c1_path, params_dir, proof_path, proof_name, parameters_json;
   bool check_digests = false;
+  std::string param_checks = "batched";  // --param-checks
   int gpu = -1;
   identity_args id;
   porep::c1_output_t c1;
@@ -101,6 +102,7 @@ int run_prove_porep(porep_args& args) {
   }
   proofs::prove_options_t opt;
   opt.gpu_device = args.gpu;
+  opt.params_checks = param_checks_of(args.param_checks);
   // The backend choice (and a CPU fallback when a GPU was asked for but none is present).
   opt.log = spdlog_log_sink();
   if (args.check_digests) {
@@ -199,6 +201,7 @@ void add_prove_commands(CLI::App& root, command_runner& chosen) {
       ->add_option("--parameters-json", prove_args->parameters_json,
                    "parameters.json for --check-digests (default: built-in PoRep facts)")
       ->needs(check);
+  add_param_checks_option(*prove_porep, prove_args->param_checks);
   prove_porep->add_option("--gpu", prove_args->gpu, "prove on CUDA device N (CUDA builds only)")
       ->transform(decimal_u64(0, 1023));
   on_selected(prove_porep, chosen, [prove_args] { return run_prove_porep(*prove_args); });

@@ -38,6 +38,7 @@ struct snap_args {
   std::string vanilla_path, proof_name, params_dir, proof_path, parameters_json;
   std::string comm_r_old_hex, comm_r_new_hex, comm_d_new_hex;
   bool check_digests = false;
+  std::string param_checks = "batched";  // --param-checks
   int gpu = -1;
   proofs::update_inputs_t in;
 };
@@ -105,6 +106,7 @@ int run_prove_snap(snap_args& args) {
   if (int rc = load_inputs(prefix, args); rc >= 0) return rc;
   proofs::prove_options_t opt;
   opt.gpu_device = args.gpu;
+  opt.params_checks = param_checks_of(args.param_checks);
   opt.log = spdlog_log_sink();
   if (args.check_digests) {
     auto f = proofs::read_parameters_json(args.parameters_json);
@@ -179,6 +181,7 @@ void add_snap_prove_commands(CLI::App& prove, CLI::App& verify, command_runner& 
   p->add_option("--parameters-json", pa->parameters_json, "parameters.json for --check-digests")
       ->needs(check);
   check->needs("--parameters-json");
+  add_param_checks_option(*p, pa->param_checks);
   p->add_option("--gpu", pa->gpu, "prove on CUDA device N (CUDA builds only)")
       ->transform(decimal_u64(0, 1023));
   on_selected(p, chosen, [pa] { return run_prove_snap(*pa); });

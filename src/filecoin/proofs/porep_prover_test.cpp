@@ -22,6 +22,15 @@ namespace {
 
 using porep::registered_seal_proof;
 
+/// The default batched subgroup check costs ≈ 270 s per load of the 2 KiB parameters on 2 cores;
+/// it is the subject of params_io_test and tests/e2e/params_blame.sh, not of these cases, which
+/// load with the curve check only.
+prove_options_t on_curve_loads() {
+  prove_options_t opt;
+  opt.params_checks = groth16::point_checks::on_curve_only;
+  return opt;
+}
+
 struct shared_state {
   std::string dir;
   porep::c1_output_t c1;
@@ -56,7 +65,8 @@ class porep_e2e : public ::testing::Test {
   static const std::vector<uint8_t>& valid_proof() {
     if (state_->proof.empty()) {
       prove_timings_t tm;
-      auto p = prove_porep(state_->c1, state_->who, state_->dir, thread_pool::default_pool(), &tm);
+      auto p = prove_porep(state_->c1, state_->who, state_->dir, thread_pool::default_pool(), &tm,
+                           on_curve_loads());
       EXPECT_TRUE(p.ok()) << p.error().to_string();
       if (p.ok()) state_->proof = *p;
       const auto& t = tm.prover;
@@ -130,7 +140,7 @@ TEST_F(porep_e2e, corrupted_path_fails_clearly) {
   EXPECT_NE(p.error().message().find("vanilla"), std::string::npos) << p.error().to_string();
 
   // Without the native check the circuit is unsatisfied and self-verification catches it.
-  prove_options_t opt;
+  prove_options_t opt = on_curve_loads();
   opt.check_vanilla = false;
   auto q = prove_porep(bad, state_->who, state_->dir, thread_pool::default_pool(), nullptr, opt);
   ASSERT_FALSE(q.ok());

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // SnapDeals end to end on the CPU prover (label e2e): the shared 2 KiB parameters (ctest fixture
-// snap_2k_params, a 1.7 M-row setup under the official names); a sector sealed in memory, new data encoded, its vanilla
-// PartitionProof, proven and self-verified, then verified; a flipped proof byte, another
-// comm_r_new or comm_d_new fail verification; a tampered vanilla path is refused by the vanilla
-// check and, with the check off, by self-verification; a wrong partition count is refused.
+// snap_2k_params, a 1.7 M-row setup under the official names); a sector sealed in memory, new data
+// encoded, its vanilla PartitionProof, proven and self-verified, then verified; a flipped proof
+// byte, another comm_r_new or comm_d_new fail verification; a tampered vanilla path is refused by
+// the vanilla check and, with the check off, by self-verification; a wrong partition count is
+// refused.
 #include "filecoin/proofs/snap_prover.hpp"
 
 #include <gtest/gtest.h>
@@ -22,6 +23,15 @@ namespace {
 
 using snap::registered_update_proof;
 constexpr auto SNAP_2KIB = registered_update_proof::stacked_drg_2kib_v1;
+
+/// The default batched subgroup check costs minutes per load of the 2 KiB parameters on 2 cores;
+/// it is the subject of params_io_test and tests/e2e/params_blame.sh, not of these cases, which
+/// load with the curve check only.
+prove_options_t on_curve_loads() {
+  prove_options_t opt;
+  opt.params_checks = groth16::point_checks::on_curve_only;
+  return opt;
+}
 
 struct shared_state {
   std::string params_dir;
@@ -62,7 +72,7 @@ class snap_prover : public ::testing::Test {
 
 TEST_F(snap_prover, prove_verify_and_rejections) {
   prove_timings_t tm;
-  auto proof = prove_update(inputs(), dir(), thread_pool::default_pool(), &tm);
+  auto proof = prove_update(inputs(), dir(), thread_pool::default_pool(), &tm, on_curve_loads());
   ASSERT_TRUE(proof.ok()) << proof.error().to_string();
   ASSERT_EQ(proof->size(), 192u);
   EXPECT_EQ(tm.partitions, 1u);
@@ -99,7 +109,7 @@ TEST_F(snap_prover, tampered_vanilla_is_never_proven) {
   EXPECT_NE(refused.error().message().find("challenge 4"), std::string::npos)
       << refused.error().to_string();
 
-  prove_options_t no_check;
+  prove_options_t no_check = on_curve_loads();
   no_check.check_vanilla = false;
   auto unsat = prove_update(in, dir(), thread_pool::default_pool(), nullptr, no_check);
   ASSERT_FALSE(unsat.ok());
