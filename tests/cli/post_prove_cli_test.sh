@@ -6,7 +6,8 @@
 # winning-post --seed`; proofs verify (exit 0 "valid"); wrong randomness or another sector's
 # vanilla file verify "invalid" (exit 1), a tampered proof is rejected; vanilla proofs made for
 # other randomness fail to prove naming the sector and challenge (exit 2); a proof of the other
-# kind, bad randomness and a malformed vanilla file exit 2, a missing vanilla file exits 1.
+# kind, bad randomness, a malformed and a missing vanilla file exit 2 (a missing file is bad
+# input, like a directory or a FIFO where the file is meant: check_input_file).
 # Usage: post_prove_cli_test.sh /path/to/cuzk
 set -u
 cuzk="$1"
@@ -95,7 +96,7 @@ run 2 "--randomness" prove window-post --vanilla "$tmp/w.json" --randomness 12 \
 echo '["@@"]' >"$tmp/bad.json"
 run 2 "[0]" prove window-post --vanilla "$tmp/bad.json" --randomness "$rand" \
   --registered-proof 10 "${common[@]}" --proof-out "$tmp/x.proof"
-run 1 "" prove window-post --vanilla "$tmp/missing.json" --randomness "$rand" \
+run 2 "cannot stat" prove window-post --vanilla "$tmp/missing.json" --randomness "$rand" \
   --registered-proof 10 "${common[@]}" --proof-out "$tmp/x.proof"
 
 if [[ $fails -ne 0 ]]; then
