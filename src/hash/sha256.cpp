@@ -146,6 +146,8 @@ bool sha256_uses_shani() {
 void sha256_t::update(std::span<const uint8_t> data) {
   const uint8_t* p = data.data();
   size_t n = data.size();
+  // An empty span may carry a null pointer, and memcpy(dst, nullptr, 0) is undefined (UBSan).
+  if (n == 0) return;
   total_ += n;
   if (buf_len_ > 0) {
     const size_t take = std::min(n, BLOCK_BYTES - buf_len_);
