@@ -75,11 +75,6 @@ result<generated_params_t> generate_porep_parameters(
   generated_params_t out;
   out.params_path = porep_params_path(*cfg, out_dir);
   out.vk_path = porep_vk_path(*cfg, out_dir);
-  std::error_code ec;
-  std::filesystem::create_directories(out_dir, ec);
-  if (ec) return status(status_code::io_error, "cannot create " + out_dir + ": " + ec.message());
-  auto backend = make_setup_backend(gpu_device, pool);
-  if (!backend) return backend.error();
 
   // The blank circuit, synthesized straight into the QAP at τ (bellperson synthesizes it into a
   // KeypairAssembly; we skip the matrices: 30 GB for a 32 GiB partition).
@@ -90,7 +85,7 @@ result<generated_params_t> generate_porep_parameters(
   if (status st = steps::setup_and_write(
           [&](groth16::qap_cs& cs) { synth::synthesize_stacked_circuit(cs, blank); },
           counts.constraints, counts.inputs, counts.constraints, seed, pool, progress, out,
-          backend->get());
+          gpu_device);
       !st)
     return st;
   return out;

@@ -43,17 +43,12 @@ result<generated_params_t> generate_post_parameters(post::registered_post_proof 
   generated_params_t out;
   out.params_path = post_params_path(*cfg, out_dir);
   out.vk_path = post_vk_path(*cfg, out_dir);
-  std::error_code ec;
-  std::filesystem::create_directories(out_dir, ec);
-  if (ec) return status(status_code::io_error, "cannot create " + out_dir + ": " + ec.message());
-  auto backend = make_setup_backend(gpu_device, pool);
-  if (!backend) return backend.error();
 
   const synth::fallback_post_counts_t counts = synth::fallback_post_circuit_counts(*cfg);
   const auto blank = synth::blank_fallback_post_circuit(*cfg);
   if (status st = steps::setup_and_write(
           [&](groth16::qap_cs& cs) { synth::synthesize_fallback_post_circuit(cs, blank); },
-          counts.constraints, counts.inputs, counts.aux, seed, pool, progress, out, backend->get());
+          counts.constraints, counts.inputs, counts.aux, seed, pool, progress, out, gpu_device);
       !st)
     return st;
   return out;

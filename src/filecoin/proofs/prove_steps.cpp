@@ -2,6 +2,8 @@
 // The steps PoRep and PoSt proving share (prove_steps.hpp).
 #include "filecoin/proofs/prove_steps.hpp"
 
+#include <filesystem>
+
 #include <atomic>
 #include <cstdint>
 
@@ -58,7 +60,13 @@ status write_params_and_vk(const groth16::parameters& params, thread_pool& pool,
 status setup_and_write(const std::function<void(groth16::qap_cs&)>& synthesize, size_t constraints,
                        size_t inputs, size_t aux, const std::optional<std::vector<uint8_t>>& seed,
                        thread_pool& pool, const groth16::progress_fn& progress,
-                       generated_params_t& out, groth16::fixed_base_backend* backend) {
+                       generated_params_t& out, int gpu_device) {
+  auto backend = make_setup_backend(gpu_device, pool);
+  if (!backend) return backend.error();
+  const std::string dir = std::filesystem::path(out.params_path).parent_path().string();
+  std::error_code ec;
+  if (!dir.empty()) std::filesystem::create_directories(dir, ec);
+  if (ec) return status(status_code::io_error, "cannot create " + dir + ": " + ec.message());
   out.rows = constraints + inputs;
   out.domain_size = next_pow2(out.rows);
   auto tw = toxic_waste_of(seed);
@@ -86,7 +94,7 @@ status setup_and_write(const std::function<void(groth16::qap_cs&)>& synthesize, 
   auto q = std::move(cs).take(tw->tau);
   if (!q) return q.error();
   auto params = groth16::generate_parameters(std::move(*q), out.inputs, out.aux, *tw, pool,
-                                             progress, backend);
+                                             progress, backend->get());
   *tw = {};
   if (!params) return params.error();
   out.setup_s = seconds_since(t_setup) - out.synth_s;

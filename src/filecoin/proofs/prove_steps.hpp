@@ -39,11 +39,12 @@ void add(groth16::prover_timings& acc, const groth16::prover_timings& t);
 /// (≈ 17 GB for a 32 GiB PoRep partition) instead of CSR matrices; the bytes are those of
 /// groth16::generate_parameters over the matrices (tested). Fills out's rows, inputs, aux,
 /// domain_size, synth_s (the synthesis pass), setup_s and write_s. The fixed-base multiplications
-/// run on `backend` (nullptr: the CPU; make_setup_backend).
+/// run on GPU `gpu_device` (< 0: the CPU; make_setup_backend), opened, like the output directory
+/// (created if missing), before anything is synthesized.
 status setup_and_write(const std::function<void(groth16::qap_cs&)>& synthesize, size_t constraints,
                        size_t inputs, size_t aux, const std::optional<std::vector<uint8_t>>& seed,
                        thread_pool& pool, const groth16::progress_fn& progress,
-                       generated_params_t& out, groth16::fixed_base_backend* backend = nullptr);
+                       generated_params_t& out, int gpu_device = -1);
 
 /// prove_options_t::check_digests for a .params/.vk pair: each verdict appended to `out`;
 /// bad_encoding for a digest mismatch, invalid_argument for a file the facts do not name.

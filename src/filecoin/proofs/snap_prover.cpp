@@ -41,11 +41,6 @@ result<generated_params_t> generate_update_parameters(
   generated_params_t out;
   out.params_path = update_params_path(*cfg, out_dir);
   out.vk_path = update_vk_path(*cfg, out_dir);
-  std::error_code ec;
-  std::filesystem::create_directories(out_dir, ec);
-  if (ec) return status(status_code::io_error, "cannot create " + out_dir + ": " + ec.message());
-  auto backend = make_setup_backend(gpu_device, pool);
-  if (!backend) return backend.error();
 
   const synth::update_counts_t counts = synth::empty_sector_update_circuit_counts(*cfg);
   const auto blank = synth::blank_empty_sector_update_circuit(*cfg);
@@ -53,7 +48,7 @@ result<generated_params_t> generate_update_parameters(
           [&](groth16::qap_cs& cs) { synth::synthesize_empty_sector_update_circuit(cs, blank); },
           // aux ≈ constraints (the 2 KiB circuit: 1,703,569 aux for 1,705,039 constraints)
           counts.constraints, counts.inputs, counts.constraints, seed, pool, progress, out,
-          backend->get());
+          gpu_device);
       !st)
     return st;
   return out;
