@@ -4,7 +4,7 @@
 # UBSan and libFuzzer coverage (-DCUZK_FUZZ=ON), then
 #   1. the unit tests of the decoders of untrusted bytes and the crypto core they rest on
 #      (SANITIZER_TESTS below; docs/fuzzing.md says why these and not the whole unit tier), and
-#   2. the fuzz smoke: every libFuzzer target for ${CUZK_FUZZ_SMOKE_SECONDS:-10} s on its corpus.
+#   2. the fuzz smoke: every libFuzzer target for ${CUZK_FUZZ_SMOKE_SECONDS:-5} s on its corpus.
 # Either failing fails the script. Prints the time of each phase.
 #   scripts/test_sanitizers.sh
 set -euo pipefail
@@ -33,7 +33,7 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:print_stacktrace=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 ctest --test-dir "$build" -R "$regex" --output-on-failure -j"$jobs" || status=1
 t2=$(date +%s)
-CUZK_FUZZ_BUILD_DIR=$build CUZK_FUZZ_NO_BUILD=1 ./scripts/fuzz.sh "${CUZK_FUZZ_SMOKE_SECONDS:-10}" ||
+CUZK_FUZZ_BUILD_DIR=$build CUZK_FUZZ_NO_BUILD=1 ./scripts/fuzz.sh "${CUZK_FUZZ_SMOKE_SECONDS:-5}" ||
   status=1
 t3=$(date +%s)
 echo "test_sanitizers: build $((t1 - t0)) s, unit tests $((t2 - t1)) s, fuzz smoke $((t3 - t2)) s," \
