@@ -5,6 +5,7 @@
 # CUZK_CARRY_SET=porep32g; run.sh unpacks it, then runs this, when called with CUZK_GPU_POREP32G=1).
 #   1. parameters generated on GPU 0 (`cuzk params generate --gpu 0`, seeded: a benchmark key)
 #   2. a synthetic 32 GiB C1 (`cuzk porep gen-vanilla --synthetic`: a sector never sealed)
+#   2b. `cuzk-bench synth-only` of partition 0 (the challenges in parallel on every core), twice
 #   3. the daemon on GPU 0 with those parameters; PROOFS proofs through `cuzk-bench single`
 #      (the first one loads the parameters onto the device; the rest are steady state)
 #   4. the last proof verified with `cuzk verify porep` against the generated .vk
@@ -43,6 +44,8 @@ daemon=
   timeout "$(left)" ./cuzk porep gen-vanilla --registered-proof $proof --synthetic \
     --out "$w/c1.json" 2>&1 | tail -2
   echo "rc=${PIPESTATUS[0]} wall $((SECONDS - t)) s, $(stat -c %s "$w/c1.json" 2>/dev/null) bytes"
+  step "2b. synth-only, partition 0, every core"
+  timeout "$(left)" ./cuzk-bench synth-only --c1 "$w/c1.json" --partition 0 -i 2 2>&1 | tail -4
   step "3. daemon on GPU 0, $proofs proof(s)"
   printf '[daemon]\nlisten = "unix://%s/cuzk.sock"\n[srs]\nparam_cache = "%s"\n' "$w" \
     "$w/params" >"$w/cuzk.toml"

@@ -101,6 +101,9 @@ int run_synth_only(const synth_only_args& a) {
   const auto counts = synth::stacked_circuit_counts(
       cfg->layers(), cfg->sector.tree_d, cfg->sector.tree_r, cfg->challenges_per_partition());
   r1cs::proving_cs cs;  // one buffer, recycled as the engine does
+  thread_pool pool(a.threads);
+  std::printf("synthesis on %u thread(s)%s\n", pool.size(),
+              pool.size() == 1 ? " (sequential)" : " (challenges in parallel)");
   std::vector<double> walls;
   for (unsigned it = 0; it < std::max(1u, a.iterations); ++it) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -115,7 +118,12 @@ int run_synth_only(const synth_only_args& a) {
       }
       cs.reset();
       cs.reserve(counts.constraints, counts.constraints + counts.constraints / 256, counts.inputs);
-      synth::synthesize_stacked_circuit(cs, *circuit);
+      if (pool.size() == 1) {
+        synth::synthesize_stacked_circuit(cs, *circuit);
+      } else if (status s = synth::synthesize_stacked_circuit_parallel(cs, *circuit, pool); !s) {
+        std::fprintf(stderr, "error: partition %u: %s\n", k, s.to_string().c_str());
+        return 1;
+      }
       cs.finalize();
       ++circuits;
       constraints += cs.num_constraints();

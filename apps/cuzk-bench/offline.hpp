@@ -23,6 +23,7 @@ struct synth_only_args {
   std::string c1;
   unsigned iterations = 1;
   int partition = -1;  ///< -1: every partition
+  unsigned threads = 0;  ///< 0: every core; 1: the sequential synthesis
 };
 
 int run_gen_vanilla(const gen_vanilla_args& a);

@@ -103,7 +103,8 @@ struct engine_config {
   bool cpu_worker_with_gpus = false;
   /// Threads of the CPU prover and the parameter decoding; 0: every core.
   unsigned prover_threads = 0;
-  /// Synthesis workers (each one partition at a time); 0: derived from the cores and budget.
+  /// Partitions synthesized at once (each spreads its challenges over every core); 0: a quarter
+  /// of the cores, at least 2.
   unsigned synthesis_workers = 0;
   /// Host bytes the engine may hold in parameters, synthesis buffers and request bytes; 0: the
   /// machine's memory minus host_safety_margin.

@@ -3,6 +3,7 @@
 // is the read-only span the MSM and the provers take. Bit i is words[i / 64] >> (i % 64) & 1.
 #pragma once
 
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -52,6 +53,21 @@ class bitmap {
     if (count_ % 64 == 0) words_.push_back(0);
     ++count_;
   }
+  /// Grows to `count` bits (count >= size()); the new bits are clear.
+  void resize_clear(size_t count) {
+    words_.resize((count + 63) / 64, 0);
+    count_ = count;
+  }
+  /// Sets bit i while other threads may set bits of the same words (parallel synthesis fills
+  /// disjoint variable ranges whose edges share words, and marks shared variables): an atomic OR,
+  /// skipped when the bit is already set. popcount() is stale until recount().
+  void set_concurrent(size_t i) {
+    std::atomic_ref<uint64_t> w(words_[i / 64]);
+    const uint64_t m = uint64_t(1) << (i % 64);
+    if (!(w.load(std::memory_order_relaxed) & m)) w.fetch_or(m, std::memory_order_relaxed);
+  }
+  /// Recomputes popcount() after set_concurrent() calls (once all of them have returned).
+  void recount() { popcount_ = view().popcount(); }
   void reserve(size_t count) { words_.reserve((count + 63) / 64); }
   /// Empties the bitmap and keeps its storage (a recycled buffer is not re-faulted).
   void clear() {

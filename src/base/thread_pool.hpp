@@ -32,9 +32,9 @@ class thread_pool {
 
   /// Calls fn(task) for task in [0, num_tasks), spread over the pool; returns when all are done.
   /// Tasks are handed out dynamically, so uneven tasks balance. Threads calling it at the same
-  /// time share the pool safely (the native implementation runs their loops one after the
-  /// other). Not reentrant with the native implementation: fn must not call parallel_for on the
-  /// same pool (the tbb one allows it).
+  /// time share the pool: their loops run at once (the native implementation serves the oldest
+  /// loop's tasks first; each caller works on its own loop only). fn must not call parallel_for
+  /// on the same pool (the tbb implementation allows it; the native one is not tested for it).
   /// Exceptions from fn are not supported.
   void parallel_for(size_t num_tasks, const std::function<void(size_t)>& fn);
 

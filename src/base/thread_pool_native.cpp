@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// CUZK_THREAD_POOL=native: size() - 1 worker threads of our own and one job at a time, handed out
-// task by task under one mutex. Callers on different threads take turns (run_mutex: the engine's
-// workers share pools); a nested parallel_for from inside a task is not supported (it would wait
-// for itself).
+// CUZK_THREAD_POOL=native: size() - 1 worker threads of our own, handing out tasks one at a time
+// under one mutex. Callers on different threads run their loops at once: each job joins a FIFO,
+// workers take tasks from the oldest job that has some left, and a caller works only on its own
+// job until it is done. So two partitions synthesized in parallel share the cores, and the tail of
+// one (18 challenges on 16 threads) is filled by the next one's tasks instead of idling.
+#include <algorithm>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -13,22 +16,27 @@
 namespace cuzk {
 
 struct thread_pool::impl {
+  struct job {
+    const std::function<void(size_t)>* fn = nullptr;
+    size_t num_tasks = 0;
+    size_t next_task = 0;
+    size_t tasks_done = 0;
+  };
+
   explicit impl(unsigned num_threads);
   ~impl();
 
   void worker_loop();
-  void run_tasks();  // takes tasks until none are left; called with mutex unlocked
+  // Takes the next task of j under the lock (nullopt-like: returns false when none is left) and
+  // retires j from the queue when it hands out its last task.
+  bool take(job& j, size_t& task);
+  void finish(job& j);  // one task of j done; called with mutex unlocked
   void run(size_t num_tasks, const std::function<void(size_t)>& fn);
 
   std::vector<std::thread> workers;
-  std::mutex run_mutex;  // held by the one caller whose job the workers are running
   std::mutex mutex;
   std::condition_variable work_cv, done_cv;
-  const std::function<void(size_t)>* job = nullptr;
-  size_t num_tasks = 0;
-  size_t next_task = 0;
-  size_t tasks_done = 0;
-  unsigned generation = 0;
+  std::deque<job*> queue;  // jobs with tasks not yet handed out, oldest first
   bool stopping = false;
 };
 
@@ -45,53 +53,52 @@ thread_pool::impl::~impl() {
   for (auto& w : workers) w.join();
 }
 
-void thread_pool::impl::run_tasks() {
-  for (;;) {
-    size_t task;
-    const std::function<void(size_t)>* current;
-    {
-      std::lock_guard lock(mutex);
-      if (next_task >= num_tasks) return;
-      task = next_task++;
-      current = job;
-    }
-    (*current)(task);
-    {
-      std::lock_guard lock(mutex);
-      if (++tasks_done == num_tasks) done_cv.notify_all();
-    }
-  }
+bool thread_pool::impl::take(job& j, size_t& task) {
+  if (j.next_task >= j.num_tasks) return false;
+  task = j.next_task++;
+  if (j.next_task == j.num_tasks) queue.erase(std::find(queue.begin(), queue.end(), &j));
+  return true;
+}
+
+void thread_pool::impl::finish(job& j) {
+  std::lock_guard lock(mutex);
+  if (++j.tasks_done == j.num_tasks) done_cv.notify_all();
 }
 
 void thread_pool::impl::worker_loop() {
-  unsigned seen = 0;
   for (;;) {
+    job* j;
+    size_t task;
     {
       std::unique_lock lock(mutex);
-      work_cv.wait(lock, [&] { return stopping || generation != seen; });
+      work_cv.wait(lock, [&] { return stopping || !queue.empty(); });
       if (stopping) return;
-      seen = generation;
+      j = queue.front();
+      take(*j, task);
     }
-    run_tasks();
+    (*j->fn)(task);
+    finish(*j);
   }
 }
 
 void thread_pool::impl::run(size_t n, const std::function<void(size_t)>& fn) {
-  std::lock_guard turn(run_mutex);
+  job j{&fn, n};
   {
     std::lock_guard lock(mutex);
-    job = &fn;
-    num_tasks = n;
-    next_task = 0;
-    tasks_done = 0;
-    ++generation;
+    queue.push_back(&j);
   }
   work_cv.notify_all();
-  run_tasks();
+  for (;;) {
+    size_t task;
+    {
+      std::lock_guard lock(mutex);
+      if (!take(j, task)) break;
+    }
+    fn(task);
+    finish(j);
+  }
   std::unique_lock lock(mutex);
-  done_cv.wait(lock, [&] { return tasks_done == num_tasks; });
-  job = nullptr;
-  num_tasks = 0;
+  done_cv.wait(lock, [&] { return j.tasks_done == j.num_tasks; });
 }
 
 thread_pool::thread_pool(unsigned num_threads)

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <numeric>
 #include <thread>
 
@@ -118,6 +120,32 @@ TEST(thread_pool, concurrent_callers_share_one_pool) {
   }
   for (auto& th : threads) th.join();
   for (long s : sums) EXPECT_EQ(s, long(rounds) * long(tasks));
+}
+
+// Concurrent callers' loops run at once, not one after the other: the first caller's tasks wait
+// for the second caller's tasks to have run (two partitions synthesized in parallel fill each
+// other's tails). Before, the native pool ran the second loop only after the first: a 10 s wait.
+TEST(thread_pool, concurrent_loops_overlap) {
+  thread_pool pool(4);
+  std::mutex m;
+  std::condition_variable cv;
+  int second_done = 0;
+  std::atomic<int> first_saw_second{0};
+  std::thread first([&] {
+    pool.parallel_for(2, [&](size_t) {
+      std::unique_lock lock(m);
+      if (cv.wait_for(lock, std::chrono::seconds(10), [&] { return second_done == 2; }))
+        ++first_saw_second;
+    });
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the first loop is running
+  pool.parallel_for(2, [&](size_t) {
+    std::lock_guard lock(m);
+    ++second_done;
+    cv.notify_all();
+  });
+  first.join();
+  EXPECT_EQ(first_saw_second.load(), 2);
 }
 
 }  // namespace

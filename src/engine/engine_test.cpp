@@ -86,7 +86,7 @@ class chain_prepared final : public prepared_proof {
   unsigned partitions() const override { return partitions_; }
   const circuit_params& circuit() const override { return c_; }
   synthesis_shape shape() const override { return {SQUARINGS + 1, SQUARINGS + 1, 2}; }
-  status synthesize(unsigned k, r1cs::proving_cs& cs) const override {
+  status synthesize(unsigned k, r1cs::proving_cs& cs, thread_pool&) const override {
     if (sleep_ms_) std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms_));
     // A corrupt partition synthesizes another x than its public input claims: a satisfied
     // circuit, a valid-looking proof, and a self-verification failure.

@@ -50,14 +50,13 @@ class porep_prepared final : public prepared_proof {
   const circuit_params& circuit() const override { return circuit_; }
   synthesis_shape shape() const override { return shape_; }
 
-  status synthesize(unsigned k, r1cs::proving_cs& cs) const override {
+  status synthesize(unsigned k, r1cs::proving_cs& cs, thread_pool& pool) const override {
     auto circuit = synth::stacked_circuit_from_c1(cfg_, c1_, k);
     if (!circuit) {
       return status(status_code::invalid_argument,
                     "bad C1 for the circuit: " + circuit.error().to_string());
     }
-    synth::synthesize_stacked_circuit(cs, *circuit);
-    return status();
+    return synth::synthesize_stacked_circuit_parallel(cs, *circuit, pool);
   }
 
   result<std::vector<ff::fr_t>> public_inputs(unsigned k) const override {

@@ -5,16 +5,22 @@
 // merged coefficient in an A (resp. B) LC is nonzero. finalize() appends bellperson's
 // x_j · 0 = 0 row for every input j (ONE included), which makes inputs dense in A implicitly.
 // Per constraint: no heap allocation (three reused LCs, a reused merge scratch).
+// Parallel synthesis: open_blocks() appends several identically shaped, independent blocks (the
+// challenges of a PoRep partition) that threads fill at once through block_cs, each into its own
+// window of the arrays, numbered exactly as a sequential synthesis numbers them.
 #pragma once
 
 #include <cassert>
 #include <cstddef>
+#include <string>
 #include <span>
 #include <utility>
 #include <vector>
 
 #include "base/bitmap.hpp"
+#include "base/default_init_allocator.hpp"
 #include "base/huge_pages.hpp"
+#include "base/status.hpp"
 #include "ff/fields.hpp"
 #include "ff/fr_accumulate.hpp"
 #include "r1cs/constraint_system.hpp"
@@ -23,6 +29,9 @@ namespace cuzk::r1cs {
 
 class proving_cs {
  public:
+  /// The arrays a partition fills: resize() does not zero (default_init_allocator).
+  using fr_vector = std::vector<ff::fr_t, default_init_allocator<ff::fr_t>>;
+
   static constexpr bool has_values = true;
   static constexpr bool records_constraints = true;
   static constexpr bool is_witness_generator = false;
@@ -98,15 +107,74 @@ class proving_cs {
     build_lc(std::forward<FA>(fa), lc_a_);
     build_lc(std::forward<FB>(fb), lc_b_);
     build_lc(std::forward<FC>(fc), lc_c_);
-    a_.push_back(eval_tracked(lc_a_, nullptr, &a_aux_density_));
-    b_.push_back(eval_tracked(lc_b_, &b_input_density_, &b_aux_density_));
-    c_.push_back(eval(lc_c_));
+    assert(blocks_.count == 0 && "enforce on the parent while blocks are open");
+    const auto value_of = [this](variable v) -> const ff::fr_t& { return ref(v); };
+    mark_density(lc_a_, scratch_, [&](variable v) {
+      if (!v.is_input()) a_aux_density_.set(v.index());
+    });
+    mark_density(lc_b_, scratch_, [&](variable v) {
+      v.is_input() ? b_input_density_.set(v.index()) : b_aux_density_.set(v.index());
+    });
+    a_.push_back(eval(lc_a_, value_of));
+    b_.push_back(eval(lc_b_, value_of));
+    c_.push_back(eval(lc_c_, value_of));
+  }
+
+  /// What one block adds.
+  struct block_shape {
+    size_t constraints = 0, aux = 0, inputs = 0;
+    friend bool operator==(const block_shape&, const block_shape&) = default;
+    block_shape operator-(const block_shape& o) const {
+      return {constraints - o.constraints, aux - o.aux, inputs - o.inputs};
+    }
+  };
+  class block_cs;
+
+  /// Appends `count` blocks of `shape` after what is synthesized so far: block i's first row, aux
+  /// variable and input are those a sequential synthesis would give it (num_constraints() +
+  /// i·shape.constraints, and so on). Fill each block through block(i), one thread per block, all
+  /// at once; a block may read the variables allocated before open_blocks() and its own, never
+  /// another block's. Then close_blocks(). Nothing else is called on this CS in between.
+  void open_blocks(size_t count, const block_shape& shape) {
+    assert(!finalized_ && blocks_.count == 0);
+    blocks_ = {count, shape, a_.size(), aux_.size(), inputs_.size()};
+    block_filled_.assign(count, filled_t{});
+    const size_t rows = a_.size() + count * shape.constraints;
+    for (auto* v : {&a_, &b_, &c_}) v->resize(rows);
+    aux_.resize(aux_.size() + count * shape.aux);
+    inputs_.resize(inputs_.size() + count * shape.inputs);
+    a_aux_density_.resize_clear(aux_.size());
+    b_aux_density_.resize_clear(aux_.size());
+    b_input_density_.resize_clear(inputs_.size());
+  }
+  inline block_cs block(size_t i);
+  /// Ends the blocks. An internal error when a block did not fill exactly its shape (the blocks
+  /// were not alike after all): a bug to report, never a silently wrong witness.
+  status close_blocks() {
+    status st;
+    for (size_t i = 0; i < block_filled_.size() && st.ok(); ++i) {
+      const filled_t& f = block_filled_[i];
+      if (f.overflow || !(f.shape == blocks_.shape)) {
+        st = status(status_code::internal,
+                    "parallel synthesis: block " + std::to_string(i) + " filled " +
+                        std::to_string(f.shape.constraints) + " constraints, " +
+                        std::to_string(f.shape.aux) + " aux, " + std::to_string(f.shape.inputs) +
+                        " inputs" + (f.overflow ? " and overflowed" : "") + "; its shape is " +
+                        std::to_string(blocks_.shape.constraints) + ", " +
+                        std::to_string(blocks_.shape.aux) + ", " +
+                        std::to_string(blocks_.shape.inputs));
+      }
+    }
+    for (bitmap* d : {&a_aux_density_, &b_input_density_, &b_aux_density_}) d->recount();
+    blocks_ = {};
+    block_filled_.clear();
+    return st;
   }
 
   void push_namespace(const char*) {}
   void pop_namespace() {}
 
-  ff::fr_t value(variable v) const { return v.is_input() ? inputs_[v.index()] : aux_[v.index()]; }
+  ff::fr_t value(variable v) const { return ref(v); }
 
   /// Appends one row per input j: a = x_j, b = 0, c = 0 (bellperson enforces x_j · 0 = 0 with an
   /// A term of coefficient 1 and no density tracking for inputs in A). Call once, after synthesis.
@@ -139,17 +207,22 @@ class proving_cs {
   const bitmap& b_aux_density() const { return b_aux_density_; }
 
  private:
+  const ff::fr_t& ref(variable v) const {
+    return v.is_input() ? inputs_[v.index()] : aux_[v.index()];
+  }
+
   // <lc, w>: coefficient 1 (the common case) costs an add, -1 a subtraction, 0 nothing, anything
   // else a product. Linear, so duplicates need no merging for the value. Short LCs use one
   // Montgomery multiplication per product; longer ones (Poseidon's state LCs, 10-70 terms) sum
   // the 512-bit products and reduce once (ff::fr_accumulator_t), about half the cost per term.
-  ff::fr_t eval(const linear_combination& lc) const {
+  template <class ValueOf>
+  static ff::fr_t eval(const linear_combination& lc, const ValueOf& value_of) {
     const ff::fr_t one = ff::fr_t::one();
     const ff::fr_t minus_one = -one;
     ff::fr_t acc = ff::fr_t::zero();
     if (lc.size() <= LAZY_EVAL_MIN_TERMS) {
       for (const lc_term& t : lc) {
-        const ff::fr_t& x = value(t.var);
+        const ff::fr_t& x = value_of(t.var);
         if (t.coeff == one) {
           acc += x;
         } else if (t.coeff == minus_one) {
@@ -162,7 +235,7 @@ class proving_cs {
     }
     ff::fr_accumulator_t wide;
     for (const lc_term& t : lc) {
-      const ff::fr_t& x = value(t.var);
+      const ff::fr_t& x = value_of(t.var);
       if (t.coeff == one) {
         wide.add(x);
       } else if (t.coeff == minus_one) {
@@ -175,50 +248,146 @@ class proving_cs {
   }
 
   // True when the variables strictly increase: no repeats, so the terms are their own merged
-  // form up to zero coefficients (which mark() skips). O(n); Poseidon's template LCs qualify.
+  // form up to zero coefficients (which mark_density() skips). O(n); Poseidon's template LCs
+  // qualify.
   static bool strictly_increasing(std::span<const lc_term> t) {
     for (size_t i = 1; i < t.size(); ++i)
       if (!(t[i - 1].var < t[i].var)) return false;
     return true;
   }
 
-  // eval() plus density marking by merged coefficient. Short LCs without repeated variables (the
-  // hot case) and long ones already sorted by variable mark straight from their terms; others are
-  // merged in the reused scratch first.
-  ff::fr_t eval_tracked(const linear_combination& lc, bitmap* input_density, bitmap* aux_density) {
-    auto mark = [&](const lc_term& t) {
-      if (t.coeff.is_zero()) return;
-      if (t.var.is_input()) {
-        if (input_density) input_density->set(t.var.index());
-      } else {
-        aux_density->set(t.var.index());
-      }
-    };
+  // Calls mark(v) for every variable whose merged coefficient in lc is nonzero. Short LCs
+  // without repeated variables (the hot case) and long ones already sorted by variable mark
+  // straight from their terms; others are merged in `scratch` first.
+  template <class Mark>
+  static void mark_density(const linear_combination& lc, std::vector<lc_term>& scratch,
+                           const Mark& mark) {
     if (lc.size() <= 8 ? !has_duplicate_variables(lc.terms()) : strictly_increasing(lc.terms())) {
       // Keep the scratch as warm as if this LC had been merged, so that the no-allocation
       // guarantee after warm-up does not depend on which path the warm-up LCs took.
-      if (scratch_.capacity() < lc.size()) scratch_.reserve(lc.size());
-      for (const lc_term& t : lc) mark(t);
+      if (scratch.capacity() < lc.size()) scratch.reserve(lc.size());
+      for (const lc_term& t : lc)
+        if (!t.coeff.is_zero()) mark(t.var);
     } else {
-      merge_terms(lc.terms(), scratch_);
-      for (const lc_term& t : scratch_) mark(t);
+      merge_terms(lc.terms(), scratch);
+      for (const lc_term& t : scratch)
+        if (!t.coeff.is_zero()) mark(t.var);
     }
-    return eval(lc);
   }
 
   /// LCs longer than this are evaluated with one reduction (below it the fixed ~24-multiply
   /// reduction is not repaid: most short LCs have only coefficients ±1).
   static constexpr size_t LAZY_EVAL_MIN_TERMS = 4;
 
-  std::vector<ff::fr_t> a_, b_, c_;
-  std::vector<ff::fr_t> inputs_, aux_;
+  struct open_blocks_t {
+    size_t count = 0;
+    block_shape shape;
+    size_t row0 = 0, aux0 = 0, input0 = 0;  ///< where block 0 starts
+  };
+  struct filled_t {
+    block_shape shape;  ///< what the block allocated and enforced
+    bool overflow = false;
+  };
+
+  fr_vector a_, b_, c_;
+  fr_vector inputs_, aux_;
   bitmap a_aux_density_, b_input_density_, b_aux_density_;
   linear_combination lc_a_, lc_b_, lc_c_;
   std::vector<lc_term> scratch_;
   size_t num_constraints_ = 0;
   bool finalized_ = false;
+  open_blocks_t blocks_;
+  std::vector<filled_t> block_filled_;
 };
 
+/// One block of a parallel synthesis (proving_cs::open_blocks): a constraint system writing into
+/// its window of the parent's arrays. Density bits go in with atomic ORs (neighbouring windows
+/// share bitmap words, and every block marks the shared variables). What it filled is reported
+/// to the parent when it is destroyed. Past its shape it writes nothing (a new variable is ONE)
+/// and reports an overflow.
+class proving_cs::block_cs {
+ public:
+  static constexpr bool has_values = true;
+  static constexpr bool records_constraints = true;
+  static constexpr bool is_witness_generator = false;
+
+  block_cs(proving_cs& parent, size_t i)
+      : cs_(parent),
+        index_(i),
+        row0_(parent.blocks_.row0 + i * parent.blocks_.shape.constraints),
+        aux0_(parent.blocks_.aux0 + i * parent.blocks_.shape.aux),
+        input0_(parent.blocks_.input0 + i * parent.blocks_.shape.inputs),
+        max_(parent.blocks_.shape) {
+    assert(i < parent.blocks_.count);
+  }
+  block_cs(const block_cs&) = delete;
+  block_cs& operator=(const block_cs&) = delete;
+  ~block_cs() { cs_.block_filled_[index_] = {used_, overflow_}; }
+
+  template <class ValueFn>
+  variable alloc(ValueFn&& value) {
+    if (used_.aux == max_.aux) return overflow();
+    const size_t idx = aux0_ + used_.aux++;
+    cs_.aux_[idx] = std::forward<ValueFn>(value)();
+    return variable::aux(uint32_t(idx));
+  }
+  template <class ValueFn>
+  variable alloc_input(ValueFn&& value) {
+    if (used_.inputs == max_.inputs) return overflow();
+    const size_t idx = input0_ + used_.inputs++;
+    cs_.inputs_[idx] = std::forward<ValueFn>(value)();
+    return variable::input(uint32_t(idx));
+  }
+
+  template <class FA, class FB, class FC>
+  void enforce(FA&& fa, FB&& fb, FC&& fc) {
+    if (used_.constraints == max_.constraints) {
+      overflow();
+      return;
+    }
+    lc_a_.clear();
+    lc_b_.clear();
+    lc_c_.clear();
+    build_lc(std::forward<FA>(fa), lc_a_);
+    build_lc(std::forward<FB>(fb), lc_b_);
+    build_lc(std::forward<FC>(fc), lc_c_);
+    const auto value_of = [this](variable v) -> const ff::fr_t& { return cs_.ref(v); };
+    mark_density(lc_a_, scratch_, [&](variable v) {
+      if (!v.is_input()) cs_.a_aux_density_.set_concurrent(v.index());
+    });
+    mark_density(lc_b_, scratch_, [&](variable v) {
+      v.is_input() ? cs_.b_input_density_.set_concurrent(v.index())
+                   : cs_.b_aux_density_.set_concurrent(v.index());
+    });
+    const size_t row = row0_ + used_.constraints++;
+    cs_.a_[row] = eval(lc_a_, value_of);
+    cs_.b_[row] = eval(lc_b_, value_of);
+    cs_.c_[row] = eval(lc_c_, value_of);
+  }
+
+  void push_namespace(const char*) {}
+  void pop_namespace() {}
+
+  ff::fr_t value(variable v) const { return cs_.ref(v); }
+
+ private:
+  // ONE always exists, so what an overflowing block goes on to read stays in bounds.
+  variable overflow() {
+    overflow_ = true;
+    return variable::one();
+  }
+
+  proving_cs& cs_;
+  size_t index_, row0_, aux0_, input0_;
+  block_shape max_, used_;
+  bool overflow_ = false;
+  linear_combination lc_a_, lc_b_, lc_c_;
+  std::vector<lc_term> scratch_;
+};
+
+inline proving_cs::block_cs proving_cs::block(size_t i) { return block_cs(*this, i); }
+
 static_assert(valued_constraint_system<proving_cs>);
+static_assert(valued_constraint_system<proving_cs::block_cs>);
 
 }  // namespace cuzk::r1cs

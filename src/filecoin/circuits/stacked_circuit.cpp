@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // StackedCircuit inputs: the blank circuit of a shape, the circuit of a C1 partition (the
 // conversions of rust-fil-proofs StackedCompound::circuit and From<VanillaProof>), the layout
-// check synthesis relies on, and the closed-form counts of FILECOIN.md §3.5.
+// check synthesis relies on, the closed-form counts of FILECOIN.md §3.5, and the parallel
+// synthesis of a partition's challenges.
 #include "filecoin/circuits/stacked_circuit.hpp"
 
+#include <map>
+#include <mutex>
 #include <string>
+#include <tuple>
+
+#include "r1cs/witness_cs.hpp"
 
 namespace cuzk::synth {
 namespace {
@@ -181,6 +187,39 @@ stacked_counts_t stacked_circuit_counts(unsigned layers, const hash::tree_shape&
   n.constraints = 257 + 1 + 1 + gadgets::poseidon_hash_constraints(2) + 1 + challenges * per;
   n.inputs = 4 + 18 * size_t(challenges);
   return n;
+}
+
+r1cs::proving_cs::block_shape stacked_challenge_shape(unsigned layers,
+                                                      const hash::tree_shape& tree_d,
+                                                      const hash::tree_shape& tree_r) {
+  using key_t = std::tuple<unsigned, unsigned, unsigned, unsigned, uint64_t, unsigned, unsigned,
+                           unsigned, uint64_t>;
+  static std::mutex mutex;
+  static std::map<key_t, r1cs::proving_cs::block_shape> known;
+  const key_t key{layers,          tree_d.base_arity, tree_d.sub_arity, tree_d.top_arity,
+                  tree_d.num_leaves, tree_r.base_arity, tree_r.sub_arity, tree_r.top_arity,
+                  tree_r.num_leaves};
+  std::lock_guard lock(mutex);
+  if (auto it = known.find(key); it != known.end()) return it->second;
+  const stacked_circuit_t blank = blank_stacked_circuit(layers, tree_d, tree_r, 1);
+  r1cs::witness_cs cs;
+  const stacked_shared_t sh = synthesize_stacked_prologue(cs, blank);
+  const r1cs::proving_cs::block_shape before{cs.num_constraints(), cs.num_aux(), cs.num_inputs()};
+  synthesize_stacked_challenge(cs, blank, sh, 0);
+  const r1cs::proving_cs::block_shape after{cs.num_constraints(), cs.num_aux(), cs.num_inputs()};
+  return known[key] = after - before;
+}
+
+status synthesize_stacked_circuit_parallel(r1cs::proving_cs& cs, const stacked_circuit_t& c,
+                                           thread_pool& pool) {
+  const stacked_shared_t sh = synthesize_stacked_prologue(cs, c);
+  const size_t n = c.challenges.size();
+  cs.open_blocks(n, stacked_challenge_shape(c.layers, c.tree_d, c.tree_r));
+  pool.parallel_for(n, [&](size_t i) {
+    r1cs::proving_cs::block_cs block = cs.block(i);
+    synthesize_stacked_challenge(block, c, sh, i);
+  });
+  return cs.close_blocks();
 }
 
 }  // namespace cuzk::synth

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -243,6 +244,73 @@ TEST(stacked_circuit, ni_and_synthetic_2kib_partitions) {
   auto sc1 = porep::generate_synthetic_c1(sr);
   ASSERT_TRUE(sc1.ok()) << sc1.error().to_string();
   check_partition(sr.config, *sc1, 0);
+}
+
+// Both synthesized partitions hold the same rows, assignment and densities.
+void expect_same_synthesis(const r1cs::proving_cs& want, const r1cs::proving_cs& got) {
+  const auto same = [](auto x, auto y) { return std::ranges::equal(x, y); };
+  EXPECT_TRUE(same(want.a(), got.a()));
+  EXPECT_TRUE(same(want.b(), got.b()));
+  EXPECT_TRUE(same(want.c(), got.c()));
+  EXPECT_TRUE(same(want.inputs(), got.inputs()));
+  EXPECT_TRUE(same(want.aux(), got.aux()));
+  EXPECT_EQ(want.num_constraints(), got.num_constraints());
+  for (auto d : {&r1cs::proving_cs::a_aux_density, &r1cs::proving_cs::b_input_density,
+                 &r1cs::proving_cs::b_aux_density}) {
+    EXPECT_EQ((want.*d)().size(), (got.*d)().size());
+    EXPECT_EQ((want.*d)().popcount(), (got.*d)().popcount());
+    EXPECT_TRUE(same((want.*d)().words(), (got.*d)().words()));
+  }
+}
+
+// The challenges synthesized in parallel (one block per challenge) give exactly the sequential
+// synthesis, into a fresh and into a recycled buffer; a block whose declared shape is wrong is an
+// error, not a wrong witness.
+TEST(stacked_circuit, parallel_synthesis_equals_sequential) {
+  porep::synthetic_request_t sr;
+  sr.config = *porep::porep_config(registered_seal_proof::stacked_drg_2kib_v1_1);
+  sr.prover_id = porep::prover_id_from_actor(1000);
+  sr.sector_id = 7;
+  sr.ticket.fill(5);
+  sr.seed.fill(6);
+  auto c1 = porep::generate_synthetic_c1(sr);
+  ASSERT_TRUE(c1.ok()) << c1.error().to_string();
+  auto c = stacked_circuit_from_c1(sr.config, *c1, 0);
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_EQ(c->challenges.size(), 2u);
+
+  // One challenge's rows are what the closed form adds per challenge.
+  const auto shape = stacked_challenge_shape(c->layers, c->tree_d, c->tree_r);
+  EXPECT_EQ(shape.constraints,
+            stacked_circuit_counts(c->layers, c->tree_d, c->tree_r, 2).constraints -
+                stacked_circuit_counts(c->layers, c->tree_d, c->tree_r, 1).constraints);
+
+  r1cs::proving_cs sequential;
+  synthesize_stacked_circuit(sequential, *c);
+  sequential.finalize();
+
+  thread_pool pool(3);
+  r1cs::proving_cs parallel;
+  for (int round = 0; round < 2; ++round) {  // fresh, then recycled
+    parallel.reset();
+    ASSERT_TRUE(synthesize_stacked_circuit_parallel(parallel, *c, pool).ok());
+    parallel.finalize();
+    expect_same_synthesis(sequential, parallel);
+  }
+
+  for (bool bigger : {false, true}) {
+    r1cs::proving_cs wrong;
+    const stacked_shared_t sh = synthesize_stacked_prologue(wrong, *c);
+    auto off = shape;
+    off.aux = bigger ? off.aux + 1 : off.aux - 1;
+    wrong.open_blocks(2, off);
+    pool.parallel_for(2, [&](size_t i) {
+      auto block = wrong.block(i);
+      synthesize_stacked_challenge(block, *c, sh, i);
+    });
+    const status st = wrong.close_blocks();
+    EXPECT_EQ(st.code(), status_code::internal) << st.to_string();
+  }
 }
 
 TEST(stacked_circuit, from_c1_rejects_malformed) {

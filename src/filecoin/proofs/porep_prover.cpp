@@ -158,7 +158,8 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
     r1cs::proving_cs cs;
     // The blank counts are exact; aux is within 0.1 % of the constraint count for every size.
     cs.reserve(counts.constraints, counts.constraints, counts.inputs);
-    synth::synthesize_stacked_circuit(cs, *circuit);
+    if (status s = synth::synthesize_stacked_circuit_parallel(cs, *circuit, pool); !s)
+      return status(s.code(), part + s.message());
     cs.finalize();
     tm.synthesis += seconds_since(t0);
 
