@@ -24,8 +24,6 @@
 namespace cuzk::engine {
 namespace {
 
-constexpr std::string_view KIND = "snap-update";
-
 // "snap-32g": one parameter set per sector size (the Rust cuzk's circuit ids).
 std::string snap_circuit_id(const snap::update_config_t& cfg) {
   return "snap-" + circuit_size_tag(cfg.sector_bytes);
@@ -91,7 +89,7 @@ class snap_kind final : public proof_kind_handler {
   // Everything but the vanilla proofs' contents: malformed input is refused at submit, and
   // decoded again by prepare on a worker.
   static result<decoded_snap> decode(const proof_request& req) {
-    const std::string what(KIND);
+    const std::string what(to_string(proof_kind::snap_deals_update));
     auto p = snap::registered_update_proof_from_id(req.registered_proof);
     if (!p) {
       return status(status_code::invalid_argument,
