@@ -2,8 +2,8 @@
 // Writes the seed corpora of the libFuzzer targets (docs/fuzzing.md): small valid inputs made by
 // cuzk's own encoders (points, a proof and the .vk/.params of bellman's cubic circuit, its .r1cs,
 // .wtns and snarkjs JSON, a one-challenge 2 KiB C1 in all three forms, a one-proof PoSt vanilla
-// proof, daemon requests), plus a few small files taken from the shared fixtures. Deterministic:
-// rerunning it rewrites the same bytes.
+// proof, daemon requests of every kind), plus a few small files taken from the shared fixtures.
+// Deterministic: rerunning it rewrites the same bytes.
 //   fuzz_seed_corpus <fuzz/corpus> <shared/fixtures/filecoin>
 #include <cstdio>
 #include <filesystem>
@@ -20,8 +20,12 @@
 #include "filecoin/porep/c1_bincode_test_util.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
+#include "filecoin/porep/seal.hpp"
 #include "filecoin/porep/synthetic.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
+#include "filecoin/snap/config.hpp"
+#include "filecoin/snap/encode.hpp"
+#include "filecoin/snap/vanilla_prove.hpp"
 #include "groth16/params_io.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/prover_cpu.hpp"
@@ -169,6 +173,23 @@ void filecoin_files(const fs::path& fixtures) {
   put("proof_request_fuzz", "window-32gib", request(1, 8, 1, small));
   put("proof_request_fuzz", "window-32gib-two", request(1, 8, 2, cat(small, small)));
   put("proof_request_fuzz", "winning-32gib", request(2, 3, 1, small));
+
+  // The one PartitionProof of a 2 KiB SnapDeals update (a sector sealed and updated in memory);
+  // the request's 32 bytes stand for all three commitments, which check() does not relate to it.
+  porep::seal_request_t seal;
+  seal.config =
+      must(porep::porep_config(porep::registered_seal_proof::stacked_drg_2kib_v1_1), "cfg");
+  seal.prover_id = porep::prover_id_from_actor(1000);
+  seal.sector_id = 9;
+  seal.ticket.fill(9);
+  const std::vector<uint8_t> data(2032, 0x5a);
+  const auto key = must(porep::seal_sector(seal, data), "seal");
+  const auto update = must(snap::update_config(snap::registered_update_proof::stacked_drg_2kib_v1),
+                           "update config");
+  const auto updated = must(snap::encode_update(update, key, data), "snap encode");
+  put("proof_request_fuzz", "snap-2kib",
+      request(3, uint8_t(snap::id_of(snap::registered_update_proof::stacked_drg_2kib_v1)), 1,
+              snap::prove_all_partitions(updated).at(0)));
 
   // parameters.json: the official file, and two entries of it.
   const std::string pj = must(

@@ -5,7 +5,6 @@
 // that miner_id and sector_number re-derive the C1's replica_id; partition k is the StackedCircuit
 // of the C1's k-th vanilla proof set, exactly as filecoin/proofs/porep_prover.cpp proves it.
 #include <algorithm>
-#include <cctype>
 #include <utility>
 
 #include "engine/proof_kind.hpp"
@@ -155,21 +154,8 @@ class porep_kind final : public proof_kind_handler {
 
 }  // namespace
 
-std::string circuit_size_tag(uint64_t sector_bytes) {
-  std::string tag;
-  for (char c : porep::sector_size_name(sector_bytes)) {  // "32GiB" → "32g"
-    if (c == 'i' || c == 'B') continue;
-    tag += char(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return tag;
-}
-
 std::shared_ptr<const proof_kind_handler> porep_handler() {
   return std::make_shared<porep_kind>();
-}
-
-handler_list builtin_handlers() {
-  return {porep_handler(), window_post_handler(), winning_post_handler()};
 }
 
 }  // namespace cuzk::engine

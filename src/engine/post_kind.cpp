@@ -8,7 +8,6 @@
 // enter the proof. check() refuses malformed input at submit; prepare() validates every vanilla
 // proof (naming the sector and challenge) and builds the one-partition circuit, exactly as
 // filecoin/proofs/post_prover.cpp proves it.
-#include <algorithm>
 #include <utility>
 
 #include "engine/proof_kind.hpp"
@@ -111,12 +110,9 @@ class post_kind final : public proof_kind_handler {
     }
     decoded_post d;
     d.cfg = *cfg;
-    if (req.randomness.size() != d.randomness.size()) {
-      return status(
-          status_code::invalid_argument,
-          what + ": randomness has " + std::to_string(req.randomness.size()) + " bytes, not 32");
-    }
-    std::copy(req.randomness.begin(), req.randomness.end(), d.randomness.begin());
+    auto randomness = request_bytes32(req.randomness, what, "randomness");
+    if (!randomness) return randomness.error();
+    d.randomness = *randomness;
     if (status s = post::check_safe_commitment(d.randomness, "randomness"); !s)
       return status(status_code::invalid_argument, what + ": " + s.message());
     const size_t n = req.vanilla_proofs.size();

@@ -2,14 +2,19 @@
 // The one circuit interface every proof kind goes through: a handler decodes a request into a
 // prepared_proof (partitions, parameters, synthesis of partition k into a recycled buffer, public
 // inputs); the engine does everything else (queues, budget, provers, verification) the same way
-// for all kinds. PoRep C2 is built in (porep_kind.cpp); WindowPoSt, WinningPoSt and SnapDeals add
-// a handler to builtin_handlers() and nothing in engine.cpp changes (PoSt: post_kind.cpp).
+// for all kinds. Each kind is one handler in builtin_handlers() and nothing in engine.cpp knows
+// it: PoRep C2 (porep_kind.cpp), WindowPoSt and WinningPoSt (post_kind.cpp), SnapDeals
+// (snap_kind.cpp).
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/log.hpp"
@@ -76,16 +81,23 @@ class proof_kind_handler {
 
 using handler_list = std::vector<std::shared_ptr<const proof_kind_handler>>;
 
-/// Every kind this build proves: PoRep C2, WindowPoSt partitions and WinningPoSt (all sector
-/// sizes).
+/// Every kind this build proves: PoRep C2, WindowPoSt partitions, WinningPoSt and SnapDeals
+/// updates (all sector sizes).
 handler_list builtin_handlers();
 std::shared_ptr<const proof_kind_handler> porep_handler();
 /// WINDOW_POST_PARTITION (default priority high) and WINNING_POST (critical), post_kind.cpp.
 std::shared_ptr<const proof_kind_handler> window_post_handler();
 std::shared_ptr<const proof_kind_handler> winning_post_handler();
+/// SNAP_DEALS_UPDATE (default priority normal), snap_kind.cpp.
+std::shared_ptr<const proof_kind_handler> snap_update_handler();
 
 /// The size part of a circuit id: "2k", "8m", "512m", "32g", "64g" ("porep-32g", "wpost-2k").
 std::string circuit_size_tag(uint64_t sector_bytes);
+
+/// A request field that must be exactly 32 bytes (PoSt randomness, the SnapDeals commitments):
+/// invalid_argument "<kind>: <field> has N bytes, not 32" otherwise.
+result<std::array<uint8_t, 32>> request_bytes32(std::span<const uint8_t> bytes,
+                                                std::string_view kind, std::string_view field);
 
 /// Makes the prover backend of a worker (device < 0: the CPU) for a parameter file;
 /// proofs::make_prover_backend unless a test injects faults.
