@@ -235,8 +235,8 @@ int main(int argc, char** argv) {
   synth_only->add_option("--c1", so.c1, "the C1 output file (any of its formats)")->required();
   synth_only->add_option("-i,--iterations", so.iterations, "repetitions")->capture_default_str();
   synth_only->add_option("--partition", so.partition, "one partition (default: all)");
-  synth_only->add_option("--threads", so.threads,
-                         "synthesis threads (0: every core; 1: sequential)")
+  synth_only
+      ->add_option("--threads", so.threads, "synthesis threads (0: every core; 1: sequential)")
       ->capture_default_str();
   cuzk::bench::batch_args ba;
   auto* batch = app.add_subcommand("batch", "many proofs of one C1 through the daemon (Prove)");

@@ -22,7 +22,7 @@ struct gen_vanilla_args {
 struct synth_only_args {
   std::string c1;
   unsigned iterations = 1;
-  int partition = -1;  ///< -1: every partition
+  int partition = -1;    ///< -1: every partition
   unsigned threads = 0;  ///< 0: every core; 1: the sequential synthesis
 };
 

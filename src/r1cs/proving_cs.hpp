@@ -12,8 +12,8 @@
 
 #include <cassert>
 #include <cstddef>
-#include <string>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -385,7 +385,9 @@ class proving_cs::block_cs {
   std::vector<lc_term> scratch_;
 };
 
-inline proving_cs::block_cs proving_cs::block(size_t i) { return block_cs(*this, i); }
+inline proving_cs::block_cs proving_cs::block(size_t i) {
+  return block_cs(*this, i);
+}
 
 static_assert(valued_constraint_system<proving_cs>);
 static_assert(valued_constraint_system<proving_cs::block_cs>);
