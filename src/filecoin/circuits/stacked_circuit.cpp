@@ -5,12 +5,10 @@
 // synthesis of a partition's challenges.
 #include "filecoin/circuits/stacked_circuit.hpp"
 
-#include <map>
-#include <mutex>
 #include <string>
 #include <tuple>
 
-#include "r1cs/witness_cs.hpp"
+#include "r1cs/parallel_synthesis.hpp"
 
 namespace cuzk::synth {
 namespace {
@@ -194,32 +192,28 @@ r1cs::proving_cs::block_shape stacked_challenge_shape(unsigned layers,
                                                       const hash::tree_shape& tree_r) {
   using key_t = std::tuple<unsigned, unsigned, unsigned, unsigned, uint64_t, unsigned, unsigned,
                            unsigned, uint64_t>;
-  static std::mutex mutex;
-  static std::map<key_t, r1cs::proving_cs::block_shape> known;
-  const key_t key{layers,          tree_d.base_arity, tree_d.sub_arity, tree_d.top_arity,
-                  tree_d.num_leaves, tree_r.base_arity, tree_r.sub_arity, tree_r.top_arity,
-                  tree_r.num_leaves};
-  std::lock_guard lock(mutex);
-  if (auto it = known.find(key); it != known.end()) return it->second;
-  const stacked_circuit_t blank = blank_stacked_circuit(layers, tree_d, tree_r, 1);
-  r1cs::witness_cs cs;
-  const stacked_shared_t sh = synthesize_stacked_prologue(cs, blank);
-  const r1cs::proving_cs::block_shape before{cs.num_constraints(), cs.num_aux(), cs.num_inputs()};
-  synthesize_stacked_challenge(cs, blank, sh, 0);
-  const r1cs::proving_cs::block_shape after{cs.num_constraints(), cs.num_aux(), cs.num_inputs()};
-  return known[key] = after - before;
+  static r1cs::block_shape_memo<key_t> known;
+  const key_t key{layers,           tree_d.base_arity, tree_d.sub_arity,
+                  tree_d.top_arity, tree_d.num_leaves, tree_r.base_arity,
+                  tree_r.sub_arity, tree_r.top_arity,  tree_r.num_leaves};
+  return known.get(key, [&] {
+    const stacked_circuit_t blank = blank_stacked_circuit(layers, tree_d, tree_r, 1);
+    return r1cs::measure_block_shape(
+        [&](r1cs::witness_cs& cs) { return synthesize_stacked_prologue(cs, blank); },
+        [&](r1cs::witness_cs& cs, const stacked_shared_t& sh) {
+          synthesize_stacked_challenge(cs, blank, sh, 0);
+        });
+  });
 }
 
 status synthesize_stacked_circuit_parallel(r1cs::proving_cs& cs, const stacked_circuit_t& c,
                                            thread_pool& pool) {
   const stacked_shared_t sh = synthesize_stacked_prologue(cs, c);
-  const size_t n = c.challenges.size();
-  cs.open_blocks(n, stacked_challenge_shape(c.layers, c.tree_d, c.tree_r));
-  pool.parallel_for(n, [&](size_t i) {
-    r1cs::proving_cs::block_cs block = cs.block(i);
-    synthesize_stacked_challenge(block, c, sh, i);
-  });
-  return cs.close_blocks();
+  return r1cs::synthesize_blocks_parallel(cs, c.challenges.size(),
+                                          stacked_challenge_shape(c.layers, c.tree_d, c.tree_r),
+                                          pool, [&](r1cs::proving_cs::block_cs& block, size_t i) {
+                                            synthesize_stacked_challenge(block, c, sh, i);
+                                          });
 }
 
 }  // namespace cuzk::synth

@@ -21,6 +21,7 @@
 #include "fixtures.hpp"
 #include "r1cs/assignment_data.hpp"
 #include "r1cs/matrix_cs.hpp"
+#include "r1cs/proving_cs_test_util.hpp"
 #include "r1cs/shape_cs.hpp"
 #include "r1cs/witness_cs.hpp"
 #include "test_rng.hpp"
@@ -246,23 +247,6 @@ TEST(stacked_circuit, ni_and_synthetic_2kib_partitions) {
   check_partition(sr.config, *sc1, 0);
 }
 
-// Both synthesized partitions hold the same rows, assignment and densities.
-void expect_same_synthesis(const r1cs::proving_cs& want, const r1cs::proving_cs& got) {
-  const auto same = [](auto x, auto y) { return std::ranges::equal(x, y); };
-  EXPECT_TRUE(same(want.a(), got.a()));
-  EXPECT_TRUE(same(want.b(), got.b()));
-  EXPECT_TRUE(same(want.c(), got.c()));
-  EXPECT_TRUE(same(want.inputs(), got.inputs()));
-  EXPECT_TRUE(same(want.aux(), got.aux()));
-  EXPECT_EQ(want.num_constraints(), got.num_constraints());
-  for (auto d : {&r1cs::proving_cs::a_aux_density, &r1cs::proving_cs::b_input_density,
-                 &r1cs::proving_cs::b_aux_density}) {
-    EXPECT_EQ((want.*d)().size(), (got.*d)().size());
-    EXPECT_EQ((want.*d)().popcount(), (got.*d)().popcount());
-    EXPECT_TRUE(same((want.*d)().words(), (got.*d)().words()));
-  }
-}
-
 // The challenges synthesized in parallel (one block per challenge) give exactly the sequential
 // synthesis, into a fresh and into a recycled buffer; a block whose declared shape is wrong is an
 // error, not a wrong witness.
@@ -295,7 +279,7 @@ TEST(stacked_circuit, parallel_synthesis_equals_sequential) {
     parallel.reset();
     ASSERT_TRUE(synthesize_stacked_circuit_parallel(parallel, *c, pool).ok());
     parallel.finalize();
-    expect_same_synthesis(sequential, parallel);
+    r1cs::expect_same_synthesis(sequential, parallel);
   }
 
   for (bool bigger : {false, true}) {
