@@ -44,10 +44,9 @@ class post_prepared final : public prepared_proof {
   const circuit_params& circuit() const override { return params_; }
   synthesis_shape shape() const override { return shape_; }
 
-  status synthesize(unsigned k, r1cs::proving_cs& cs, thread_pool&) const override {
+  status synthesize(unsigned k, r1cs::proving_cs& cs, thread_pool& pool) const override {
     if (k != 0) return status(status_code::invalid_argument, "a PoSt job has one partition");
-    synth::synthesize_fallback_post_circuit(cs, circuit_);
-    return status();
+    return synth::synthesize_fallback_post_circuit_parallel(cs, circuit_, pool);
   }
 
   result<std::vector<ff::fr_t>> public_inputs(unsigned k) const override {

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // FallbackPoSt circuit inputs: the blank circuit, the circuit of a partition's vanilla proofs
-// (FallbackPoStCompound::circuit + Sector::circuit), the layout check and the closed-form counts.
+// (FallbackPoStCompound::circuit + Sector::circuit), the layout check, the closed-form counts and
+// the parallel synthesis of the slots.
 #include "filecoin/circuits/fallback_post_circuit.hpp"
 
 #include <string>
+#include <tuple>
 
 #include "filecoin/post/partition.hpp"
+#include "r1cs/parallel_synthesis.hpp"
 
 namespace cuzk::synth {
 namespace {
@@ -15,17 +18,23 @@ status to_fr(const porep::domain_t& b, fr_t& out, const std::string& what) {
   return {};
 }
 
+// One zero sector repeated over every slot.
+fallback_post_circuit_t blank_circuit(const hash::tree_shape& tree, unsigned sector_count,
+                                      unsigned challenge_count) {
+  fallback_post_circuit_t c;
+  c.tree = tree;
+  c.sector_count = sector_count;
+  c.challenge_count = challenge_count;
+  post_sector_witness_t w;
+  w.paths.assign(c.challenge_count, gadgets::blank_por_path(tree));
+  c.sectors.push_back(std::move(w));
+  return c;
+}
+
 }  // namespace
 
 fallback_post_circuit_t blank_fallback_post_circuit(const post::post_config_t& cfg) {
-  fallback_post_circuit_t c;
-  c.tree = cfg.tree;
-  c.sector_count = cfg.circuit_sector_count;
-  c.challenge_count = cfg.circuit_challenge_count;
-  post_sector_witness_t w;
-  w.paths.assign(c.challenge_count, gadgets::blank_por_path(cfg.tree));
-  c.sectors.push_back(std::move(w));
-  return c;
+  return blank_circuit(cfg.tree, cfg.circuit_sector_count, cfg.circuit_challenge_count);
 }
 
 result<fallback_post_circuit_t> fallback_post_circuit_from_vanilla(
@@ -118,6 +127,31 @@ fallback_post_counts_t fallback_post_circuit_counts(const hash::tree_shape& tree
 fallback_post_counts_t fallback_post_circuit_counts(const post::post_config_t& cfg) {
   return fallback_post_circuit_counts(cfg.tree, cfg.circuit_sector_count,
                                       cfg.circuit_challenge_count);
+}
+
+r1cs::proving_cs::block_shape fallback_post_slot_shape(const hash::tree_shape& tree,
+                                                       unsigned challenge_count) {
+  using key_t = std::tuple<unsigned, unsigned, unsigned, uint64_t, unsigned>;
+  static r1cs::block_shape_memo<key_t> known;
+  const key_t key{tree.base_arity, tree.sub_arity, tree.top_arity, tree.num_leaves,
+                  challenge_count};
+  return known.get(key, [&] {
+    const fallback_post_circuit_t blank = blank_circuit(tree, 1, challenge_count);
+    struct no_prologue {};
+    return r1cs::measure_block_shape(
+        [](r1cs::witness_cs&) { return no_prologue{}; },
+        [&](r1cs::witness_cs& cs, no_prologue) { synthesize_fallback_post_slot(cs, blank, 0); });
+  });
+}
+
+status synthesize_fallback_post_circuit_parallel(r1cs::proving_cs& cs,
+                                                 const fallback_post_circuit_t& c,
+                                                 thread_pool& pool) {
+  return r1cs::synthesize_blocks_parallel(cs, c.sector_count,
+                                          fallback_post_slot_shape(c.tree, c.challenge_count), pool,
+                                          [&](r1cs::proving_cs::block_cs& block, size_t s) {
+                                            synthesize_fallback_post_slot(block, c, s);
+                                          });
 }
 
 }  // namespace cuzk::synth

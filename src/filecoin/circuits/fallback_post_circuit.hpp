@@ -6,8 +6,9 @@
 // (Root::Var), private: 1 input per challenge. Slots past the witness's sectors repeat the last one
 // (WindowPoSt padding), so a blank circuit is one blank sector and a 1-sector 32 GiB partition
 // holds one sector's witness, not 2,349. The same template runs in shape_cs (counts), witness_cs,
-// proving_cs and matrix_cs. Sequential synthesis: bellperson's parallel chunks + extend give the
-// same rows, variables and densities (§1.6).
+// proving_cs and matrix_cs. bellperson's parallel chunks + extend give the same rows, variables
+// and densities as sequential synthesis (§1.6); so does the parallel synthesis here, one
+// proving_cs block per slot.
 // Rows (constraints + inputs): WindowPoSt 2 KiB 21,889, 32 GiB 125,305,057; WinningPoSt 2 KiB
 // 90,883, 32 GiB 370,723.
 #pragma once
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "base/status.hpp"
+#include "base/thread_pool.hpp"
 #include "ff/fields.hpp"
 #include "filecoin/gadgets/num.hpp"
 #include "filecoin/gadgets/por.hpp"
@@ -28,6 +30,7 @@
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
 #include "r1cs/constraint_system.hpp"
+#include "r1cs/proving_cs.hpp"
 
 namespace cuzk::synth {
 
@@ -109,16 +112,34 @@ void synthesize_post_sector(CS& cs, const post_sector_witness_t& w) {
   }
 }
 
-/// FallbackPoStCircuit::synthesize: every slot in order, namespace "sector_<s>".
+/// Slot s of the circuit (namespace "sector_<s>"): reads nothing allocated before it, and every
+/// slot allocates and enforces the same counts, so the slots are the parallel synthesis's blocks.
+template <r1cs::constraint_system CS>
+void synthesize_fallback_post_slot(CS& cs, const fallback_post_circuit_t& c, size_t s) {
+  char name[32];
+  std::snprintf(name, sizeof(name), "sector_%zu", s);
+  r1cs::namespace_guard<CS> ns(cs, name);
+  synthesize_post_sector(cs, c.slot(s));
+}
+
+/// FallbackPoStCircuit::synthesize: every slot in order.
 /// Precondition: validate_fallback_post_circuit(c) is ok.
 template <r1cs::constraint_system CS>
 void synthesize_fallback_post_circuit(CS& cs, const fallback_post_circuit_t& c) {
-  char name[32];
-  for (size_t s = 0; s < c.sector_count; ++s) {
-    std::snprintf(name, sizeof(name), "sector_%zu", s);
-    r1cs::namespace_guard<CS> ns(cs, name);
-    synthesize_post_sector(cs, c.slot(s));
-  }
+  for (size_t s = 0; s < c.sector_count; ++s) synthesize_fallback_post_slot(cs, c, s);
 }
+
+/// What one slot adds to a circuit of this tree and challenge count (every slot adds the same),
+/// from a witness-only synthesis of a blank slot; computed once per shape and kept.
+r1cs::proving_cs::block_shape fallback_post_slot_shape(const hash::tree_shape& tree,
+                                                       unsigned challenge_count);
+
+/// synthesize_fallback_post_circuit into a proving_cs with the slots synthesized in parallel on
+/// `pool` (one task per slot; bellperson's prover splits them into chunks the same way, §1.6):
+/// the same rows, assignment and densities as the sequential synthesis. An internal error only if
+/// the slots were not alike (a bug). Precondition: validate_fallback_post_circuit(c) is ok.
+status synthesize_fallback_post_circuit_parallel(r1cs::proving_cs& cs,
+                                                 const fallback_post_circuit_t& c,
+                                                 thread_pool& pool);
 
 }  // namespace cuzk::synth

@@ -7,7 +7,8 @@
 // post.vproof witness satisfies every row and its inputs are the public inputs; padding; a
 // tampered witness fails; malformed partitions are refused; WindowPoSt (1 sector padded, 2
 // sectors; V1 and V1_2) and WinningPoSt circuits from vanilla proofs of sealed 2 KiB sectors are
-// satisfied and allocate exactly their public inputs.
+// satisfied and allocate exactly their public inputs; their slots synthesized in parallel give
+// exactly the sequential synthesis.
 #include "filecoin/circuits/fallback_post_circuit.hpp"
 
 #include <gtest/gtest.h>
@@ -24,6 +25,7 @@
 #include "fixtures.hpp"
 #include "r1cs/assignment_data.hpp"
 #include "r1cs/matrix_cs.hpp"
+#include "r1cs/proving_cs_test_util.hpp"
 #include "r1cs/shape_cs.hpp"
 #include "sealed_sectors.hpp"
 
@@ -388,6 +390,54 @@ TEST(fallback_post_circuit, sealed_2kib_witness_satisfies) {
   const post::post_config_t g = config(registered_post_proof::winning_2kib_v1);
   const post::fallback_sector_proof_t win[] = {*post::prove_sector(g, b, randomness, 0, 0)};
   check_post_partition(g, win, randomness, 0);
+}
+
+// The slots synthesized in parallel (one block per slot) give exactly the sequential synthesis,
+// into a fresh and into a recycled buffer: WindowPoSt with two distinct sectors and with one
+// sector padded, and WinningPoSt (66 one-challenge slots). A slot's shape is the closed form's.
+TEST(fallback_post_circuit, parallel_synthesis_equals_sequential) {
+  const porep::sealed_sector_t a = test::seal_2kib(3), b = test::seal_2kib(11);
+  porep::bytes32_t randomness{};
+  for (size_t i = 0; i < 31; ++i) randomness[i] = uint8_t(17 * i + 2);
+  const post::post_config_t window = config(registered_post_proof::window_2kib_v1_1);
+  const post::post_config_t winning = config(registered_post_proof::winning_2kib_v1);
+  const post::fallback_sector_proof_t pa = *post::prove_sector(window, a, randomness, 0, 0);
+  const post::fallback_sector_proof_t pb = *post::prove_sector(window, b, randomness, 0, 1);
+  const post::fallback_sector_proof_t two[] = {pa, pb};
+  const post::fallback_sector_proof_t one[] = {pa};
+  const post::fallback_sector_proof_t win[] = {*post::prove_sector(winning, b, randomness, 0, 0)};
+  const struct {
+    const char* what;
+    const post::post_config_t& cfg;
+    std::span<const post::fallback_sector_proof_t> proofs;
+  } cases[] = {{"window, 2 sectors", window, two},
+               {"window, 1 sector padded", window, one},
+               {"winning", winning, win}};
+
+  thread_pool pool(3);
+  for (const auto& k : cases) {
+    SCOPED_TRACE(k.what);
+    auto c = fallback_post_circuit_from_vanilla(k.cfg, k.proofs);
+    ASSERT_TRUE(c.ok()) << c.error().to_string();
+    ASSERT_GE(c->sector_count, 2u);
+
+    const auto shape = fallback_post_slot_shape(c->tree, c->challenge_count);
+    const fallback_post_counts_t slot =
+        fallback_post_circuit_counts(c->tree, 1, c->challenge_count);
+    EXPECT_EQ(shape, (r1cs::proving_cs::block_shape{slot.constraints, slot.aux, slot.inputs - 1}));
+
+    r1cs::proving_cs sequential;
+    synthesize_fallback_post_circuit(sequential, *c);
+    sequential.finalize();
+
+    r1cs::proving_cs parallel;
+    for (int round = 0; round < 2; ++round) {  // fresh, then recycled
+      parallel.reset();
+      ASSERT_TRUE(synthesize_fallback_post_circuit_parallel(parallel, *c, pool).ok());
+      parallel.finalize();
+      r1cs::expect_same_synthesis(sequential, parallel);
+    }
+  }
 }
 
 }  // namespace

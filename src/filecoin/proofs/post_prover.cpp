@@ -107,7 +107,7 @@ result<std::vector<uint8_t>> prove_post(const post_inputs_t& in, const std::stri
   const synth::fallback_post_counts_t counts = synth::fallback_post_circuit_counts(*cfg);
   r1cs::proving_cs cs;
   cs.reserve(counts.constraints, counts.aux, counts.inputs);
-  synth::synthesize_fallback_post_circuit(cs, *circuit);
+  if (status s = synth::synthesize_fallback_post_circuit_parallel(cs, *circuit, pool); !s) return s;
   cs.finalize();
   tm.synthesis = seconds_since(t0);
 
