@@ -312,12 +312,13 @@ class engine_impl final : public proving_engine {
     }
     if (chosen.empty() || cfg_.cpu_worker_with_gpus) add_cpu_worker(prover_threads);
 
-    // Partitions in synthesis at once. Each spreads its independent parts (PoRep's challenges)
-    // over the shared pool below, so a quarter of the cores (at least 2) keeps every core busy
-    // and the next partition ready, while each one in flight holds its full buffers (≈ 11 GB
-    // for 32 GiB PoRep): one worker per core held ten of them, 109.5 GiB of RSS on the H200.
-    synthesis_workers_ = cfg_.synthesis_workers ? cfg_.synthesis_workers
-                                                : std::min(cores, std::max(2u, cores / 4));
+    // Partitions in synthesis at once. Each spreads its independent parts (PoRep's and
+    // SnapDeals' challenges, PoSt's sector slots) over the shared pool below, so a quarter of
+    // the cores (at least 2) keeps every core busy and the next partition ready, while each one
+    // in flight holds its full buffers (≈ 11 GB for 32 GiB PoRep): one worker per core held ten
+    // of them, 109.5 GiB of RSS on the H200.
+    synthesis_workers_ =
+        cfg_.synthesis_workers ? cfg_.synthesis_workers : std::min(cores, std::max(2u, cores / 4));
     // Every core: concurrent partitions share it (thread_pool serves several loops at once).
     synth_pool_ = std::make_unique<thread_pool>(cores);
     // Partitions synthesized ahead of the provers: enough to keep every worker fed while the

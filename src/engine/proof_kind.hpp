@@ -52,8 +52,9 @@ class prepared_proof {
   virtual synthesis_shape shape() const = 0;
   /// Synthesizes partition k into `cs`, which the engine has reset() and reserved to shape();
   /// the engine finalizes it. An error names what in the input is wrong. `pool` is the engine's
-  /// synthesis pool, shared by every synthesis worker (a circuit with independent parts, PoRep's
-  /// challenges, synthesizes them in parallel on it; the pool interleaves concurrent partitions).
+  /// synthesis pool, shared by every synthesis worker (a circuit's independent parts, PoRep's and
+  /// SnapDeals' challenges and PoSt's sector slots, are synthesized in parallel on it; the pool
+  /// interleaves concurrent partitions).
   virtual status synthesize(unsigned k, r1cs::proving_cs& cs, thread_pool& pool) const = 0;
   /// The verifier's public inputs of partition k (without ONE).
   virtual result<std::vector<ff::fr_t>> public_inputs(unsigned k) const = 0;

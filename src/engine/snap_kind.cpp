@@ -53,7 +53,7 @@ class snap_prepared final : public prepared_proof {
 
   // The circuit is built here rather than in prepare(): a 32 GiB update holds 16 of them, each
   // about the size of its vanilla proof, and only the partitions being synthesized need theirs.
-  status synthesize(unsigned k, r1cs::proving_cs& cs, thread_pool&) const override {
+  status synthesize(unsigned k, r1cs::proving_cs& cs, thread_pool& pool) const override {
     if (k >= d_.partitions.size()) {
       return status(status_code::invalid_argument, "partition " + std::to_string(k) + " of " +
                                                        std::to_string(d_.partitions.size()));
@@ -64,8 +64,7 @@ class snap_prepared final : public prepared_proof {
       return status(status_code::invalid_argument,
                     "vanilla proof unfit for the circuit: " + circuit.error().to_string());
     }
-    synth::synthesize_empty_sector_update_circuit(cs, *circuit);
-    return status();
+    return synth::synthesize_empty_sector_update_circuit_parallel(cs, *circuit, pool);
   }
 
   result<std::vector<ff::fr_t>> public_inputs(unsigned k) const override {

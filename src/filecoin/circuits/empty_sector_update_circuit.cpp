@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // EmptySectorUpdate circuit inputs: the blank circuit, the circuit of a partition's vanilla proof
-// (EmptySectorUpdateCompound::circuit), the layout check, the closed-form counts and the public
-// inputs.
+// (EmptySectorUpdateCompound::circuit), the layout check, the closed-form counts, the public
+// inputs and the parallel synthesis of a partition's challenges.
 #include "filecoin/circuits/empty_sector_update_circuit.hpp"
 
 #include <string>
+#include <tuple>
+
+#include "r1cs/parallel_synthesis.hpp"
 
 namespace cuzk::synth {
 namespace {
@@ -141,6 +144,35 @@ result<std::vector<fr_t>> empty_sector_update_public_inputs(const snap::update_c
   if (status s = to_fr(comms.comm_d_new, out[2], "comm_d_new"); !s) return s;
   if (status s = to_fr(comms.comm_r_new, out[3], "comm_r_new"); !s) return s;
   return out;
+}
+
+r1cs::proving_cs::block_shape update_challenge_shape(const snap::update_config_t& cfg) {
+  // What the challenge's rows and variables depend on: tree_r, the node, partition and apex bits
+  // and the apex leaves (the config of a shape is a function of these).
+  using key_t = std::tuple<unsigned, unsigned, unsigned, uint64_t, unsigned, unsigned, unsigned,
+                           unsigned, unsigned>;
+  static r1cs::block_shape_memo<key_t> known;
+  const key_t key{cfg.tree_r.base_arity, cfg.tree_r.sub_arity, cfg.tree_r.top_arity,
+                  cfg.tree_r.num_leaves, cfg.node_bits,        cfg.partition_bits,
+                  cfg.challenge_bits,    cfg.apex_bits,        cfg.apex_leaves};
+  return known.get(key, [&] {
+    const empty_sector_update_circuit_t blank = blank_empty_sector_update_circuit(cfg);
+    return r1cs::measure_block_shape(
+        [&](r1cs::witness_cs& cs) { return synthesize_update_prologue(cs, blank); },
+        [&](r1cs::witness_cs& cs, const update_shared_t& sh) {
+          synthesize_update_challenge(cs, blank, sh, 0);
+        });
+  });
+}
+
+status synthesize_empty_sector_update_circuit_parallel(r1cs::proving_cs& cs,
+                                                       const empty_sector_update_circuit_t& c,
+                                                       thread_pool& pool) {
+  const update_shared_t sh = synthesize_update_prologue(cs, c);
+  return r1cs::synthesize_blocks_parallel(cs, c.challenges.size(), update_challenge_shape(c.config),
+                                          pool, [&](r1cs::proving_cs::block_cs& block, size_t ci) {
+                                            synthesize_update_challenge(block, c, sh, ci);
+                                          });
 }
 
 }  // namespace cuzk::synth

@@ -5,7 +5,8 @@
 // 1 KiB test shape (8-4-0) its upstream constraint count; the upstream gadget counts
 // (apex_por, gen_challenge_bits); the official parameter names; a 2 KiB update (sector sealed in
 // memory, new data encoded, vanilla partition proof) satisfies every row with exactly its public
-// inputs, and a wrong comm_r_new, a tampered sibling or a tampered apex leaf do not.
+// inputs, and a wrong comm_r_new, a tampered sibling or a tampered apex leaf do not; its
+// challenges synthesized in parallel give exactly the sequential synthesis.
 #include "filecoin/circuits/empty_sector_update_circuit.hpp"
 
 #include <gtest/gtest.h>
@@ -19,6 +20,7 @@
 #include "fixtures.hpp"
 #include "r1cs/assignment_data.hpp"
 #include "r1cs/matrix_cs.hpp"
+#include "r1cs/proving_cs_test_util.hpp"
 #include "r1cs/shape_cs.hpp"
 #include "r1cs/witness_cs.hpp"
 #include "sealed_sectors.hpp"
@@ -298,6 +300,35 @@ TEST_F(snap_2kib_witness, tampering_is_unsatisfied) {
   short_proof.challenge_proofs.pop_back();
   EXPECT_EQ(empty_sector_update_circuit_from_vanilla(cfg_, comms_, 0, short_proof).error().code(),
             status_code::size_mismatch);
+}
+
+// The challenges synthesized in parallel (one block per challenge, after the global block) give
+// exactly the sequential synthesis, into a fresh and into a recycled buffer. A challenge's shape
+// is what the closed form adds per challenge.
+TEST_F(snap_2kib_witness, parallel_synthesis_equals_sequential) {
+  auto c = empty_sector_update_circuit_from_vanilla(cfg_, comms_, 0, proof_);
+  ASSERT_TRUE(c.ok()) << c.error().to_string();
+  ASSERT_GE(c->challenges.size(), 2u);
+
+  snap::update_config_t fewer = cfg_;
+  --fewer.challenges;
+  const auto shape = update_challenge_shape(cfg_);
+  EXPECT_EQ(shape.constraints, empty_sector_update_circuit_counts(cfg_).constraints -
+                                   empty_sector_update_circuit_counts(fewer).constraints);
+  EXPECT_EQ(shape.inputs, 0u);
+
+  r1cs::proving_cs sequential;
+  synthesize_empty_sector_update_circuit(sequential, *c);
+  sequential.finalize();
+
+  thread_pool pool(3);
+  r1cs::proving_cs parallel;
+  for (int round = 0; round < 2; ++round) {  // fresh, then recycled
+    parallel.reset();
+    ASSERT_TRUE(synthesize_empty_sector_update_circuit_parallel(parallel, *c, pool).ok());
+    parallel.finalize();
+    r1cs::expect_same_synthesis(sequential, parallel);
+  }
 }
 
 }  // namespace

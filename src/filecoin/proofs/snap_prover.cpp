@@ -104,7 +104,8 @@ result<std::vector<uint8_t>> prove_update(const update_inputs_t& in, const std::
                         ": vanilla proof unfit for the circuit: " + circuit.error().to_string());
     }
     r1cs::proving_cs cs;
-    synth::synthesize_empty_sector_update_circuit(cs, *circuit);
+    if (status s = synth::synthesize_empty_sector_update_circuit_parallel(cs, *circuit, pool); !s)
+      return status(s.code(), "partition " + std::to_string(k) + ": " + s.message());
     cs.finalize();
     tm.synthesis += seconds_since(t0);
 
