@@ -101,23 +101,19 @@ class proving_cs {
   template <class FA, class FB, class FC>
   void enforce(FA&& fa, FB&& fb, FC&& fc) {
     assert(!finalized_ && "enforce after finalize");
-    lc_a_.clear();
-    lc_b_.clear();
-    lc_c_.clear();
-    build_lc(std::forward<FA>(fa), lc_a_);
-    build_lc(std::forward<FB>(fb), lc_b_);
-    build_lc(std::forward<FC>(fc), lc_c_);
     assert(blocks_.count == 0 && "enforce on the parent while blocks are open");
-    const auto value_of = [this](variable v) -> const ff::fr_t& { return ref(v); };
-    mark_density(lc_a_, scratch_, [&](variable v) {
-      if (!v.is_input()) a_aux_density_.set(v.index());
-    });
-    mark_density(lc_b_, scratch_, [&](variable v) {
-      v.is_input() ? b_input_density_.set(v.index()) : b_aux_density_.set(v.index());
-    });
-    a_.push_back(eval(lc_a_, value_of));
-    b_.push_back(eval(lc_b_, value_of));
-    c_.push_back(eval(lc_c_, value_of));
+    const row_values v = rows_(
+        std::forward<FA>(fa), std::forward<FB>(fb), std::forward<FC>(fc),
+        [this](variable x) -> const ff::fr_t& { return ref(x); },
+        [&](variable x) {
+          if (!x.is_input()) a_aux_density_.set(x.index());
+        },
+        [&](variable x) {
+          x.is_input() ? b_input_density_.set(x.index()) : b_aux_density_.set(x.index());
+        });
+    a_.push_back(v.a);
+    b_.push_back(v.b);
+    c_.push_back(v.c);
   }
 
   /// What one block adds.
@@ -275,6 +271,32 @@ class proving_cs {
     }
   }
 
+  struct row_values {
+    ff::fr_t a, b, c;
+  };
+  // One constraint: its three LCs built, the density marks of A and B made (mark_a, mark_b get
+  // each variable with a nonzero merged coefficient) and the three values computed, in storage
+  // reused across constraints (no heap allocation once warm). proving_cs and block_cs differ only
+  // in where the values and marks go.
+  struct row_evaluator {
+    linear_combination a, b, c;
+    std::vector<lc_term> scratch;
+
+    template <class FA, class FB, class FC, class ValueOf, class MarkA, class MarkB>
+    row_values operator()(FA&& fa, FB&& fb, FC&& fc, const ValueOf& value_of, const MarkA& mark_a,
+                          const MarkB& mark_b) {
+      a.clear();
+      b.clear();
+      c.clear();
+      build_lc(std::forward<FA>(fa), a);
+      build_lc(std::forward<FB>(fb), b);
+      build_lc(std::forward<FC>(fc), c);
+      mark_density(a, scratch, mark_a);
+      mark_density(b, scratch, mark_b);
+      return {eval(a, value_of), eval(b, value_of), eval(c, value_of)};
+    }
+  };
+
   /// LCs longer than this are evaluated with one reduction (below it the fixed ~24-multiply
   /// reduction is not repaid: most short LCs have only coefficients ±1).
   static constexpr size_t LAZY_EVAL_MIN_TERMS = 4;
@@ -292,8 +314,7 @@ class proving_cs {
   fr_vector a_, b_, c_;
   fr_vector inputs_, aux_;
   bitmap a_aux_density_, b_input_density_, b_aux_density_;
-  linear_combination lc_a_, lc_b_, lc_c_;
-  std::vector<lc_term> scratch_;
+  row_evaluator rows_;
   size_t num_constraints_ = 0;
   bool finalized_ = false;
   open_blocks_t blocks_;
@@ -345,24 +366,20 @@ class proving_cs::block_cs {
       overflow();
       return;
     }
-    lc_a_.clear();
-    lc_b_.clear();
-    lc_c_.clear();
-    build_lc(std::forward<FA>(fa), lc_a_);
-    build_lc(std::forward<FB>(fb), lc_b_);
-    build_lc(std::forward<FC>(fc), lc_c_);
-    const auto value_of = [this](variable v) -> const ff::fr_t& { return cs_.ref(v); };
-    mark_density(lc_a_, scratch_, [&](variable v) {
-      if (!v.is_input()) cs_.a_aux_density_.set_concurrent(v.index());
-    });
-    mark_density(lc_b_, scratch_, [&](variable v) {
-      v.is_input() ? cs_.b_input_density_.set_concurrent(v.index())
-                   : cs_.b_aux_density_.set_concurrent(v.index());
-    });
+    const row_values v = rows_(
+        std::forward<FA>(fa), std::forward<FB>(fb), std::forward<FC>(fc),
+        [this](variable x) -> const ff::fr_t& { return cs_.ref(x); },
+        [&](variable x) {
+          if (!x.is_input()) cs_.a_aux_density_.set_concurrent(x.index());
+        },
+        [&](variable x) {
+          x.is_input() ? cs_.b_input_density_.set_concurrent(x.index())
+                       : cs_.b_aux_density_.set_concurrent(x.index());
+        });
     const size_t row = row0_ + used_.constraints++;
-    cs_.a_[row] = eval(lc_a_, value_of);
-    cs_.b_[row] = eval(lc_b_, value_of);
-    cs_.c_[row] = eval(lc_c_, value_of);
+    cs_.a_[row] = v.a;
+    cs_.b_[row] = v.b;
+    cs_.c_[row] = v.c;
   }
 
   void push_namespace(const char*) {}
@@ -381,8 +398,7 @@ class proving_cs::block_cs {
   size_t index_, row0_, aux0_, input0_;
   block_shape max_, used_;
   bool overflow_ = false;
-  linear_combination lc_a_, lc_b_, lc_c_;
-  std::vector<lc_term> scratch_;
+  row_evaluator rows_;
 };
 
 inline proving_cs::block_cs proving_cs::block(size_t i) {
