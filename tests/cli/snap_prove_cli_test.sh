@@ -97,7 +97,8 @@ run 2 "vanilla_proofs[0]" prove snap --vanilla "$tmp/bad.json" --registered-proo
 run 0 "4 public inputs of partition 0" snap public-inputs --registered-proof 0 \
   $(comms "$tmp/u5") --partition 0 --out "$tmp/u5-public.json"
 # comm_r_new as a decimal field element (little-endian bytes) is the last input.
-comm_r_new_dec=$(python3 -c 'import sys; print(int.from_bytes(bytes.fromhex(sys.argv[1]), "little"))' \
+comm_r_new_dec=$(python3 -c \
+  'import sys; print(int.from_bytes(bytes.fromhex(sys.argv[1]), "little"))' \
   "$(field "$tmp/u5/commitments.json" comm_r_new)")
 [[ $(tr -d ' \n' <"$tmp/u5-public.json") == *",\"$comm_r_new_dec\"]" ]] || {
   echo "FAIL: snap public-inputs: the last input is not comm_r_new"
@@ -106,7 +107,8 @@ comm_r_new_dec=$(python3 -c 'import sys; print(int.from_bytes(bytes.fromhex(sys.
 # shellcheck disable=SC2046
 run 2 "out of range" snap public-inputs --registered-proof 0 $(comms "$tmp/u5") --partition 1 \
   --out "$tmp/x.json"
-run 2 "--comm-d-new" snap public-inputs --registered-proof 0 --comm-r-old "$(field "$tmp/u5/commitments.json" comm_r_old)" \
+run 2 "--comm-d-new" snap public-inputs --registered-proof 0 \
+  --comm-r-old "$(field "$tmp/u5/commitments.json" comm_r_old)" \
   --comm-r-new "$(field "$tmp/u5/commitments.json" comm_r_new)" --comm-d-new 12 --partition 0 \
   --out "$tmp/x.json"
 
