@@ -11,7 +11,6 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <memory>
 #include <string>
 
@@ -21,8 +20,8 @@
 #include "filecoin/porep/c1_wrapper.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/replica_id.hpp"
-#include "groth16/snarkjs_json.hpp"
 #include "porep_cmds.hpp"
+#include "public_inputs_json.hpp"
 
 namespace cuzk::app {
 namespace {
@@ -77,16 +76,9 @@ int run_porep_public_inputs(const public_inputs_args& args) {
   const synth::porep_publics_t pub{replica_id, c1->comm_d, c1->comm_r, c1->seed};
   auto inputs = synth::porep_public_inputs(*cfg, pub, unsigned(partition));
   if (!inputs) return fail(inputs.error().to_string());
-  const std::string json = groth16::public_to_snarkjs_json(*inputs);
-  if (out == "-") {
-    std::fwrite(json.data(), 1, json.size(), stdout);
-    return EXIT_OK;
-  }
-  if (status s = write_file_atomic(out, json); !s)
-    return fail("cannot write --out: " + s.to_string(), EXIT_FAIL);
-  spdlog::info("{}: {} public inputs of partition {} ({})", out, inputs->size(), partition,
-               porep::name_of(*proof));
-  return EXIT_OK;
+  return write_public_inputs_json(
+      "cuzk porep public-inputs", out, *inputs,
+      "partition " + std::to_string(partition) + " (" + std::string(porep::name_of(*proof)) + ")");
 }
 
 }  // namespace

@@ -61,6 +61,8 @@ int run_gen_vanilla(const gen_vanilla_args& args) {
 
 }  // namespace
 
+void add_post_public_inputs(CLI::App& post, command_runner& chosen);  // post_prove_cmd.cpp
+
 void add_post_commands(CLI::App& root, command_runner& chosen) {
   auto* post_cmd = root.add_subcommand("post", "PoSt tools (vanilla proofs of sealed sectors)");
   post_cmd->require_subcommand(1);
@@ -83,6 +85,7 @@ void add_post_commands(CLI::App& root, command_runner& chosen) {
   gen->footer(std::string(REGISTERED_POST_PROOFS_HELP) +
               "\nexit status: 0 ok, 1 I/O failure, 2 bad input or usage");
   on_selected(gen, chosen, [args] { return run_gen_vanilla(*args); });
+  add_post_public_inputs(*post_cmd, chosen);
 }
 
 }  // namespace cuzk::app

@@ -7,8 +7,10 @@
 // for the public sectors (sector ids and comm_r), as a verifier knows them. The randomness is 64
 // hex digits, a canonical field element (Curio masks byte 31 with 0x3f). P is the wire number, Go
 // or Rust name and must be of the command's kind. `--check-digests`, `--parameters-json` and
-// `--gpu` as for `cuzk prove porep`. Exit codes: 0 ok / valid, 1 invalid proof or I/O failure, 2
-// bad input.
+// `--gpu` as for `cuzk prove porep`. `cuzk post public-inputs --vanilla FILE --randomness HEX
+// --registered-proof P [--partition-index K] --out FILE|-` writes the partition's circuit public
+// inputs (synth::fallback_post_public_inputs of the vanilla file's public sectors) as snarkjs
+// public.json. Exit codes: 0 ok / valid, 1 invalid proof or I/O failure, 2 bad input.
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -19,6 +21,7 @@
 
 #include "base/file_io.hpp"
 #include "cli_args.hpp"
+#include "filecoin/circuits/public_inputs.hpp"
 #include "filecoin/porep/commp.hpp"
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
@@ -26,6 +29,7 @@
 #include "filecoin/proofs/post_prover.hpp"
 #include "logging.hpp"
 #include "phase_progress.hpp"
+#include "public_inputs_json.hpp"
 
 namespace cuzk::app {
 namespace {
@@ -35,7 +39,8 @@ namespace {
 constexpr uint64_t MAX_VANILLA_FILE_BYTES = uint64_t(512) << 20;
 
 struct post_args {
-  std::string kind;  // "window-post" or "winning-post"
+  std::string kind;  // "window-post" or "winning-post"; empty: either (public-inputs)
+  // proof_path: the proof (prove: out, verify: in) or public-inputs' --out.
   std::string vanilla_path, randomness_hex, proof_name, params_dir, proof_path, parameters_json;
   uint64_t miner_id = 0;
   unsigned partition = 0;
@@ -73,7 +78,7 @@ int load_inputs(const std::string& prefix, post_args& args) {
     spdlog::error("{}: --registered-proof: {}", prefix, proof.error().message());
     return EXIT_BAD;
   }
-  if (post::to_string(post::kind_of(*proof)) != args.kind) {
+  if (!args.kind.empty() && post::to_string(post::kind_of(*proof)) != args.kind) {
     spdlog::error("{}: --registered-proof: {} is a {} proof", prefix, post::name_of(*proof),
                   post::to_string(post::kind_of(*proof)));
     return EXIT_BAD;
@@ -193,7 +198,43 @@ int run_verify_post(post_args& args) {
   return *ok ? EXIT_OK : EXIT_FAIL;
 }
 
+int run_post_public_inputs(post_args& args) {
+  const std::string prefix = "cuzk post public-inputs";
+  if (int rc = load_inputs(prefix, args); rc >= 0) return rc;
+  const auto cfg = post::post_config(args.in.proof);
+  if (!cfg) {
+    spdlog::error("{}: {}", prefix, cfg.error().to_string());
+    return EXIT_BAD;
+  }
+  const auto sectors = proofs::public_sectors_of(args.in.vanilla);
+  auto inputs =
+      synth::fallback_post_public_inputs(*cfg, sectors, args.in.randomness, args.in.partition);
+  if (!inputs) {
+    spdlog::error("{}: {}", prefix, inputs.error().to_string());
+    return EXIT_BAD;
+  }
+  return write_public_inputs_json(prefix, args.proof_path, *inputs,
+                                  "partition " + std::to_string(args.in.partition) + " (" +
+                                      std::string(post::name_of(args.in.proof)) + ", " +
+                                      std::to_string(sectors.size()) + " sector(s))");
+}
+
 }  // namespace
+
+void add_post_public_inputs(CLI::App& post, command_runner& chosen) {
+  auto args = std::make_shared<post_args>();
+  auto* cmd = post.add_subcommand(
+      "public-inputs",
+      "writes a window-post or winning-post partition's circuit public inputs as snarkjs "
+      "public.json (decimal strings), from the public sectors of its vanilla file");
+  add_post_options(*cmd, *args, "--out", "output file, - for stdout");
+  cmd->get_option("--out")->type_name("FILE|-");
+  cmd->remove_option(cmd->get_option("--params-dir"));
+  cmd->footer(std::string(REGISTERED_POST_PROOFS_HELP) +
+              "\nexit status: 0 ok, 1 I/O failure, 2 bad input");
+  cmd->remove_option(cmd->get_option("--miner-id"));
+  on_selected(cmd, chosen, [args] { return run_post_public_inputs(*args); });
+}
 
 void add_post_prove_commands(CLI::App& prove, CLI::App& verify, command_runner& chosen) {
   for (const char* kind : {"window-post", "winning-post"}) {

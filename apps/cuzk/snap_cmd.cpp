@@ -74,6 +74,8 @@ int run_encode(const encode_args& args) {
 
 }  // namespace
 
+void add_snap_public_inputs(CLI::App& snap, command_runner& chosen);  // snap_prove_cmd.cpp
+
 void add_snap_commands(CLI::App& root, command_runner& chosen) {
   auto* snap_cmd = root.add_subcommand("snap", "SnapDeals tools (encoding, vanilla proofs)");
   snap_cmd->require_subcommand(1);
@@ -91,6 +93,7 @@ void add_snap_commands(CLI::App& root, command_runner& chosen) {
   enc->footer(std::string(REGISTERED_UPDATE_PROOFS_HELP) +
               "\nexit status: 0 ok, 1 I/O failure, 2 bad input or usage");
   on_selected(enc, chosen, [args] { return run_encode(*args); });
+  add_snap_public_inputs(*snap_cmd, chosen);
 }
 
 }  // namespace cuzk::app

@@ -7,6 +7,9 @@
 // hex digits each (the 32 raw bytes Curio takes from the CIDs). P is the wire number (0..4), the
 // Rust name or the Go constant. Every partition proof is self-verified before the P × 192 bytes
 // are written. `--check-digests --parameters-json F` and `--gpu` as for `cuzk prove porep`.
+// `cuzk snap public-inputs --registered-proof P --comm-r-old HEX --comm-r-new HEX --comm-d-new HEX
+// --partition K --out FILE|-` writes partition K's 4 circuit public inputs
+// (synth::empty_sector_update_public_inputs) as snarkjs public.json.
 // Exit codes: 0 ok / valid, 1 invalid proof or I/O failure, 2 bad input.
 #include <spdlog/spdlog.h>
 
@@ -21,12 +24,14 @@
 
 #include "base/file_io.hpp"
 #include "cli_args.hpp"
+#include "filecoin/circuits/empty_sector_update_circuit.hpp"
 #include "filecoin/porep/commp.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
 #include "filecoin/proofs/params_digest.hpp"
 #include "filecoin/proofs/snap_prover.hpp"
 #include "filecoin/snap/config.hpp"
 #include "logging.hpp"
+#include "public_inputs_json.hpp"
 
 namespace cuzk::app {
 namespace {
@@ -37,6 +42,7 @@ constexpr uint64_t MAX_SNAP_VANILLA_FILE_BYTES = uint64_t(64) << 20;
 struct snap_args {
   std::string vanilla_path, proof_name, params_dir, proof_path, parameters_json;
   std::string comm_r_old_hex, comm_r_new_hex, comm_d_new_hex;
+  uint64_t partition = 0;  // public-inputs' --partition
   bool check_digests = false;
   std::string param_checks = "batched";  // --param-checks
   int gpu = -1;
@@ -165,7 +171,48 @@ int run_verify_snap(snap_args& args) {
   return *ok ? EXIT_OK : EXIT_FAIL;
 }
 
+int run_snap_public_inputs(snap_args& args) {
+  const std::string prefix = "cuzk snap public-inputs";
+  if (int rc = load_inputs(prefix, args); rc >= 0) return rc;
+  const auto cfg = snap::update_config(args.in.proof);
+  if (!cfg) {
+    spdlog::error("{}: {}", prefix, cfg.error().to_string());
+    return EXIT_BAD;
+  }
+  if (args.partition >= cfg->partitions) {
+    spdlog::error("{}: --partition {} out of range ({} has {})", prefix, args.partition,
+                  snap::name_of(args.in.proof), cfg->partitions);
+    return EXIT_BAD;
+  }
+  auto inputs =
+      synth::empty_sector_update_public_inputs(*cfg, args.in.comms, unsigned(args.partition));
+  if (!inputs) {
+    spdlog::error("{}: {}", prefix, inputs.error().to_string());
+    return EXIT_BAD;
+  }
+  return write_public_inputs_json(prefix, args.proof_path, *inputs,
+                                  "partition " + std::to_string(args.partition) + " (" +
+                                      std::string(snap::name_of(args.in.proof)) + ")");
+}
+
 }  // namespace
+
+void add_snap_public_inputs(CLI::App& snap, command_runner& chosen) {
+  auto args = std::make_shared<snap_args>();
+  auto* cmd = snap.add_subcommand(
+      "public-inputs",
+      "writes partition K's circuit public inputs as snarkjs public.json (decimal strings)");
+  add_snap_options(*cmd, *args, "--out", "output file, - for stdout");
+  cmd->get_option("--out")->type_name("FILE|-");
+  cmd->remove_option(cmd->get_option("--params-dir"));
+  cmd->footer(std::string(REGISTERED_UPDATE_PROOFS_HELP) +
+              "\nexit status: 0 ok, 1 I/O failure, 2 bad input");
+  cmd->add_option("--partition", args->partition, "partition index K")
+      ->type_name("K")
+      ->transform(decimal_u64(0, 1000))
+      ->required();
+  on_selected(cmd, chosen, [args] { return run_snap_public_inputs(*args); });
+}
 
 void add_snap_prove_commands(CLI::App& prove, CLI::App& verify, command_runner& chosen) {
   auto pa = std::make_shared<snap_args>();

@@ -8,6 +8,9 @@
 # other randomness fail to prove naming the sector and challenge (exit 2); a proof of the other
 # kind, bad randomness, a malformed and a missing vanilla file exit 2 (a missing file is bad
 # input, like a directory or a FIFO where the file is meant: check_input_file).
+# `cuzk post public-inputs` writes a partition's public inputs (window 2 KiB: 2 slots × (comm_r +
+# 10 leaves); winning: 66 × 2) identically to a file and to stdout; bad randomness or a missing
+# vanilla file exit 2, an unwritable --out exits 1.
 # Usage: post_prove_cli_test.sh /path/to/cuzk
 set -u
 cuzk="$1"
@@ -98,6 +101,22 @@ run 2 "[0]" prove window-post --vanilla "$tmp/bad.json" --randomness "$rand" \
   --registered-proof 10 "${common[@]}" --proof-out "$tmp/x.proof"
 run 2 "cannot stat" prove window-post --vanilla "$tmp/missing.json" --randomness "$rand" \
   --registered-proof 10 "${common[@]}" --proof-out "$tmp/x.proof"
+
+run 0 "22 public inputs of partition 0" post public-inputs --vanilla "$tmp/w.json" \
+  --randomness "$rand" --registered-proof 10 --out "$tmp/w-public.json"
+"$cuzk" post public-inputs --vanilla "$tmp/w.json" --randomness "$rand" --registered-proof 10 \
+  --out - 2>/dev/null | cmp -s - "$tmp/w-public.json" || {
+  echo "FAIL: post public-inputs --out - differs from --out FILE"
+  fails=$((fails + 1))
+}
+run 0 "132 public inputs of partition 0" post public-inputs --vanilla "$tmp/g.json" \
+  --randomness "$rand" --registered-proof 0 --out "$tmp/g-public.json"
+run 2 "--randomness" post public-inputs --vanilla "$tmp/w.json" --randomness 12 \
+  --registered-proof 10 --out "$tmp/x.json"
+run 2 "cannot stat" post public-inputs --vanilla "$tmp/missing.json" --randomness "$rand" \
+  --registered-proof 10 --out "$tmp/x.json"
+run 1 "cannot write --out" post public-inputs --vanilla "$tmp/w.json" --randomness "$rand" \
+  --registered-proof 10 --out "$tmp/no-such-dir/x.json"
 
 if [[ $fails -ne 0 ]]; then
   echo "$fails failure(s)"

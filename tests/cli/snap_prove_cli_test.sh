@@ -7,7 +7,9 @@
 # proof verifies (exit 0 "valid"); another comm_r_new or the other sector's commitments verify
 # "invalid" (exit 1), a tampered proof is never "valid"; one sector's partition proofs with the
 # other's commitments fail to prove (exit 2, the vanilla check names the partition); an unknown
-# update proof, bad hex and a malformed vanilla file exit 2.
+# update proof, bad hex and a malformed vanilla file exit 2. `cuzk snap public-inputs` writes
+# partition 0's 4 public inputs, the last one comm_r_new; partition 1 of 2 KiB (one partition)
+# exits 2.
 # Usage: snap_prove_cli_test.sh /path/to/cuzk [PARAMS_DIR]
 set -u
 cuzk="$1"
@@ -91,6 +93,24 @@ echo '["AAAA"]' >"$tmp/bad.json"
 # shellcheck disable=SC2046
 run 2 "vanilla_proofs[0]" prove snap --vanilla "$tmp/bad.json" --registered-proof 0 \
   $(comms "$tmp/u5") --params-dir "$tmp/p" --proof-out "$tmp/x.proof"
+# shellcheck disable=SC2046
+run 0 "4 public inputs of partition 0" snap public-inputs --registered-proof 0 \
+  $(comms "$tmp/u5") --partition 0 --out "$tmp/u5-public.json"
+# comm_r_new as a decimal field element (little-endian bytes) is the last input.
+comm_r_new_dec=$(python3 -c \
+  'import sys; print(int.from_bytes(bytes.fromhex(sys.argv[1]), "little"))' \
+  "$(field "$tmp/u5/commitments.json" comm_r_new)")
+[[ $(tr -d ' \n' <"$tmp/u5-public.json") == *",\"$comm_r_new_dec\"]" ]] || {
+  echo "FAIL: snap public-inputs: the last input is not comm_r_new"
+  fails=$((fails + 1))
+}
+# shellcheck disable=SC2046
+run 2 "out of range" snap public-inputs --registered-proof 0 $(comms "$tmp/u5") --partition 1 \
+  --out "$tmp/x.json"
+run 2 "--comm-d-new" snap public-inputs --registered-proof 0 \
+  --comm-r-old "$(field "$tmp/u5/commitments.json" comm_r_old)" \
+  --comm-r-new "$(field "$tmp/u5/commitments.json" comm_r_new)" --comm-d-new 12 --partition 0 \
+  --out "$tmp/x.json"
 
 if [[ $fails -ne 0 ]]; then
   echo "$fails failure(s)"
