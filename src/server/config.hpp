@@ -22,14 +22,15 @@
 // | memory.eviction_min_idle    | 5m                          | eviction_min_idle              |
 // | gpus.devices                | [] (every device)           | gpu_devices                    |
 // | gpus.gpu_threads            | 0 (every core)              | prover_threads (1)             |
-// | synthesis.threads           | 0 (every core)              | synthesis_workers (2)          |
+// | synthesis.threads           | 0 (cores / 4, at least 2)   | synthesis_workers (2)          |
 // | logging.level               | info                        | log: the sink to_engine_config |
 // |                             |                             | builds drops what is below it  |
 //
 // (1) The Rust key sizes the C++ pool of preprocessing, b_g2_msm and SRS decoding; ours is that
 //     pool (the CPU prover's threads and the parameter decoding).
-// (2) Rust sizes its rayon pool; our synthesis runs one partition per thread, so the thread count
-//     is the worker count.
+// (2) Rust sizes its rayon pool; ours sets how many partitions are synthesized at once, each
+//     spreading its challenges (PoSt: sector slots) over one engine pool of every core.
+//     TODO(#19): a key for that pool's size (today always every core).
 //
 // Keys read, checked and kept, with no effect on our engine, and why:
 // - gpus.gpu_workers_per_device (2): Rust runs two workers per GPU sharing one CUDA mutex to
