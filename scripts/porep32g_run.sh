@@ -12,7 +12,8 @@
 # Logs phases with wall times, the daemon's peak RSS (VmHWM) and GPU memory/utilisation samples
 # (nvidia-smi, 1 s) to $OUT (default ./porep32g-out). Env: PROOFS (default 1), DEADLINE (seconds
 # for the whole run, default 570: every step gets what is left, so a slow step ends the run with
-# what was measured so far).
+# what was measured so far), SYNTH_ONLY (default 1: step 2b), SYNTH_WORKERS (the daemon's
+# [synthesis] threads, i.e. partitions synthesized at once; default: the engine's).
 set -uo pipefail
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH="$(pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -44,11 +45,14 @@ daemon=
   timeout "$(left)" ./cuzk porep gen-vanilla --registered-proof $proof --synthetic \
     --out "$w/c1.json" 2>&1 | tail -2
   echo "rc=${PIPESTATUS[0]} wall $((SECONDS - t)) s, $(stat -c %s "$w/c1.json" 2>/dev/null) bytes"
-  step "2b. synth-only, partition 0, every core"
-  timeout "$(left)" ./cuzk-bench synth-only --c1 "$w/c1.json" --partition 0 -i 2 2>&1 | tail -4
+  if [[ ${SYNTH_ONLY:-1} == 1 ]]; then
+    step "2b. synth-only, partition 0, every core"
+    timeout "$(left)" ./cuzk-bench synth-only --c1 "$w/c1.json" --partition 0 -i 2 2>&1 | tail -4
+  fi
   step "3. daemon on GPU 0, $proofs proof(s)"
   printf '[daemon]\nlisten = "unix://%s/cuzk.sock"\n[srs]\nparam_cache = "%s"\n' "$w" \
     "$w/params" >"$w/cuzk.toml"
+  [[ -n ${SYNTH_WORKERS:-} ]] && printf '[synthesis]\nthreads = %s\n' "$SYNTH_WORKERS" >>"$w/cuzk.toml"
   ./cuzk-daemon -c "$w/cuzk.toml" >"$out/daemon.log" 2>&1 &
   daemon=$!
   for _ in $(seq 100); do [[ -S $w/cuzk.sock ]] && break; sleep 0.1; done
