@@ -23,18 +23,8 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 
 proof_name=StackedDrg2KiBV1_1
-step() { echo "== $* ($(date +%T))"; }
-fail() { echo "porep_snarkjs: FAILED: $*" >&2; exit 1; }
-# expect_rc N cmd...: runs cmd, fails unless its exit status is N (the log is shown on failure).
-expect_rc() {
-  local want=$1 rc=0
-  shift
-  "$@" >out.log 2>&1 || rc=$?
-  if [[ $rc -ne $want ]]; then
-    cat out.log >&2
-    fail "'$*' exited $rc, expected $want"
-  fi
-}
+# step, fail, expect_rc
+source "$here/e2e_lib.sh"
 
 step "seal 2 KiB"
 expect_rc 0 "$cuzk" porep seal --registered-proof $proof_name --miner-id 1000 --sector-id 7 \

@@ -28,18 +28,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 
-step() { echo "== $* ($(date +%T))"; }
-fail() { echo "post_snap_snarkjs: FAILED: $*" >&2; exit 1; }
-# expect_rc N cmd...: runs cmd, fails unless its exit status is N (the log is shown on failure).
-expect_rc() {
-  local want=$1 rc=0
-  shift
-  "$@" >out.log 2>&1 || rc=$?
-  if [[ $rc -ne $want ]]; then
-    cat out.log >&2
-    fail "'$*' exited $rc, expected $want"
-  fi
-}
+# step, fail, expect_rc
+source "$here/e2e_lib.sh"
 # snarkjs_check NAME VK PROOF PUBLIC INDEX: exports to NAME/, snarkjs must accept the proof and
 # reject the public inputs with input INDEX + 1.
 snarkjs_check() {
