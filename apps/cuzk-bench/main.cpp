@@ -237,6 +237,7 @@ int main(int argc, char** argv) {
   synth_only->add_option("--partition", so.partition, "one partition (default: all)");
   synth_only
       ->add_option("--threads", so.threads, "synthesis threads (0: every core; 1: sequential)")
+      ->check(CLI::Range(0u, 4096u))  // one thread each: bounded before any is created
       ->capture_default_str();
   cuzk::bench::batch_args ba;
   auto* batch = app.add_subcommand("batch", "many proofs of one C1 through the daemon (Prove)");

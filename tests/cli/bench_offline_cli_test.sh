@@ -4,7 +4,7 @@
 # `synth-only` synthesizes (twice: the second into the recycled buffer) and `cuzk porep
 # public-inputs` reads; `gen-vanilla window-post|winning-post` reads a sector sealed by `cuzk porep
 # seal` and writes the JSON array of base64 vanilla proofs that `cuzk prove window-post` takes;
-# a proof of the wrong kind and a missing sector directory are refused with exit 2.
+# a proof of the wrong kind, a missing sector directory and an absurd --threads are refused.
 # Usage: bench_offline_cli_test.sh /path/to/cuzk-bench /path/to/cuzk
 set -euo pipefail
 bench="$1"
@@ -18,6 +18,12 @@ grep -q '^{"SectorNum":1,"Phase1Out":"' "$tmp/c1.json" || fail "c1.json is not C
 "$bench" synth-only --c1 "$tmp/c1.json" -i 2 >"$tmp/synth.txt"
 grep -q "^iteration 2: 1 circuit(s), 2687921 constraints" "$tmp/synth.txt" ||
   fail "synth-only: $(cat "$tmp/synth.txt")"
+"$bench" synth-only --c1 "$tmp/c1.json" --threads 1 >"$tmp/synth1.txt"
+grep -q "^iteration 1: 1 circuit(s), 2687921 constraints" "$tmp/synth1.txt" ||
+  fail "synth-only --threads 1: $(cat "$tmp/synth1.txt")"
+rc=0
+"$bench" synth-only --c1 "$tmp/c1.json" --threads 1000000 >/dev/null 2>&1 || rc=$?
+[[ $rc -eq 2 ]] || fail "synth-only --threads 1000000 exited $rc, expected 2"
 miner=$(sed -n 's/^miner \([0-9]*\), sector 1$/\1/p' "$tmp/out.txt")
 [[ -n $miner ]] || fail "gen-vanilla porep did not print the miner: $(cat "$tmp/out.txt")"
 "$cuzk" --log-level warn porep public-inputs --c1 "$tmp/c1.json" --miner-id "$miner" \
