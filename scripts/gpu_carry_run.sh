@@ -54,7 +54,7 @@ setup=0
 } >"$out/machine.txt" 2>&1
 
 [[ $kernels == 1 ]] && {
-  for t in arith_gpu_test ntt_gpu_test msm_gpu_test prover_gpu_test gpu_streams_test; do
+  for t in arith_gpu_test ntt_gpu_test msm_gpu_test prover_gpu_test abc_gpu_test gpu_streams_test; do
     step "$t"
     timeout 150 "./$t" 2>&1 | grep -E '^\[ *(RUN|OK|FAILED|PASSED|  FAILED|==========)|Failure|seed|Expected|Actual|Which is|error' |
       grep -v '^\[ RUN'
@@ -136,11 +136,15 @@ bench() {
   w=$(mktemp -d)
   step "params generate (2 KiB PoRep, seeded) for the engine steps"
   timeout 300 ./cuzk params generate --circuit porep --registered-proof StackedDrg2KiBV1_1 \
-    --out-dir "$w/params" --seed engine 2>&1 | tail -2
-  for t in engine_test engine_porep_e2e_test engine_post_e2e_test; do
+    --out-dir "$w/params" --seed engine --gpu 0 2>&1 | tail -2
+  step "params generate (2 KiB SnapDeals, seeded) for engine_snap_e2e_test"
+  timeout 300 ./cuzk params generate --circuit snap --registered-proof 0 \
+    --out-dir "$w/snap-params" --seed engine --gpu 0 2>&1 | tail -2
+  for t in engine_test engine_porep_e2e_test engine_post_e2e_test engine_snap_e2e_test; do
     [[ -x ./$t ]] || continue
     step "$t (gpu worker)"
-    CUZK_TEST_PARAMS_DIR="$w/params" CUZK_ENGINE_TEST_WORKER=gpu timeout 300 "./$t" 2>&1 |
+    CUZK_TEST_PARAMS_DIR="$w/params" CUZK_TEST_SNAP_PARAMS_DIR="$w/snap-params" \
+      CUZK_ENGINE_TEST_WORKER=gpu timeout 300 "./$t" 2>&1 |
       grep -E '^\[ *(RUN|OK|FAILED|PASSED|  FAILED|==========)|Failure|seed|Expected|Actual|Which is|error|\[engine\]' |
       grep -v '^\[ RUN'
     echo "rc=${PIPESTATUS[0]}"
