@@ -108,8 +108,8 @@ struct scale_d {
 
 template <bool DIT>
 __global__ void __launch_bounds__(TILE / 4)
-    ntt_pass(fr_d* a, pass_t p, unsigned lg_n, const fr_d* inner, unsigned lg_inner, split_d twist,
-             scale_d pre, scale_d post) {
+    ntt_pass_kernel(fr_d* a, pass_t p, unsigned lg_n, const fr_d* inner, unsigned lg_inner,
+                    split_d twist, scale_d pre, scale_d post) {
   __shared__ uint32_t sh[WORDS][PLANE];
   shared_tile tl{sh};
   const inner_ref in{inner};
@@ -227,9 +227,11 @@ void run_passes(fr_d* a, const tables_t& tb, unsigned lg_n, bool dit, bool inver
     const unsigned threads = tile::threads_per_tile(s);
     const unsigned blocks = unsigned(tile::tiles(s, lg_n));
     if (dit) {
-      ntt_pass<true><<<blocks, threads, 0, st>>>(a, s, lg_n, inner, lg_inner, twist, first, last);
+      ntt_pass_kernel<true>
+          <<<blocks, threads, 0, st>>>(a, s, lg_n, inner, lg_inner, twist, first, last);
     } else {
-      ntt_pass<false><<<blocks, threads, 0, st>>>(a, s, lg_n, inner, lg_inner, twist, first, last);
+      ntt_pass_kernel<false>
+          <<<blocks, threads, 0, st>>>(a, s, lg_n, inner, lg_inner, twist, first, last);
     }
     CUZK_CUDA_LAUNCH_OK();
   }

@@ -45,7 +45,7 @@ struct scale_t {
   }
 };
 
-/// ntt_pass<DIT> for every tile, the threads of a tile one after the other between barriers.
+/// ntt_pass_kernel<DIT> for every tile, the threads of a tile one after the other between barriers.
 template <bool DIT>
 void model_pass(std::vector<fr_t>& a, const tile::pass_t& p, unsigned lg_n,
                 const std::vector<fr_t>& inner, const tile::split_powers_t& twist,
