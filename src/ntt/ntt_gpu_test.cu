@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // GPU NTT against the CPU reference (ntt_cpu.hpp): every kind at every size 2^0…2^22 in natural
-// order, every order at a spread of sizes (single-pass, two-pass and three-pass plans), plus
-// round trips and the device-resident entry point. Label gpu: needs a CUDA device.
+// order, every order at a spread of sizes (single-pass, two-pass and three-pass plans), the
+// prover's three transforms at 2^24 and 2^27, plus round trips and the device-resident entry
+// point. Label gpu: needs a CUDA device.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "gpu_test_env.hpp"
@@ -38,6 +41,21 @@ void cpu_ref(const domain_t& d, std::vector<fr_t>& a, ntt_kind k, ntt_order o, t
       icoset_fft(d, a, pool, o);
       break;
   }
+}
+
+/// Canonical elements from a splitmix stream (top limb below r's): fast enough for 2^27.
+std::vector<fr_t> quick_random_vec(size_t n, uint64_t seed) {
+  std::vector<fr_t> v(n);
+  uint64_t z = seed;
+  for (auto& x : v)
+    for (unsigned j = 0; j < 4; ++j) {
+      z += 0x9e3779b97f4a7c15ull;
+      uint64_t w = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+      w = (w ^ (w >> 27)) * 0x94d049bb133111ebull;
+      x.limb[j] = w ^ (w >> 31);
+    }
+  for (auto& x : v) x.limb[3] &= 0x3fffffffffffffffull;  // < r: r's top limb is 0x73ed…
+  return v;
 }
 
 size_t first_mismatch(const std::vector<fr_t>& a, const std::vector<fr_t>& b) {
@@ -87,6 +105,30 @@ TEST(NttGpu, AllOrders) {
   for (unsigned lg : {1u, 2u, 3u, 9u, 10u, 11u, 14u, 19u, 20u, 21u})
     for (ntt_kind k : KINDS)
       for (ntt_order o : {ntt_order::nr, ntt_order::rn, ntt_order::rr}) check(lg, k, o, rng, pool);
+}
+
+/// The prover's sequence (iNTT n→r, coset NTT r→n, coset iNTT n→n) on 2^lg elements, GPU against
+/// CPU after every transform.
+void prover_sequence(unsigned lg) {
+  auto d = domain_t::for_log_size(lg);
+  ASSERT_TRUE(d.ok());
+  thread_pool pool;
+  std::vector<fr_t> a = quick_random_vec(d->size(), lg), ref = a;
+  const std::pair<ntt_kind, ntt_order> steps[] = {{ntt_kind::ifft, ntt_order::nr},
+                                                  {ntt_kind::coset_fft, ntt_order::rn},
+                                                  {ntt_kind::icoset_fft, ntt_order::nn}};
+  for (const auto& [k, o] : steps) {
+    cpu_ref(*d, ref, k, o, pool);
+    gpu::transform(test::gpu_ctx(), test::gpu_stream(), *d, a, k, o);
+    const size_t i = first_mismatch(a, ref);
+    EXPECT_EQ(i, a.size()) << "lg " << lg << " " << kind_name(k) << " order " << int(o)
+                           << ": first mismatch at " << i;
+  }
+}
+
+TEST(NttGpu, ProverSequence2To24And2To27) {
+  prover_sequence(24);
+  prover_sequence(27);
 }
 
 TEST(NttGpu, RoundTripAndEdgeValues) {

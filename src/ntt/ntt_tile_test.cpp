@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: Apache-2.0
+// The GPU NTT's pass arithmetic (ntt_tile.hpp) run on the CPU: a model that does what
+// ntt_gpu.cu's transform_device does (same plan, tile indices, radix-4/radix-2 steps, inner and
+// twist tables, fused coset and m^-1 factors), thread by thread between the kernel's barriers,
+// checked against the CPU NTT for every kind and order at 2^1…2^14, and at 2^20 (two passes)
+// and 2^21 (three). Needs no GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "ntt/ntt_cpu.hpp"
+#include "ntt/ntt_tile.hpp"
+#include "test_rng.hpp"
+
+namespace cuzk::ntt {
+namespace {
+
+using ff::fr_t;
+using test::test_rng;
+
+enum class kind { fft, ifft, coset_fft, icoset_fft };
+constexpr kind ALL_KINDS[] = {kind::fft, kind::ifft, kind::coset_fft, kind::icoset_fft};
+constexpr ntt_order ALL_ORDERS[] = {ntt_order::nn, ntt_order::nr, ntt_order::rn, ntt_order::rr};
+
+struct host_tile {
+  std::vector<fr_t> v;
+  fr_t get(unsigned e) const { return v[e]; }
+  void set(unsigned e, const fr_t& x) { v[e] = x; }
+};
+
+fr_t split_at(const tile::split_powers_t& t, size_t i) {
+  return t.hi[i >> t.lg_lo] * t.lo[i & ((size_t(1) << t.lg_lo) - 1)];
+}
+
+/// ntt_gpu.cu's scale_d.
+struct scale_t {
+  enum { none, constant, split } mode = none;
+  bool reversed = false;
+  fr_t c{};
+  const tile::split_powers_t* table = nullptr;
+  fr_t apply(const fr_t& x, size_t i, unsigned lg_n) const {
+    if (mode == constant) return x * c;
+    return x * split_at(*table, reversed ? tile::bitrev(i, lg_n) : i);
+  }
+};
+
+/// ntt_pass_kernel<DIT> for every tile, the threads of a tile one after the other between barriers.
+template <bool DIT>
+void model_pass(std::vector<fr_t>& a, const tile::pass_t& p, unsigned lg_n,
+                const std::vector<fr_t>& inner, const tile::split_powers_t& twist,
+                const scale_t& pre, const scale_t& post) {
+  const unsigned T = 1u << p.lg_tile;
+  const unsigned nt = tile::threads_per_tile(p);
+  const unsigned lg_inner = tile::inner_log(lg_n);
+  const auto in = [&](unsigned i) { return inner.at(i); };
+  host_tile tl{std::vector<fr_t>(T)};
+  for (size_t b = 0; b < tile::tiles(p, lg_n); ++b) {
+    for (unsigned e = 0; e < T; ++e) {
+      const size_t i = tile::element_index(p, b, e);
+      fr_t x = a.at(i);
+      if (pre.mode != scale_t::none) x = pre.apply(x, i, lg_n);
+      if (DIT && p.lg_slow != 0) x = x * split_at(twist, tile::twist_exponent(p, lg_n, b, e));
+      tl.set(e, x);
+    }
+    for (unsigned s = 0; s < tile::step_count(p); ++s)
+      for (unsigned t = 0; t < nt; ++t) tile::run_step<DIT, fr_t>(tl, in, p, lg_inner, s, t);
+    for (unsigned e = 0; e < T; ++e) {
+      const size_t i = tile::element_index(p, b, e);
+      fr_t x = tl.get(e);
+      if (!DIT && p.lg_slow != 0) x = x * split_at(twist, tile::twist_exponent(p, lg_n, b, e));
+      if (post.mode != scale_t::none) x = post.apply(x, i, lg_n);
+      a.at(i) = x;
+    }
+  }
+}
+
+/// transform_device's sequence on the host.
+void model(const domain_t& d, std::vector<fr_t>& a, kind k, ntt_order order, thread_pool& pool) {
+  const unsigned lg = d.log_size();
+  const bool inverse = k == kind::ifft || k == kind::icoset_fft;
+  const bool dit = order == ntt_order::rn;
+  const tile::split_powers_t coset = tile::split_powers(d.coset_gen(), lg, fr_t::one());
+  const tile::split_powers_t icoset = tile::split_powers(d.coset_gen_inv(), lg, d.size_inv());
+  scale_t pre, post;
+  if (k == kind::coset_fft) {
+    pre.mode = scale_t::split;
+    pre.reversed = dit;
+    pre.table = &coset;
+  } else if (k == kind::ifft) {
+    post.mode = scale_t::constant;
+    post.c = d.size_inv();
+  } else if (k == kind::icoset_fft) {
+    post.mode = scale_t::split;
+    post.reversed = !dit;
+    post.table = &icoset;
+  }
+  const fr_t omega = inverse ? d.omega_inv() : d.omega();
+  const std::vector<fr_t> inner = tile::inner_table(omega, lg);
+  const tile::split_powers_t twist = tile::split_powers(omega, lg, fr_t::one());
+  if (order == ntt_order::rr) bit_reverse(a, pool);
+  std::vector<tile::pass_t> passes = tile::plan(lg);
+  if (dit) std::reverse(passes.begin(), passes.end());
+  for (size_t i = 0; i < passes.size(); ++i) {
+    const scale_t first = i == 0 ? pre : scale_t{};
+    const scale_t last = i + 1 == passes.size() ? post : scale_t{};
+    if (dit) {
+      model_pass<true>(a, passes[i], lg, inner, twist, first, last);
+    } else {
+      model_pass<false>(a, passes[i], lg, inner, twist, first, last);
+    }
+  }
+  if (order == ntt_order::nn) bit_reverse(a, pool);
+}
+
+void reference(const domain_t& d, std::vector<fr_t>& a, kind k, ntt_order o, thread_pool& pool) {
+  switch (k) {
+    case kind::fft:
+      fft(d, a, pool, o);
+      break;
+    case kind::ifft:
+      ifft(d, a, pool, o);
+      break;
+    case kind::coset_fft:
+      coset_fft(d, a, pool, o);
+      break;
+    case kind::icoset_fft:
+      icoset_fft(d, a, pool, o);
+      break;
+  }
+}
+
+void check(unsigned lg, kind k, ntt_order o, test_rng& rng, thread_pool& pool) {
+  auto d = domain_t::for_log_size(lg);
+  ASSERT_TRUE(d.ok());
+  std::vector<fr_t> a(d->size());
+  for (auto& x : a) x = fr_t::random(rng);
+  std::vector<fr_t> ref = a;
+  reference(*d, ref, k, o, pool);
+  model(*d, a, k, o, pool);
+  size_t i = 0;
+  while (i < a.size() && a[i] == ref[i]) ++i;
+  EXPECT_EQ(i, a.size()) << "lg " << lg << " kind " << int(k) << " order " << int(o)
+                         << ": first mismatch at " << i;
+}
+
+TEST(NttTile, PlanCoversEveryStageOnce) {
+  for (unsigned lg = 1; lg <= 32; ++lg) {
+    unsigned stages = 0, slow_above = lg;
+    for (const tile::pass_t& p : tile::plan(lg)) {
+      EXPECT_LE(p.lg_tile, tile::MAX_TILE_LG);
+      EXPECT_LE(p.k, p.lg_tile);
+      EXPECT_LE(p.lg_tile - p.k, p.lg_slow == 0 ? 0u : p.lg_slow);  // a row's columns fit in S
+      EXPECT_EQ(p.lg_slow + p.k, slow_above);                       // contiguous in span
+      EXPECT_LE(p.k, tile::inner_log(lg));
+      slow_above = p.lg_slow;
+      stages += p.k;
+    }
+    EXPECT_EQ(stages, lg);
+    EXPECT_EQ(slow_above, 0u);
+  }
+}
+
+TEST(NttTile, ElementIndicesArePermutations) {
+  for (unsigned lg : {1u, 5u, 10u, 11u, 17u, 20u}) {
+    for (const tile::pass_t& p : tile::plan(lg)) {
+      std::vector<bool> seen(size_t(1) << lg, false);
+      for (size_t b = 0; b < tile::tiles(p, lg); ++b)
+        for (unsigned e = 0; e < (1u << p.lg_tile); ++e) {
+          const size_t i = tile::element_index(p, b, e);
+          ASSERT_LT(i, seen.size());
+          EXPECT_FALSE(seen[i]) << "lg " << lg << " index " << i << " twice";
+          seen[i] = true;
+        }
+    }
+  }
+}
+
+TEST(NttTile, ModelMatchesCpuNttSmall) {
+  auto rng = test_rng::from_env("NttTile.ModelMatchesCpuNttSmall");
+  thread_pool pool(2);
+  for (unsigned lg = 1; lg <= 14; ++lg)
+    for (kind k : ALL_KINDS)
+      for (ntt_order o : ALL_ORDERS) check(lg, k, o, rng, pool);
+}
+
+TEST(NttTile, ModelMatchesCpuNtt2To20And2To21) {
+  auto rng = test_rng::from_env("NttTile.ModelMatchesCpuNtt2To20And2To21");
+  thread_pool pool(2);
+  // The prover's three orders: iNTT n→r, coset NTT r→n, coset iNTT n→n.
+  check(20, kind::ifft, ntt_order::nr, rng, pool);
+  check(20, kind::coset_fft, ntt_order::rn, rng, pool);
+  check(20, kind::icoset_fft, ntt_order::nn, rng, pool);
+  check(21, kind::fft, ntt_order::nr, rng, pool);  // three passes
+}
+
+}  // namespace
+}  // namespace cuzk::ntt
