@@ -153,6 +153,9 @@ device_abc_program::~device_abc_program() {
     impl_.reset();
   }
 }
+int device_abc_program::device() const {
+  return impl_->device;
+}
 uint64_t device_abc_program::num_rows() const {
   return impl_->num_rows;
 }

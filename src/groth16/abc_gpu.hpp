@@ -72,6 +72,7 @@ class device_abc_program {
   device_abc_program(const device_abc_program&) = delete;
   device_abc_program& operator=(const device_abc_program&) = delete;
 
+  int device() const;
   uint64_t num_rows() const;
   uint64_t num_inputs() const;
   uint64_t num_aux() const;
@@ -79,7 +80,8 @@ class device_abc_program {
 
   /// Enqueues on `strm`: a, b, c (device arrays of num_rows() Fr each, Montgomery form like the
   /// witness) from the device witness `inputs` (num_inputs()) and `aux` (num_aux()). Device
-  /// pointers, never dereferenced on the host; no synchronisation.
+  /// pointers, never dereferenced on the host; no synchronisation. A failed launch throws
+  /// gpu::gpu_error, as every CUDA call of the runtime layer does.
   void evaluate(const ff::fr_t* inputs, const ff::fr_t* aux, ff::fr_t* a, ff::fr_t* b, ff::fr_t* c,
                 const cuzk::gpu::stream& strm) const;
 

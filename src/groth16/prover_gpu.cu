@@ -282,24 +282,36 @@ auto split_msm(const run_t& run, const G* d_bases, const device_split& sp) {
   return acc;
 }
 
-/// Uploads v zero-padded to m elements, then iFFT (n→r) and coset FFT (r→n), as prover_cpu.
+/// iFFT (n→r) then coset FFT (r→n) of a zero-padded device array, as prover_cpu.
+void coset_transforms(const run_t& run, const ntt::domain_t& d, device_buffer<fr_t>& v) {
+  ntt::gpu::transform_device(run.ctx, run.strm, d, v.data(), ntt::gpu::ntt_kind::ifft,
+                             ntt::ntt_order::nr);
+  ntt::gpu::transform_device(run.ctx, run.strm, d, v.data(), ntt::gpu::ntt_kind::coset_fft,
+                             ntt::ntt_order::rn);
+}
+
+/// Zeroes out[n, m): the rows past the QAP's up to the domain size.
+void zero_tail(const run_t& run, device_buffer<fr_t>& out, size_t n) {
+  const size_t pad = out.size() - n;
+  if (pad != 0)
+    CUZK_CUDA_OK(cudaMemsetAsync(out.data() + n, 0, pad * sizeof(fr_t), run.strm.get()));
+}
+
+/// Uploads v zero-padded to m elements, then the coset transforms.
 void to_coset(const run_t& run, const ntt::domain_t& d, std::span<const fr_t> v,
               device_buffer<fr_t>& out) {
   // The padding and the upload write disjoint ranges, so the memset (the call's stream) and the
   // copy stream need no ordering between them; the NTT waits for both.
-  const size_t pad = out.size() - v.size();
-  if (pad != 0) {
-    CUZK_CUDA_OK(cudaMemsetAsync(out.data() + v.size(), 0, pad * sizeof(fr_t), run.strm.get()));
-  }
+  zero_tail(run, out, v.size());
   run.st.upload(out.data(), v.data(), v.size_bytes(), run.pool, run.strm);
-  ntt::gpu::transform_device(run.ctx, run.strm, d, out.data(), ntt::gpu::ntt_kind::ifft,
-                             ntt::ntt_order::nr);
-  ntt::gpu::transform_device(run.ctx, run.strm, d, out.data(), ntt::gpu::ntt_kind::coset_fft,
-                             ntt::ntt_order::rn);
+  coset_transforms(run, d, out);
 }
 
-proof_parts start_impl(const device_parameters::impl& p, const assignment& asg,
-                       const ntt::domain_t& d, thread_pool& pool, prover_timings& tm) {
+/// `abc` null: a, b, c come from the host (asg.a, b, c). Otherwise the witness is uploaded first
+/// and `abc` evaluates a, b, c on the device from it; the aux array then also serves the splits.
+proof_parts start_impl(const device_parameters::impl& p, const device_abc_program* abc,
+                       const assignment& asg, const ntt::domain_t& d, thread_pool& pool,
+                       prover_timings& tm) {
   const size_t m = d.size();
   // h on the device; b and c are freed before the MSMs. The first allocation comes before the
   // stream and the staging set are made, so running out of device memory is reported as such.
@@ -310,15 +322,37 @@ proof_parts start_impl(const device_parameters::impl& p, const assignment& asg,
   proof_parts out;
   std::unique_ptr<cuzk::gpu::stager> stg = p.ctx.take_stager();
   const run_t run{p.ctx, strm, *stg, pool};
+  const size_t n_aux = asg.num_aux();
+  device_buffer<fr_t> d_aux, d_in;  // the witness, on the device only when abc is given
+  device_buffer<fr_t> db, dc;
   ev[0].record(strm);
-  to_coset(run, d, asg.a, da);
-  ev[1].record(strm);
-  {
-    device_buffer<fr_t> db(m), dc(m);
+  if (abc != nullptr) {
+    db = device_buffer<fr_t>(m);
+    dc = device_buffer<fr_t>(m);
+    d_aux = device_buffer<fr_t>(n_aux);
+    d_in = device_buffer<fr_t>(asg.num_inputs());
+    stg->upload(d_in.data(), asg.inputs.data(), asg.inputs.size_bytes(), pool, strm);
+    stg->upload(d_aux.data(), asg.aux.data(), asg.aux.size_bytes(), pool, strm);
+    const size_t n = abc->num_rows();
+    for (device_buffer<fr_t>* v : {&da, &db, &dc}) zero_tail(run, *v, n);
+    abc->evaluate(d_in.data(), d_aux.data(), da.data(), db.data(), dc.data(), strm);
+    coset_transforms(run, d, da);
+    ev[1].record(strm);
+    coset_transforms(run, d, db);
+    ev[2].record(strm);
+    coset_transforms(run, d, dc);
+    ev[3].record(strm);
+  } else {
+    to_coset(run, d, asg.a, da);
+    ev[1].record(strm);
+    db = device_buffer<fr_t>(m);
+    dc = device_buffer<fr_t>(m);
     to_coset(run, d, asg.b, db);
     ev[2].record(strm);
     to_coset(run, d, asg.c, dc);
     ev[3].record(strm);
+  }
+  {
     const fr_t zi = d.z_coset_inv();
     ff::device::fr_d zid;
     static_assert(sizeof(zid) == sizeof(zi));
@@ -328,6 +362,8 @@ proof_parts start_impl(const device_parameters::impl& p, const assignment& asg,
         reinterpret_cast<const ff::device::fr_d*>(db.data()),
         reinterpret_cast<const ff::device::fr_d*>(dc.data()), zid, m);
     CUZK_CUDA_LAUNCH_OK();
+    db = device_buffer<fr_t>();
+    dc = device_buffer<fr_t>();
   }
   ntt::gpu::transform_device(p.ctx, strm, d, da.data(), ntt::gpu::ntt_kind::icoset_fft,
                              ntt::ntt_order::nn);
@@ -340,12 +376,15 @@ proof_parts start_impl(const device_parameters::impl& p, const assignment& asg,
   // aux once to the device, then the three splits (B's serves B1 and B2); aux is freed after.
   device_split split_l, split_a, split_b;
   {
-    const size_t n_aux = asg.num_aux();
-    device_buffer<fr_t> d_aux(n_aux);
-    stg->upload(d_aux.data(), asg.aux.data(), asg.aux.size_bytes(), pool, strm);
+    if (abc == nullptr) {
+      d_aux = device_buffer<fr_t>(n_aux);
+      stg->upload(d_aux.data(), asg.aux.data(), asg.aux.size_bytes(), pool, strm);
+    }
     split_l = classify(d_aux.data(), n_aux, nullptr, run);
     split_a = classify(d_aux.data(), n_aux, &asg.a_aux_density, run);
     split_b = classify(d_aux.data(), n_aux, &asg.b_aux_density, run);
+    d_aux = device_buffer<fr_t>();
+    d_in = device_buffer<fr_t>();
   }
   ev[6].record(strm);
 
@@ -536,13 +575,30 @@ result<std::unique_ptr<device_parameters>> device_parameters::stream_from(
   }
 }
 
-result<proof_parts> start(const device_parameters& dp, const assignment& asg, thread_pool& pool,
-                          prover_timings* timings) {
+namespace {
+
+result<proof_parts> start_checked(const device_parameters& dp, const device_abc_program* abc,
+                                  const assignment& asg, thread_pool& pool,
+                                  prover_timings* timings) {
   prover_timings local;
   prover_timings& tm = timings ? *timings : local;
   tm = {};
-  if (asg.num_rows() == 0) return status(status_code::size_mismatch, "empty assignment");
-  auto dom = ntt::domain_t::create(asg.num_rows());
+  const size_t rows = abc ? abc->num_rows() : asg.num_rows();
+  if (rows == 0) return status(status_code::size_mismatch, "empty assignment");
+  if (abc != nullptr) {
+    if (!asg.a.empty() || !asg.b.empty() || !asg.c.empty())
+      return status(status_code::invalid_argument,
+                    "a, b, c are evaluated on the device: the assignment must not carry them");
+    if (abc->num_inputs() != asg.num_inputs() || abc->num_aux() != asg.num_aux())
+      return status(status_code::size_mismatch,
+                    "the a, b, c program is for " + std::to_string(abc->num_inputs()) +
+                        " inputs and " + std::to_string(abc->num_aux()) + " aux, the witness has " +
+                        std::to_string(asg.num_inputs()) + " and " + std::to_string(asg.num_aux()));
+    if (abc->device() != dp.device())
+      return status(status_code::invalid_argument,
+                    "the a, b, c program is on another device than the parameters");
+  }
+  auto dom = ntt::domain_t::create(rows);
   if (!dom) return dom.error();
   const device_parameters::impl& p = dp.get();
   if (status st = check_query_sizes(dp.sizes(), asg, dom->size()); !st) return st;
@@ -554,12 +610,24 @@ result<proof_parts> start(const device_parameters& dp, const assignment& asg, th
       return status(status_code::size_mismatch, "aux density has too few words");
   try {
     device_scope scope(p.ctx);
-    return start_impl(p, asg, *dom, pool, tm);
+    return start_impl(p, abc, asg, *dom, pool, tm);
   } catch (const cuzk::gpu::gpu_error& e) {
     return cuda_status(e, "groth16::gpu::start");
   } catch (const std::bad_alloc&) {
     return status(status_code::internal, "groth16::gpu::start: host memory");
   }
+}
+
+}  // namespace
+
+result<proof_parts> start(const device_parameters& dp, const assignment& asg, thread_pool& pool,
+                          prover_timings* timings) {
+  return start_checked(dp, nullptr, asg, pool, timings);
+}
+
+result<proof_parts> start(const device_parameters& dp, const device_abc_program& abc,
+                          const assignment& asg, thread_pool& pool, prover_timings* timings) {
+  return start_checked(dp, &abc, asg, pool, timings);
 }
 
 result<proof> create_proof(const device_parameters& dp, const assignment& asg, const fr_t& r,

@@ -17,6 +17,7 @@
 #include "ec/point.hpp"
 #include "ff/fields.hpp"
 #include "gpu/runtime.hpp"
+#include "groth16/abc_gpu.hpp"
 #include "groth16/assignment.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/params_io.hpp"
@@ -82,6 +83,14 @@ class device_parameters {
 /// densities) into pinned staging buffers in parallel while the previous chunk is transferred.
 /// Timings are CUDA-event milliseconds.
 result<proof_parts> start(const device_parameters& dp, const assignment& asg, thread_pool& pool,
+                          prover_timings* timings = nullptr);
+
+/// The same with a, b, c evaluated on the device by `abc` (abc_gpu.hpp) from the witness: the
+/// assignment carries only inputs, aux and the densities (asg.a, b, c empty), so the host holds
+/// the witness alone, and aux goes to the device once (the splits reuse it). `abc` must be on
+/// dp's device and for the witness's counts; the QAP has abc.num_rows() rows.
+result<proof_parts> start(const device_parameters& dp, const device_abc_program& abc,
+                          const assignment& asg, thread_pool& pool,
                           prover_timings* timings = nullptr);
 
 /// start + the shared finalize (prover.hpp).
