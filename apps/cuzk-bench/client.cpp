@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// cuzk-bench's gRPC client subcommands (the Rust tool's, spec/CUZK.md §1.8): single, status,
-// preload, metrics (status --watch: a refreshing text view), against any cuzk.v1 daemon at
-// -a/--addr (unix:///path or host:port).
+// cuzk-bench's gRPC client subcommands (the Rust tool's, spec/CUZK.md §1.8): single and batch
+// (PoRep and Snap), status, preload, metrics (status --watch: a refreshing text view), against any
+// cuzk.v1 daemon at -a/--addr (unix:///path or host:port).
 #include "client.hpp"
 
 #include <grpcpp/grpcpp.h>
@@ -15,17 +15,24 @@
 #include <optional>
 #include <random>
 #include <thread>
+#include <tuple>
 
 #include "base/file_io.hpp"
 #include "base/hex.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
+#include "filecoin/porep/commp.hpp"
 #include "filecoin/porep/config.hpp"
+#include "filecoin/post/vanilla_proof.hpp"
+#include "filecoin/proofs/snap_prover.hpp"
+#include "filecoin/snap/config.hpp"
+#include "filecoin/snap/vanilla_prove.hpp"
 #include "progress_line.hpp"
 
 namespace cuzk::bench {
 namespace {
 
-constexpr uint64_t MAX_C1_BYTES = uint64_t(512) << 20;
+// A C1 or a vanilla file (a 32 GiB update is ~12 MB of base64; a 32 GiB C1 tens of MB).
+constexpr uint64_t MAX_INPUT_FILE_BYTES = uint64_t(512) << 20;
 
 std::unique_ptr<cuzk::v1::ProvingEngine::Stub> connect(const std::string& addr) {
   std::string target = addr;
@@ -50,44 +57,165 @@ std::string random_id() {
   return buf;
 }
 
-}  // namespace
+bool is_porep_type(const std::string& t) {
+  return t == "porep" || t == "porep-c2" || t == "seal-commit";
+}
+bool is_snap_type(const std::string& t) {
+  return t == "snap" || t == "snap-deals" || t == "update";
+}
 
-// The Prove request of `single` and `batch` (the PoRep C1 read from --c1); a usage error is
-// printed and returned as nullopt.
-std::optional<cuzk::v1::ProveRequest> porep_prove_request(const single_args& a) {
-  if (a.type != "porep" && a.type != "porep-c2" && a.type != "seal-commit") {
-    std::fprintf(stderr,
-                 "error: --type %s: only porep is sent by this client so far (the daemon proves "
-                 "PoSt too: see cuzk prove window-post for its inputs)\n",
-                 a.type.c_str());
-    return std::nullopt;
-  }
-  auto proof = porep::parse_registered_seal_proof(a.registered_proof);
+// A Prove request of `single` and `batch`, with what its answer is checked against.
+struct prepared_request {
+  cuzk::v1::ProveRequest req;
+  std::optional<snap::registered_update_proof> update_proof;  ///< set for Snap
+  snap::update_commitments_t comms;
+};
+
+// The PoRep request: the C1 read from --c1.
+bool fill_porep(const single_args& a, prepared_request& out) {
+  auto proof = porep::parse_registered_seal_proof(a.registered_proof.empty() ? "StackedDrg32GiBV1_1"
+                                                                             : a.registered_proof);
   if (!proof) {
     std::fprintf(stderr, "error: --registered-proof: %s\n", proof.error().to_string().c_str());
-    return std::nullopt;
+    return false;
   }
-  auto c1 = read_file_bounded(a.c1, MAX_C1_BYTES);
+  if (a.c1.empty()) {
+    std::fprintf(stderr, "error: --c1: required for a PoRep proof\n");
+    return false;
+  }
+  auto c1 = read_file_bounded(a.c1, MAX_INPUT_FILE_BYTES);
   if (!c1) {
     std::fprintf(stderr, "error: --c1 %s: %s\n", a.c1.c_str(), c1.error().to_string().c_str());
-    return std::nullopt;
+    return false;
   }
-  cuzk::v1::ProveRequest req;
-  auto* s = req.mutable_submit();
-  s->set_request_id(a.request_id.empty() ? random_id() : a.request_id);
+  auto* s = out.req.mutable_submit();
   s->set_proof_kind(cuzk::v1::POREP_SEAL_COMMIT);
   s->set_registered_proof(uint64_t(*proof));
   s->set_sector_size(porep::sector_size_of(*proof));
   s->set_vanilla_proof(std::string(c1->begin(), c1->end()));
-  s->set_sector_number(a.sector_num);
-  s->set_miner_id(a.miner_id);
-  return req;
+  return true;
 }
 
+// The Snap request as Curio's UpdateProve sends it: one element per partition from the vanilla
+// file, the raw 32-byte commitments, the RegisteredUpdateProof number and the sector size.
+bool fill_snap(const single_args& a, prepared_request& out) {
+  if (a.registered_proof.empty()) {
+    std::fprintf(stderr, "error: --registered-proof: required for snap (an update proof, 0..4)\n");
+    return false;
+  }
+  auto proof = snap::parse_registered_update_proof(a.registered_proof);
+  if (!proof) {
+    std::fprintf(stderr, "error: --registered-proof: %s\n", proof.error().to_string().c_str());
+    return false;
+  }
+  if (a.vanilla.empty()) {
+    std::fprintf(stderr, "error: --vanilla: required for snap (gen-vanilla snap-prove's file)\n");
+    return false;
+  }
+  auto text = read_text_file_bounded(a.vanilla, MAX_INPUT_FILE_BYTES);
+  if (!text) {
+    std::fprintf(stderr, "error: --vanilla %s: %s\n", a.vanilla.c_str(),
+                 text.error().to_string().c_str());
+    return false;
+  }
+  auto elements = post::parse_vanilla_file(*text);
+  if (!elements) {
+    std::fprintf(stderr, "error: --vanilla %s: %s\n", a.vanilla.c_str(),
+                 elements.error().to_string().c_str());
+    return false;
+  }
+  const bool hex_given =
+      !a.comm_r_old_hex.empty() || !a.comm_r_new_hex.empty() || !a.comm_d_new_hex.empty();
+  if (hex_given == !a.commitments.empty()) {
+    std::fprintf(stderr,
+                 "error: snap needs either --commitments FILE or all three of --comm-r-old, "
+                 "--comm-r-new, --comm-d-new\n");
+    return false;
+  }
+  if (!a.commitments.empty()) {
+    auto json = read_text_file_bounded(a.commitments, 1 << 16);
+    auto comms = json ? snap::parse_commitments_json(*json)
+                      : result<snap::update_commitments_t>(json.error());
+    if (!comms) {
+      std::fprintf(stderr, "error: --commitments %s: %s\n", a.commitments.c_str(),
+                   comms.error().to_string().c_str());
+      return false;
+    }
+    out.comms = *comms;
+  } else {
+    for (const auto& [flag, hex, field] :
+         {std::tuple{"--comm-r-old", &a.comm_r_old_hex, &out.comms.comm_r_old},
+          std::tuple{"--comm-r-new", &a.comm_r_new_hex, &out.comms.comm_r_new},
+          std::tuple{"--comm-d-new", &a.comm_d_new_hex, &out.comms.comm_d_new}}) {
+      auto v = porep::parse_hex32(*hex);
+      if (!v) {
+        std::fprintf(stderr, "error: %s: %s\n", flag, v.error().to_string().c_str());
+        return false;
+      }
+      *field = *v;
+    }
+  }
+  out.update_proof = *proof;
+  auto* s = out.req.mutable_submit();
+  s->set_proof_kind(cuzk::v1::SNAP_DEALS_UPDATE);
+  s->set_registered_proof(snap::id_of(*proof));
+  s->set_sector_size(snap::sector_size_of(*proof));
+  for (const auto& e : *elements) s->add_vanilla_proofs(std::string(e.begin(), e.end()));
+  s->set_comm_r_old(std::string(out.comms.comm_r_old.begin(), out.comms.comm_r_old.end()));
+  s->set_comm_r_new(std::string(out.comms.comm_r_new.begin(), out.comms.comm_r_new.end()));
+  s->set_comm_d_new(std::string(out.comms.comm_d_new.begin(), out.comms.comm_d_new.end()));
+  return true;
+}
+
+// The request of `single` and `batch`; a usage error is printed and returned as nullopt.
+std::optional<prepared_request> prove_request(const single_args& a) {
+  prepared_request out;
+  if (is_porep_type(a.type)) {
+    if (!fill_porep(a, out)) return std::nullopt;
+  } else if (is_snap_type(a.type)) {
+    if (!fill_snap(a, out)) return std::nullopt;
+  } else {
+    std::fprintf(stderr,
+                 "error: --type %s: this client sends porep and snap (the daemon proves PoSt "
+                 "too: see cuzk prove window-post for its inputs)\n",
+                 a.type.c_str());
+    return std::nullopt;
+  }
+  auto* s = out.req.mutable_submit();
+  s->set_request_id(a.request_id.empty() ? random_id() : a.request_id);
+  s->set_sector_number(a.sector_num);
+  s->set_miner_id(a.miner_id);
+  return out;
+}
+
+// The client's own check of a COMPLETED answer: empty when it passes, else why not. Snap (which
+// Curio stores unverified): partitions × 192 bytes, and with --param-dir the proof verifies for
+// the request's commitments. PoRep answers are not checked here (Curio runs VerifySeal; stress
+// verifies them with --param-dir).
+std::string check_answer(const prepared_request& p, const std::string& proof,
+                         const std::string& param_dir) {
+  if (!p.update_proof) return {};
+  const auto cfg = snap::update_config(*p.update_proof);
+  const size_t want = size_t(cfg->partitions) * 192;
+  if (proof.size() != want) {
+    return std::to_string(proof.size()) + " proof bytes, " +
+           std::string(snap::name_of(*p.update_proof)) + " has " + std::to_string(cfg->partitions) +
+           " partition(s) = " + std::to_string(want);
+  }
+  if (param_dir.empty()) return {};
+  auto ok = proofs::verify_update(
+      *p.update_proof, p.comms,
+      std::span(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()), param_dir);
+  if (!ok) return "verify: " + ok.error().to_string();
+  return *ok ? std::string() : "the proof does not verify for its commitments";
+}
+
+}  // namespace
+
 int run_single(const std::string& addr, const single_args& a) {
-  auto built = porep_prove_request(a);
+  auto built = prove_request(a);
   if (!built) return 2;
-  const cuzk::v1::ProveRequest& req = *built;
+  const cuzk::v1::ProveRequest& req = built->req;
   auto stub = connect(addr);
   grpc::ClientContext ctx;
   cuzk::v1::ProveResponse resp;
@@ -104,6 +232,13 @@ int run_single(const std::string& addr, const single_args& a) {
       (unsigned long long)r.queue_wait_ms(), (unsigned long long)r.synthesis_ms(),
       (unsigned long long)r.gpu_compute_ms(), (unsigned long long)r.total_ms());
   if (r.status() != cuzk::v1::AwaitProofResponse::COMPLETED) return 1;
+  if (std::string wrong = check_answer(*built, r.proof(), a.param_dir); !wrong.empty()) {
+    std::fprintf(stderr, "error: the returned proof: %s\n", wrong.c_str());
+    return 1;
+  }
+  if (built->update_proof)
+    std::printf("snap proof checked: %s\n",
+                a.param_dir.empty() ? "partition count" : "verified with the .vk");
   if (!a.proof_out.empty()) {
     if (status w = write_file_atomic(a.proof_out, r.proof()); !w) {
       std::fprintf(stderr, "error: --proof-out: %s\n", w.to_string().c_str());
@@ -140,7 +275,7 @@ void print_status(const cuzk::v1::GetStatusResponse& st) {
 }  // namespace
 
 int run_batch(const std::string& addr, const batch_args& b) {
-  auto built = porep_prove_request(b.single);
+  auto built = prove_request(b.single);
   if (!built) return 2;
   auto stub = connect(addr);
   struct one {
@@ -154,7 +289,7 @@ int run_batch(const std::string& addr, const batch_args& b) {
   const auto t0 = std::chrono::steady_clock::now();
   const auto worker = [&] {
     for (unsigned i; (i = next++) < b.count;) {
-      cuzk::v1::ProveRequest req = *built;
+      cuzk::v1::ProveRequest req = built->req;
       req.mutable_submit()->set_request_id(random_id());  // each its own job, as the Rust tool
       grpc::ClientContext ctx;
       cuzk::v1::ProveResponse resp;
@@ -164,14 +299,23 @@ int run_batch(const std::string& addr, const batch_args& b) {
       o.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
       const auto& r = resp.result();
       o.completed = st.ok() && r.status() == cuzk::v1::AwaitProofResponse::COMPLETED;
+      const std::string wrong =
+          o.completed ? check_answer(*built, r.proof(), b.single.param_dir) : std::string();
+      o.completed = o.completed && wrong.empty();
       o.prove_ms = double(r.gpu_compute_ms());
       o.queue_ms = double(r.queue_wait_ms());
+      const std::string state = !st.ok() ? "ERROR"
+                                : !wrong.empty()
+                                    ? "WRONG"
+                                    : cuzk::v1::AwaitProofResponse::Status_Name(r.status());
+      const std::string detail = !st.ok()         ? st.error_message()
+                                 : !wrong.empty() ? wrong
+                                                  : r.error_message();
       std::lock_guard lk(print);
       bar.clear();
       std::printf("[%u/%u] %s — %.2f s (prove=%.0f ms, queue=%.0f ms)%s%s\n", i + 1, b.count,
-                  st.ok() ? cuzk::v1::AwaitProofResponse::Status_Name(r.status()).c_str() : "ERROR",
-                  o.wall, o.prove_ms, o.queue_ms, st.ok() ? "" : " ",
-                  st.ok() ? r.error_message().c_str() : st.error_message().c_str());
+                  state.c_str(), o.wall, o.prove_ms, o.queue_ms, detail.empty() ? "" : " ",
+                  detail.c_str());
       std::fflush(stdout);
       bar.update(++done);
     }

@@ -8,14 +8,22 @@
 
 namespace cuzk::bench {
 
+/// `single`: one Prove. PoRep sends the C1 file (`c1`); Snap (type snap, snap-deals or update)
+/// sends the vanilla file's elements (`vanilla`, Curio's snap-vproof.json) with the commitments of
+/// `commitments` (gen-vanilla snap-prove's file) or of the three hex flags, and checks the answer:
+/// registered_proof's partitions × 192 bytes, and with `param_dir` verify_update against its .vk.
 struct single_args {
   std::string type = "porep";
   std::string c1;
-  std::string registered_proof = "StackedDrg32GiBV1_1";
+  std::string vanilla;
+  std::string commitments;
+  std::string comm_r_old_hex, comm_r_new_hex, comm_d_new_hex;
+  std::string registered_proof;  ///< empty: StackedDrg32GiBV1_1 for porep; snap needs one
   uint64_t sector_num = 1;
   uint64_t miner_id = 1000;
   std::string request_id;  ///< empty: a random one
   std::string proof_out;   ///< where the proof bytes go (atomically); empty: not written
+  std::string param_dir;   ///< snap: verify each returned proof with the .vk here
 };
 
 struct stress_args {
@@ -31,7 +39,8 @@ struct stress_args {
   std::string param_dir;  ///< when set, every COMPLETED proof is verified with its .vk
 };
 
-/// `batch`: `count` Prove calls of one C1 (each its own request id), `concurrency` at a time.
+/// `batch`: `count` Prove calls of one request (each its own request id), `concurrency` at a time;
+/// a Snap answer that fails single's checks counts as failed.
 struct batch_args {
   single_args single;
   unsigned count = 3;

@@ -204,31 +204,59 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   cuzk::bench::single_args sa;
   auto* single = app.add_subcommand("single", "one proof through the daemon (Prove)");
-  single->add_option("-t,--type", sa.type, "proof type (porep)")->capture_default_str();
-  single->add_option("--c1", sa.c1, "the C1 output file (any of its formats)")->required();
-  single->add_option("--registered-proof", sa.registered_proof, "seal proof (name or number)")
-      ->capture_default_str();
-  single->add_option("--sector-num", sa.sector_num, "sector number")->capture_default_str();
-  single->add_option("--miner-id", sa.miner_id, "miner actor id")->capture_default_str();
+  // The request options of `single` and `batch` (one request, sent once or many times).
+  const auto add_request_options = [](CLI::App* cmd, cuzk::bench::single_args& r) {
+    cmd->add_option("-t,--type", r.type,
+                    "proof type: porep (porep-c2, seal-commit) or snap "
+                    "(snap-deals, update)")
+        ->capture_default_str();
+    cmd->add_option("--c1", r.c1, "porep: the C1 output file (any of its formats)");
+    cmd->add_option("--vanilla", r.vanilla,
+                    "snap: the partition proofs, a JSON array of base64 (gen-vanilla snap-prove, "
+                    "Curio's snap-vproof.json)");
+    cmd->add_option("--commitments", r.commitments,
+                    "snap: the commitments file of gen-vanilla snap-prove / cuzk snap encode");
+    cmd->add_option("--comm-r-old", r.comm_r_old_hex, "snap: comm_r_old, 64 hex digits");
+    cmd->add_option("--comm-r-new", r.comm_r_new_hex, "snap: comm_r_new, 64 hex digits");
+    cmd->add_option("--comm-d-new", r.comm_d_new_hex, "snap: comm_d_new, 64 hex digits");
+    cmd->add_option("--registered-proof", r.registered_proof,
+                    "porep: seal proof (default StackedDrg32GiBV1_1); snap: update proof "
+                    "(required), name or number");
+    cmd->add_option("--sector-num", r.sector_num, "sector number")->capture_default_str();
+    cmd->add_option("--miner-id", r.miner_id, "miner actor id")->capture_default_str();
+    cmd->add_option("--param-dir", r.param_dir,
+                    "snap: verify every returned proof with the .vk here (else only its size "
+                    "is checked)");
+  };
+  add_request_options(single, sa);
   single->add_option("--request-id", sa.request_id, "request id (default: a random one)");
   single->add_option("-o,--proof-out", sa.proof_out, "write the proof bytes here (atomically)");
   cuzk::bench::status_args sta;
   cuzk::bench::gen_vanilla_args gv;
   auto* gen_vanilla = app.add_subcommand(
-      "gen-vanilla", "offline: a C1 of a freshly sealed small sector, or PoSt vanilla proofs");
-  gen_vanilla->add_option("type", gv.type, "porep | window-post | winning-post")
+      "gen-vanilla",
+      "offline: a C1 of a freshly sealed small sector, PoSt vanilla proofs, or the partition "
+      "proofs and commitments of a fresh SnapDeals update");
+  gen_vanilla->add_option("type", gv.type, "porep | window-post | winning-post | snap-prove")
       ->required()
-      ->check(CLI::IsMember({"porep", "window-post", "winning-post"}));
-  gen_vanilla->add_option("--registered-proof", gv.registered_proof,
-                          "proof (default: StackedDrg2KiBV1_1; window 13; winning 3)");
-  gen_vanilla->add_option("--sector-number", gv.sector_number, "PoSt: the sealed sector's number")
+      ->check(CLI::IsMember({"porep", "window-post", "winning-post", "snap-prove"}));
+  gen_vanilla->add_option(
+      "--registered-proof", gv.registered_proof,
+      "proof (default: StackedDrg2KiBV1_1; window 13; winning 3; snap-prove 0 = 2 KiB)");
+  gen_vanilla
+      ->add_option("--sector-number", gv.sector_number,
+                   "PoSt: the sealed sector's number; snap-prove: the sector key's")
       ->capture_default_str();
   gen_vanilla->add_option("--miner-id", gv.miner_id,
-                          "accepted as the Rust tool does (vanilla proofs do not depend on it)");
+                          "snap-prove: the sector key's miner (PoSt: accepted as the Rust tool "
+                          "does; vanilla proofs do not depend on it)");
   gen_vanilla->add_option("--randomness", gv.randomness_hex, "PoSt: 64 hex digits (zeros)");
   gen_vanilla->add_option("--cache", gv.cache, "PoSt: the sector directory of cuzk porep seal");
   gen_vanilla->add_option("-o,--output", gv.out, "output file");
-  gen_vanilla->add_option("--seed", gv.seed, "porep: seed of the random sector")
+  gen_vanilla->add_option("--commitments-out", gv.commitments_out,
+                          "snap-prove: the commitments file (default: snap-commitments.json in "
+                          "the output's directory)");
+  gen_vanilla->add_option("--seed", gv.seed, "porep, snap-prove: seed of the random sector")
       ->capture_default_str();
   cuzk::bench::synth_only_args so;
   auto* synth_only = app.add_subcommand("synth-only", "offline: time the synthesis of a C1");
@@ -240,13 +268,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0u, 4096u))  // one thread each: bounded before any is created
       ->capture_default_str();
   cuzk::bench::batch_args ba;
-  auto* batch = app.add_subcommand("batch", "many proofs of one C1 through the daemon (Prove)");
-  batch->add_option("-t,--type", ba.single.type, "proof type (porep)")->capture_default_str();
-  batch->add_option("--c1", ba.single.c1, "the C1 output file (any of its formats)")->required();
-  batch->add_option("--registered-proof", ba.single.registered_proof, "seal proof")
-      ->capture_default_str();
-  batch->add_option("--sector-num", ba.single.sector_num, "sector number")->capture_default_str();
-  batch->add_option("--miner-id", ba.single.miner_id, "miner actor id")->capture_default_str();
+  auto* batch =
+      app.add_subcommand("batch", "many proofs of one request through the daemon (Prove)");
+  add_request_options(batch, ba.single);
   batch->add_option("-c,--count", ba.count, "proofs")->capture_default_str();
   batch->add_option("-j,--concurrency", ba.concurrency, "proofs in flight")->capture_default_str();
   auto* status_cmd = app.add_subcommand("status", "the daemon's GetStatus");

@@ -5,12 +5,17 @@
 //   gen-vanilla window-post|winning-post
 //                            the vanilla proofs of sectors sealed by `cuzk porep seal`, as the
 //                            JSON array of base64 Curio sends;
+//   gen-vanilla snap-prove   seals a small sector key, encodes random new data into it and writes
+//                            what Curio sends as a SNAP_DEALS_UPDATE: its snap-vproof.json (the
+//                            JSON array of base64 bincode PartitionProofs, one per partition)
+//                            and, beside it, the three commitments (snap-commitments.json);
 //   synth-only               times the StackedCircuit synthesis of a C1's partitions.
 #include "offline.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 
 #include "base/file_io.hpp"
 #include "filecoin/circuits/stacked_circuit.hpp"
@@ -19,6 +24,7 @@
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
 #include "filecoin/post/vanilla_prove.hpp"
+#include "filecoin/snap/vanilla_prove.hpp"
 #include "r1cs/proving_cs.hpp"
 #include "sectors.hpp"
 
@@ -39,9 +45,38 @@ int write_out(const std::string& path, std::string_view text, const char* what) 
   return 0;
 }
 
+int gen_snap_prove(const gen_vanilla_args& a) {
+  auto proof =
+      snap::parse_registered_update_proof(a.registered_proof.empty() ? "0" : a.registered_proof);
+  if (!proof) return usage("--registered-proof: " + proof.error().message());
+  auto cfg = snap::update_config(*proof);
+  if (!cfg || cfg->sector_bytes > (uint64_t(8) << 20))
+    return usage("gen-vanilla snap-prove seals in memory: 2KiB or 8MiB sectors only");
+  auto updated = update_random_sector(*cfg, a.miner_id, a.sector_number, a.seed);
+  if (!updated) {
+    std::fprintf(stderr, "error: %s\n", updated.error().to_string().c_str());
+    return 1;
+  }
+  const std::string out = a.out.empty() ? "snap-vanilla.json" : a.out;
+  const std::string comms_out =
+      a.commitments_out.empty()
+          ? (std::filesystem::path(out).parent_path() / "snap-commitments.json").string()
+          : a.commitments_out;
+  const std::string comms = snap::commitments_json(snap::commitments_of(*updated));
+  std::printf("%s (%u partition(s)), miner %llu, sector %llu: %s\n",
+              std::string(snap::name_of(*proof)).c_str(), cfg->partitions,
+              (unsigned long long)a.miner_id, (unsigned long long)a.sector_number, comms.c_str());
+  if (int rc = write_out(out, post::vanilla_file_json(snap::prove_all_partitions(*updated)),
+                         "vanilla partition proofs (Curio's snap-vproof.json)");
+      rc != 0)
+    return rc;
+  return write_out(comms_out, comms, "commitments");
+}
+
 }  // namespace
 
 int run_gen_vanilla(const gen_vanilla_args& a) {
+  if (a.type == "snap-prove") return gen_snap_prove(a);
   if (a.type == "porep") {
     auto proof = porep::parse_registered_seal_proof(
         a.registered_proof.empty() ? "StackedDrg2KiBV1_1" : a.registered_proof);
@@ -61,7 +96,7 @@ int run_gen_vanilla(const gen_vanilla_args& a) {
   }
   const bool window = a.type == "window-post";
   if (!window && a.type != "winning-post")
-    return usage("gen-vanilla: porep, window-post or winning-post, not " + a.type);
+    return usage("gen-vanilla: porep, window-post, winning-post or snap-prove, not " + a.type);
   auto proof = post::parse_registered_post_proof(a.registered_proof.empty() ? (window ? "13" : "3")
                                                                             : a.registered_proof);
   if (!proof) return usage("--registered-proof: " + proof.error().message());

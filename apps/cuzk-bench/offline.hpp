@@ -9,14 +9,16 @@
 namespace cuzk::bench {
 
 struct gen_vanilla_args {
-  std::string type;              ///< porep, window-post, winning-post
-  std::string registered_proof;  ///< empty: 2KiB PoRep, window 13, winning 3 (the Rust defaults)
+  std::string type;              ///< porep, window-post, winning-post, snap-prove
+  std::string registered_proof;  ///< empty: 2KiB PoRep, window 13, winning 3, snap 0 (2 KiB)
   uint64_t sector_number = 1;
   uint64_t miner_id = 1000;
   std::string randomness_hex = std::string(64, '0');
-  std::string cache;  ///< PoSt: the sector directory written by `cuzk porep seal`
-  std::string out;    ///< default c1.json / wpost-vanilla.json / winning-vanilla.json
-  uint64_t seed = 1;  ///< porep: the random sector's seed
+  std::string cache;            ///< PoSt: the sector directory written by `cuzk porep seal`
+  std::string out;              ///< default c1.json / wpost-vanilla.json / winning-vanilla.json /
+                                ///< snap-vanilla.json
+  std::string commitments_out;  ///< snap-prove: default snap-commitments.json beside `out`
+  uint64_t seed = 1;            ///< porep, snap-prove: the random sector's seed
 };
 
 struct synth_only_args {

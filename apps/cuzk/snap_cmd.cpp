@@ -16,7 +16,6 @@
 #include <string>
 
 #include "base/file_io.hpp"
-#include "base/hex.hpp"
 #include "cli_args.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
 #include "filecoin/snap/config.hpp"
@@ -53,9 +52,7 @@ int run_encode(const encode_args& args) {
                 c == status_code::io_error ? c : status_code::invalid_argument);
   }
   const std::string vanilla = post::vanilla_file_json(snap::prove_all_partitions(*s));
-  const std::string comms = "{\"comm_r_old\":\"" + to_hex(s->comm_r_old) + "\",\"comm_r_new\":\"" +
-                            to_hex(s->comm_r_new) + "\",\"comm_d_new\":\"" + to_hex(s->comm_d_new) +
-                            "\"}";
+  const std::string comms = snap::commitments_json(snap::commitments_of(*s));
   std::error_code ec;
   std::filesystem::create_directories(args.out_dir, ec);
   if (ec) return fail("cannot create " + args.out_dir + ": " + ec.message(), status_code::io_error);

@@ -2,7 +2,9 @@
 // The daemon, black-box (label e2e): the real cuzk-daemon process is started on a unix socket in a
 // temp dir with the shared 2 KiB parameters (ctest fixture porep_2k_params) and spoken to only
 // over gRPC (cuzk.v1 and grpc.health.v1) and its HTTP status listener. Proofs are checked with
-// proofs::verify_porep against the .vk file, not by the daemon.
+// proofs::verify_porep / verify_update against the .vk file, not by the daemon. The fixture's
+// daemon also proves SnapDeals: its parameter directory links the 2 KiB PoRep and SnapDeals sets
+// (ctest fixtures porep_2k_params and snap_2k_params).
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -13,6 +15,9 @@
 #include "filecoin/post/vanilla_prove.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
 #include "filecoin/proofs/post_prover.hpp"
+#include "filecoin/proofs/snap_prover.hpp"
+#include "filecoin/snap/encode.hpp"
+#include "filecoin/snap/vanilla_prove.hpp"
 #include "temp_dir.hpp"
 
 namespace cuzk::test {
@@ -28,19 +33,76 @@ bool verifies(const sector& s, const std::string& proof) {
   return ok.ok() && *ok;
 }
 
+std::string snap_params_dir() {
+  const char* d = std::getenv("CUZK_TEST_SNAP_PARAMS_DIR");
+  return d ? d : "";
+}
+
+constexpr auto SNAP_2KIB = snap::registered_update_proof::stacked_drg_2kib_v1;  // wire 0
+
+// A 2 KiB sector key (test::seal_2kib(sector_id), miner 1000) with new data encoded into it.
+snap::updated_sector_t snap_update(uint64_t sector_id) {
+  std::vector<uint8_t> payload(2032);
+  for (size_t i = 0; i < payload.size(); ++i) payload[i] = uint8_t(i * 7 + sector_id);
+  auto s = snap::encode_update(*snap::update_config(SNAP_2KIB), seal_2kib(sector_id), payload);
+  EXPECT_TRUE(s.ok()) << s.error().to_string();
+  return std::move(*s);
+}
+
+// SNAP_DEALS_UPDATE as Curio's UpdateProve sends it: one bincode PartitionProof per partition,
+// the raw 32-byte commitments, the RegisteredUpdateProof number, sector number and miner.
+cuzk::v1::SubmitProofRequest snap_request(const snap::updated_sector_t& s, uint64_t sector_id) {
+  cuzk::v1::SubmitProofRequest r;
+  r.set_request_id("snap-1000-" + std::to_string(sector_id));
+  r.set_proof_kind(cuzk::v1::SNAP_DEALS_UPDATE);
+  r.set_sector_size(s.config.sector_bytes);
+  r.set_registered_proof(snap::id_of(SNAP_2KIB));
+  r.set_priority(cuzk::v1::NORMAL);
+  for (const auto& e : snap::prove_all_partitions(s)) r.add_vanilla_proofs(e.data(), e.size());
+  r.set_comm_r_old(s.comm_r_old.data(), s.comm_r_old.size());
+  r.set_comm_r_new(s.comm_r_new.data(), s.comm_r_new.size());
+  r.set_comm_d_new(s.comm_d_new.data(), s.comm_d_new.size());
+  r.set_sector_number(sector_id);
+  r.set_miner_id(1000);
+  return r;
+}
+
+bool snap_verifies(const snap::updated_sector_t& s, const std::string& proof) {
+  auto ok = proofs::verify_update(
+      SNAP_2KIB, snap::commitments_of(s),
+      std::span(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()), snap_params_dir());
+  EXPECT_TRUE(ok.ok()) << ok.error().to_string();
+  return ok.ok() && *ok;
+}
+
 class daemon_test : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     ASSERT_FALSE(params_dir().empty())
         << "CUZK_TEST_PARAMS_DIR is not set (run through ctest: fixture porep_2k_params)";
+    ASSERT_FALSE(snap_params_dir().empty())
+        << "CUZK_TEST_SNAP_PARAMS_DIR is not set (run through ctest: fixture snap_2k_params)";
     sectors();
-    d_ = new daemon_process();
+    // One daemon for both circuits: its param_cache links every file of the two shared sets.
+    params_ = new temp_dir("daemon_params");
+    for (const std::string& dir : {params_dir(), snap_params_dir()}) {
+      for (const auto& f : std::filesystem::directory_iterator(dir)) {
+        std::error_code ec;
+        std::filesystem::create_symlink(std::filesystem::absolute(f.path()),
+                                        params_->path() / f.path().filename(), ec);
+        ASSERT_FALSE(ec) << f.path() << ": " << ec.message();
+      }
+    }
+    d_ = new daemon_process("", params_->string());
   }
   static void TearDownTestSuite() {
     delete d_;
     d_ = nullptr;
+    delete params_;
+    params_ = nullptr;
   }
   static daemon_process* d_;
+  static temp_dir* params_;
 
   static cuzk::v1::AwaitProofResponse prove(const cuzk::v1::SubmitProofRequest& r,
                                             grpc::Status* st = nullptr) {
@@ -55,6 +117,7 @@ class daemon_test : public ::testing::Test {
   }
 };
 daemon_process* daemon_test::d_ = nullptr;
+temp_dir* daemon_test::params_ = nullptr;
 
 TEST_F(daemon_test, prove_returns_a_proof_that_verifies) {
   const sector& s = sectors()[0];
@@ -319,6 +382,89 @@ TEST_F(daemon_test, cuzk_bench_batch) {
   EXPECT_NE(out.find("COMPLETED"), std::string::npos) << out;
   EXPECT_NE(out.find("2 completed, 0 failed"), std::string::npos) << out;
   EXPECT_NE(out.find("proofs/min"), std::string::npos) << out;
+}
+
+// Hostile SnapDeals requests through Prove (Curio's call): the wrong number of partition proofs
+// and a truncated PartitionProof are refused at submit with INVALID_ARGUMENT naming what is
+// wrong, and the daemon keeps serving (the Snap cases below prove on the same daemon).
+TEST_F(daemon_test, snap_hostile_requests_get_clear_errors_and_the_daemon_keeps_serving) {
+  const snap::updated_sector_t u = snap_update(21);
+  const auto expect_refused = [&](const cuzk::v1::SubmitProofRequest& r, const std::string& words) {
+    grpc::Status st;
+    prove(r, &st);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << st.error_message();
+    EXPECT_NE(st.error_message().find(words), std::string::npos) << st.error_message();
+  };
+  auto two = snap_request(u, 21);
+  two.add_vanilla_proofs(two.vanilla_proofs(0));
+  expect_refused(two, "2 vanilla proofs, StackedDrg2KiBV1 has 1 partitions");
+  auto truncated = snap_request(u, 21);
+  const size_t full = truncated.vanilla_proofs(0).size();
+  truncated.mutable_vanilla_proofs(0)->resize(full - 100);
+  expect_refused(truncated, "vanilla_proofs[0] has " + std::to_string(full - 100) + " bytes");
+  auto no_comm = snap_request(u, 21);
+  no_comm.clear_comm_d_new();
+  expect_refused(no_comm, "comm_d_new");
+  EXPECT_EQ(d_->health(), 1);
+}
+
+// Two SnapDeals requests for different sectors in flight at once (issue 15's batching check):
+// each answer is its own sector's proof (it verifies for its commitments, not for the other's).
+TEST_F(daemon_test, snap_two_sectors_at_once_each_get_their_own_proof) {
+  const std::vector<snap::updated_sector_t> updates = [] {
+    std::vector<snap::updated_sector_t> u;
+    u.push_back(snap_update(31));
+    u.push_back(snap_update(32));
+    return u;
+  }();
+  std::vector<std::future<cuzk::v1::AwaitProofResponse>> answers;
+  for (uint64_t i = 0; i < 2; ++i) {
+    answers.push_back(
+        std::async(std::launch::async, [&, i] { return prove(snap_request(updates[i], 31 + i)); }));
+  }
+  std::vector<std::string> proofs;
+  for (uint64_t i = 0; i < 2; ++i) {
+    const cuzk::v1::AwaitProofResponse r = answers[i].get();
+    ASSERT_EQ(r.status(), v1_status::COMPLETED) << r.error_message();
+    EXPECT_EQ(r.job_id(), "snap-1000-" + std::to_string(31 + i));
+    EXPECT_EQ(r.proof().size(), 192u);  // 2 KiB: one partition
+    EXPECT_TRUE(snap_verifies(updates[i], r.proof())) << "sector " << 31 + i;
+    proofs.push_back(r.proof());
+  }
+  EXPECT_NE(proofs[0], proofs[1]);
+  EXPECT_FALSE(snap_verifies(updates[0], proofs[1]));
+  EXPECT_FALSE(snap_verifies(updates[1], proofs[0]));
+}
+
+// The Snap path of cuzk-bench: gen-vanilla snap-prove writes the vanilla file and commitments,
+// `single -t snap` submits them over gRPC and verifies the returned proof with the .vk.
+TEST_F(daemon_test, cuzk_bench_single_snap) {
+  temp_dir dir("daemon_snap_bench");
+  const std::string vanilla = dir.string() + "/snap-vanilla.json";
+  const auto run = [](const std::string& cmd, std::string& out) {
+    FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+    if (!p) return -1;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    const int st = ::pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  };
+  std::string out;
+  ASSERT_EQ(run(std::string(CUZK_BENCH_PATH) + " gen-vanilla snap-prove --registered-proof 0" +
+                    " --sector-number 44 --seed 9 -o " + vanilla,
+                out),
+            0)
+      << out;
+  out.clear();
+  const std::string single = std::string(CUZK_BENCH_PATH) + " -a unix://" + d_->socket() +
+                             " single -t snap --registered-proof StackedDrg2KiBV1 --vanilla " +
+                             vanilla + " --commitments " + dir.string() +
+                             "/snap-commitments.json --sector-num 44 --param-dir " +
+                             snap_params_dir() + " -o " + dir.string() + "/proof.bin";
+  EXPECT_EQ(run(single, out), 0) << out;
+  EXPECT_NE(out.find("COMPLETED"), std::string::npos) << out;
+  EXPECT_NE(out.find("snap proof checked: verified with the .vk"), std::string::npos) << out;
+  EXPECT_EQ(std::filesystem::file_size(dir.path() / "proof.bin"), 192u);
 }
 
 // WindowPoSt (two sectors, one partition) and WinningPoSt through the daemon, as Curio sends them

@@ -6,7 +6,10 @@
 #include <string>
 #include <tuple>
 
+#include "base/hex.hpp"
 #include "filecoin/hash/poseidon.hpp"
+#include "filecoin/porep/commp.hpp"
+#include "filecoin/porep/json_reader.hpp"
 #include "filecoin/post/partition.hpp"
 #include "filecoin/snap/challenges.hpp"
 
@@ -200,6 +203,37 @@ status validate_partition_proofs(const update_config_t& c, const update_commitme
   for (size_t k = 0; k < proofs.size(); ++k)
     if (status s = validate_partition_proof(c, comms, unsigned(k), proofs[k]); !s) return s;
   return {};
+}
+
+std::string commitments_json(const update_commitments_t& c) {
+  return "{\"comm_r_old\":\"" + to_hex(c.comm_r_old) + "\",\"comm_r_new\":\"" +
+         to_hex(c.comm_r_new) + "\",\"comm_d_new\":\"" + to_hex(c.comm_d_new) + "\"}";
+}
+
+result<update_commitments_t> parse_commitments_json(std::string_view json) {
+  using porep::json::path_t;
+  static constexpr std::array<const char*, 3> NAMES = {"comm_r_old", "comm_r_new", "comm_d_new"};
+  porep::json::reader r(json);
+  update_commitments_t c;
+  std::array<bytes32_t*, 3> outs = {&c.comm_r_old, &c.comm_r_new, &c.comm_d_new};
+  uint32_t seen = 0;
+  const path_t root{};
+  const bool ok = r.object(&root, [&](std::string_view key, const path_t* kp) {
+    for (unsigned i = 0; i < NAMES.size(); ++i) {
+      if (key != NAMES[i]) continue;
+      std::string_view hex;
+      if (!r.mark(kp, seen, i) || !r.read_string(kp, hex)) return false;
+      auto v = porep::parse_hex32(hex);
+      if (!v) return r.fail(kp, v.error().message(), false);
+      *outs[i] = *v;
+      return true;
+    }
+    return r.fail(kp, "unknown field", false);
+  });
+  if (ok && r.require(&root, seen, NAMES) && !r.at_end())
+    r.fail(&root, "trailing characters after the object");
+  if (r.failed()) return r.error();
+  return c;
 }
 
 }  // namespace cuzk::snap

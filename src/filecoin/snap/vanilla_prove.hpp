@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/status.hpp"
@@ -27,6 +29,14 @@ struct update_commitments_t {
 inline update_commitments_t commitments_of(const updated_sector_t& s) {
   return {s.comm_r_old, s.comm_r_new, s.comm_d_new};
 }
+
+/// {"comm_r_old":"<64 hex>","comm_r_new":"…","comm_d_new":"…"}: the commitments file written
+/// beside a vanilla file (`cuzk snap encode`, `cuzk-bench gen-vanilla snap-prove`), so a client can
+/// send the raw 32-byte commitments of a SNAP_DEALS_UPDATE request.
+std::string commitments_json(const update_commitments_t& c);
+/// The same back: exactly those three fields (in any order), each 64 hex digits; errors name the
+/// field.
+result<update_commitments_t> parse_commitments_json(std::string_view json);
 
 /// The PartitionProof of partition k < config.partitions: the apex leaves [k·A, (k + 1)·A) of
 /// tree_d_new's row at height L − p − a and, per challenge of k, the openings of the challenged
