@@ -13,7 +13,8 @@
 # (nvidia-smi, 1 s) to $OUT (default ./porep32g-out). Env: PROOFS (default 1), DEADLINE (seconds
 # for the whole run, default 570: every step gets what is left, so a slow step ends the run with
 # what was measured so far), SYNTH_ONLY (default 1: step 2b), SYNTH_WORKERS (the daemon's
-# [synthesis] threads, i.e. partitions synthesized at once; default: the engine's).
+# [pipeline] max_parallel_synthesis, the cap on partitions synthesized at once; default: the
+# engine's, a quarter of the cores).
 set -uo pipefail
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH="$(pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -52,7 +53,8 @@ daemon=
   step "3. daemon on GPU 0, $proofs proof(s)"
   printf '[daemon]\nlisten = "unix://%s/cuzk.sock"\n[srs]\nparam_cache = "%s"\n' "$w" \
     "$w/params" >"$w/cuzk.toml"
-  [[ -n ${SYNTH_WORKERS:-} ]] && printf '[synthesis]\nthreads = %s\n' "$SYNTH_WORKERS" >>"$w/cuzk.toml"
+  [[ -n ${SYNTH_WORKERS:-} ]] &&
+    printf '[pipeline]\nmax_parallel_synthesis = %s\n' "$SYNTH_WORKERS" >>"$w/cuzk.toml"
   ./cuzk-daemon -c "$w/cuzk.toml" >"$out/daemon.log" 2>&1 &
   daemon=$!
   for _ in $(seq 100); do [[ -S $w/cuzk.sock ]] && break; sleep 0.1; done

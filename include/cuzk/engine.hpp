@@ -103,9 +103,13 @@ struct engine_config {
   bool cpu_worker_with_gpus = false;
   /// Threads of the CPU prover and the parameter decoding; 0: every core.
   unsigned prover_threads = 0;
-  /// Partitions synthesized at once (each spreads its challenges over every core); 0: a quarter
-  /// of the cores, at least 2.
+  /// Partitions synthesized at once (each spreads its challenges over the synthesis pool); 0: a
+  /// quarter of the cores, at least 2, at most max_synthesis_workers.
   unsigned synthesis_workers = 0;
+  /// The cap on the automatic synthesis_workers (pipeline.max_parallel_synthesis); 0: none.
+  unsigned max_synthesis_workers = 0;
+  /// Threads of the synthesis pool every synthesis worker shares; 0: every core.
+  unsigned synthesis_threads = 0;
   /// Host bytes the engine may hold in parameters, synthesis buffers and request bytes; 0: the
   /// machine's memory minus host_safety_margin.
   uint64_t host_memory_budget = 0;
@@ -183,6 +187,7 @@ struct engine_status {
   uint64_t peak_rss = 0;
   double uptime_seconds = 0;
   unsigned synthesis_workers = 0;
+  unsigned synthesis_threads = 0;  ///< of the synthesis pool the workers share
 };
 
 /// One phase of one job on one lane (a synthesis worker or a prover worker), for the pipeline

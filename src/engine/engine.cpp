@@ -317,10 +317,14 @@ class engine_impl final : public proving_engine {
     // the cores (at least 2) keeps every core busy and the next partition ready, while each one
     // in flight holds its full buffers (≈ 11 GB for 32 GiB PoRep): one worker per core held ten
     // of them, 109.5 GiB of RSS on the H200.
-    synthesis_workers_ =
-        cfg_.synthesis_workers ? cfg_.synthesis_workers : std::min(cores, std::max(2u, cores / 4));
-    // Every core: concurrent partitions share it (thread_pool serves several loops at once).
-    synth_pool_ = std::make_unique<thread_pool>(cores);
+    unsigned automatic = std::min(cores, std::max(2u, cores / 4));
+    if (cfg_.max_synthesis_workers != 0)
+      automatic = std::min(automatic, cfg_.max_synthesis_workers);
+    synthesis_workers_ = cfg_.synthesis_workers ? cfg_.synthesis_workers : automatic;
+    // Every core by default: concurrent partitions share it (thread_pool serves several loops at
+    // once); synthesis.threads may keep some cores for other work on the machine.
+    synth_pool_ =
+        std::make_unique<thread_pool>(cfg_.synthesis_threads ? cfg_.synthesis_threads : cores);
     // Partitions synthesized ahead of the provers: enough to keep every worker fed while the
     // next one is synthesized, not so many that a late high-priority job finds the budget full.
     lookahead_ = 2 * unsigned(workers_.size());
@@ -465,6 +469,7 @@ class engine_impl final : public proving_engine {
     st.peak_rss = proofs::peak_rss_bytes();
     st.uptime_seconds = std::chrono::duration<double>(now - started_at_).count();
     st.synthesis_workers = synthesis_workers_;
+    st.synthesis_threads = unsigned(synth_pool_->size());
     return st;
   }
 

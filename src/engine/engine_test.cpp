@@ -393,6 +393,28 @@ TEST_F(engine_test, a_job_that_can_never_fit_fails_at_once) {
   EXPECT_EQ(res->error.code(), status_code::resource_exhausted) << res->error.to_string();
 }
 
+// synthesis.threads sizes the shared synthesis pool; pipeline.max_parallel_synthesis caps the
+// automatic number of synthesis workers (a quarter of the cores, at least 2); an explicit count
+// is kept as given.
+TEST_F(engine_test, synthesis_pool_size_and_worker_cap) {
+  engine_config c = config(0);
+  c.synthesis_threads = 3;
+  c.max_synthesis_workers = 1;
+  auto e = make(c);
+  EXPECT_EQ(e->status().synthesis_threads, 3u);
+  EXPECT_EQ(e->status().synthesis_workers, 1u);
+  e.reset();
+  c = config(5);
+  c.max_synthesis_workers = 1;
+  e = make(c);
+  EXPECT_EQ(e->status().synthesis_workers, 5u);
+  EXPECT_GE(e->status().synthesis_threads, 1u);  // every core
+  e.reset();
+  c = config(0);
+  e = make(c);
+  EXPECT_GE(e->status().synthesis_workers, 2u);
+}
+
 // A budget with room for the parameters and a single synthesis buffer: four synthesis workers
 // and twelve jobs contend for it; every one is woken in turn and completes, and the budget is
 // never exceeded.

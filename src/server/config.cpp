@@ -559,7 +559,9 @@ engine::engine_config to_engine_config(const daemon_config& cfg, log_sink sink) 
   engine::engine_config e;
   e.gpu_devices = cfg.gpus.devices;
   e.prover_threads = cfg.gpus.gpu_threads;
-  e.synthesis_workers = cfg.synthesis.threads;
+  e.synthesis_threads = cfg.synthesis.threads;
+  e.max_synthesis_workers =
+      cfg.pipeline.max_parallel_synthesis ? cfg.pipeline.max_parallel_synthesis : 18;
   e.host_memory_budget = cfg.memory.total_budget.value_or(0);
   e.host_safety_margin = cfg.memory.safety_margin;
   e.param_dir = cfg.srs.param_cache;

@@ -22,15 +22,19 @@
 // | memory.eviction_min_idle    | 5m                          | eviction_min_idle              |
 // | gpus.devices                | [] (every device)           | gpu_devices                    |
 // | gpus.gpu_threads            | 0 (every core)              | prover_threads (1)             |
-// | synthesis.threads           | 0 (cores / 4, at least 2)   | synthesis_workers (2)          |
+// | synthesis.threads           | 0 (every core)              | synthesis_threads (2)          |
+// | pipeline.                   | 18 (0 -> 18)                | max_synthesis_workers (2)      |
+// |   max_parallel_synthesis    |                             |                                |
 // | logging.level               | info                        | log: the sink to_engine_config |
 // |                             |                             | builds drops what is below it  |
 //
 // (1) The Rust key sizes the C++ pool of preprocessing, b_g2_msm and SRS decoding; ours is that
 //     pool (the CPU prover's threads and the parameter decoding).
-// (2) Rust sizes its rayon pool; ours sets how many partitions are synthesized at once, each
-//     spreading its challenges (PoSt: sector slots) over one engine pool of every core.
-//     TODO(#19): a key for that pool's size (today always every core).
+// (2) As in Rust, synthesis.threads sizes the synthesis thread pool (Rust: the global rayon
+//     pool), which every partition in synthesis shares, spreading its challenges (PoSt: sector
+//     slots) over it. Partitions synthesized at once: a quarter of the cores, at least 2, capped
+//     by pipeline.max_parallel_synthesis (Rust caps its synthesis workers with it too; its own
+//     count is budget / 14 GiB, ours is admitted against the memory budget partition by partition).
 //
 // Keys read, checked and kept, with no effect on our engine, and why:
 // - gpus.gpu_workers_per_device (2): Rust runs two workers per GPU sharing one CUDA mutex to
@@ -41,9 +45,9 @@
 // - pipeline.enabled (true): false selects Rust's monolithic mode; ours always pipelines (a
 //   warning says so when it is false).
 // - pipeline.synthesis_lookahead (1): only logged by Rust.
-// - pipeline.synthesis_concurrency (1), pipeline.max_parallel_synthesis (18),
-//   pipeline.max_gpu_queue_depth (0): Rust's synthesis concurrency caps and pacer; ours runs
-//   synthesis.threads workers, admits each partition against the memory budget and stops
+// - pipeline.synthesis_concurrency (1), pipeline.max_gpu_queue_depth (0): Rust's batch
+//   concurrency and pacer; ours runs the synthesis workers of (2), admits each partition against
+//   the memory budget and stops
 //   running ahead once 2 x (prover workers) partitions wait (docs/architecture.md "The engine").
 // - pipeline.slot_size (0): a dead branch in Rust.
 // - logging.format (none): never wired in Rust; kept for the daemon.

@@ -531,7 +531,9 @@ TEST(to_engine_config, maps_each_key_of_the_table) {
   EXPECT_EQ(e.eviction_min_idle, 5min);
   EXPECT_TRUE(e.gpu_devices.empty());
   EXPECT_EQ(e.prover_threads, 0u);
-  EXPECT_EQ(e.synthesis_workers, 0u);
+  EXPECT_EQ(e.synthesis_workers, 0u);  // automatic
+  EXPECT_EQ(e.synthesis_threads, 0u);  // every core
+  EXPECT_EQ(e.max_synthesis_workers, 18u);
   EXPECT_FALSE(e.log);
 
   c.memory.total_budget = 100 * GiB;
@@ -541,6 +543,7 @@ TEST(to_engine_config, maps_each_key_of_the_table) {
   c.gpus.devices = {1, 0};
   c.gpus.gpu_threads = 16;
   c.synthesis.threads = 12;
+  c.pipeline.max_parallel_synthesis = 3;
   e = to_engine_config(c);
   EXPECT_EQ(e.host_memory_budget, 100 * GiB);
   EXPECT_EQ(e.host_safety_margin, GiB);
@@ -548,7 +551,11 @@ TEST(to_engine_config, maps_each_key_of_the_table) {
   EXPECT_EQ(e.param_dir, "/p");
   EXPECT_EQ(e.gpu_devices, (std::vector<int>{1, 0}));
   EXPECT_EQ(e.prover_threads, 16u);
-  EXPECT_EQ(e.synthesis_workers, 12u);
+  EXPECT_EQ(e.synthesis_threads, 12u);
+  EXPECT_EQ(e.max_synthesis_workers, 3u);
+  EXPECT_EQ(e.synthesis_workers, 0u);
+  c.pipeline.max_parallel_synthesis = 0;  // Rust: 0 means 18
+  EXPECT_EQ(to_engine_config(c).max_synthesis_workers, 18u);
 }
 
 TEST(to_engine_config, the_log_sink_drops_messages_below_the_level) {
