@@ -30,20 +30,16 @@ bool append_row(plan_matrix& m, const std::vector<term_t>& row) {
   return true;
 }
 
-bool same_row(const plan_matrix& m, size_t r, const std::vector<term_t>& row) {
-  const size_t begin = m.row_offsets[r], end = m.row_offsets[r + 1];
-  if (end - begin != row.size()) return false;
-  for (size_t i = 0; i < row.size(); ++i)
-    if (m.refs[begin + i] != row[i].first || m.coeff_ids[begin + i] != row[i].second) return false;
-  return true;
+bool is_absolute(ref_t r) {
+  return abc_plan::kind_of(r) == abc_plan::input || abc_plan::kind_of(r) == abc_plan::aux;
 }
 
 /// LCs longer than this are summed with one Montgomery reduction (as proving_cs does).
 constexpr size_t LAZY_EVAL_MIN_TERMS = 4;
 
 /// <row r of m, w>: base[kind] is where the variables of each ref kind start for this block.
-inline ff::fr_t eval_row(const plan_matrix& m, size_t r, const ff::fr_t* const base[4],
-                         const ff::fr_t* coeffs) {
+inline ff::fr_t eval_row(const plan_matrix& m, size_t r,
+                         const ff::fr_t* const base[abc_plan::NUM_KINDS], const ff::fr_t* coeffs) {
   const size_t begin = m.row_offsets[r], end = m.row_offsets[r + 1];
   const ref_t* refs = m.refs.data();
   const coeff_id_t* ids = m.coeff_ids.data();
@@ -88,12 +84,21 @@ plan_coefficients::plan_coefficients() {
 }
 
 coeff_id_t plan_coefficients::add(const ff::fr_t& c) {
+  coeff_id_t id = 0;
+  if (find(c, id)) return id;
   const auto [it, inserted] = ids_.try_emplace(key_of(c), coeff_id_t(values_.size()));
   if (inserted) values_.push_back(c);
   return it->second;
 }
 
 bool plan_coefficients::find(const ff::fr_t& c, coeff_id_t& id) const {
+  // ±1 are most coefficients: no tree lookup for them.
+  for (coeff_id_t k : {abc_plan::ONE_ID, abc_plan::MINUS_ONE_ID}) {
+    if (k < values_.size() && values_[k] == c) {
+      id = k;
+      return true;
+    }
+  }
   const auto it = ids_.find(key_of(c));
   if (it == ids_.end()) return false;
   id = it->second;
@@ -160,13 +165,21 @@ void abc_plan_recorder::end_row() {
            std::to_string(t.num_rows()) + ")");
       return;
     }
-    for (int k = 0; k < 3; ++k) {
-      if (!same_row(*m[k], block_row_, row_[k])) {
+    for (int k = 0; k < 3 && status_.ok(); ++k) {
+      const size_t begin = m[k]->row_offsets[block_row_], end = m[k]->row_offsets[block_row_ + 1];
+      bool same = end - begin == row_[k].size();
+      for (size_t i = 0; same && i < row_[k].size(); ++i) {
+        const ref_t want = m[k]->refs[begin + i], got = row_[k][i].first;
+        same = m[k]->coeff_ids[begin + i] == row_[k][i].second &&
+               (want == got || (is_absolute(want) && is_absolute(got)));
+        if (same && is_absolute(want)) map_shared(want, got);
+      }
+      if (!same) {
         fail("block " + std::to_string(block_index_) + " row " + std::to_string(block_row_) +
              " differs from block 0's in " + "ABC"[k]);
-        return;
       }
     }
+    if (!status_.ok()) return;
   } else {
     plan_section& s = phase_ == phase::prologue ? plan_.prologue_ : plan_.block_;
     if (!append_row(s.a, row_[0]) || !append_row(s.b, row_[1]) || !append_row(s.c, row_[2])) {
@@ -177,8 +190,19 @@ void abc_plan_recorder::end_row() {
   if (phase_ != phase::prologue) ++block_row_;
 }
 
+void abc_plan_recorder::map_shared(ref_t from, ref_t to) {
+  const auto [it, inserted] = shared_maps_[block_index_].try_emplace(from, to);
+  if (!inserted && it->second != to) {
+    fail("block " + std::to_string(block_index_) + " row " + std::to_string(block_row_) +
+         " reads two prologue variables where block 0 reads one");
+  }
+  if (from != to) varying_shared_ = true;
+}
+
 void abc_plan_recorder::begin_blocks(size_t count) {
   abc_plan::layout_t& lay = plan_.layout_;
+  shared_maps_.assign(count, {});
+  checked_.assign(count, false);
   lay.block_count = count;
   lay.block_input0 = next_input_;
   lay.block_aux0 = next_aux_;
@@ -200,6 +224,7 @@ status abc_plan_recorder::end_block() {
   abc_plan::layout_t& lay = plan_.layout_;
   const proving_cs::block_shape filled{block_row_, next_aux_ - window_aux0_,
                                        next_input_ - window_input0_};
+  checked_[block_index_] = true;
   if (phase_ == phase::block_record) {
     lay.block = filled;
   } else if (!(filled == lay.block)) {
@@ -217,6 +242,35 @@ result<abc_plan> abc_plan_recorder::take_plan() {
   if (lay.block_count == 0 && phase_ == phase::prologue) {
     lay.block_input0 = next_input_;
     lay.block_aux0 = next_aux_;
+  }
+  if (varying_shared_) {
+    // The prologue refs some block reads in place of block 0's become table slots.
+    std::map<ref_t, uint32_t> slot_of;
+    for (size_t k = 1; k < lay.block_count; ++k) {
+      if (!checked_[k]) return status(status_code::internal, "abc plan: a block was not checked");
+      for (const auto& [from, to] : shared_maps_[k])
+        if (from != to) slot_of.try_emplace(from, 0);
+    }
+    uint32_t next = 0;
+    for (auto& [from, slot] : slot_of) slot = next++;
+    lay.shared_slots = slot_of.size();
+    plan_.block_shared_refs_.resize(lay.block_count * lay.shared_slots);
+    for (const auto& [from, slot] : slot_of) {
+      plan_.block_shared_refs_[slot] = from;
+      for (size_t k = 1; k < lay.block_count; ++k) {
+        const auto it = shared_maps_[k].find(from);
+        if (it == shared_maps_[k].end())
+          return status(status_code::internal, "abc plan: a block does not read a shared slot");
+        plan_.block_shared_refs_[k * lay.shared_slots + slot] = it->second;
+      }
+    }
+    for (plan_matrix* m : {&plan_.block_.a, &plan_.block_.b, &plan_.block_.c}) {
+      for (ref_t& r : m->refs) {
+        if (!is_absolute(r)) continue;
+        if (const auto it = slot_of.find(r); it != slot_of.end())
+          r = abc_plan::make_ref(abc_plan::block_shared, it->second);
+      }
+    }
   }
   lay.num_inputs = lay.block_input0 + lay.block_count * lay.block.inputs;
   lay.num_aux = lay.block_aux0 + lay.block_count * lay.block.aux;
@@ -292,10 +346,12 @@ status abc_plan::evaluate_rows(size_t first_row, std::span<const ff::fr_t> input
   const size_t constraints = num_constraints();
   const ff::fr_t* coeffs = coeffs_.values().data();
   const auto fill = [&](size_t begin, size_t end) {
+    std::vector<ff::fr_t> shared(lay.shared_slots);
     for (size_t i = begin; i < end;) {
       const size_t row = first_row + i;
       if (row < prologue_rows) {
-        const ff::fr_t* const base[4] = {inputs.data(), aux.data(), inputs.data(), aux.data()};
+        const ff::fr_t* const base[NUM_KINDS] = {inputs.data(), aux.data(), inputs.data(),
+                                                 aux.data(), inputs.data()};
         const size_t stop = std::min(end, prologue_rows - first_row);
         for (; i < stop; ++i) {
           const size_t r = first_row + i;
@@ -306,9 +362,14 @@ status abc_plan::evaluate_rows(size_t first_row, std::span<const ff::fr_t> input
       } else if (row < constraints) {
         const size_t k = (row - prologue_rows) / block_rows;
         const size_t r0 = (row - prologue_rows) % block_rows;
-        const ff::fr_t* const base[4] = {inputs.data(), aux.data(),
-                                         inputs.data() + lay.block_input0 + k * lay.block.inputs,
-                                         aux.data() + lay.block_aux0 + k * lay.block.aux};
+        // This block's table slots, gathered once per run of its rows.
+        for (size_t j = 0; j < lay.shared_slots; ++j) {
+          const ref_t ref = block_shared_refs_[k * lay.shared_slots + j];
+          shared[j] = kind_of(ref) == input ? inputs[index_of(ref)] : aux[index_of(ref)];
+        }
+        const ff::fr_t* const base[NUM_KINDS] = {
+            inputs.data(), aux.data(), inputs.data() + lay.block_input0 + k * lay.block.inputs,
+            aux.data() + lay.block_aux0 + k * lay.block.aux, shared.data()};
         const size_t stop = std::min(end, i + (block_rows - r0));
         for (size_t r = r0; i < stop; ++i, ++r) {
           a[i] = eval_row(block_.a, r, base, coeffs);
@@ -335,11 +396,21 @@ density_bitmaps abc_plan::densities() const {
   density_bitmaps d{bitmap(lay.num_aux), bitmap(lay.num_inputs), bitmap(lay.num_aux)};
   // The block template's relative marks, then repeated for every block.
   bitmap block_a_aux(lay.block.aux), block_b_input(lay.block.inputs), block_b_aux(lay.block.aux);
-  const auto mark = [](const plan_matrix& m, bitmap* input, bitmap* aux, bitmap* block_input,
-                       bitmap* block_aux) {
+  const auto mark = [&](const plan_matrix& m, bitmap* input, bitmap* aux, bitmap* block_input,
+                        bitmap* block_aux) {
     for (const ref_t ref : m.refs) {
       const uint32_t idx = index_of(ref);
       switch (kind_of(ref)) {
+        case abc_plan::block_shared:
+          for (size_t k = 0; k < lay.block_count; ++k) {
+            const ref_t r = block_shared_refs_[k * lay.shared_slots + idx];
+            if (kind_of(r) == abc_plan::input) {
+              if (input) input->set(index_of(r));
+            } else {
+              aux->set(index_of(r));
+            }
+          }
+          break;
         case abc_plan::input:
           if (input) input->set(idx);
           break;
@@ -383,7 +454,7 @@ abc_plan_size abc_plan::size() const {
   s.distinct_coefficients = coeffs_.values().size();
   for (const plan_section* sec : {&prologue_, &block_})
     for (const plan_matrix* m : {&sec->a, &sec->b, &sec->c}) s.bytes += m->bytes();
-  s.bytes += coeffs_.values().size() * sizeof(ff::fr_t);
+  s.bytes += coeffs_.values().size() * sizeof(ff::fr_t) + block_shared_refs_.size() * sizeof(ref_t);
   return s;
 }
 

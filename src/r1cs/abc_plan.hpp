@@ -8,13 +8,17 @@
 // are either absolute (inputs, aux allocated before the blocks) or relative to the block's own
 // input / aux window: a 32 GiB PoRep partition needs its prologue and one of its 18 challenges in
 // memory, not 722 M nonzeros. Coefficients are indices into a table of the distinct values (ids 0
-// and 1 are +1 and −1, which cost an add or a subtraction).
+// and 1 are +1 and −1, which cost an add or a subtraction). A block may also read prologue
+// variables that differ from block to block in a way no stride describes (SnapDeals' challenge k
+// reads its own slice of the random bits, which straddle Poseidon digests): such a reference is a
+// slot of a small per-block table of absolute references (block_shared).
 //
 // Built by compile_abc_plan (a recording constraint system running the circuit's own synthesis
-// code: the prologue, block 0 as the template, and block K−1 checked against it row by row), or
-// from explicit matrices (abc_plan::from_matrices, no blocks). Evaluated on the CPU by
-// evaluate_rows over any row range (parallel over a thread_pool); the GPU evaluation uploads the
-// same arrays.
+// code: the prologue, block 0 as the template, and block K−1 checked against it row by row; when
+// K−1 reads other prologue variables than block 0 at the same places, every block is checked and
+// its table row recorded), or from explicit matrices (abc_plan::from_matrices, no blocks).
+// Evaluated on the CPU by evaluate_rows over any row range (parallel over a thread_pool); the GPU
+// evaluation uploads the same arrays.
 #pragma once
 
 #include <array>
@@ -39,7 +43,7 @@ namespace cuzk::r1cs {
 
 /// One matrix (A, B or C) of one section (the prologue or the block template), CSR by row.
 struct plan_matrix {
-  /// A term's column: kind in the top 2 bits, index in the low 30 (see abc_plan::ref_kind).
+  /// A term's column: kind in the top 3 bits, index in the low 29 (see abc_plan::ref_kind).
   using ref_t = uint32_t;
   /// Index into abc_plan::coefficients().
   using coeff_id_t = uint32_t;
@@ -94,8 +98,11 @@ class abc_plan {
     aux = 1,          ///< aux[index] (allocated before the blocks)
     block_input = 2,  ///< inputs[block_input0 + k·shape.inputs + index]
     block_aux = 3,    ///< aux[block_aux0 + k·shape.aux + index]
+    /// The variable block_shared_refs()[k·shared_slots + index] names (an input or aux ref).
+    block_shared = 4,
   };
-  static constexpr unsigned KIND_SHIFT = 30;
+  static constexpr unsigned NUM_KINDS = 5;
+  static constexpr unsigned KIND_SHIFT = 29;
   static constexpr uint32_t MAX_REF_INDEX = (uint32_t(1) << KIND_SHIFT) - 1;
   static constexpr plan_matrix::ref_t make_ref(ref_kind kind, uint32_t index) {
     return (uint32_t(kind) << KIND_SHIFT) | index;
@@ -113,6 +120,7 @@ class abc_plan {
     size_t block_count = 0;
     proving_cs::block_shape block;            ///< what each block adds
     size_t block_input0 = 0, block_aux0 = 0;  ///< where block 0's inputs / aux start
+    size_t shared_slots = 0;  ///< block_shared references per block (0 for most circuits)
   };
 
   /// The plan of explicit matrices (every row in the prologue, no blocks), e.g. a recorded
@@ -124,6 +132,9 @@ class abc_plan {
   const plan_section& prologue() const { return prologue_; }
   /// Block 0's rows; empty when block_count is 0.
   const plan_section& block_template() const { return block_; }
+  /// block_count × shared_slots absolute refs (kind input or aux): slot j of block k is entry
+  /// k·shared_slots + j.
+  std::span<const plan_matrix::ref_t> block_shared_refs() const { return block_shared_refs_; }
   /// The distinct coefficients: [0] = 1, [1] = −1.
   std::span<const ff::fr_t> coefficients() const { return coeffs_.values(); }
 
@@ -162,6 +173,7 @@ class abc_plan {
 
   layout_t layout_;
   plan_section prologue_, block_;
+  std::vector<plan_matrix::ref_t> block_shared_refs_;
   plan_coefficients coeffs_;
 };
 
@@ -206,8 +218,12 @@ class abc_plan_recorder {
   /// Ends the prologue; the blocks follow.
   void begin_blocks(size_t count);
   /// Block 0 is recorded as the template; block i > 0 is numbered as a sequential synthesis
-  /// numbers it and compared with the template row by row.
+  /// numbers it and compared with the template row by row: the same rows, except that a prologue
+  /// variable may be another one (consistently: one template variable, one variable of block i).
   void begin_block(size_t i);
+  /// True when a checked block read other prologue variables than block 0: then every block
+  /// must be checked (take_plan needs each one's table row).
+  bool blocks_read_other_shared() const { return varying_shared_; }
   /// The first difference (shape, a row, a variable outside the block's window) as an internal
   /// error naming the block and row.
   status end_block();
@@ -221,6 +237,9 @@ class abc_plan_recorder {
   void end_row();
   void fail(const std::string& why);
 
+  // Records that template ref `from` (an absolute prologue ref) is `to` in the current block.
+  void map_shared(plan_matrix::ref_t from, plan_matrix::ref_t to);
+
   abc_plan plan_;
   phase phase_ = phase::prologue;
   size_t block_index_ = 0;
@@ -231,12 +250,17 @@ class abc_plan_recorder {
   linear_combination lc_;
   std::vector<lc_term> merged_;
   std::array<std::vector<std::pair<plan_matrix::ref_t, plan_matrix::coeff_id_t>>, 3> row_;
+  /// Per checked block: template prologue ref → that block's ref (empty for unchecked blocks).
+  std::vector<std::map<plan_matrix::ref_t, plan_matrix::ref_t>> shared_maps_;
+  std::vector<bool> checked_;
+  bool varying_shared_ = false;
 };
 
 static_assert(constraint_system<abc_plan_recorder>);
 
 /// Compiles a blocked circuit: `shared = prologue(cs)`, then block(cs, shared, i) for block 0 (the
-/// template) and block count − 1 (checked against it), in an abc_plan_recorder. Use a blank
+/// template) and block count − 1 (checked against it; when it reads other prologue variables,
+/// every other block too), in an abc_plan_recorder. Use a blank
 /// circuit of the shape: the rows do not depend on the witness. An internal error when block
 /// count − 1 does not have block 0's rows or shape, or a block reads a variable that is neither
 /// its own nor allocated before the blocks (never a plan that computes a wrong a, b, c).
@@ -256,6 +280,10 @@ result<abc_plan> compile_abc_plan(size_t block_count, const Prologue& prologue,
   }
   if (block_count > 1) {
     if (status s = run_block(block_count - 1); !s) return s;
+  }
+  if (cs.blocks_read_other_shared()) {
+    for (size_t i = 1; i + 1 < block_count; ++i)
+      if (status s = run_block(i); !s) return s;
   }
   return cs.take_plan();
 }

@@ -24,7 +24,7 @@ namespace {
 using ff::fr_t;
 
 /// What a block of the test circuit may do differently from the others.
-enum class tamper { none, coefficient, extra_row, extra_aux, reads_block_0 };
+enum class tamper { none, coefficient, extra_row, extra_aux, reads_block_0, inconsistent_shared };
 
 /// A random blocked circuit: the structure comes from `structure_seed` (the same for every
 /// block), the values from `value_seed` and the block index.
@@ -33,12 +33,15 @@ struct blocked_circuit {
   size_t prologue_inputs = 3, prologue_aux = 5, prologue_rows = 7;
   size_t block_inputs = 2, block_aux = 9, block_rows = 23;
   size_t blocks = 4;
+  /// Block i also reads two prologue variables of its own (SnapDeals' slices of random bits):
+  /// slice[2i] and slice[2i + 1] of 2·blocks + 1 prologue variables.
+  bool own_slice = false;
   tamper how = tamper::none;
   size_t tampered_block = 0;
 
   struct shared_t {
     std::vector<variable> vars;
-    std::vector<fr_t> values;
+    std::vector<variable> slice;
   };
 
   static fr_t coefficient(test::test_rng& rng) {
@@ -90,6 +93,9 @@ struct blocked_circuit {
     for (size_t i = 0; i < prologue_aux; ++i)
       sh.vars.push_back(cs.alloc([&] { return fr_t::random(vrng); }));
     rows(cs, srng, sh.vars, prologue_rows);
+    if (own_slice)
+      for (size_t i = 0; i < 2 * blocks + 1; ++i)
+        sh.slice.push_back(cs.alloc([&] { return fr_t::random(vrng); }));
     return sh;
   }
 
@@ -118,6 +124,20 @@ struct blocked_circuit {
     } else {
       cs.enforce([&](linear_combination& lc) { lc += fr_t::from_uint(2) * vars.back(); },
                  [](linear_combination&) {}, [](linear_combination&) {});
+    }
+    if (own_slice) {
+      const size_t n = sh.slice.size();
+      const variable v0 = sh.slice[2 * i % n], v1 = sh.slice[(2 * i + 1) % n];
+      const variable again = tampered && how == tamper::inconsistent_shared ? v1 : v0;
+      cs.enforce(
+          [&](linear_combination& lc) {
+            lc += v0;
+            lc += fr_t::from_uint(3) * vars.back();
+          },
+          [&](linear_combination& lc) { lc += v1; },
+          [&](linear_combination& lc) { lc += fr_t::from_uint(2) * v0; });
+      cs.enforce([&](linear_combination& lc) { lc -= again; }, [](linear_combination&) {},
+                 [&](linear_combination& lc) { lc += vars[sh.vars.size()]; });
     }
     if (tampered && how == tamper::reads_block_0 && first_block_var) {
       const variable other = *first_block_var;
@@ -167,6 +187,7 @@ blocked_circuit random_shape(test::test_rng& rng) {
   c.block_aux = 1 + rng.below(12);
   c.block_rows = 1 + rng.below(40);
   c.blocks = 1 + rng.below(6);
+  c.own_slice = rng.below(2) == 1;
   return c;
 }
 
@@ -185,7 +206,8 @@ TEST(abc_plan, evaluation_equals_proving_cs) {
     ASSERT_EQ(plan->num_rows(), p.num_rows());
     ASSERT_EQ(plan->num_constraints(), p.num_constraints());
     EXPECT_EQ(plan->size().prologue_rows, bc.prologue_rows);
-    EXPECT_EQ(plan->size().block_rows, bc.block_rows + 2);
+    EXPECT_EQ(plan->size().block_rows, bc.block_rows + 2 + (bc.own_slice ? 2 : 0));
+    EXPECT_EQ(plan->layout().shared_slots, bc.own_slice && bc.blocks > 1 ? 2u : 0u);
     EXPECT_EQ(plan->coefficients()[abc_plan::ONE_ID], fr_t::one());
     EXPECT_EQ(plan->coefficients()[abc_plan::MINUS_ONE_ID], -fr_t::one());
 
@@ -240,16 +262,26 @@ TEST(abc_plan, evaluation_equals_proving_cs) {
 }
 
 TEST(abc_plan, block_unlike_the_template_is_an_error) {
-  for (tamper how :
-       {tamper::coefficient, tamper::extra_row, tamper::extra_aux, tamper::reads_block_0}) {
+  for (tamper how : {tamper::coefficient, tamper::extra_row, tamper::extra_aux,
+                     tamper::reads_block_0, tamper::inconsistent_shared}) {
     for (size_t blocks : {2, 5}) {
-      blocked_circuit bc;
-      bc.blocks = blocks;
-      bc.how = how;
-      bc.tampered_block = blocks - 1;
-      const auto plan = bc.plan();
-      ASSERT_FALSE(plan.ok()) << int(how) << " " << blocks;
-      EXPECT_EQ(plan.error().code(), status_code::internal) << plan.error().to_string();
+      for (bool own_slice : {false, true}) {
+        if (how == tamper::inconsistent_shared && !own_slice) continue;
+        blocked_circuit bc;
+        bc.blocks = blocks;
+        bc.own_slice = own_slice;
+        bc.how = how;
+        bc.tampered_block = blocks - 1;
+        const auto plan = bc.plan();
+        ASSERT_FALSE(plan.ok()) << int(how) << " " << blocks;
+        EXPECT_EQ(plan.error().code(), status_code::internal) << plan.error().to_string();
+        // Blocks that read their own prologue variables make every block checked, so a
+        // tampered middle block is found as well.
+        if (own_slice && blocks > 2) {
+          bc.tampered_block = 2;
+          EXPECT_FALSE(bc.plan().ok()) << int(how);
+        }
+      }
     }
   }
   blocked_circuit ok;
