@@ -2,7 +2,8 @@
 // Parallel synthesis of a circuit made of a prologue and identically shaped, independent blocks
 // (PoRep's challenges, PoSt's sector slots, SnapDeals' challenges) into a proving_cs: the block
 // shape measured once per circuit shape with a witness-only synthesis and kept, and the blocks
-// filled on a pool through proving_cs::open_blocks / block_cs / close_blocks.
+// filled on a pool through open_blocks / block_cs / close_blocks of a proving_cs (rows and
+// assignment) or a witness_cs (the assignment only; a, b, c then come from an abc_plan).
 #pragma once
 
 #include <cstddef>
@@ -51,16 +52,16 @@ class block_shape_memo {
   std::map<Key, proving_cs::block_shape> known_;
 };
 
-/// Appends `count` blocks of `shape` to `cs` and fills block i with fill(block_cs&, i) on `pool`
-/// (one task per block): the rows, assignment and densities a sequential synthesis of the blocks
-/// in order gives. An internal error when a block did not fill exactly `shape` (a bug).
-template <class Fill>
-status synthesize_blocks_parallel(proving_cs& cs, size_t count,
-                                  const proving_cs::block_shape& shape, thread_pool& pool,
-                                  const Fill& fill) {
+/// Appends `count` blocks of `shape` to `cs` (a proving_cs, or a witness_cs for the assignment
+/// only) and fills block i with fill(CS::block_cs&, i) on `pool` (one task per block): the rows,
+/// assignment and densities (the assignment alone) a sequential synthesis of the blocks in order
+/// gives. An internal error when a block did not fill exactly `shape` (a bug).
+template <class CS, class Fill>
+status synthesize_blocks_parallel(CS& cs, size_t count, const proving_cs::block_shape& shape,
+                                  thread_pool& pool, const Fill& fill) {
   cs.open_blocks(count, shape);
   pool.parallel_for(count, [&](size_t i) {
-    proving_cs::block_cs block = cs.block(i);
+    typename CS::block_cs block = cs.block(i);
     fill(block, i);
   });
   return cs.close_blocks();

@@ -457,7 +457,7 @@ TEST(r1cs, random_circuits_agree) {
     EXPECT_FALSE(is_satisfied(m, rc.inputs, rc.aux).has_value());
 
     // From the witness CS's vectors, as a precompiled-circuit prover would.
-    const std::vector<fr_t> w_inputs = w.take_inputs(), w_aux = w.take_aux();
+    const auto w_inputs = w.take_inputs(), w_aux = w.take_aux();
     auto data = build_assignment_data(m, w_inputs, w_aux, pool);
     ASSERT_TRUE(data.ok()) << data.error().to_string();
     EXPECT_EQ(data->a, to_vec(p.a()));

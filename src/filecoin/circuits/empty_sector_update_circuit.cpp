@@ -165,14 +165,41 @@ r1cs::proving_cs::block_shape update_challenge_shape(const snap::update_config_t
   });
 }
 
+namespace {
+
+// The parallel synthesis into a proving_cs or a witness_cs.
+template <class CS>
+status synthesize_update_parallel(CS& cs, const empty_sector_update_circuit_t& c,
+                                  thread_pool& pool) {
+  const update_shared_t sh = synthesize_update_prologue(cs, c);
+  return r1cs::synthesize_blocks_parallel(cs, c.challenges.size(), update_challenge_shape(c.config),
+                                          pool, [&](typename CS::block_cs& block, size_t ci) {
+                                            synthesize_update_challenge(block, c, sh, ci);
+                                          });
+}
+
+}  // namespace
+
 status synthesize_empty_sector_update_circuit_parallel(r1cs::proving_cs& cs,
                                                        const empty_sector_update_circuit_t& c,
                                                        thread_pool& pool) {
-  const update_shared_t sh = synthesize_update_prologue(cs, c);
-  return r1cs::synthesize_blocks_parallel(cs, c.challenges.size(), update_challenge_shape(c.config),
-                                          pool, [&](r1cs::proving_cs::block_cs& block, size_t ci) {
-                                            synthesize_update_challenge(block, c, sh, ci);
-                                          });
+  return synthesize_update_parallel(cs, c, pool);
+}
+
+status synthesize_empty_sector_update_circuit_parallel(r1cs::witness_cs& cs,
+                                                       const empty_sector_update_circuit_t& c,
+                                                       thread_pool& pool) {
+  return synthesize_update_parallel(cs, c, pool);
+}
+
+result<r1cs::abc_plan> empty_sector_update_abc_plan(const snap::update_config_t& cfg) {
+  const empty_sector_update_circuit_t blank = blank_empty_sector_update_circuit(cfg);
+  return r1cs::compile_abc_plan(
+      blank.challenges.size(),
+      [&](r1cs::abc_plan_recorder& cs) { return synthesize_update_prologue(cs, blank); },
+      [&](r1cs::abc_plan_recorder& cs, const update_shared_t& sh, size_t ci) {
+        synthesize_update_challenge(cs, blank, sh, ci);
+      });
 }
 
 }  // namespace cuzk::synth

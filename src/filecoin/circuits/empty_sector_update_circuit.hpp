@@ -29,8 +29,10 @@
 #include "filecoin/snap/config.hpp"
 #include "filecoin/snap/vanilla_proof.hpp"
 #include "filecoin/snap/vanilla_prove.hpp"
+#include "r1cs/abc_plan.hpp"
 #include "r1cs/constraint_system.hpp"
 #include "r1cs/proving_cs.hpp"
+#include "r1cs/witness_cs.hpp"
 
 namespace cuzk::synth {
 
@@ -223,5 +225,16 @@ r1cs::proving_cs::block_shape update_challenge_shape(const snap::update_config_t
 status synthesize_empty_sector_update_circuit_parallel(r1cs::proving_cs& cs,
                                                        const empty_sector_update_circuit_t& c,
                                                        thread_pool& pool);
+/// The same into a witness_cs: the assignment only (a, b, c then come from
+/// empty_sector_update_abc_plan).
+status synthesize_empty_sector_update_circuit_parallel(r1cs::witness_cs& cs,
+                                                       const empty_sector_update_circuit_t& c,
+                                                       thread_pool& pool);
+
+/// The circuit's matrices compiled for computing a, b, c from a witness (r1cs::abc_plan): the
+/// global block as the prologue and one challenge as the template, from the blank circuit of the
+/// config. Build once per config. An internal error only if the challenges were not alike (a
+/// bug).
+result<r1cs::abc_plan> empty_sector_update_abc_plan(const snap::update_config_t& cfg);
 
 }  // namespace cuzk::synth

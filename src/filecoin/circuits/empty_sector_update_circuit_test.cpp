@@ -243,9 +243,9 @@ class snap_2kib_witness : public ::testing::Test {
     EXPECT_TRUE(c.ok()) << c.error().to_string();
     r1cs::witness_cs cs;
     synthesize_empty_sector_update_circuit(cs, *c);
-    const std::vector<fr_t> inputs = cs.take_inputs();
-    const std::vector<fr_t> aux = cs.take_aux();
-    if (inputs_out) *inputs_out = inputs;
+    const auto inputs = cs.take_inputs();
+    const auto aux = cs.take_aux();
+    if (inputs_out) inputs_out->assign(inputs.begin(), inputs.end());
     return r1cs::is_satisfied(*matrices_, inputs, aux);
   }
 

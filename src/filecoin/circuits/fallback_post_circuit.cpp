@@ -144,14 +144,43 @@ r1cs::proving_cs::block_shape fallback_post_slot_shape(const hash::tree_shape& t
   });
 }
 
+namespace {
+
+// The parallel synthesis into a proving_cs or a witness_cs.
+template <class CS>
+status synthesize_post_parallel(CS& cs, const fallback_post_circuit_t& c, thread_pool& pool) {
+  return r1cs::synthesize_blocks_parallel(
+      cs, c.sector_count, fallback_post_slot_shape(c.tree, c.challenge_count), pool,
+      [&](typename CS::block_cs& block, size_t s) { synthesize_fallback_post_slot(block, c, s); });
+}
+
+}  // namespace
+
 status synthesize_fallback_post_circuit_parallel(r1cs::proving_cs& cs,
                                                  const fallback_post_circuit_t& c,
                                                  thread_pool& pool) {
-  return r1cs::synthesize_blocks_parallel(cs, c.sector_count,
-                                          fallback_post_slot_shape(c.tree, c.challenge_count), pool,
-                                          [&](r1cs::proving_cs::block_cs& block, size_t s) {
-                                            synthesize_fallback_post_slot(block, c, s);
-                                          });
+  return synthesize_post_parallel(cs, c, pool);
+}
+
+status synthesize_fallback_post_circuit_parallel(r1cs::witness_cs& cs,
+                                                 const fallback_post_circuit_t& c,
+                                                 thread_pool& pool) {
+  return synthesize_post_parallel(cs, c, pool);
+}
+
+result<r1cs::abc_plan> fallback_post_abc_plan(const hash::tree_shape& tree, unsigned sector_count,
+                                              unsigned challenge_count) {
+  const fallback_post_circuit_t blank = blank_circuit(tree, sector_count, challenge_count);
+  struct no_prologue {};
+  return r1cs::compile_abc_plan(
+      sector_count, [](r1cs::abc_plan_recorder&) { return no_prologue{}; },
+      [&](r1cs::abc_plan_recorder& cs, no_prologue, size_t s) {
+        synthesize_fallback_post_slot(cs, blank, s);
+      });
+}
+
+result<r1cs::abc_plan> fallback_post_abc_plan(const post::post_config_t& cfg) {
+  return fallback_post_abc_plan(cfg.tree, cfg.circuit_sector_count, cfg.circuit_challenge_count);
 }
 
 }  // namespace cuzk::synth

@@ -29,8 +29,10 @@
 #include "filecoin/hash/merkle.hpp"
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
+#include "r1cs/abc_plan.hpp"
 #include "r1cs/constraint_system.hpp"
 #include "r1cs/proving_cs.hpp"
+#include "r1cs/witness_cs.hpp"
 
 namespace cuzk::synth {
 
@@ -141,5 +143,17 @@ r1cs::proving_cs::block_shape fallback_post_slot_shape(const hash::tree_shape& t
 status synthesize_fallback_post_circuit_parallel(r1cs::proving_cs& cs,
                                                  const fallback_post_circuit_t& c,
                                                  thread_pool& pool);
+/// The same into a witness_cs: the assignment only (a, b, c then come from
+/// fallback_post_abc_plan).
+status synthesize_fallback_post_circuit_parallel(r1cs::witness_cs& cs,
+                                                 const fallback_post_circuit_t& c,
+                                                 thread_pool& pool);
+
+/// The circuit's matrices compiled for computing a, b, c from a witness (r1cs::abc_plan): no
+/// prologue, one slot as the template, from the blank circuit of the shape. Build once per
+/// config. An internal error only if the slots were not alike (a bug).
+result<r1cs::abc_plan> fallback_post_abc_plan(const hash::tree_shape& tree, unsigned sector_count,
+                                              unsigned challenge_count);
+result<r1cs::abc_plan> fallback_post_abc_plan(const post::post_config_t& cfg);
 
 }  // namespace cuzk::synth

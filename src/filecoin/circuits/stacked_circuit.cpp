@@ -206,14 +206,40 @@ r1cs::proving_cs::block_shape stacked_challenge_shape(unsigned layers,
   });
 }
 
-status synthesize_stacked_circuit_parallel(r1cs::proving_cs& cs, const stacked_circuit_t& c,
-                                           thread_pool& pool) {
+namespace {
+
+// The parallel synthesis into a proving_cs or a witness_cs.
+template <class CS>
+status synthesize_stacked_parallel(CS& cs, const stacked_circuit_t& c, thread_pool& pool) {
   const stacked_shared_t sh = synthesize_stacked_prologue(cs, c);
   return r1cs::synthesize_blocks_parallel(cs, c.challenges.size(),
                                           stacked_challenge_shape(c.layers, c.tree_d, c.tree_r),
-                                          pool, [&](r1cs::proving_cs::block_cs& block, size_t i) {
+                                          pool, [&](typename CS::block_cs& block, size_t i) {
                                             synthesize_stacked_challenge(block, c, sh, i);
                                           });
+}
+
+}  // namespace
+
+status synthesize_stacked_circuit_parallel(r1cs::proving_cs& cs, const stacked_circuit_t& c,
+                                           thread_pool& pool) {
+  return synthesize_stacked_parallel(cs, c, pool);
+}
+
+status synthesize_stacked_circuit_parallel(r1cs::witness_cs& cs, const stacked_circuit_t& c,
+                                           thread_pool& pool) {
+  return synthesize_stacked_parallel(cs, c, pool);
+}
+
+result<r1cs::abc_plan> stacked_abc_plan(unsigned layers, const hash::tree_shape& tree_d,
+                                        const hash::tree_shape& tree_r, unsigned challenges) {
+  const stacked_circuit_t blank = blank_stacked_circuit(layers, tree_d, tree_r, challenges);
+  return r1cs::compile_abc_plan(
+      challenges,
+      [&](r1cs::abc_plan_recorder& cs) { return synthesize_stacked_prologue(cs, blank); },
+      [&](r1cs::abc_plan_recorder& cs, const stacked_shared_t& sh, size_t i) {
+        synthesize_stacked_challenge(cs, blank, sh, i);
+      });
 }
 
 }  // namespace cuzk::synth

@@ -30,8 +30,10 @@
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/graph.hpp"
 #include "filecoin/porep/vanilla_proof.hpp"
+#include "r1cs/abc_plan.hpp"
 #include "r1cs/constraint_system.hpp"
 #include "r1cs/proving_cs.hpp"
+#include "r1cs/witness_cs.hpp"
 
 namespace cuzk::synth {
 
@@ -255,5 +257,15 @@ r1cs::proving_cs::block_shape stacked_challenge_shape(unsigned layers,
 /// error only if the challenges were not alike (a bug). Precondition: validate_stacked_circuit.
 status synthesize_stacked_circuit_parallel(r1cs::proving_cs& cs, const stacked_circuit_t& c,
                                            thread_pool& pool);
+/// The same into a witness_cs: the assignment only (a, b, c then come from stacked_abc_plan).
+status synthesize_stacked_circuit_parallel(r1cs::witness_cs& cs, const stacked_circuit_t& c,
+                                           thread_pool& pool);
+
+/// The circuit's matrices compiled for computing a, b, c from a witness (r1cs::abc_plan): the
+/// prologue and one challenge as the template, from the blank circuit of the shape. Build once
+/// per shape (a 32 GiB partition's takes seconds and holds one challenge's rows). An internal
+/// error only if the challenges were not alike (a bug).
+result<r1cs::abc_plan> stacked_abc_plan(unsigned layers, const hash::tree_shape& tree_d,
+                                        const hash::tree_shape& tree_r, unsigned challenges);
 
 }  // namespace cuzk::synth
