@@ -7,6 +7,7 @@
 #include <grpcpp/grpcpp.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <string>
 #include <thread>
 #include <tuple>
 
@@ -250,6 +252,21 @@ int run_single(const std::string& addr, const single_args& a) {
 
 namespace {
 
+// A parameter set being loaded: "srs porep-32g: loading 12.34 / 47.12 GB (26 %), ETA 95 s", the
+// ETA from the load's pace so far.
+std::string loading_srs_line(const cuzk::v1::SRSStatus& s) {
+  const uint64_t total = s.size_bytes(), done = std::min(s.loaded_bytes(), total);
+  char buf[256];
+  int n = std::snprintf(buf, sizeof buf, "srs %s: loading %.2f / %.2f GB (%u %%)",
+                        s.circuit_id().c_str(), double(done) / 1e9, double(total) / 1e9,
+                        total ? unsigned(done * 100 / total) : 0u);
+  if (done > 0 && done < total && n > 0 && size_t(n) < sizeof buf) {
+    const double eta = double(s.load_elapsed_ms()) / 1e3 / double(done) * double(total - done);
+    std::snprintf(buf + n, sizeof buf - size_t(n), ", ETA %.0f s", eta);
+  }
+  return buf;
+}
+
 // The compact text of one GetStatus answer (what `status` prints, and each `--watch` refresh).
 void print_status(const cuzk::v1::GetStatusResponse& st) {
   std::printf(
@@ -264,9 +281,14 @@ void print_status(const cuzk::v1::GetStatusResponse& st) {
                 g.current_job_id().empty() ? "-" : g.current_job_id().c_str(),
                 g.current_proof_kind().c_str());
   }
-  for (const auto& s : st.loaded_srs())
+  for (const auto& s : st.loaded_srs()) {
+    if (s.loading()) {
+      std::printf("%s\n", loading_srs_line(s).c_str());
+      continue;
+    }
     std::printf("srs %s: %.2f GiB, %u job(s)\n", s.circuit_id().c_str(),
                 double(s.size_bytes()) / (1ull << 30), s.ref_count());
+  }
   for (const auto& q : st.queues())
     std::printf("queue %s: %u pending, %u in progress\n", q.proof_kind().c_str(), q.pending(),
                 q.in_progress());

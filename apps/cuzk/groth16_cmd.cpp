@@ -26,6 +26,7 @@
 #include "groth16/snarkjs_json.hpp"
 #include "groth16/verifier.hpp"
 #include "ntt/domain.hpp"
+#include "phase_progress.hpp"
 #include "r1cs/assignment_data.hpp"
 #include "r1cs/iden3_io.hpp"
 
@@ -163,7 +164,9 @@ int run_prove(const std::shared_ptr<options>& o) {
   if (status s = pf_file->validate_against(shape); !s) {
     return fail(cmd, (*o)["params"] + " does not fit " + (*o)["r1cs"] + ": " + s.to_string());
   }
-  auto params = pf_file->load_all(groth16::point_checks::full, pool);
+  auto params = pf_file->load_all(
+      groth16::point_checks::full, pool,
+      phase_progress_lines("cuzk groth16 " + cmd + ": parameters", progress_units::bytes));
   if (!params) return fail(cmd, with_path(std::move(params), (*o)["params"]).error());
 
   const groth16::assignment asg = groth16::make_assignment(*data, split->inputs, split->aux);

@@ -181,8 +181,8 @@ int run_params_load(const load_args& args) {
   if (!file) return fail("load: " + file.error().to_string());
   const groth16::point_checks checks = checks_named(args.checks);
   const auto t0 = std::chrono::steady_clock::now();
-  auto params =
-      file->load_all(checks, thread_pool::default_pool(), phase_progress_lines("cuzk params load"));
+  auto params = file->load_all(checks, thread_pool::default_pool(),
+                               phase_progress_lines("cuzk params load", progress_units::bytes));
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!params) return fail("load: " + args.path + ": " + params.error().to_string());
   const auto q = file->sizes();

@@ -147,7 +147,7 @@ int run_prove_post(post_args& args) {
     }
   }
   // The parameter load with progress lines and ETA, as `cuzk params generate` shows its phases.
-  opt.params_progress = phase_progress_lines(prefix);
+  opt.params_progress = phase_progress_lines(prefix + ": parameters", progress_units::bytes);
   // Files whose BLAKE2b-512 digest matched the official parameters.json are the official setup:
   // the subgroup check (batched, ~10x the on-curve decode) adds nothing for them.
   if (args.check_digests) opt.params_checks = groth16::point_checks::on_curve_only;

@@ -31,6 +31,7 @@
 #include "filecoin/proofs/snap_prover.hpp"
 #include "filecoin/snap/config.hpp"
 #include "logging.hpp"
+#include "phase_progress.hpp"
 #include "public_inputs_json.hpp"
 
 namespace cuzk::app {
@@ -114,6 +115,8 @@ int run_prove_snap(snap_args& args) {
   opt.gpu_device = args.gpu;
   opt.params_checks = param_checks_of(args.param_checks);
   opt.log = spdlog_log_sink();
+  // The parameter load with progress lines and ETA, as `cuzk params generate` shows its phases.
+  opt.params_progress = phase_progress_lines(prefix + ": parameters", progress_units::bytes);
   if (args.check_digests) {
     auto f = proofs::read_parameters_json(args.parameters_json);
     if (!f) {

@@ -144,6 +144,11 @@ struct srs_status {
   unsigned ref_count = 0;  ///< jobs using it now
   double idle_seconds = 0;
   bool loading = false;
+  /// The load's progress in parameter bytes (loaded_bytes == load_total_bytes once loaded) and
+  /// when it began, in seconds since the engine started (the timeline's time base): what the
+  /// pipeline page and `cuzk-bench status` draw as a loading bar with an ETA.
+  uint64_t loaded_bytes = 0, load_total_bytes = 0;
+  double load_started = 0;
 };
 
 struct worker_status {
@@ -191,14 +196,19 @@ struct engine_status {
 };
 
 /// One phase of one job on one lane (a synthesis worker or a prover worker), for the pipeline
-/// page: times are seconds since the engine started.
+/// page: times are seconds since the engine started. A parameter load is a "load" event on the
+/// prover worker's lane, for the job that needed it (for preload(): job_id empty, the kind of the
+/// first proof kind that uses the circuit).
 struct timeline_event {
   std::string lane;  ///< "synthesis 0", "gpu 0", "cpu"
   std::string job_id;
   proof_kind kind{};
   int partition = -1;  ///< -1 for job-wide phases (prepare, verify)
-  std::string phase;   ///< "prepare", "synthesis", "prove", "finalize", "verify"
+  std::string phase;   ///< "prepare", "load", "synthesis", "prove", "finalize", "verify"
   double start = 0, end = 0;
+  /// load: the circuit ("porep-2k") and the parameter bytes loaded; empty and 0 elsewhere.
+  std::string circuit_id;
+  uint64_t bytes = 0;
   /// prove: the prover's own split in milliseconds (NTT, H, and each MSM); 0 elsewhere.
   double ntt = 0, h = 0, msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0;
 };

@@ -195,6 +195,10 @@ struct srs_entry {
   unsigned refs = 0;
   bool loading = false;
   clock_type::time_point last_used = clock_type::now();
+  // Written by the loading thread's progress reports (mu_ released), read by status().
+  std::atomic<uint64_t> loaded_bytes{0};
+  uint64_t load_total_bytes = 0;
+  clock_type::time_point load_started = clock_type::now();
 };
 
 struct job {
@@ -256,8 +260,8 @@ class engine_impl final : public proving_engine {
       : cfg_(cfg), handlers_(std::move(parts.handlers)), make_backend_(parts.make_backend) {
     if (!make_backend_) {
       make_backend_ = [](const groth16::params_file& file, groth16::point_checks checks, int device,
-                         thread_pool& pool, const log_sink& log) {
-        return proofs::make_prover_backend(file, checks, device, pool, log);
+                         thread_pool& pool, const log_sink& log, const progress_fn& progress) {
+        return proofs::make_prover_backend(file, checks, device, pool, log, progress);
       };
     }
   }
@@ -439,7 +443,9 @@ class engine_impl final : public proving_engine {
     for (const auto& [key, e] : srs_) {
       st.srs.push_back({e->circuit.id, workers_[e->worker]->name,
                         e->host_charged + e->device_charged, e->refs,
-                        std::chrono::duration<double>(now - e->last_used).count(), e->loading});
+                        std::chrono::duration<double>(now - e->last_used).count(), e->loading,
+                        e->loaded_bytes.load(), e->load_total_bytes,
+                        ms_between(started_at_, e->load_started) / 1000});
     }
     for (const auto& h : handlers_) {
       kind_queue_status q{h->kind(), 0, 0};
@@ -556,6 +562,13 @@ class engine_impl final : public proving_engine {
     }
     return s;
   }
+  // The kind of the first handler that knows the circuit (what a preload is labelled with).
+  proof_kind kind_of(const circuit_params& c) const {
+    for (const auto& h : handlers_)
+      if (h->circuit_by_id(c.id, cfg_.param_dir)) return h->kind();
+    return proof_kind{};
+  }
+
   result<circuit_params> circuit_by_id(const std::string& id) const {
     for (const auto& h : handlers_)
       if (auto c = h->circuit_by_id(id, cfg_.param_dir)) return *c;
@@ -610,11 +623,17 @@ class engine_impl final : public proving_engine {
   timeline_event& record_locked(const std::string& lane, const job& j, int partition,
                                 const char* phase, clock_type::time_point t0,
                                 clock_type::time_point t1) {
+    return record_locked(lane, j.id, j.kind, partition, phase, t0, t1);
+  }
+
+  timeline_event& record_locked(const std::string& lane, const std::string& job_id, proof_kind kind,
+                                int partition, const char* phase, clock_type::time_point t0,
+                                clock_type::time_point t1) {
     if (events_.size() >= MAX_EVENTS) events_.pop_front();
     timeline_event e;
     e.lane = lane;
-    e.job_id = j.id;
-    e.kind = j.kind;
+    e.job_id = job_id;
+    e.kind = kind;
     e.partition = partition;
     e.phase = phase;
     e.start = ms_between(started_at_, t0) / 1000;
@@ -729,13 +748,24 @@ class engine_impl final : public proving_engine {
     host_used_ += host_need;
     wk.device_used += device_need;
 
+    e->load_total_bytes = bytes;
+    e->load_started = clock_type::now();
     lk.unlock();
-    const auto t0 = clock_type::now();
+    const auto t0 = e->load_started;
     const auto checks = cfg_.full_params_checks ? groth16::point_checks::full
                                                 : groth16::point_checks::on_curve_only;
-    auto backend =
-        guarded([&] { return make_backend_(*file, checks, wk.device, *wk.pool, cfg_.log); });
+    const progress_fn progress = [e](const char*, size_t done, size_t) {
+      e->loaded_bytes.store(done, std::memory_order_relaxed);
+    };
+    auto backend = guarded(
+        [&] { return make_backend_(*file, checks, wk.device, *wk.pool, cfg_.log, progress); });
     lk.lock();
+    // The load on the worker's lane (the gap before its first prove), failed or not.
+    timeline_event& ev =
+        record_locked(wk.name, owner ? owner->id : std::string(), owner ? owner->kind : kind_of(c),
+                      -1, "load", t0, clock_type::now());
+    ev.circuit_id = c.id;
+    ev.bytes = bytes;
     if (!backend) {
       return fail(cuzk::status(backend.error().code(), c.params_path + " on " + wk.name + ": " +
                                                            backend.error().message()));
@@ -746,6 +776,7 @@ class engine_impl final : public proving_engine {
     e->host_charged = (*backend)->host_bytes();
     e->device_charged = (*backend)->device_bytes();
     e->backend = std::move(*backend);
+    e->loaded_bytes = bytes;
     e->loading = false;
     e->refs = 1;
     e->last_used = clock_type::now();

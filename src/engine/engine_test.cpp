@@ -470,10 +470,11 @@ TEST_F(engine_test, a_prover_error_fails_the_job_not_the_engine) {
     int calls = 0;
   };
   engine_parts ps = parts();
-  ps.make_backend = [](const groth16::params_file& f, groth16::point_checks c, int d,
-                       thread_pool& pool,
-                       const log_sink& log) -> result<std::unique_ptr<proofs::prover_backend>> {
-    auto b = proofs::make_prover_backend(f, c, d, pool, log);
+  ps.make_backend =
+      [](const groth16::params_file& f, groth16::point_checks c, int d, thread_pool& pool,
+         const log_sink& log,
+         const progress_fn& progress) -> result<std::unique_ptr<proofs::prover_backend>> {
+    auto b = proofs::make_prover_backend(f, c, d, pool, log, progress);
     if (!b) return b.error();
     return std::unique_ptr<proofs::prover_backend>(new failing_backend(std::move(*b)));
   };
@@ -513,10 +514,11 @@ TEST_F(engine_test, a_prover_that_keeps_failing) {
   };
   engine_parts ps = parts();
   // Only the configured worker kind breaks: GPUs on a GPU run, the CPU on a CPU run.
-  ps.make_backend = [](const groth16::params_file& f, groth16::point_checks c, int d,
-                       thread_pool& pool,
-                       const log_sink& log) -> result<std::unique_ptr<proofs::prover_backend>> {
-    auto b = proofs::make_prover_backend(f, c, d, pool, log);
+  ps.make_backend =
+      [](const groth16::params_file& f, groth16::point_checks c, int d, thread_pool& pool,
+         const log_sink& log,
+         const progress_fn& progress) -> result<std::unique_ptr<proofs::prover_backend>> {
+    auto b = proofs::make_prover_backend(f, c, d, pool, log, progress);
     if (!b) return b.error();
     if (on_gpu() && d < 0) return b;
     return std::unique_ptr<proofs::prover_backend>(new broken_backend(std::move(*b)));
@@ -608,6 +610,16 @@ TEST_F(engine_test, preload_and_evict) {
   EXPECT_TRUE(*p);
   EXPECT_FALSE(*e->preload("chain"));
   EXPECT_EQ(e->status().srs.size(), 1u);
+  // A preload is one "load" event of no job, labelled with a kind that uses the circuit.
+  size_t loads = 0;
+  for (const auto& ev : e->timeline(0)) {
+    if (ev.phase != "load") continue;
+    ++loads;
+    EXPECT_TRUE(ev.job_id.empty());
+    EXPECT_EQ(ev.kind, proof_kind::porep_seal_commit);
+    EXPECT_EQ(ev.circuit_id, "chain");
+  }
+  EXPECT_EQ(loads, 1u);
   auto freed = e->evict("chain");
   ASSERT_TRUE(freed.ok());
   EXPECT_GE(*freed, g_params->bytes);
@@ -615,6 +627,43 @@ TEST_F(engine_test, preload_and_evict) {
   EXPECT_EQ(*e->evict("chain"), 0u);
   EXPECT_EQ(e->preload("porep-99g").error().code(), status_code::not_found);
   EXPECT_EQ(e->evict("nope").error().code(), status_code::not_found);
+}
+
+// The first job of a circuit loads its parameters: a "load" event on the prover worker's lane,
+// before the job's first prove, with the circuit and its bytes; the second job finds them
+// resident and has none. The load's progress ends at its total.
+TEST_F(engine_test, a_parameter_load_is_a_timeline_event_of_the_first_job_only) {
+  auto e = make(config());
+  auto first = e->submit(request(71, 2));
+  ASSERT_TRUE(first.ok()) << first.error().to_string();
+  ASSERT_EQ(e->await(first->job_id, 60s)->state, job_state::completed);
+  auto second = e->submit(request(72, 2));
+  ASSERT_TRUE(second.ok()) << second.error().to_string();
+  ASSERT_EQ(e->await(second->job_id, 60s)->state, job_state::completed);
+
+  const auto events = e->timeline(0);
+  std::vector<timeline_event> loads;
+  double first_prove = 1e18;
+  for (const auto& ev : events) {
+    if (ev.phase == "load") loads.push_back(ev);
+    if (ev.phase == "prove" && ev.job_id == first->job_id)
+      first_prove = std::min(first_prove, ev.start);
+  }
+  ASSERT_EQ(loads.size(), 1u);
+  EXPECT_EQ(loads[0].job_id, first->job_id);
+  EXPECT_EQ(loads[0].lane, worker_name());
+  EXPECT_EQ(loads[0].partition, -1);
+  EXPECT_EQ(loads[0].circuit_id, "chain");
+  EXPECT_EQ(loads[0].bytes, g_params->bytes);
+  EXPECT_LE(loads[0].start, loads[0].end);
+  EXPECT_LE(loads[0].end, first_prove);
+
+  const engine_status st = e->status();
+  ASSERT_EQ(st.srs.size(), 1u);
+  EXPECT_FALSE(st.srs[0].loading);
+  EXPECT_EQ(st.srs[0].load_total_bytes, g_params->bytes);
+  EXPECT_EQ(st.srs[0].loaded_bytes, g_params->bytes);
+  EXPECT_NEAR(st.srs[0].load_started, loads[0].start, 1e-3);
 }
 
 TEST_F(engine_test, bad_requests_are_refused_before_queueing) {

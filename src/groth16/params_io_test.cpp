@@ -779,4 +779,6 @@ TEST(params_io, load_all_reports_progress_in_bytes) {
   EXPECT_EQ(seen.front(), 0u);
   EXPECT_EQ(seen.back(), f.query_bytes());
   EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+  // The total is reported once: a progress line says 100 % once.
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), size_t(f.query_bytes())), 1);
 }

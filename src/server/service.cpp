@@ -195,6 +195,11 @@ grpc::Status proving_service::GetStatus(grpc::ServerContext*, const cuzk::v1::Ge
     e->set_tier(cuzk::v1::SRSStatus::HOT);
     e->set_size_bytes(s.bytes);
     e->set_ref_count(s.ref_count);
+    e->set_loading(s.loading);
+    e->set_loaded_bytes(s.loaded_bytes);
+    if (s.loading) {
+      e->set_load_elapsed_ms(uint64_t(std::max(0.0, st.uptime_seconds - s.load_started) * 1e3));
+    }
   }
   for (const auto& q : st.queues) {
     auto* e = resp->add_queues();

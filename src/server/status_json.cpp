@@ -135,7 +135,10 @@ std::string status_json(const engine::engine_status& st, bool serving, uint64_t 
     o += "{\"circuit_id\":" + quoted(s.circuit_id) + ",\"worker\":" + quoted(s.worker) +
          ",\"bytes\":" + std::to_string(s.bytes) + ",\"ref_count\":" + std::to_string(s.ref_count) +
          ",\"idle_seconds\":" + number(s.idle_seconds) +
-         ",\"loading\":" + (s.loading ? "true" : "false") + "}";
+         ",\"loading\":" + (s.loading ? "true" : "false") +
+         ",\"loaded_bytes\":" + std::to_string(s.loaded_bytes) +
+         ",\"load_total_bytes\":" + std::to_string(s.load_total_bytes) +
+         ",\"load_started\":" + number(s.load_started) + "}";
   }
   o += "],\"jobs\":[";
   for (size_t i = 0; i < st.jobs.size(); ++i) {
@@ -179,6 +182,9 @@ std::string timeline_json(const std::vector<engine::timeline_event>& events,
          ",\"partition\":" + std::to_string(e.partition) + ",\"phase\":" + quoted(e.phase) +
          ",\"start\":" + number(e.start) + ",\"end\":" + number(e.end);
     if (e.phase == "prove") o += ",\"split\":" + prove_split_json(e);
+    if (e.phase == "load") {
+      o += ",\"circuit\":" + quoted(e.circuit_id) + ",\"bytes\":" + std::to_string(e.bytes);
+    }
     o += "}";
   }
   o += "],\"status\":" + status_json(st, serving, rss_bytes) + "}";

@@ -23,7 +23,8 @@ std::string status_json(const engine::engine_status& st, bool serving, uint64_t 
 
 /// GET /timeline.json: {"since", "now", "lanes" (every synthesis and prover worker, then any
 /// other lane an event names), "events" (oldest first; prove events carry the prover's split in
-/// milliseconds), "status" (status_json)}.
+/// milliseconds, load events the circuit and its bytes), "status" (status_json; each parameter
+/// set with its load progress: loaded_bytes of load_total_bytes since load_started)}.
 std::string timeline_json(const std::vector<engine::timeline_event>& events,
                           const engine::engine_status& st, bool serving, uint64_t rss_bytes,
                           double since);

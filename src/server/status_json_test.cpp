@@ -93,6 +93,35 @@ TEST(timeline_json, status_json_alone_parses) {
   EXPECT_EQ(doc["synthesis_workers"], 2);
 }
 
+// A parameter load: its event names the circuit and its bytes; a loading set carries its
+// progress (what the page and `cuzk-bench status` draw as a bar with an ETA).
+TEST(timeline_json, load_events_and_load_progress) {
+  engine::timeline_event load;
+  load.lane = "cpu";
+  load.job_id = "j";
+  load.phase = "load";
+  load.start = 0.5;
+  load.end = 2.0;
+  load.circuit_id = "porep-2k";
+  load.bytes = 1 << 20;
+  engine::engine_status st = sample_status("j");
+  st.srs[0].loading = true;
+  st.srs[0].loaded_bytes = 1 << 18;
+  st.srs[0].load_total_bytes = 1 << 20;
+  st.srs[0].load_started = 0.5;
+  const auto doc = nlohmann::json::parse(timeline_json({load}, st, true, 0, 0));
+  ASSERT_EQ(doc["events"].size(), 1u);
+  EXPECT_EQ(doc["events"][0]["phase"], "load");
+  EXPECT_EQ(doc["events"][0]["circuit"], "porep-2k");
+  EXPECT_EQ(doc["events"][0]["bytes"], 1 << 20);
+  EXPECT_FALSE(doc["events"][0].contains("split"));
+  const auto& srs = doc["status"]["srs"][0];
+  EXPECT_EQ(srs["loading"], true);
+  EXPECT_EQ(srs["loaded_bytes"], 1 << 18);
+  EXPECT_EQ(srs["load_total_bytes"], 1 << 20);
+  EXPECT_EQ(srs["load_started"], 0.5);
+}
+
 TEST(parse_since, absolute_relative_and_invalid) {
   EXPECT_EQ(*parse_since("", 50), 0.0);
   EXPECT_EQ(*parse_since("12.5", 50), 12.5);

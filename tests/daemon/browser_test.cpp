@@ -174,6 +174,12 @@ TEST_F(pipeline_page, lanes_and_bars_appear_and_update_in_headless_chromium) {
   const auto bars1 = elements(dom1, "rect", "bar");
   for (const char* phase : {"prepare", "synthesis", "prove", "finalize", "verify"})
     EXPECT_GE(count_bars(bars1, first, phase), 1u) << "no " << phase << " bar of " << first;
+  // The first job loaded the parameters: one load bar (per prover worker), named in the legend.
+  EXPECT_GE(count_bars(bars1, first, "load"), 1u) << "no load bar of " << first;
+  bool load_in_legend = false;
+  for (const auto& item : elements(dom1, "span", "legend-item"))
+    load_in_legend = load_in_legend || item.at("data-phase") == "load";
+  EXPECT_TRUE(load_in_legend);
   for (const auto& b : bars1) {
     EXPECT_TRUE(shown_lanes.count(b.at("data-lane"))) << b.at("data-lane");
     EXPECT_EQ(b.at("data-kind"), "porep-c2");
@@ -205,6 +211,9 @@ TEST_F(pipeline_page, lanes_and_bars_appear_and_update_in_headless_chromium) {
     EXPECT_GE(count_bars(bars2, job, "prove"), 1u) << job;
     EXPECT_GE(count_bars(bars2, job, "verify"), 1u) << job;
   }
+  // The later jobs found the parameters resident.
+  EXPECT_EQ(count_bars(bars2, second, "load"), 0u);
+  EXPECT_EQ(count_bars(bars2, third, "load"), 0u);
 
   const std::string png = out_dir + "/pipeline_page.png";
   std::filesystem::remove(png);
