@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // The device a, b, c evaluator (abc_gpu.hpp). One thread per QAP row computes that row of all three
-// matrices: Σ coeff·w over the row's terms. Consecutive threads take consecutive rows of one
-// repetition, so the output writes coalesce and the template (shared by every repetition) stays in
-// L2. Terms are packed as (column code, coefficient code) pairs; the coefficient code's low two
-// bits say +1, −1 or "multiply by table[code >> 2]", so the common ±1 terms cost one addition.
+// matrices: Σ coeff·w over the row's terms, each term's variable found by its reference kind
+// (r1cs::abc_plan::ref_kind: an absolute input or aux, the block's own input or aux window, or a
+// slot of the block's shared-reference table). Consecutive threads take consecutive rows of one
+// block, so the output writes coalesce and the template rows (shared by every block) are read by
+// neighbouring threads together. Terms are packed as (reference, coefficient id) pairs; ids 0 and
+// 1 are +1 and −1 and cost one addition or subtraction.
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ff/mont_device.cuh"
@@ -22,116 +24,151 @@ using cuzk::gpu::device_buffer;
 using cuzk::gpu::device_scope;
 using ff::fr_t;
 using fr_d = ff::device::fr_d;
+using plan = r1cs::abc_plan;
 
-enum coeff_class : uint32_t { plus_one = 0, minus_one = 1, general = 2 };
-
-struct csr_dev {
-  const uint32_t* offsets;
-  const uint2* terms;  // x: column code, y: coefficient code (index << 2 | class)
+/// One section (prologue or block template) on the device: per matrix the CSR offsets and the
+/// packed terms (x: reference, y: coefficient id).
+struct section_dev {
+  const uint32_t* offsets[3];
+  const uint2* terms[3];
 };
 
-struct witness_dev {
+/// Where block k's references point.
+struct block_bases {
   const fr_d* inputs;
   const fr_d* aux;
-  uint32_t num_inputs;
-  uint64_t window;  // this repetition's aux base
+  const fr_d* block_inputs;
+  const fr_d* block_aux;
+  const uint32_t* shared;  // this block's row of the shared-reference table
 };
 
-__device__ __forceinline__ fr_d row_value(const csr_dev& m, uint32_t r, const witness_dev& w,
-                                          const fr_d* coeffs) {
+__device__ __forceinline__ const fr_d& resolve(uint32_t ref, const block_bases& b) {
+  const uint32_t index = ref & plan::MAX_REF_INDEX;
+  switch (ref >> plan::KIND_SHIFT) {
+    case plan::input:
+      return b.inputs[index];
+    case plan::aux:
+      return b.aux[index];
+    case plan::block_input:
+      return b.block_inputs[index];
+    case plan::block_aux:
+      return b.block_aux[index];
+    default: {  // block_shared: an absolute input or aux reference
+      const uint32_t to = b.shared[index];
+      const uint32_t i = to & plan::MAX_REF_INDEX;
+      return (to >> plan::KIND_SHIFT) == plan::input ? b.inputs[i] : b.aux[i];
+    }
+  }
+}
+
+__device__ __forceinline__ fr_d row_value(const uint32_t* offsets, const uint2* terms, uint32_t r,
+                                          const block_bases& b, const fr_d* coeffs) {
   fr_d acc = fr_d::zero();
-  const uint32_t end = m.offsets[r + 1];
-  for (uint32_t e = m.offsets[r]; e < end; ++e) {
-    const uint2 t = m.terms[e];
-    const uint32_t col = t.x & ~abc_relative_column;
-    const fr_d& v = (t.x & abc_relative_column) ? w.aux[w.window + col]
-                    : col < w.num_inputs        ? w.inputs[col]
-                                                : w.aux[col - w.num_inputs];
-    switch (t.y & 3u) {
-      case plus_one:
-        acc += v;
-        break;
-      case minus_one:
-        acc -= v;
-        break;
-      default:
-        acc += coeffs[t.y >> 2] * v;
-        break;
+  const uint32_t end = offsets[r + 1];
+  for (uint32_t e = offsets[r]; e < end; ++e) {
+    const uint2 t = terms[e];
+    const fr_d& v = resolve(t.x, b);
+    if (t.y == plan::ONE_ID) {
+      acc += v;
+    } else if (t.y == plan::MINUS_ONE_ID) {
+      acc -= v;
+    } else {
+      acc += coeffs[t.y] * v;
     }
   }
   return acc;
 }
 
+/// Rows [first_row, first_row + blocks·rows): block k's row r is section row r with k's windows.
 __global__ void __launch_bounds__(256)
-    evaluate_segment(csr_dev ma, csr_dev mb, csr_dev mc, uint32_t rows, uint64_t repeat,
-                     uint64_t first_row, uint64_t aux_base, uint64_t aux_stride, const fr_d* inputs,
-                     const fr_d* aux, uint32_t num_inputs, const fr_d* coeffs, fr_d* a, fr_d* b,
-                     fr_d* c) {
+    evaluate_section_kernel(section_dev s, uint32_t rows, uint64_t blocks, uint64_t first_row,
+                            const fr_d* inputs, const fr_d* aux, uint64_t block_input0,
+                            uint64_t block_aux0, uint64_t inputs_per_block, uint64_t aux_per_block,
+                            const uint32_t* shared, uint64_t shared_slots, const fr_d* coeffs,
+                            fr_d* a, fr_d* b, fr_d* c) {
   const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= uint64_t(rows) * repeat) return;
+  if (t >= uint64_t(rows) * blocks) return;
   const uint64_t k = t / rows;
   const uint32_t r = uint32_t(t - k * rows);
-  const witness_dev w{inputs, aux, num_inputs, aux_base + k * aux_stride};
+  const block_bases bb{inputs, aux, inputs + block_input0 + k * inputs_per_block,
+                       aux + block_aux0 + k * aux_per_block, shared + k * shared_slots};
   const uint64_t out = first_row + t;
-  a[out] = row_value(ma, r, w, coeffs);
-  b[out] = row_value(mb, r, w, coeffs);
-  c[out] = row_value(mc, r, w, coeffs);
+  a[out] = row_value(s.offsets[0], s.terms[0], r, bb, coeffs);
+  b[out] = row_value(s.offsets[1], s.terms[1], r, bb, coeffs);
+  c[out] = row_value(s.offsets[2], s.terms[2], r, bb, coeffs);
 }
 
-/// One template's matrix as uploaded: offsets and packed terms.
+/// bellperson's x_j·0 = 0 rows: a = x_j, b = c = 0, from row `first_row`.
+__global__ void input_rows_kernel(const fr_d* inputs, uint64_t n, uint64_t first_row, fr_d* a,
+                                  fr_d* b, fr_d* c) {
+  const uint64_t j = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  a[first_row + j] = inputs[j];
+  b[first_row + j] = fr_d::zero();
+  c[first_row + j] = fr_d::zero();
+}
+
 struct matrix_dev {
   device_buffer<uint32_t> offsets;
   device_buffer<uint2> terms;
-  csr_dev view() const { return {offsets.data(), terms.data()}; }
 };
 
-struct template_dev {
+struct section_buffers {
+  matrix_dev m[3];
   uint32_t rows = 0;
-  matrix_dev a, b, c;
+  section_dev view() const {
+    return {{m[0].offsets.data(), m[1].offsets.data(), m[2].offsets.data()},
+            {m[0].terms.data(), m[1].terms.data(), m[2].terms.data()}};
+  }
+  size_t bytes() const {
+    size_t n = 0;
+    for (const matrix_dev& x : m) n += x.offsets.bytes() + x.terms.bytes();
+    return n;
+  }
 };
 
 status bad(std::string what) {
-  return status(status_code::invalid_argument, "abc program: " + std::move(what));
+  return status(status_code::invalid_argument, "abc plan upload: " + std::move(what));
 }
 
-/// Checks one matrix of a template; `max_relative` and `max_absolute` collect the largest relative
-/// aux number and absolute column it references (for the per-segment bounds check).
-status check_rows(const abc_rows_view& m, uint32_t rows, size_t num_coeffs, const std::string& name,
-                  uint64_t& max_relative, uint64_t& max_absolute, bool& any_relative,
-                  bool& any_absolute) {
-  if (m.row_offsets.size() != size_t(rows) + 1)
-    return bad(name + ": row_offsets size is not rows + 1");
+/// The exclusive bound of each reference kind's index in `section` (0: the kind is not allowed).
+struct ref_bounds {
+  uint64_t of[plan::NUM_KINDS] = {};
+};
+
+status check_matrix(const r1cs::plan_matrix& m, size_t rows, size_t num_coeffs,
+                    const ref_bounds& bounds, const std::string& name) {
+  if (m.row_offsets.size() != rows + 1) return bad(name + ": row_offsets size is not rows + 1");
   if (m.row_offsets[0] != 0) return bad(name + ": row_offsets[0] != 0");
-  for (uint32_t r = 0; r < rows; ++r)
+  for (size_t r = 0; r < rows; ++r)
     if (m.row_offsets[r + 1] < m.row_offsets[r]) return bad(name + ": row_offsets decrease");
   const size_t nnz = m.row_offsets[rows];
-  if (m.columns.size() != nnz || m.coeff_index.size() != nnz)
-    return bad(name + ": columns/coeff_index size differs from row_offsets[rows]");
+  if (m.refs.size() != nnz || m.coeff_ids.size() != nnz)
+    return bad(name + ": refs/coeff_ids size differs from row_offsets[rows]");
   for (size_t e = 0; e < nnz; ++e) {
-    if (m.coeff_index[e] >= num_coeffs) return bad(name + ": coefficient index out of the table");
-    const uint32_t col = m.columns[e] & ~abc_relative_column;
-    if (m.columns[e] & abc_relative_column) {
-      max_relative = std::max<uint64_t>(max_relative, col);
-      any_relative = true;
-    } else {
-      max_absolute = std::max<uint64_t>(max_absolute, col);
-      any_absolute = true;
-    }
+    if (m.coeff_ids[e] >= num_coeffs) return bad(name + ": coefficient id out of the table");
+    const uint32_t kind = plan::kind_of(m.refs[e]);
+    if (kind >= plan::NUM_KINDS || plan::index_of(m.refs[e]) >= bounds.of[kind])
+      return bad(name + ": reference kind " + std::to_string(kind) + " index " +
+                 std::to_string(plan::index_of(m.refs[e])) + " outside its window");
   }
   return {};
 }
 
-matrix_dev upload_rows(const abc_rows_view& m, const std::vector<uint32_t>& coeff_class_of,
-                       const cuzk::gpu::stream& strm) {
-  matrix_dev d;
-  d.offsets = device_buffer<uint32_t>(m.row_offsets.size());
-  d.offsets.upload(m.row_offsets.data(), m.row_offsets.size(), strm);
-  std::vector<uint2> terms(m.columns.size());
-  for (size_t e = 0; e < terms.size(); ++e)
-    terms[e] = make_uint2(m.columns[e], (m.coeff_index[e] << 2) | coeff_class_of[m.coeff_index[e]]);
-  d.terms = device_buffer<uint2>(terms.size());
-  d.terms.upload(terms.data(), terms.size(), strm);
-  strm.synchronize();  // `terms` is pageable and local
+section_buffers upload_section(const r1cs::plan_section& s, const cuzk::gpu::stream& strm) {
+  section_buffers d;
+  d.rows = uint32_t(s.num_rows());
+  const r1cs::plan_matrix* ms[3] = {&s.a, &s.b, &s.c};
+  for (int k = 0; k < 3; ++k) {
+    const r1cs::plan_matrix& m = *ms[k];
+    d.m[k].offsets = device_buffer<uint32_t>(m.row_offsets.size());
+    d.m[k].offsets.upload(m.row_offsets.data(), m.row_offsets.size(), strm);
+    std::vector<uint2> terms(m.refs.size());
+    for (size_t e = 0; e < terms.size(); ++e) terms[e] = make_uint2(m.refs[e], m.coeff_ids[e]);
+    d.m[k].terms = device_buffer<uint2>(terms.size());
+    d.m[k].terms.upload(terms.data(), terms.size(), strm);
+    strm.synchronize();  // `terms` is pageable and local
+  }
   return d;
 }
 
@@ -139,10 +176,11 @@ matrix_dev upload_rows(const abc_rows_view& m, const std::vector<uint32_t>& coef
 
 struct device_abc_program::impl {
   int device = 0;
-  uint64_t num_rows = 0, num_inputs = 0, num_aux = 0;
+  plan::layout_t layout;
+  uint64_t num_rows = 0, num_constraints = 0;
   device_buffer<fr_t> coeffs;
-  std::vector<template_dev> templates;
-  std::vector<abc_segment> segments;
+  device_buffer<uint32_t> shared;
+  section_buffers prologue, block;
   size_t bytes = 0;
 };
 
@@ -160,99 +198,80 @@ uint64_t device_abc_program::num_rows() const {
   return impl_->num_rows;
 }
 uint64_t device_abc_program::num_inputs() const {
-  return impl_->num_inputs;
+  return impl_->layout.num_inputs;
 }
 uint64_t device_abc_program::num_aux() const {
-  return impl_->num_aux;
+  return impl_->layout.num_aux;
 }
 size_t device_abc_program::device_bytes() const {
   return impl_->bytes;
 }
 
 result<std::unique_ptr<device_abc_program>> device_abc_program::upload(
-    const abc_program_view& pr, cuzk::gpu::device_context& ctx) {
-  // Validation first: a program that reads outside the witness or leaves a row unwritten is
-  // refused here, never evaluated.
-  if (pr.num_inputs == 0) return bad("no ONE input");
-  if (pr.num_inputs + pr.num_aux >= abc_relative_column)
-    return bad("more than 2^31 variables do not fit a column code");
-  if (pr.coefficients.size() >= (size_t(1) << 30)) return bad("coefficient table too large");
-  struct reach {
-    uint64_t max_relative = 0, max_absolute = 0;
-    bool any_relative = false, any_absolute = false;
-  };
-  std::vector<reach> reaches(pr.templates.size());
-  for (size_t t = 0; t < pr.templates.size(); ++t) {
-    const abc_template_view& tv = pr.templates[t];
-    reach& re = reaches[t];
-    const std::string name = "template " + std::to_string(t);
-    for (const auto& [m, which] : {std::pair{&tv.a, "a"}, {&tv.b, "b"}, {&tv.c, "c"}}) {
-      if (auto s = check_rows(*m, tv.rows, pr.coefficients.size(), name + " " + which,
-                              re.max_relative, re.max_absolute, re.any_relative, re.any_absolute);
-          !s.ok())
-        return s;
-    }
-    if (re.any_absolute && re.max_absolute >= pr.num_inputs + pr.num_aux)
-      return bad(name + ": column " + std::to_string(re.max_absolute) + " outside the witness");
+    const r1cs::abc_plan& pl, cuzk::gpu::device_context& ctx) {
+  // Checks first: a plan that reads outside the witness is refused here, never evaluated.
+  const plan::layout_t& lay = pl.layout();
+  const auto coeffs = pl.coefficients();
+  if (lay.num_inputs == 0) return bad("no ONE input");
+  if (coeffs.size() < 2 || !(coeffs[plan::ONE_ID] == fr_t::one()) ||
+      !(coeffs[plan::MINUS_ONE_ID] == -fr_t::one()))
+    return bad("coefficient ids 0 and 1 are not +1 and -1");
+  if (lay.block_count != 0) {
+    if (lay.block_input0 + lay.block_count * lay.block.inputs > lay.num_inputs ||
+        lay.block_aux0 + lay.block_count * lay.block.aux > lay.num_aux)
+      return bad("the blocks' windows run past the witness");
+    if (lay.block.constraints == 0 || lay.block.constraints > UINT32_MAX)
+      return bad("block rows out of range");
   }
-  std::vector<abc_segment> segs(pr.segments.begin(), pr.segments.end());
-  std::sort(segs.begin(), segs.end(),
-            [](const abc_segment& x, const abc_segment& y) { return x.first_row < y.first_row; });
-  uint64_t next_row = 0;
-  for (const abc_segment& s : segs) {
-    const std::string name = "segment at row " + std::to_string(s.first_row);
-    if (s.template_index >= pr.templates.size()) return bad(name + ": no such template");
-    if (s.first_row != next_row)
-      return bad(name + ": rows from " + std::to_string(next_row) +
-                 " are covered twice or not at all");
-    const abc_template_view& tv = pr.templates[s.template_index];
-    if (s.repeat == 0 || tv.rows == 0) return bad(name + ": empty");
-    if (s.repeat > (uint64_t(1) << 40) / tv.rows) return bad(name + ": too many rows");
-    next_row += s.repeat * tv.rows;
-    const reach& re = reaches[s.template_index];
-    if (re.any_relative) {
-      // The last repetition's window must hold the largest relative aux number.
-      const unsigned __int128 last = (unsigned __int128)s.aux_base +
-                                     (unsigned __int128)(s.repeat - 1) * s.aux_stride +
-                                     re.max_relative;
-      if (last >= pr.num_aux) return bad(name + ": a repetition reads past the aux witness");
+  if (pl.num_rows() >= (uint64_t(1) << 40)) return bad("too many rows");
+  if (pl.block_shared_refs().size() != lay.block_count * lay.shared_slots)
+    return bad("the shared-reference table is not blocks x slots");
+  for (uint32_t ref : pl.block_shared_refs()) {
+    const uint32_t kind = plan::kind_of(ref), index = plan::index_of(ref);
+    if (!(kind == plan::input && index < lay.num_inputs) &&
+        !(kind == plan::aux && index < lay.num_aux))
+      return bad("a shared reference is not an input or aux inside the witness");
+  }
+  ref_bounds absolute;  // the prologue: inputs and aux only
+  absolute.of[plan::input] = lay.num_inputs;
+  absolute.of[plan::aux] = lay.num_aux;
+  ref_bounds in_block = absolute;
+  in_block.of[plan::block_input] = lay.block.inputs;
+  in_block.of[plan::block_aux] = lay.block.aux;
+  in_block.of[plan::block_shared] = lay.shared_slots;
+  const r1cs::plan_section& pro = pl.prologue();
+  const r1cs::plan_section& blk = pl.block_template();
+  const size_t block_rows = lay.block_count ? lay.block.constraints : 0;
+  for (const auto& [m, name] :
+       {std::pair{&pro.a, "prologue a"}, {&pro.b, "prologue b"}, {&pro.c, "prologue c"}}) {
+    if (status s = check_matrix(*m, pro.num_rows(), coeffs.size(), absolute, name); !s.ok())
+      return s;
+  }
+  if (lay.block_count != 0) {
+    for (const auto& [m, name] :
+         {std::pair{&blk.a, "block a"}, {&blk.b, "block b"}, {&blk.c, "block c"}}) {
+      if (status s = check_matrix(*m, block_rows, coeffs.size(), in_block, name); !s.ok()) return s;
     }
   }
-  if (next_row != pr.num_rows)
-    return bad("the segments cover " + std::to_string(next_row) + " rows, the program has " +
-               std::to_string(pr.num_rows));
+  if (pro.num_rows() > UINT32_MAX) return bad("prologue rows out of range");
 
-  std::vector<uint32_t> coeff_class_of(pr.coefficients.size(), general);
-  const fr_t one = fr_t::one(), minus = -fr_t::one();
-  for (size_t i = 0; i < pr.coefficients.size(); ++i) {
-    if (pr.coefficients[i] == one)
-      coeff_class_of[i] = plus_one;
-    else if (pr.coefficients[i] == minus)
-      coeff_class_of[i] = minus_one;
-  }
   try {
     device_scope scope(ctx);
     auto p = std::make_unique<impl>();
     p->device = ctx.ordinal();
-    p->num_rows = pr.num_rows;
-    p->num_inputs = pr.num_inputs;
-    p->num_aux = pr.num_aux;
-    p->segments = std::move(segs);
+    p->layout = lay;
+    p->num_rows = pl.num_rows();
+    p->num_constraints = pl.num_constraints();
     const cuzk::gpu::stream strm(ctx);
-    p->coeffs = device_buffer<fr_t>(std::max<size_t>(pr.coefficients.size(), 1));
-    p->coeffs.upload(pr.coefficients.data(), pr.coefficients.size(), strm);
-    p->bytes = p->coeffs.bytes();
-    for (const abc_template_view& tv : pr.templates) {
-      template_dev td;
-      td.rows = tv.rows;
-      td.a = upload_rows(tv.a, coeff_class_of, strm);
-      td.b = upload_rows(tv.b, coeff_class_of, strm);
-      td.c = upload_rows(tv.c, coeff_class_of, strm);
-      for (const matrix_dev* m : {&td.a, &td.b, &td.c})
-        p->bytes += m->offsets.bytes() + m->terms.bytes();
-      p->templates.push_back(std::move(td));
-    }
+    p->coeffs = device_buffer<fr_t>(coeffs.size());
+    p->coeffs.upload(coeffs.data(), coeffs.size(), strm);
+    const auto shared = pl.block_shared_refs();
+    p->shared = device_buffer<uint32_t>(shared.size());
+    p->shared.upload(shared.data(), shared.size(), strm);
+    p->prologue = upload_section(pro, strm);
+    if (lay.block_count != 0) p->block = upload_section(blk, strm);
     strm.synchronize();
+    p->bytes = p->coeffs.bytes() + p->shared.bytes() + p->prologue.bytes() + p->block.bytes();
     return std::unique_ptr<device_abc_program>(new device_abc_program(std::move(p)));
   } catch (const cuzk::gpu::gpu_error& e) {
     return cuzk::gpu::cuda_status(e, "groth16::gpu::device_abc_program::upload");
@@ -262,18 +281,33 @@ result<std::unique_ptr<device_abc_program>> device_abc_program::upload(
 void device_abc_program::evaluate(const fr_t* inputs, const fr_t* aux, fr_t* a, fr_t* b, fr_t* c,
                                   const cuzk::gpu::stream& strm) const {
   const impl& p = *impl_;
+  const plan::layout_t& lay = p.layout;
   device_scope scope(p.device);
-  const auto d = [](const fr_t* x) { return reinterpret_cast<const fr_d*>(x); };
-  const auto m = [](fr_t* x) { return reinterpret_cast<fr_d*>(x); };
+  const auto in = reinterpret_cast<const fr_d*>(inputs);
+  const auto ax = reinterpret_cast<const fr_d*>(aux);
+  const auto co = reinterpret_cast<const fr_d*>(p.coeffs.data());
+  fr_d* da = reinterpret_cast<fr_d*>(a);
+  fr_d* db = reinterpret_cast<fr_d*>(b);
+  fr_d* dc = reinterpret_cast<fr_d*>(c);
   constexpr unsigned threads = 256;
-  for (const abc_segment& s : p.segments) {
-    const template_dev& t = p.templates[s.template_index];
-    const uint64_t n = uint64_t(t.rows) * s.repeat;
-    evaluate_segment<<<unsigned((n + threads - 1) / threads), threads, 0, strm.get()>>>(
-        t.a.view(), t.b.view(), t.c.view(), t.rows, s.repeat, s.first_row, s.aux_base, s.aux_stride,
-        d(inputs), d(aux), uint32_t(p.num_inputs), d(p.coeffs.data()), m(a), m(b), m(c));
+  const auto grid = [](uint64_t n) { return unsigned((n + threads - 1) / threads); };
+  if (p.prologue.rows != 0) {
+    evaluate_section_kernel<<<grid(p.prologue.rows), threads, 0, strm.get()>>>(
+        p.prologue.view(), p.prologue.rows, 1, 0, in, ax, 0, 0, 0, 0, p.shared.data(), 0, co, da,
+        db, dc);
     CUZK_CUDA_LAUNCH_OK();
   }
+  if (lay.block_count != 0) {
+    const uint64_t n = uint64_t(p.block.rows) * lay.block_count;
+    evaluate_section_kernel<<<grid(n), threads, 0, strm.get()>>>(
+        p.block.view(), p.block.rows, lay.block_count, p.prologue.rows, in, ax, lay.block_input0,
+        lay.block_aux0, lay.block.inputs, lay.block.aux, p.shared.data(), lay.shared_slots, co, da,
+        db, dc);
+    CUZK_CUDA_LAUNCH_OK();
+  }
+  input_rows_kernel<<<grid(lay.num_inputs), threads, 0, strm.get()>>>(
+      in, lay.num_inputs, p.num_constraints, da, db, dc);
+  CUZK_CUDA_LAUNCH_OK();
 }
 
 }  // namespace cuzk::groth16::gpu

@@ -25,6 +25,7 @@
 #include "groth16/setup.hpp"
 #include "groth16/test_circuits.hpp"
 #include "groth16/verifier.hpp"
+#include "r1cs/abc_plan.hpp"
 #include "test_rng.hpp"
 
 namespace cuzk::groth16 {
@@ -99,46 +100,6 @@ TEST(Groth16Gpu, MatchesCpuOnRandomCircuits) {
   }
 }
 
-/// The circuit's matrices as a device a, b, c program: one template of every constraint row with
-/// absolute columns (one coefficient-table entry per term), then the input rows (a = x_j).
-struct matrices_program {
-  std::vector<fr_t> coeffs;
-  std::vector<uint32_t> off[3], col[3], idx[3], in_off_a, in_col, in_idx, in_off_bc;
-  std::vector<gpu::abc_template_view> templates;
-  std::vector<gpu::abc_segment> segments;
-  gpu::abc_program_view view;
-
-  explicit matrices_program(const r1cs::matrices& cs) {
-    const r1cs::sparse_matrix* ms[3] = {&cs.a, &cs.b, &cs.c};
-    coeffs.push_back(fr_t::one());  // the input rows' coefficient
-    for (int k = 0; k < 3; ++k) {
-      for (uint64_t o : ms[k]->row_offsets) off[k].push_back(uint32_t(o));
-      col[k] = ms[k]->columns;
-      for (const fr_t& c : ms[k]->coeffs) {
-        idx[k].push_back(uint32_t(coeffs.size()));
-        coeffs.push_back(c);
-      }
-    }
-    in_off_a.push_back(0);
-    for (uint32_t j = 0; j < cs.num_inputs; ++j) {
-      in_col.push_back(j);
-      in_idx.push_back(0);
-      in_off_a.push_back(j + 1);
-    }
-    in_off_bc.assign(cs.num_inputs + 1, 0);
-    const auto rows = [](const std::vector<uint32_t>& o, const std::vector<uint32_t>& c,
-                         const std::vector<uint32_t>& i) {
-      return gpu::abc_rows_view{o, c, i};
-    };
-    templates.push_back({uint32_t(cs.num_constraints()), rows(off[0], col[0], idx[0]),
-                         rows(off[1], col[1], idx[1]), rows(off[2], col[2], idx[2])});
-    templates.push_back({uint32_t(cs.num_inputs), rows(in_off_a, in_col, in_idx),
-                         rows(in_off_bc, {}, {}), rows(in_off_bc, {}, {})});
-    segments = {{0, 0, 1, 0, 0}, {cs.num_constraints(), 1, 1, 0, 0}};
-    view = {coeffs, templates, segments, cs.num_rows(), cs.num_inputs, cs.num_aux};
-  }
-};
-
 // a, b, c evaluated on the device from the witness (the assignment carries none) give the same
 // proof bytes as a, b, c from the host, and the proofs verify; misuse is a status.
 TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
@@ -148,8 +109,9 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
     const fixture f = make_fixture(rows, pub, rng);
     auto dp = upload(f.params);
     ASSERT_TRUE(dp);
-    const matrices_program mp(f.ci.cs);
-    auto prog = gpu::device_abc_program::upload(mp.view, dp->context());
+    auto plan = r1cs::abc_plan::from_matrices(f.ci.cs);
+    ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+    auto prog = gpu::device_abc_program::upload(*plan, dp->context());
     ASSERT_TRUE(prog.ok()) << prog.error().to_string();
     assignment witness_only = f.oa.view();
     witness_only.a = witness_only.b = witness_only.c = {};

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
+#include <span>
 #include <vector>
 
 #include "r1cs/abc_plan.hpp"
@@ -21,6 +23,17 @@ inline void expect_same_density(const bitmap& x, const bitmap& y, const char* wh
   ASSERT_EQ(x.size(), y.size()) << what;
   EXPECT_EQ(x.popcount(), y.popcount()) << what;
   EXPECT_TRUE(std::ranges::equal(x.words(), y.words())) << what;
+}
+
+/// A second evaluator of a plan (a, b, c of num_rows() entries from the witness) whose result
+/// must equal the CPU's: the GPU registration of the circuit tests sets it (abc_gpu_plan_check.cu)
+/// and is compiled with CUZK_PLAN_SECOND_EVALUATOR defined, which makes a missing one a failure.
+using plan_evaluator = std::function<void(const abc_plan&, std::span<const ff::fr_t> inputs,
+                                          std::span<const ff::fr_t> aux, std::vector<ff::fr_t>& a,
+                                          std::vector<ff::fr_t>& b, std::vector<ff::fr_t>& c)>;
+inline plan_evaluator& second_plan_evaluator() {
+  static plan_evaluator f;
+  return f;
 }
 
 /// The plan's a, b, c of the witness `w` and its densities are proving_cs's (`p`, finalized).
@@ -43,6 +56,18 @@ inline void expect_plan_matches(const char* what, const result<abc_plan>& plan, 
   EXPECT_TRUE(std::ranges::equal(a, p.a()));
   EXPECT_TRUE(std::ranges::equal(b, p.b()));
   EXPECT_TRUE(std::ranges::equal(c, p.c()));
+#ifdef CUZK_PLAN_SECOND_EVALUATOR
+  {
+    const plan_evaluator& second = second_plan_evaluator();
+    ASSERT_TRUE(second) << "built for a second evaluator, but none is linked";
+    std::vector<ff::fr_t> a2, b2, c2;
+    second(*plan, w.inputs(), w.aux(), a2, b2, c2);
+    EXPECT_TRUE(std::ranges::equal(a2, a)) << what << ": second evaluator's a";
+    EXPECT_TRUE(std::ranges::equal(b2, b)) << what << ": second evaluator's b";
+    EXPECT_TRUE(std::ranges::equal(c2, c)) << what << ": second evaluator's c";
+    std::printf("%s: second evaluator equal on %zu rows\n", what, n);
+  }
+#endif
 
   const density_bitmaps d = plan->densities();
   expect_same_density(d.a_aux, p.a_aux_density(), "a_aux");
