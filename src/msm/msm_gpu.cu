@@ -149,9 +149,9 @@ __global__ void chunk_owner_kernel(const uint32_t* chunks, const uint32_t* offse
 /// Per bucket slot t (window t >> (c − 1)): where its partial sums are (msm_gpu_plan.hpp), as
 /// counts[t] slots from offset[t] in the group's slot array; an empty bucket is set to infinity.
 template <class X>
-__global__ void plan_kernel(const uint32_t* start, const uint32_t* end, size_t buckets,
-                            unsigned c, uint32_t entries, uint32_t range, uint32_t ranges,
-                            uint32_t* counts, uint32_t* offset, X* bucket_sums) {
+__global__ void plan_kernel(const uint32_t* start, const uint32_t* end, size_t buckets, unsigned c,
+                            uint32_t entries, uint32_t range, uint32_t ranges, uint32_t* counts,
+                            uint32_t* offset, X* bucket_sums) {
   const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= buckets) return;
   const bucket_partials p = locate_partials(start[t], end[t], entries, range);

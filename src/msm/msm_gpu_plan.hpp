@@ -83,7 +83,8 @@ inline unsigned window_by_cost(size_t n) {
   unsigned best = 5;
   double best_cost = 0;
   for (unsigned c = 5; c <= 22; ++c) {
-    const double cost = double((256 + c - 1) / c) * (1.08 * double(n) + 3.3 * double(1u << (c - 1)));
+    const double cost =
+        double((256 + c - 1) / c) * (1.08 * double(n) + 3.3 * double(1u << (c - 1)));
     if (c == 5 || cost < best_cost) {
       best = c;
       best_cost = cost;
