@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // GPU micro-benchmarks on device-resident data (CUDA builds only): BM_gpu_ntt/<lg> (forward fft,
 // nr order: no permutation pass, the prover's form), BM_gpu_ntt_nn/<lg> (natural order),
-// BM_gpu_msm_g1/<lg> and BM_gpu_msm_g2/<lg> (uniform 255-bit scalars), BM_gpu_batch_add/<lg>
+// BM_gpu_msm_g1/<lg> and BM_gpu_msm_g2/<lg> (uniform 255-bit scalars; BM_gpu_msm_g1_window/<lg>/<c>
+// at a forced window width), BM_gpu_batch_add/<lg>
 // (50 % density bitmap), BM_gpu_groth16_prove/<lg> (a whole GPU proof, start + finalize, over a
 // synthetic assignment of 2^lg rows and 2^lg aux shaped like a PoRep partition: A density 99.7 %,
 // B density 25.4 %, aux 45 % zeros, 45 % ones, 10 % uniform; the SRS resident on the device) and
@@ -127,6 +128,29 @@ void BM_gpu_msm_g1(benchmark::State& state) {
 BENCHMARK(BM_gpu_msm_g1)
     ->DenseRange(20, 26, 2)
     ->Arg(27)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// BM_gpu_msm_g1_window/<lg>/<c>: the same MSM at a forced window width (the window sweep that
+// choose_window_gpu's cost model is checked against).
+void BM_gpu_msm_g1_window(benchmark::State& state) {
+  const size_t n = size_t(1) << state.range(0);
+  device_buffer<cuzk::ec::g1_affine_t> bases(n);
+  device_buffer<cuzk::ff::fr_t> scalars(n);
+  fill(bases.data(), 12 * n, 6, FP_TOP, 2);
+  fill(scalars.data(), 4 * n, 4, FR_TOP, 3);
+  cuzk::msm::msm_config cfg;
+  cfg.window_bits = unsigned(state.range(1));
+  for (auto _ : state) {
+    auto r = cuzk::msm::gpu::msm_device(bench_ctx(), bench_stream(), bases.data(), scalars.data(),
+                                        n, cfg);
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["window"] = double(cfg.window_bits);
+}
+BENCHMARK(BM_gpu_msm_g1_window)
+    ->ArgsProduct({{24}, {17, 19, 20, 21, 22}})
+    ->ArgsProduct({{27}, {18, 20, 21, 22, 23}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

@@ -9,14 +9,15 @@
 //                  and value index | sign<<31. Zero digits get key 0 and are never read.
 //   2. sort:       per window, CUB radix sort of (key, value) on the low c bits.
 //   3. bounds:     start/end of every bucket in the sorted run.
-//   4. accumulate: each bucket's points are cut into chunks of at most 64; one thread per chunk
-//                  adds its affine points (negated for negative digits) into an XYZZ
-//                  accumulator (madd-2008-s, 8M + 2S); chunk sums are merged 64 at a time,
-//                  level by level, until one per bucket is left (a heavy bucket, e.g. the carry-
-//                  only top window, is reduced as a tree).
-//   5. reduce:     one thread per segment of 16 buckets: running sums give Σ (b − lo + 1)·B_b and
-//                  Σ B_b, then + (lo − 1)·Σ B_b by double-and-add; a block per window sums the
-//                  segments.
+//   4. accumulate: every thread adds a fixed range of sorted entries (affine points, negated for
+//                  negative digits) into an XYZZ accumulator (madd-2008-s, 8M + 2S), whatever the
+//                  buckets in it (msm_gpu_plan.hpp): a bucket inside the range is written whole,
+//                  the runs at the range's ends go to two partial slots. The partials of a bucket
+//                  are contiguous slots, merged 64 at a time, level by level, until one is left
+//                  (a heavy bucket, e.g. the carry-only top window, is reduced as a tree).
+//   5. reduce:     one thread per segment of 2^s buckets: running sums give Σ (b − lo + 1)·B_b and
+//                  Σ B_b, then + (lo − 1)·Σ B_b by double-and-add; blocks sum the segments, in
+//                  two stages when a window has more than 1024.
 //   6. host:       Horner over the W window sums (c doublings between windows).
 // Batch add: one thread per 4 bitmap words adds the selected bases; partial sums are reduced by
 // blocks of 128 threads until one point is left.
@@ -34,6 +35,7 @@
 #include "ec/ec_device.cuh"
 #include "gpu/device_memory.cuh"
 #include "msm/msm_gpu.hpp"
+#include "msm/msm_gpu_plan.hpp"
 
 namespace cuzk::msm::gpu {
 namespace {
@@ -68,15 +70,16 @@ struct group_t<ec::g2_affine_t> {
 };
 
 constexpr unsigned SCALAR_BITS = 256;  // windows cover 256 bits so the top carry is absorbed
-constexpr unsigned SEGMENT_LG = 4;     // buckets per reduction thread: 16
+// Segments per window at most 2^15 (a segment is ≥ 16 buckets): enough threads to fill the GPU for
+// the reduction, while the segment's closing double-and-add stays a small share of its work.
+constexpr unsigned SEGMENT_MIN_LG = 4;
+constexpr unsigned SEGMENTS_MAX_LG = 15;
+constexpr size_t SEGMENT_SUM_CHUNK = 1024;  // segments per block in the first stage of the sum
 // Threads of a block-sum: 24 KiB of shared memory for G1 (192 B points), 24 KiB for G2 (384 B).
 template <class X>
 constexpr unsigned SUM_THREADS = sizeof(X) <= 192 ? 128 : 64;
-constexpr size_t GROUP_BYTES = size_t(8) << 30;  // digit/sort memory budget per window group
-// Points per accumulation thread. Buckets are split into chunks so that one heavy bucket (the
-// top window has fewer bits, so fewer and fuller buckets; Groth16 witnesses are full of 1s) does
-// not leave the whole GPU waiting on one thread.
-constexpr uint32_t CHUNK_POINTS = 64;
+// Partial sums merged per thread and level.
+constexpr uint32_t MERGE_FAN = 64;
 
 unsigned blocks_for(size_t n, unsigned threads) {
   return unsigned((n + threads - 1) / threads);
@@ -135,13 +138,6 @@ __global__ void bounds_kernel(const uint32_t* keys, size_t n, size_t total, uint
   if (i == n - 1 || keys[t + 1] != k) end[slot] = uint32_t(i + 1);
 }
 
-/// Chunks of at most CHUNK_POINTS points per bucket: chunks[t] = ⌈(end − start)/CHUNK_POINTS⌉.
-__global__ void chunk_count_kernel(const uint32_t* start, const uint32_t* end, size_t buckets,
-                                   uint32_t* chunks) {
-  const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t < buckets) chunks[t] = (end[t] - start[t] + CHUNK_POINTS - 1) / CHUNK_POINTS;
-}
-
 /// owner[offset[t] + j] = t for every chunk j of bucket t.
 __global__ void chunk_owner_kernel(const uint32_t* chunks, const uint32_t* offset, size_t buckets,
                                    uint32_t* owner) {
@@ -150,35 +146,53 @@ __global__ void chunk_owner_kernel(const uint32_t* chunks, const uint32_t* offse
   for (uint32_t j = 0, o = offset[t]; j < chunks[t]; ++j) owner[o + j] = uint32_t(t);
 }
 
-/// One thread per chunk: the XYZZ sum of its (sign-adjusted) affine points.
-template <class A, class X>
-__global__ void accumulate_kernel(const A* bases, const uint32_t* vals, size_t n,
-                                  const uint32_t* start, const uint32_t* end,
-                                  const uint32_t* offset, const uint32_t* owner, size_t nchunks,
-                                  unsigned c, X* out) {
-  const size_t q = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (q >= nchunks) return;
-  const uint32_t t = owner[q];
-  const uint32_t* v = vals + (size_t(t) >> (c - 1)) * n;
-  const uint32_t lo = start[t] + (uint32_t(q) - offset[t]) * CHUNK_POINTS;
-  const uint32_t hi = min(end[t], lo + CHUNK_POINTS);
-  X acc = X::infinity();
-  for (uint32_t j = lo; j < hi; ++j) {
-    const uint32_t x = v[j];
-    A p = bases[x & 0x7fffffffu];
-    if (x >> 31) p = p.neg();
-    acc.add_affine(p);
-  }
-  out[q] = acc;
+/// Per bucket slot t (window t >> (c − 1)): where its partial sums are (msm_gpu_plan.hpp), as
+/// counts[t] slots from offset[t] in the group's slot array; an empty bucket is set to infinity.
+template <class X>
+__global__ void plan_kernel(const uint32_t* start, const uint32_t* end, size_t buckets, unsigned c,
+                            uint32_t entries, uint32_t range, uint32_t ranges, uint32_t* counts,
+                            uint32_t* offset, X* bucket_sums) {
+  const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= buckets) return;
+  const bucket_partials p = locate_partials(start[t], end[t], entries, range);
+  counts[t] = p.count;
+  offset[t] = uint32_t((t >> (c - 1)) * 2 * ranges + p.first);
+  if (end[t] <= start[t]) bucket_sums[t] = X::infinity();
 }
 
-/// next[t] = ⌈cur[t]/CHUNK_POINTS⌉: chunk counts after one more merge level.
+/// One thread per range of `range` sorted entries of one window (g·ranges threads): interior
+/// buckets to bucket_sums, the runs at the range's ends to slots 2q and 2q + 1.
+template <class A, class X>
+__global__ void accumulate_kernel(const A* bases, const uint32_t* keys, const uint32_t* vals,
+                                  uint32_t n, unsigned g, uint32_t range, uint32_t ranges,
+                                  unsigned c, X* slots, X* bucket_sums) {
+  const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= size_t(g) * ranges) return;
+  const size_t gw = t / ranges;
+  const uint32_t q = uint32_t(t % ranges);
+  const uint32_t lo = q * range, hi = min(n, lo + range);
+  const uint32_t* v = vals + gw * n;
+  X* slot = slots + 2 * t;
+  X* window = bucket_sums + (gw << (c - 1));
+  sum_runs(
+      keys + gw * n, lo, hi, X::infinity(),
+      [&](X& acc, uint32_t j) {
+        const uint32_t x = v[j];
+        A p = bases[x & 0x7fffffffu];
+        if (x >> 31) p = p.neg();
+        acc.add_affine(p);
+      },
+      [&](const X& acc) { slot[0] = acc; }, [&](const X& acc) { slot[1] = acc; },
+      [&](uint32_t key, const X& acc) { window[key - 1] = acc; });
+}
+
+/// next[t] = ⌈cur[t]/MERGE_FAN⌉: chunk counts after one more merge level.
 __global__ void ceil_div_kernel(const uint32_t* cur, size_t buckets, uint32_t* next) {
   const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t < buckets) next[t] = (cur[t] + CHUNK_POINTS - 1) / CHUNK_POINTS;
+  if (t < buckets) next[t] = (cur[t] + MERGE_FAN - 1) / MERGE_FAN;
 }
 
-/// One merge level: output chunk q of bucket t = owner[q] sums at most CHUNK_POINTS of the
+/// One merge level: output chunk q of bucket t = owner[q] sums at most MERGE_FAN of the
 /// bucket's input chunk sums, so a heavy bucket is reduced as a tree, not by one thread.
 template <class X>
 __global__ void merge_kernel(const X* in, const uint32_t* in_cnt, const uint32_t* in_off,
@@ -187,29 +201,31 @@ __global__ void merge_kernel(const X* in, const uint32_t* in_cnt, const uint32_t
   if (q >= nout) return;
   const uint32_t t = owner[q];
   const uint32_t j = uint32_t(q) - out_off[t];
-  const uint32_t lo = j * CHUNK_POINTS, hi = min(in_cnt[t], lo + CHUNK_POINTS);
+  const uint32_t lo = j * MERGE_FAN, hi = min(in_cnt[t], lo + MERGE_FAN);
   X acc = X::infinity();
   for (uint32_t i = lo; i < hi; ++i) acc.add(in[in_off[t] + i]);
   out[q] = acc;
 }
 
-/// One thread per bucket: the sum of its chunk sums (infinity for an empty bucket).
+/// One thread per bucket with partial sums left: their sum. Empty and interior buckets are
+/// already in `out`.
 template <class X>
 __global__ void bucket_kernel(const X* partial, const uint32_t* chunks, const uint32_t* offset,
                               size_t buckets, X* out) {
   const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= buckets) return;
+  if (t >= buckets || chunks[t] == 0) return;
   X acc = X::infinity();
   for (uint32_t j = 0, o = offset[t]; j < chunks[t]; ++j) acc.add(partial[o + j]);
   out[t] = acc;
 }
 
-/// Segment s of window gw covers bucket values [lo, lo + 16) (lo = 1 + 16s; slot = value − 1).
+/// Segment s of window gw covers bucket values [lo, lo + L) (L = 2^((c − 1) − per_window_lg),
+/// lo = 1 + L·s; slot = value − 1).
 template <class X>
-__global__ void segment_kernel(const X* buckets, size_t segments, unsigned c, X* out) {
+__global__ void segment_kernel(const X* buckets, size_t segments, unsigned c,
+                               unsigned per_window_lg, X* out) {
   const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= segments) return;
-  const unsigned per_window_lg = (c - 1) > SEGMENT_LG ? (c - 1) - SEGMENT_LG : 0;
   const unsigned seg_len = 1u << ((c - 1) - per_window_lg);
   const size_t gw = t >> per_window_lg, s = t & ((size_t(1) << per_window_lg) - 1);
   const X* b = buckets + (gw << (c - 1)) + s * seg_len;
@@ -323,14 +339,19 @@ typename group_t<G>::jacobian msm_device_impl(const G* d_bases_h, const ff::fr_t
       cfg.window_bits != 0 ? std::clamp(cfg.window_bits, 2u, 24u) : choose_window_gpu(n);
   const unsigned nwin = (SCALAR_BITS + c - 1) / c;
   const size_t per_window = size_t(1) << (c - 1);  // buckets 1..2^(c−1)
-  const unsigned group =
-      unsigned(std::clamp<size_t>(GROUP_BYTES / (16 * n), size_t(1), size_t(nwin)));
-  const unsigned seg_lg = (c - 1) > SEGMENT_LG ? (c - 1) - SEGMENT_LG : 0;
+  // log2 segments per window: buckets per segment ≥ 2^SEGMENT_MIN_LG, segments ≤ 2^SEGMENTS_MAX_LG.
+  const unsigned seg_lg =
+      (c - 1) <= SEGMENT_MIN_LG ? 0 : std::min((c - 1) - SEGMENT_MIN_LG, SEGMENTS_MAX_LG);
+  const size_t seg_chunk = std::min(size_t(1) << seg_lg, SEGMENT_SUM_CHUNK);
+  const group_plan plan = plan_groups(n, c, sizeof(X));
+  const unsigned group = plan.group;
+  const uint32_t range = plan.range, ranges = plan.ranges;
 
   device_buffer<uint32_t> keys(group * n), vals(group * n), keys_s(group * n), vals_s(group * n);
   device_buffer<uint32_t> start(group * per_window), end(group * per_window);
   device_buffer<X> buckets(group * per_window);
-  device_buffer<X> segs(size_t(group) << seg_lg), wins(group);
+  device_buffer<X> segs(size_t(group) << seg_lg), seg_sums((size_t(group) << seg_lg) / seg_chunk);
+  device_buffer<X> wins(group);
   size_t temp_bytes = 0;
   CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), keys_s.data(),
                                                vals.data(), vals_s.data(), int(n), 0, int(c), st));
@@ -340,7 +361,7 @@ typename group_t<G>::jacobian msm_device_impl(const G* d_bases_h, const ff::fr_t
   CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, chunks.data(), offset.data(),
                                              int(group * per_window), st));
   device_buffer<uint8_t> scan_temp(scan_bytes);
-  // chunk buffers grow on demand: at most g·n/CHUNK_POINTS + buckets
+  // The range slots (2 per range), then the merge levels' outputs, which grow on demand.
   device_buffer<uint32_t> owner;
   device_buffer<X> partial, partial2;
   device_buffer<uint32_t> chunks2(group * per_window), offset2(group * per_window);
@@ -363,40 +384,31 @@ typename group_t<G>::jacobian msm_device_impl(const G* d_bases_h, const ff::fr_t
                                                           end.data(), c);
     CUZK_CUDA_LAUNCH_OK();
     const size_t nb = g * per_window;
-    chunk_count_kernel<<<blocks_for(nb, 256), 256, 0, st>>>(start.data(), end.data(), nb,
-                                                            chunks.data());
+    const size_t nslots = size_t(g) * 2 * ranges;
+    if (nslots > partial.size()) partial = device_buffer<X>(nslots);
+    plan_kernel<X><<<blocks_for(nb, 256), 256, 0, st>>>(start.data(), end.data(), nb, c,
+                                                        uint32_t(n), range, ranges, chunks.data(),
+                                                        offset.data(), buckets.data());
     CUZK_CUDA_LAUNCH_OK();
-    size_t sb = scan_bytes;
-    CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), sb, chunks.data(), offset.data(),
-                                               int(nb), st));
-    uint32_t last[2];
-    read_last(chunks.data() + nb - 1, offset.data() + nb - 1, last, strm);
-    const size_t nchunks = size_t(last[0]) + last[1];
-    if (nchunks > owner.size()) owner = device_buffer<uint32_t>(nchunks);
-    if (nchunks > partial.size()) partial = device_buffer<X>(nchunks);
-    chunk_owner_kernel<<<blocks_for(nb, 256), 256, 0, st>>>(chunks.data(), offset.data(), nb,
-                                                            owner.data());
+    accumulate_kernel<A, X><<<blocks_for(size_t(g) * ranges, 128), 128, 0, st>>>(
+        bases, keys_s.data(), vals_s.data(), uint32_t(n), g, range, ranges, c, partial.data(),
+        buckets.data());
     CUZK_CUDA_LAUNCH_OK();
-    if (nchunks != 0) {
-      accumulate_kernel<A, X><<<blocks_for(nchunks, 128), 128, 0, st>>>(
-          bases, vals_s.data(), n, start.data(), end.data(), offset.data(), owner.data(), nchunks,
-          c, partial.data());
-      CUZK_CUDA_LAUNCH_OK();
-    }
-    // Merge levels until every bucket has at most one chunk sum left.
+    // Merge levels until every bucket has at most one partial sum left.
     uint32_t* cnt = chunks.data();
     uint32_t* off = offset.data();
     uint32_t* cnt2 = chunks2.data();
     uint32_t* off2 = offset2.data();
-    for (size_t m = (n + CHUNK_POINTS - 1) / CHUNK_POINTS; m > 1;
-         m = (m + CHUNK_POINTS - 1) / CHUNK_POINTS) {
+    for (size_t m = 2 * size_t(ranges); m > 1; m = (m + MERGE_FAN - 1) / MERGE_FAN) {
       ceil_div_kernel<<<blocks_for(nb, 256), 256, 0, st>>>(cnt, nb, cnt2);
       CUZK_CUDA_LAUNCH_OK();
-      sb = scan_bytes;
+      size_t sb = scan_bytes;
       CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), sb, cnt2, off2, int(nb), st));
+      uint32_t last[2];
       read_last(cnt2 + nb - 1, off2 + nb - 1, last, strm);
       const size_t nout = size_t(last[0]) + last[1];
       if (nout > partial2.size()) partial2 = device_buffer<X>(nout);
+      if (nout > owner.size()) owner = device_buffer<uint32_t>(nout);
       chunk_owner_kernel<<<blocks_for(nb, 256), 256, 0, st>>>(cnt2, off2, nb, owner.data());
       CUZK_CUDA_LAUNCH_OK();
       if (nout != 0) {
@@ -412,10 +424,15 @@ typename group_t<G>::jacobian msm_device_impl(const G* d_bases_h, const ff::fr_t
         <<<blocks_for(nb, 128), 128, 0, st>>>(partial.data(), cnt, off, nb, buckets.data());
     CUZK_CUDA_LAUNCH_OK();
     const size_t ns = size_t(g) << seg_lg;
-    segment_kernel<X><<<blocks_for(ns, 128), 128, 0, st>>>(buckets.data(), ns, c, segs.data());
+    segment_kernel<X>
+        <<<blocks_for(ns, 128), 128, 0, st>>>(buckets.data(), ns, c, seg_lg, segs.data());
     CUZK_CUDA_LAUNCH_OK();
+    // Two stages: blocks of seg_chunk segments, then one block per window over their sums.
     constexpr unsigned T = SUM_THREADS<X>;
-    sum_kernel<X><<<g, T, 0, st>>>(segs.data(), ns, size_t(1) << seg_lg, wins.data());
+    const size_t nsums = ns / seg_chunk;
+    sum_kernel<X><<<unsigned(nsums), T, 0, st>>>(segs.data(), ns, seg_chunk, seg_sums.data());
+    CUZK_CUDA_LAUNCH_OK();
+    sum_kernel<X><<<g, T, 0, st>>>(seg_sums.data(), nsums, nsums / g, wins.data());
     CUZK_CUDA_LAUNCH_OK();
     std::vector<X> host(g);
     wins.download(host.data(), g, strm);
@@ -480,9 +497,7 @@ typename group_t<G>::jacobian batch_add_host_impl(std::span<const G> bases, bitm
 }  // namespace
 
 unsigned choose_window_gpu(size_t n) {
-  unsigned lg = 0;
-  while ((size_t(1) << lg) < n) ++lg;
-  return std::clamp(lg > 7 ? lg - 7 : 0u, 5u, 18u);
+  return window_by_cost(n);
 }
 
 ec::g1_jacobian_t msm_device(device_context& ctx, const stream& s, const ec::g1_affine_t* d_bases,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // GPU G1 MSM and batch addition against the CPU reference (msm_cpu.hpp) at sizes 2^1…2^20 and
 // non-powers of two, with zero scalars, ±1 scalars, infinity bases, repeated bases and forced
-// window widths; the largest size is also checked against one scalar multiplication (bases
+// window widths up to 24 (buckets of a few points, and buckets spanning many accumulation
+// ranges); the largest size is also checked against one scalar multiplication (bases
 // P_i = (a + i·s)·G, so Σ k_i·P_i = (Σ k_i·(a + i·s))·G). The G2 MSM and G2 batch addition get
 // the same treatment at 2^1…2^16 (same kernels over Fp2). Label gpu: needs a CUDA device.
 #include <gtest/gtest.h>
@@ -146,7 +147,29 @@ TEST(MsmGpu, WindowWidths) {
   const size_t n = 30000;
   const bases_t b = make_bases(n, rng);
   const std::vector<fr_t> k = random_scalars(n, rng);
-  for (unsigned c : {2u, 3u, 5u, 8u, 11u, 13u, 16u, 17u, 20u}) expect_same(b.pts, k, "window", c);
+  for (unsigned c : {2u, 3u, 5u, 8u, 11u, 13u, 16u, 17u, 20u, 21u, 22u, 24u})
+    expect_same(b.pts, k, "window", c);
+}
+
+// The balanced accumulation at the wide windows of large MSMs: buckets of a few points (c = 22),
+// buckets that span many accumulation ranges (few distinct scalars), long runs of zero digits
+// (small scalars) and infinity bases inside the runs.
+TEST(MsmGpu, WideWindowsAndHeavyBuckets) {
+  auto rng = test::test_rng::from_env("MsmGpu.WideWindowsAndHeavyBuckets");
+  const size_t n = (size_t(1) << 18) + 77;
+  const bases_t b = make_bases(n, rng);
+  std::vector<fr_t> k = random_scalars(n, rng);
+  for (unsigned c : {0u, 18u, 22u}) expect_same(b.pts, k, "random", c);
+  const fr_t few[3] = {k[1], fr_t::from_uint(3), -fr_t::from_uint(2)};
+  std::vector<fr_t> heavy(n);
+  for (size_t i = 0; i < n; ++i) heavy[i] = i % 11 == 0 ? fr_t::zero() : few[i % 3];
+  for (unsigned c : {0u, 16u, 22u}) expect_same(b.pts, heavy, "three scalars", c);
+  std::vector<fr_t> small(n);
+  for (size_t i = 0; i < n; ++i) small[i] = fr_t::from_uint(rng() & 0xffff);
+  for (unsigned c : {0u, 22u}) expect_same(b.pts, small, "16-bit scalars", c);
+  std::vector<g1_affine_t> with_inf = b.pts;
+  for (size_t i = 0; i < n; i += 4) with_inf[i] = g1_affine_t::infinity();
+  expect_same(with_inf, heavy, "three scalars, infinity bases", 22);
 }
 
 TEST(MsmGpu, BatchAdd) {
@@ -264,7 +287,10 @@ TEST(MsmGpuG2, SpecialScalarsBasesAndWindows) {
   EXPECT_TRUE(gpu::msm(test::gpu_ctx(), test::gpu_stream(), std::span<const g2_affine_t>(pm), kk)
                   .is_infinity());
   expect_same_g2(pm, k, "opposite pairs");
-  for (unsigned c : {2u, 5u, 8u, 13u, 16u}) expect_same_g2(pts, k, "window", c);
+  for (unsigned c : {2u, 5u, 8u, 13u, 16u, 22u}) expect_same_g2(pts, k, "window", c);
+  std::vector<fr_t> heavy(n, k[3]);
+  for (size_t i = 0; i < n; i += 7) heavy[i] = fr_t::one();
+  for (unsigned c : {0u, 22u}) expect_same_g2(pts, heavy, "two scalars", c);
 }
 
 TEST(MsmGpuG2, BatchAdd) {

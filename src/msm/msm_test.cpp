@@ -2,13 +2,17 @@
 // MSM tests against two independent references: a naive double-and-add Σ k_i·P_i (small sizes),
 // and, for bases built as P_i = (a + i·s)·G, the single scalar multiplication (Σ k_i·(a + i·s))·G
 // whose scalar is computed in Fr (all sizes). Covers edge sizes, special scalars, infinity and
-// repeated bases, density/mask variants, batch_add, split_witness, threads and window widths.
+// repeated bases, density/mask variants, batch_add, split_witness, threads and window widths, and
+// the GPU MSM's range and partial-sum index arithmetic (msm_gpu_plan.hpp) with integer sums.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <vector>
 
 #include "gmp_oracle.hpp"
 #include "msm/msm_cpu.hpp"
+#include "msm/msm_gpu_plan.hpp"
 #include "test_rng.hpp"
 
 namespace cuzk::msm {
@@ -420,6 +424,99 @@ TEST(Msm, WindowChoice) {
     }
   }
   EXPECT_GE(choose_window(size_t(1) << 18, 1), 11u);
+}
+
+// The GPU MSM's balanced accumulation (msm_gpu_plan.hpp), run on the CPU with integer "points":
+// every range of sorted entries is summed by sum_runs as a kernel thread would, and every
+// bucket's value, read where locate_partials says, must be the sum of its entries.
+void check_ranges(const std::vector<uint32_t>& keys, uint32_t range, const char* what) {
+  const uint32_t n = uint32_t(keys.size()), ranges = (n + range - 1) / range;
+  std::vector<uint64_t> slots(2 * size_t(ranges), ~uint64_t(0));
+  std::map<uint32_t, uint64_t> interior;
+  for (uint32_t q = 0; q < ranges; ++q) {
+    gpu::sum_runs(
+        keys.data(), q * range, std::min(n, q * range + range), uint64_t(0),
+        [&](uint64_t& acc, uint32_t j) { acc += j + 1; }, [&](uint64_t acc) { slots[2 * q] = acc; },
+        [&](uint64_t acc) { slots[2 * q + 1] = acc; },
+        [&](uint32_t key, uint64_t acc) {
+          EXPECT_EQ(interior.count(key), 0u) << what;
+          interior[key] = acc;
+        });
+  }
+  for (uint64_t s : slots) ASSERT_NE(s, ~uint64_t(0)) << what << ": a slot was not written";
+  std::vector<bool> used(slots.size(), false);
+  for (uint32_t start = 0; start < n;) {
+    uint32_t end = start;
+    uint64_t want = 0;
+    while (end < n && keys[end] == keys[start]) want += ++end;
+    const uint32_t key = keys[start];
+    const gpu::bucket_partials p = gpu::locate_partials(start, end, n, range);
+    if (key != 0) {
+      if (p.interior) {
+        EXPECT_EQ(p.count, 0u) << what;
+        EXPECT_EQ(interior.count(key), 1u) << what << " key " << key;
+        EXPECT_EQ(interior[key], want) << what << " key " << key;
+      } else {
+        EXPECT_EQ(interior.count(key), 0u) << what << " key " << key;
+        ASSERT_GE(p.count, 1u) << what;
+        ASSERT_LE(size_t(p.first) + p.count, slots.size()) << what;
+        uint64_t got = 0;
+        for (uint32_t i = p.first; i < p.first + p.count; ++i) {
+          EXPECT_FALSE(used[i]) << what << ": slot " << i << " shared";
+          used[i] = true;
+          got += slots[i];
+        }
+        EXPECT_EQ(got, want) << what << " key " << key << " [" << start << ", " << end << ")";
+      }
+    }
+    start = end;
+  }
+  EXPECT_EQ(gpu::locate_partials(5, 5, n, range).count, 0u);
+}
+
+TEST(MsmGpuPlan, RangesAndPartialsSumEveryBucket) {
+  auto rng = test_rng::from_env("MsmGpuPlan.RangesAndPartialsSumEveryBucket");
+  for (uint32_t range : {1u, 3u, 16u, 64u, 128u}) {
+    for (uint32_t n : {1u, 2u, 15u, 16u, 17u, 127u, 128u, 129u, 1000u, 5000u}) {
+      for (uint32_t key_bits : {0u, 1u, 3u, 6u, 10u, 16u}) {
+        std::vector<uint32_t> keys(n);
+        for (auto& k : keys) k = uint32_t(rng() & ((uint64_t(1) << key_bits) - 1));
+        std::sort(keys.begin(), keys.end());
+        check_ranges(keys, range, "uniform");
+        // mostly zeros (small scalars' high windows), then one heavy bucket
+        for (uint32_t i = 0; i < n; ++i) keys[i] = i < n / 2 ? 0 : i < n - n / 8 ? 7 : 9;
+        check_ranges(keys, range, "heavy");
+      }
+    }
+  }
+}
+
+TEST(MsmGpuPlan, WindowAndGroups) {
+  EXPECT_EQ(gpu::window_by_cost(size_t(1) << 27), 22u);
+  EXPECT_EQ(gpu::window_by_cost(size_t(1) << 24), 20u);
+  unsigned prev = 0;
+  for (unsigned lg = 0; lg <= 30; ++lg) {
+    const unsigned c = gpu::window_by_cost(size_t(1) << lg);
+    EXPECT_GE(c, prev) << lg;
+    EXPECT_GE(c, 5u);
+    EXPECT_LE(c, 22u);
+    prev = c;
+  }
+  for (size_t n : {size_t(1), size_t(1000), size_t(1) << 20, size_t(1) << 27, size_t(3) << 29}) {
+    for (unsigned c : {2u, 13u, 22u, 24u}) {
+      for (size_t point_bytes : {size_t(192), size_t(384)}) {
+        const gpu::group_plan p = gpu::plan_groups(n, c, point_bytes);
+        EXPECT_GE(p.group, 1u);
+        EXPECT_LE(p.group, (256 + c - 1) / c);
+        EXPECT_GE(size_t(p.range) * p.ranges, n);
+        EXPECT_LT(size_t(p.range) * (p.ranges - 1), n);
+        EXPECT_GE(p.range, gpu::RANGE_MIN);
+        EXPECT_LE(p.range, gpu::RANGE_MAX);
+        // 2·ranges slots per window fit the 32-bit slot offsets of a group
+        EXPECT_LT(size_t(p.group) * 2 * p.ranges, size_t(1) << 32);
+      }
+    }
+  }
 }
 
 }  // namespace
