@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# Shared by the e2e scripts that drive the cuzk CLI step by step (sourced, not run):
+# Shared by the scripts that drive the cuzk CLI step by step (tests/e2e/*.sh and
+# tests/snarkjs/roundtrip.sh; sourced, not run):
 #   step MSG...          a timestamped step header
 #   fail MSG...          the script's name, FAILED and the message on stderr; exit 1
 #   expect_rc N CMD...   runs CMD with its output in ./out.log; fails unless it exits N (the log

@@ -22,18 +22,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 
-step() { echo "== $*"; }
-fail() { echo "roundtrip: FAILED: $*" >&2; exit 1; }
-# expect_rc N cmd...: runs cmd, fails unless its exit status is N.
-expect_rc() {
-  local want=$1 rc=0
-  shift
-  "$@" >out.log 2>&1 || rc=$?
-  if [[ $rc -ne $want ]]; then
-    cat out.log >&2
-    fail "'$*' exited $rc, expected $want"
-  fi
-}
+# step, fail, expect_rc: the e2e scripts' shared helpers.
+source "$here/../e2e/e2e_lib.sh"
 # Rewrites a JSON file with node: jsonedit IN OUT 'js expression over j'.
 jsonedit() {
   node -e 'const fs=require("fs"); const j=JSON.parse(fs.readFileSync(process.argv[1],"utf8"));
