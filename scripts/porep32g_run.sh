@@ -5,7 +5,8 @@
 # CUZK_CARRY_SET=porep32g; run.sh unpacks it, then runs this, when called with CUZK_GPU_POREP32G=1).
 #   1. parameters generated on GPU 0 (`cuzk params generate --gpu 0`, seeded: a benchmark key)
 #   2. a synthetic 32 GiB C1 (`cuzk porep gen-vanilla --synthetic`: a sector never sealed)
-#   2b. `cuzk-bench synth-only` of partition 0 (the challenges in parallel on every core), twice
+#   2b. `cuzk-bench synth-only` of partition 0 (the challenges in parallel on every core), twice;
+#   2c. the same of the witness only, then the a, b, c plan's build and CPU evaluation
 #   3. the daemon on GPU 0 with those parameters; PROOFS proofs through `cuzk-bench single`
 #      (the first one loads the parameters onto the device; the rest are steady state)
 #   4. the last proof verified with `cuzk verify porep` against the generated .vk
@@ -49,6 +50,9 @@ daemon=
   if [[ ${SYNTH_ONLY:-1} == 1 ]]; then
     step "2b. synth-only, partition 0, every core"
     timeout "$(left)" ./cuzk-bench synth-only --c1 "$w/c1.json" --partition 0 -i 2 2>&1 | tail -4
+    step "2c. synth-only --witness, partition 0, every core (+ plan build, CPU a/b/c)"
+    timeout "$(left)" ./cuzk-bench synth-only --c1 "$w/c1.json" --partition 0 -i 2 --witness \
+      2>&1 | tail -6
   fi
   step "3. daemon on GPU 0, $proofs proof(s)"
   printf '[daemon]\nlisten = "unix://%s/cuzk.sock"\n[srs]\nparam_cache = "%s"\n' "$w" \

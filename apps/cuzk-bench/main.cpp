@@ -267,6 +267,9 @@ int main(int argc, char** argv) {
       ->add_option("--threads", so.threads, "synthesis threads (0: every core; 1: sequential)")
       ->check(CLI::Range(0u, 4096u))  // one thread each: bounded before any is created
       ->capture_default_str();
+  synth_only->add_flag("--witness", so.witness,
+                       "the witness only (as the engine synthesizes), then the compiled a, b, c "
+                       "plan's build and its evaluation on the CPU, each timed");
   cuzk::bench::batch_args ba;
   auto* batch =
       app.add_subcommand("batch", "many proofs of one request through the daemon (Prove)");

@@ -25,7 +25,9 @@
 #include "filecoin/post/vanilla_proof.hpp"
 #include "filecoin/post/vanilla_prove.hpp"
 #include "filecoin/snap/vanilla_prove.hpp"
+#include "r1cs/abc_plan.hpp"
 #include "r1cs/proving_cs.hpp"
+#include "r1cs/witness_cs.hpp"
 #include "sectors.hpp"
 
 namespace cuzk::bench {
@@ -120,6 +122,38 @@ int run_gen_vanilla(const gen_vanilla_args& a) {
   return write_out(out, post::vanilla_file_json(*elements), "vanilla proofs");
 }
 
+namespace {
+
+// The compiled plan's build, then a, b, c of the last synthesized witness evaluated from it on
+// the CPU (what the engine's CPU prover does; the GPU evaluates on the device instead).
+int time_abc_plan(const porep::porep_config_t& cfg, const r1cs::witness_cs& w, thread_pool& pool) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto plan = synth::stacked_abc_plan(cfg.layers(), cfg.sector.tree_d, cfg.sector.tree_r,
+                                      cfg.challenges_per_partition());
+  if (!plan) {
+    std::fprintf(stderr, "error: the a, b, c plan: %s\n", plan.error().to_string().c_str());
+    return 1;
+  }
+  const auto t1 = std::chrono::steady_clock::now();
+  std::printf("a, b, c plan built in %.3f s: %s\n", std::chrono::duration<double>(t1 - t0).count(),
+              plan->size().to_string().c_str());
+  const size_t rows = plan->num_rows();
+  r1cs::proving_cs::fr_vector a(rows), b(rows), c(rows);
+  for (int it = 0; it < 2; ++it) {  // the first pass also faults the pages in
+    const auto t2 = std::chrono::steady_clock::now();
+    if (status s = plan->evaluate(w.inputs(), w.aux(), a, b, c, pool); !s) {
+      std::fprintf(stderr, "error: evaluating the plan: %s\n", s.to_string().c_str());
+      return 1;
+    }
+    std::printf("a, b, c of %zu rows evaluated on %u thread(s) in %.3f s%s\n", rows, pool.size(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t2).count(),
+                it == 0 ? " (fresh pages)" : "");
+  }
+  return 0;
+}
+
+}  // namespace
+
 int run_synth_only(const synth_only_args& a) {
   auto bytes = read_file_bounded(a.c1, uint64_t(512) << 20);
   if (!bytes) return usage("--c1 " + a.c1 + ": " + bytes.error().to_string());
@@ -136,9 +170,10 @@ int run_synth_only(const synth_only_args& a) {
   const auto counts = synth::stacked_circuit_counts(
       cfg->layers(), cfg->sector.tree_d, cfg->sector.tree_r, cfg->challenges_per_partition());
   r1cs::proving_cs cs;  // one buffer, recycled as the engine does
+  r1cs::witness_cs wcs;
   thread_pool pool(a.threads);
-  std::printf("synthesis on %u thread(s)%s\n", pool.size(),
-              pool.size() == 1 ? " (sequential)" : " (challenges in parallel)");
+  std::printf("%s on %u thread(s)%s\n", a.witness ? "witness synthesis" : "synthesis", pool.size(),
+              pool.size() == 1 && !a.witness ? " (sequential)" : " (challenges in parallel)");
   std::vector<double> walls;
   for (unsigned it = 0; it < std::max(1u, a.iterations); ++it) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -150,6 +185,18 @@ int run_synth_only(const synth_only_args& a) {
       if (!circuit) {
         std::fprintf(stderr, "error: partition %u: %s\n", k, circuit.error().to_string().c_str());
         return 1;
+      }
+      if (a.witness) {
+        wcs.reset();
+        wcs.reserve(counts.constraints, counts.constraints + counts.constraints / 256,
+                    counts.inputs);
+        if (status s = synth::synthesize_stacked_circuit_parallel(wcs, *circuit, pool); !s) {
+          std::fprintf(stderr, "error: partition %u: %s\n", k, s.to_string().c_str());
+          return 1;
+        }
+        ++circuits;
+        constraints += wcs.num_constraints();
+        continue;
       }
       cs.reset();
       cs.reserve(counts.constraints, counts.constraints + counts.constraints / 256, counts.inputs);
@@ -174,7 +221,7 @@ int run_synth_only(const synth_only_args& a) {
   std::printf("synthesis avg %.3f s, min %.3f s over %zu iteration(s)\n",
               sum / double(walls.size()), *std::min_element(walls.begin(), walls.end()),
               walls.size());
-  return 0;
+  return a.witness ? time_abc_plan(*cfg, wcs, pool) : 0;
 }
 
 }  // namespace cuzk::bench

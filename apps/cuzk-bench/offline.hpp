@@ -26,6 +26,9 @@ struct synth_only_args {
   unsigned iterations = 1;
   int partition = -1;    ///< -1: every partition
   unsigned threads = 0;  ///< 0: every core; 1: the sequential synthesis
+  /// The witness only (witness_cs, what the engine synthesizes for a circuit with a compiled
+  /// plan), then the plan compiled and a, b, c evaluated from it on the CPU, each timed.
+  bool witness = false;
 };
 
 int run_gen_vanilla(const gen_vanilla_args& a);

@@ -10,7 +10,9 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/version.hpp"
@@ -104,6 +106,12 @@ int run(int argc, char** argv) {
   if (cfg->daemon.status_listen) opt.status_listen = cfg->daemon.status_listen->text;
   opt.drain_timeout = cfg->daemon.drain_timeout;
   opt.engine = cuzk::server::to_engine_config(*cfg, sink);
+  // The Rust cuzk's switch for its pre-compiled constraint evaluator (CUZK.md §1.6): here, a, b,
+  // c synthesized on the host instead of evaluated from the compiled plan on the prover.
+  if (const char* v = std::getenv("CUZK_DISABLE_PCE"); v && std::string_view(v) == "1") {
+    opt.engine.compiled_abc = false;
+    spdlog::info("CUZK_DISABLE_PCE=1: a, b, c are synthesized on the host");
+  }
   opt.log = sink;
   spdlog::info("cuzk-daemon {} (commit {}), config {}", cuzk::VERSION, cuzk::GIT_COMMIT,
                config_path);

@@ -61,6 +61,7 @@ struct partition_timings {
   unsigned partition = 0;
   std::string worker;  ///< "cpu", "gpu 0"
   double synthesis_wait = 0, synthesis = 0, prover_wait = 0;
+  double abc = 0;  ///< a, b, c evaluated from the compiled plan on the prover (0: synthesized)
   double ntt = 0, h = 0, msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0;
   double prove = 0;     ///< the prover's whole start (upload, NTTs, MSMs)
   double finalize = 0;  ///< the r/s epilogue
@@ -128,6 +129,11 @@ struct engine_config {
   /// parameters would take ~12 minutes longer (docs/notes/params-format.md). TODO(#13): decide
   /// the daemon's default (digest-checked official files need none).
   bool full_params_checks = false;
+  /// Synthesize the witness only and evaluate a, b, c from the circuit's compiled plan on the
+  /// prover (the GPU, or the CPU prover's own buffers), for kinds that have one: a 32 GiB PoRep
+  /// partition then holds 4.2 GB of host memory instead of 16.7 GB. false: a, b, c synthesized
+  /// on the host (the daemon sets it from CUZK_DISABLE_PCE=1, the Rust cuzk's switch).
+  bool compiled_abc = true;
   /// Where the engine logs; empty: silent.
   log_sink log;
   /// Called once for every job that ends (completed, failed or cancelled), with its kind: where a
@@ -204,13 +210,16 @@ struct timeline_event {
   std::string job_id;
   proof_kind kind{};
   int partition = -1;  ///< -1 for job-wide phases (prepare, verify)
-  std::string phase;   ///< "prepare", "load", "synthesis", "prove", "finalize", "verify"
+  /// "prepare", "compile" (a circuit's a, b, c plan), "load", "synthesis", "prove",
+  /// "finalize", "verify"
+  std::string phase;
   double start = 0, end = 0;
   /// load: the circuit ("porep-2k") and the parameter bytes loaded; empty and 0 elsewhere.
   std::string circuit_id;
   uint64_t bytes = 0;
-  /// prove: the prover's own split in milliseconds (NTT, H, and each MSM); 0 elsewhere.
-  double ntt = 0, h = 0, msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0;
+  /// prove: the prover's own split in milliseconds (a, b, c from the plan, NTT, H, and each
+  /// MSM); 0 elsewhere.
+  double abc = 0, ntt = 0, h = 0, msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0;
 };
 
 class proving_engine {

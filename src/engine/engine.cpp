@@ -163,10 +163,29 @@ constexpr int PREPARE = -1;  // the partition index of a job's prepare task
 struct job;
 struct srs_entry;
 
-// One partition's synthesized circuit, recycled across partitions and jobs.
+// One partition's synthesized circuit, recycled across partitions and jobs: the full circuit
+// (cs: a, b, c, witness, densities) or, for a circuit with a compiled plan, the witness alone
+// (wcs). A buffer taken for the other kind gives the storage of the first back.
 struct synthesis_buffer {
   r1cs::proving_cs cs;
+  r1cs::witness_cs wcs;
+  bool witness_only = false;
   uint64_t charged = 0;  // host bytes charged for it (its capacity)
+  uint64_t capacity_bytes() const { return cs.capacity_bytes() + wcs.capacity_bytes(); }
+};
+
+// A circuit's compiled a, b, c plan and the densities it implies, shared by every job of the
+// circuit for the engine's lifetime (prepared_proof::compile_plan).
+struct compiled_plan {
+  std::shared_ptr<const r1cs::abc_plan> plan;
+  r1cs::density_bitmaps densities;
+  uint64_t bytes = 0;  // host bytes charged: the plan and the density bitmaps
+};
+
+struct plan_slot {
+  std::shared_ptr<const compiled_plan> compiled;  // null: compiling, or failed
+  bool compiling = false;
+  bool failed = false;  // the circuit is synthesized in full
 };
 
 // A queue entry: ordered by priority (higher first), then submit order, then partition.
@@ -197,6 +216,9 @@ struct srs_entry {
   clock_type::time_point last_used = clock_type::now();
   // Written by the loading thread's progress reports (mu_ released), read by status().
   std::atomic<uint64_t> loaded_bytes{0};
+  // The compiled plan the backend is ready for (ready_plan_locked), and whether it is readying.
+  std::shared_ptr<const r1cs::abc_plan> plan;
+  bool plan_preparing = false;
   uint64_t load_total_bytes = 0;
   clock_type::time_point load_started = clock_type::now();
 };
@@ -214,6 +236,7 @@ struct job {
   uint64_t prepared_charged = 0;
   std::shared_ptr<const groth16::prepared_verifying_key> pvk;
   std::vector<srs_entry*> pins;
+  std::shared_ptr<const compiled_plan> plan;  // null: partitions are synthesized in full
 
   job_state state = job_state::queued;
   bool cancel_requested = false;
@@ -686,6 +709,59 @@ class engine_impl final : public proving_engine {
     return srs_.erase(it);
   }
 
+  // The job's plan readied on pinned parameters `e` (prover_backend::prepare_plan: uploaded to
+  // the GPU, or the CPU's a, b, c buffers), once per entry, after room is made for it like for
+  // parameters. The entry is pinned, so it is not evicted meanwhile; no prover uses the plan on
+  // it before this returns (only jobs past their prepare reach the provers).
+  cuzk::status ready_plan_locked(std::unique_lock<std::mutex>& lk, srs_entry& e, job& j) {
+    const std::shared_ptr<const r1cs::abc_plan>& plan = j.plan->plan;
+    for (;;) {
+      if (e.plan == plan) return {};
+      if (!e.plan_preparing) break;
+      cv_.wait(lk);
+    }
+    prover_worker& wk = *workers_[e.worker];
+    const proofs::prover_backend::plan_memory need = e.backend->plan_memory_of(*plan);
+    if (need.host > host_budget_ || need.device > wk.device_budget) {
+      return cuzk::status(status_code::resource_exhausted,
+                          "the a, b, c plan of " + j.prepared->circuit().id + " needs " +
+                              gib(need.host) + " of host and " + gib(need.device) + " of " +
+                              wk.name + " memory, beyond the budgets");
+    }
+    e.plan_preparing = true;
+    while (!make_room_locked(need.host, e.worker, need.device)) {
+      if (j.stopping()) {
+        e.plan_preparing = false;
+        cv_.notify_all();
+        return cuzk::status(status_code::cancelled, "cancelled while waiting for memory");
+      }
+      cv_.wait_for(lk, std::chrono::seconds(1));
+    }
+    ++j.in_flight;
+    lk.unlock();
+    cuzk::status st = guarded([&] { return e.backend->prepare_plan(plan); });
+    lk.lock();
+    --j.in_flight;
+    e.plan_preparing = false;
+    recharge_locked(e);
+    if (st.ok()) e.plan = plan;
+    cv_.notify_all();
+    if (!st.ok()) {
+      return cuzk::status(st.code(), "the a, b, c plan of " + j.prepared->circuit().id + " on " +
+                                         wk.name + ": " + st.message());
+    }
+    return {};
+  }
+
+  // Charges what the backend holds now.
+  void recharge_locked(srs_entry& e) {
+    prover_worker& wk = *workers_[e.worker];
+    host_used_ = host_used_ - e.host_charged + e.backend->host_bytes();
+    wk.device_used = wk.device_used - e.device_charged + e.backend->device_bytes();
+    e.host_charged = e.backend->host_bytes();
+    e.device_charged = e.backend->device_bytes();
+  }
+
   void release_srs_locked(srs_entry& e) {
     --e.refs;
     e.last_used = clock_type::now();
@@ -771,11 +847,8 @@ class engine_impl final : public proving_engine {
                                                            backend.error().message()));
     }
     // Charge what the backend really holds.
-    host_used_ = host_used_ - e->host_charged + (*backend)->host_bytes();
-    wk.device_used = wk.device_used - e->device_charged + (*backend)->device_bytes();
-    e->host_charged = (*backend)->host_bytes();
-    e->device_charged = (*backend)->device_bytes();
     e->backend = std::move(*backend);
+    recharge_locked(*e);
     e->loaded_bytes = bytes;
     e->loading = false;
     e->refs = 1;
@@ -790,7 +863,12 @@ class engine_impl final : public proving_engine {
   // ---- job lifecycle ----------------------------------------------------------------------
 
   void fail_locked(job& j, cuzk::status s) {
-    if (j.stopping()) return;
+    // The first error is the job's; a later one (another partition failing while the first
+    // one's failure waited for it) only settles the job.
+    if (j.stopping()) {
+      settle_locked(j);
+      return;
+    }
     j.error = std::move(s);
     drop_queued_locked(j);
     settle_locked(j);
@@ -847,8 +925,9 @@ class engine_impl final : public proving_engine {
 
   // A buffer able to hold `shape` without growing: a recycled one (the smallest that fits), or
   // a new one when the budget has room. Null when neither is possible now.
-  std::unique_ptr<synthesis_buffer> take_buffer_locked(const synthesis_shape& shape) {
-    const uint64_t need = shape.bytes();
+  std::unique_ptr<synthesis_buffer> take_buffer_locked(const synthesis_shape& shape,
+                                                       bool witness_only) {
+    const uint64_t need = witness_only ? shape.witness_bytes() : shape.bytes();
     auto best = free_buffers_.end();
     for (auto it = free_buffers_.begin(); it != free_buffers_.end(); ++it) {
       if ((*it)->charged >= need &&
@@ -891,7 +970,7 @@ class engine_impl final : public proving_engine {
         cv_.wait(lk);
         continue;
       }
-      auto buf = take_buffer_locked(j->prepared->shape());
+      auto buf = take_buffer_locked(j->prepared->shape(), j->plan != nullptr);
       if (!buf) {
         // Waits for a release (notified) or for idle parameters to become evictable.
         cv_.wait_for(lk, std::chrono::seconds(1));
@@ -905,7 +984,10 @@ class engine_impl final : public proving_engine {
   // The job's minimum working set (one partition's buffer, its decoded input and its parameters
   // held in host memory) must fit the host budget, or it could wait forever.
   cuzk::status check_fits_locked(const job& j, uint64_t pinned_host) const {
-    const uint64_t need = j.prepared->shape().bytes() + j.prepared_charged + pinned_host;
+    const synthesis_shape shape = j.prepared->shape();
+    // The plan counts: it is never evicted, so a buffer could otherwise wait for it forever.
+    const uint64_t need = (j.plan ? shape.witness_bytes() + j.plan->bytes : shape.bytes()) +
+                          j.prepared_charged + pinned_host;
     if (need <= host_budget_) return {};
     return cuzk::status(status_code::resource_exhausted,
                         "one partition of " + j.prepared->circuit().id + " needs " + gib(need) +
@@ -938,6 +1020,7 @@ class engine_impl final : public proving_engine {
     j->prepared = std::move(*prepared);
     j->prepared_charged = j->prepared->host_bytes();
     host_used_ += j->prepared_charged;
+    if (cfg_.compiled_abc) j->plan = plan_of_locked(lk, *j, lane);
     if (cuzk::status s = check_fits_locked(*j, 0); !s) {
       fail_locked(*j, s);
       return;
@@ -970,6 +1053,14 @@ class engine_impl final : public proving_engine {
       fail_locked(*j, cuzk::status(status_code::unavailable, "no healthy prover worker"));
       return;
     }
+    if (j->plan) {
+      for (srs_entry* e : j->pins) {
+        if (cuzk::status s = ready_plan_locked(lk, *e, *j); !s) {
+          fail_locked(*j, s);
+          return;
+        }
+      }
+    }
     uint64_t pinned_host = 0;
     for (const srs_entry* e : j->pins) pinned_host += e->host_charged;
     if (cuzk::status s = check_fits_locked(*j, pinned_host); !s) {
@@ -992,6 +1083,60 @@ class engine_impl final : public proving_engine {
     cv_.notify_all();
   }
 
+  // The compiled plan of the job's circuit: compiled on this thread by the first job of the
+  // circuit (mu_ released; a second job waits for it), then shared. Null when the kind has none
+  // or it failed to compile (logged once): the circuit is then synthesized in full.
+  std::shared_ptr<const compiled_plan> plan_of_locked(std::unique_lock<std::mutex>& lk, job& j,
+                                                      const std::string& lane) {
+    // Per kind and parameter file: two kinds may prove with one file, not both with a plan.
+    const std::string key =
+        std::string(to_string(j.kind)) + ":" + j.prepared->circuit().params_path;
+    for (;;) {
+      plan_slot& slot = plans_[key];
+      if (slot.compiled || slot.failed) return slot.compiled;
+      if (!slot.compiling) break;
+      cv_.wait(lk);
+    }
+    plans_[key].compiling = true;
+    ++j.in_flight;
+    const prepared_proof& pp = *j.prepared;
+    const auto t0 = clock_type::now();
+    lk.unlock();
+    std::shared_ptr<compiled_plan> made;
+    cuzk::status st = guarded([&] {
+      auto plan = pp.compile_plan();
+      if (!plan) return plan.error();
+      made = std::make_shared<compiled_plan>();
+      made->densities = plan->densities();
+      made->bytes = plan->size().bytes + made->densities.a_aux.capacity_bytes() +
+                    made->densities.b_input.capacity_bytes() +
+                    made->densities.b_aux.capacity_bytes();
+      made->plan = std::make_shared<const r1cs::abc_plan>(std::move(*plan));
+      return cuzk::status();
+    });
+    lk.lock();
+    --j.in_flight;
+    plan_slot& slot = plans_[key];
+    slot.compiling = false;
+    const double ms = ms_between(t0, clock_type::now());
+    if (st.ok()) {
+      slot.compiled = made;
+      host_used_ += made->bytes;
+      record_locked(lane, j, -1, "compile", t0, clock_type::now());
+      logf(cfg_.log, log_level::info,
+           "engine: compiled the a, b, c plan of %s in %.0f ms (%s): partitions hold the witness "
+           "only",
+           pp.circuit().id.c_str(), ms, made->plan->size().to_string().c_str());
+    } else {
+      slot.failed = true;
+      logf(cfg_.log, st.code() == status_code::unavailable ? log_level::debug : log_level::warn,
+           "engine: %s: no compiled a, b, c plan (%s): partitions are synthesized in full",
+           pp.circuit().id.c_str(), st.to_string().c_str());
+    }
+    cv_.notify_all();
+    return slot.compiled;
+  }
+
   void run_synthesis_locked(std::unique_lock<std::mutex>& lk, const std::shared_ptr<job>& j,
                             unsigned k, std::unique_ptr<synthesis_buffer> buf,
                             const std::string& lane) {
@@ -1006,16 +1151,27 @@ class engine_impl final : public proving_engine {
     ++j->attempts[k];
     ++j->in_flight;
     const prepared_proof& pp = *j->prepared;
+    const std::shared_ptr<const compiled_plan> plan = j->plan;
     lk.unlock();
     const synthesis_shape shape = pp.shape();
-    buf->cs.reset();
-    buf->cs.reserve(shape.constraints, shape.aux, shape.inputs);
+    buf->witness_only = plan != nullptr;
     cuzk::status st = guarded([&] {
+      if (plan) {
+        buf->cs = r1cs::proving_cs();  // a buffer of the other kind gives its storage back
+        buf->wcs.reset();
+        buf->wcs.reserve(shape.constraints, shape.aux, shape.inputs);
+        cuzk::status s = pp.synthesize_witness(k, buf->wcs, *synth_pool_);
+        if (s.ok()) s = check_witness_fits(buf->wcs, *plan->plan);
+        return s;
+      }
+      buf->wcs = r1cs::witness_cs();
+      buf->cs.reset();
+      buf->cs.reserve(shape.constraints, shape.aux, shape.inputs);
       cuzk::status s = pp.synthesize(k, buf->cs, *synth_pool_);
       if (s.ok()) buf->cs.finalize();
       return s;
     });
-    const uint64_t capacity = buf->cs.capacity_bytes();
+    const uint64_t capacity = buf->capacity_bytes();
     lk.lock();
     --j->in_flight;
     // The budget follows the buffer's real size (a circuit that outgrew its shape).
@@ -1039,6 +1195,19 @@ class engine_impl final : public proving_engine {
     prover_queue_.emplace(task_key{j->prio, j->seq, int(k)},
                           ready_partition{j, std::move(buf), clock_type::now()});
     cv_.notify_all();
+  }
+
+  // A witness the plan cannot evaluate would be a wrong a, b, c: never proved.
+  static cuzk::status check_witness_fits(const r1cs::witness_cs& w, const r1cs::abc_plan& plan) {
+    if (w.num_inputs() == plan.num_inputs() && w.num_aux() == plan.num_aux() &&
+        w.num_constraints() == plan.num_constraints())
+      return {};
+    return cuzk::status(
+        status_code::internal,
+        "the witness (" + std::to_string(w.num_constraints()) + " constraints, " +
+            std::to_string(w.num_aux()) + " aux, " + std::to_string(w.num_inputs()) +
+            " inputs) is not the compiled plan's (" + std::to_string(plan.num_constraints()) +
+            ", " + std::to_string(plan.num_aux()) + ", " + std::to_string(plan.num_inputs()) + ")");
   }
 
   // ---- prover workers ---------------------------------------------------------------------
@@ -1099,6 +1268,8 @@ class engine_impl final : public proving_engine {
       wk.current_job = j.id;
       wk.current_kind = j.kind;
       proofs::prover_backend& backend = *e->backend;
+      const std::shared_ptr<const compiled_plan> plan =
+          rp.buf->witness_only ? j.plan : std::shared_ptr<const compiled_plan>();
       lk.unlock();
 
       groth16::prover_timings ptm;
@@ -1106,13 +1277,26 @@ class engine_impl final : public proving_engine {
       auto s = groth16::os_random_fr();
       result<groth16::proof_parts> parts =
           r && s ? guarded([&] {
-            return backend.start(groth16::make_assignment(rp.buf->cs), *wk.pool, &ptm);
+            if (!plan) return backend.start(groth16::make_assignment(rp.buf->cs), *wk.pool, &ptm);
+            const r1cs::witness_cs& w = rp.buf->wcs;
+            const groth16::assignment witness{{},
+                                              {},
+                                              {},
+                                              w.inputs(),
+                                              w.aux(),
+                                              plan->densities.a_aux.view(),
+                                              plan->densities.b_input.view(),
+                                              plan->densities.b_aux.view()};
+            return backend.start_witness(witness, plan->plan, *wk.pool, &ptm);
           })
                  : result<groth16::proof_parts>(!r ? r.error() : s.error());
       const auto t1 = clock_type::now();
       {
-        // The witness is no longer needed: the buffer goes back before the epilogue.
+        // The witness is no longer needed: the buffer goes back before the epilogue. A worker
+        // that joined after the job's prepare (the CPU fallback) readied the plan in
+        // start_witness: its backend grew.
         std::lock_guard relock(mu_);
+        recharge_locked(*e);
         recycle_locked(std::move(rp.buf));
       }
       result<groth16::proof> pf =
@@ -1127,6 +1311,7 @@ class engine_impl final : public proving_engine {
       pt.finalize = ms_between(t1, t2);
       {
         timeline_event& ev = record_locked(wk.name, j, int(k), "prove", t0, t1);
+        ev.abc = ptm.abc;
         ev.ntt = ptm.ntt_a + ptm.ntt_b + ptm.ntt_c;
         ev.h = ptm.h_compute;
         ev.msm_h = ptm.msm_h;
@@ -1136,6 +1321,7 @@ class engine_impl final : public proving_engine {
         ev.msm_b_g2 = ptm.msm_b_g2;
         record_locked(wk.name, j, int(k), "finalize", t1, t2);
       }
+      pt.abc = ptm.abc;
       pt.ntt = ptm.ntt_a + ptm.ntt_b + ptm.ntt_c;
       pt.h = ptm.h_compute;
       pt.msm_h = ptm.msm_h;
@@ -1306,6 +1492,7 @@ class engine_impl final : public proving_engine {
   std::map<task_key, ready_partition> prover_queue_;
   std::vector<std::unique_ptr<synthesis_buffer>> free_buffers_;
   srs_map srs_;
+  std::map<std::string, plan_slot> plans_;  // by "kind:parameter file"
   std::deque<timeline_event> events_;
 
   std::vector<std::unique_ptr<prover_worker>> workers_;

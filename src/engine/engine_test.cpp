@@ -75,24 +75,39 @@ fr_t seed_of(const proof_request& r) {
   return fr_t::from_uint(s);
 }
 
+// How a chain kind offers the compiled a, b, c plan (prepared_proof::compile_plan).
+enum class plan_mode {
+  none,      ///< no plan: synthesized in full (the default of prepared_proof)
+  compiled,  ///< the chain's plan: the witness alone is synthesized
+  broken,    ///< compile_plan fails: the engine falls back to full synthesis
+  wrong,     ///< the plan of a longer chain: the witness does not fit it
+};
+
 class chain_prepared final : public prepared_proof {
  public:
-  chain_prepared(circuit_params c, fr_t seed, unsigned partitions, int corrupt, unsigned sleep_ms)
+  chain_prepared(circuit_params c, fr_t seed, unsigned partitions, int corrupt, unsigned sleep_ms,
+                 plan_mode plan)
       : c_(std::move(c)),
         seed_(seed),
         partitions_(partitions),
         corrupt_(corrupt),
-        sleep_ms_(sleep_ms) {}
+        sleep_ms_(sleep_ms),
+        plan_(plan) {}
   unsigned partitions() const override { return partitions_; }
   const circuit_params& circuit() const override { return c_; }
   synthesis_shape shape() const override { return {SQUARINGS + 1, SQUARINGS + 1, 2}; }
   status synthesize(unsigned k, r1cs::proving_cs& cs, thread_pool&) const override {
-    if (sleep_ms_) std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms_));
-    // A corrupt partition synthesizes another x than its public input claims: a satisfied
-    // circuit, a valid-looking proof, and a self-verification failure.
-    const fr_t x = seed_ + fr_t::from_uint(k) + (int(k) == corrupt_ ? fr_t::one() : fr_t::zero());
-    squaring_chain(cs, x, SQUARINGS);
-    return status();
+    return synthesize_into(k, cs);
+  }
+  status synthesize_witness(unsigned k, r1cs::witness_cs& cs, thread_pool&) const override {
+    return synthesize_into(k, cs);
+  }
+  result<r1cs::abc_plan> compile_plan() const override {
+    if (plan_ == plan_mode::none) return prepared_proof::compile_plan();
+    if (plan_ == plan_mode::broken) return status(status_code::internal, "test: no plan today");
+    r1cs::matrix_cs cs;
+    squaring_chain(cs, fr_t::zero(), plan_ == plan_mode::wrong ? SQUARINGS + 1 : SQUARINGS);
+    return r1cs::abc_plan::from_matrices(cs.take_matrices());
   }
   result<std::vector<fr_t>> public_inputs(unsigned k) const override {
     return std::vector<fr_t>{chain_value(seed_ + fr_t::from_uint(k), SQUARINGS)};
@@ -100,17 +115,28 @@ class chain_prepared final : public prepared_proof {
   uint64_t host_bytes() const override { return 64; }
 
  private:
+  template <class CS>
+  status synthesize_into(unsigned k, CS& cs) const {
+    if (sleep_ms_) std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms_));
+    // A corrupt partition synthesizes another x than its public input claims: a satisfied
+    // circuit, a valid-looking proof, and a self-verification failure.
+    const fr_t x = seed_ + fr_t::from_uint(k) + (int(k) == corrupt_ ? fr_t::one() : fr_t::zero());
+    squaring_chain(cs, x, SQUARINGS);
+    return status();
+  }
+
   circuit_params c_;
   fr_t seed_;
   unsigned partitions_;
   int corrupt_;
   unsigned sleep_ms_;
+  plan_mode plan_;
 };
 
 class chain_kind final : public proof_kind_handler {
  public:
-  chain_kind(proof_kind k, priority p, std::string params_path)
-      : kind_(k), prio_(p), params_path_(std::move(params_path)) {}
+  chain_kind(proof_kind k, priority p, std::string params_path, plan_mode plan = plan_mode::none)
+      : kind_(k), prio_(p), params_path_(std::move(params_path)), plan_(plan) {}
   proof_kind kind() const override { return kind_; }
   priority default_priority() const override { return prio_; }
   status check(const proof_request& r) const override {
@@ -122,7 +148,7 @@ class chain_kind final : public proof_kind_handler {
                                                   const std::string&) const override {
     return std::unique_ptr<prepared_proof>(
         new chain_prepared({"chain", params_path_}, seed_of(r), r.vanilla_proof[0],
-                           int(r.vanilla_proof[1]) - 1, r.partition_index));
+                           int(r.vanilla_proof[1]) - 1, r.partition_index, plan_));
   }
   std::optional<circuit_params> circuit_by_id(const std::string& id,
                                               const std::string&) const override {
@@ -134,6 +160,7 @@ class chain_kind final : public proof_kind_handler {
   proof_kind kind_;
   priority prio_;
   std::string params_path_;
+  plan_mode plan_;
 };
 
 struct shared_params {
@@ -170,12 +197,14 @@ class engine_test : public ::testing::Test {
     delete g_params;
   }
 
-  static engine_parts parts() {
+  // PoRep's chain has a compiled plan (witness-only synthesis, as the real kinds), WinningPoSt's
+  // none (full synthesis): the cases that mix them run both paths on one engine.
+  static engine_parts parts(plan_mode porep_plan = plan_mode::compiled) {
     engine_parts ps;
-    ps.handlers = {
-        std::make_shared<chain_kind>(proof_kind::porep_seal_commit, priority::normal,
-                                     g_params->path),
-        std::make_shared<chain_kind>(proof_kind::winning_post, priority::critical, g_params->path)};
+    ps.handlers = {std::make_shared<chain_kind>(proof_kind::porep_seal_commit, priority::normal,
+                                                g_params->path, porep_plan),
+                   std::make_shared<chain_kind>(proof_kind::winning_post, priority::critical,
+                                                g_params->path, plan_mode::none)};
     return ps;
   }
   static engine_config config(unsigned synthesis_workers = 2) {
@@ -185,6 +214,10 @@ class engine_test : public ::testing::Test {
     c.synthesis_workers = synthesis_workers;
     c.host_memory_budget = uint64_t(1) << 30;
     c.eviction_min_idle = 0ms;
+    if (std::getenv("CUZK_ENGINE_TEST_LOG"))
+      c.log = [](log_level, std::string_view m) {
+        std::fprintf(stderr, "%.*s\n", int(m.size()), m.data());
+      };
     return c;
   }
   static std::unique_ptr<proving_engine> make(const engine_config& c, engine_parts ps = parts()) {
@@ -243,8 +276,13 @@ TEST_F(engine_test, concurrent_jobs_complete_and_verify) {
   EXPECT_EQ(st.failed + st.cancelled, 0u);
   ASSERT_EQ(st.srs.size(), 1u);
   EXPECT_EQ(st.srs[0].ref_count, 0u);
-  // On a GPU the queries are device bytes and ic (in the verifying key) host bytes: the same sum.
-  EXPECT_EQ(st.srs[0].bytes, g_params->bytes);
+  // On a GPU the queries are device bytes and ic (in the verifying key) host bytes: the same sum,
+  // plus the compiled plan's device program.
+  if (on_gpu()) {
+    EXPECT_GT(st.srs[0].bytes, g_params->bytes);
+  } else {
+    EXPECT_EQ(st.srs[0].bytes, g_params->bytes);
+  }
   // The timeline has every phase of every job, each on a named lane, in time order per job.
   const auto events = e->timeline(0);
   for (const auto& [id, seed] : ids) {
@@ -422,7 +460,7 @@ TEST_F(engine_test, waiting_jobs_wake_when_memory_frees) {
   engine_config c = config(4);
   const uint64_t one_buffer = synthesis_shape{SQUARINGS + 1, SQUARINGS + 1, 2}.bytes();
   c.host_memory_budget = g_params->bytes + one_buffer + one_buffer / 2 + 64 * 16;
-  auto e = make(c);
+  auto e = make(c, parts(plan_mode::none));
   std::vector<std::string> ids;
   for (uint64_t s = 0; s < 12; ++s) ids.push_back(e->submit(request(100 + s, 2, 5))->job_id);
   std::atomic<bool> done{false};
@@ -440,6 +478,64 @@ TEST_F(engine_test, waiting_jobs_wake_when_memory_frees) {
   done = true;
   watcher.join();
   EXPECT_LE(max_used, c.host_memory_budget);
+}
+
+// The compiled plan: compiled once for the first job of the circuit (a "compile" event), then
+// every partition of the kind is synthesized as a witness and its a, b, c are evaluated on the
+// prover (abc > 0); the kind without a plan is synthesized in full on the same engine (abc = 0).
+// Every proof verifies outside the engine.
+TEST_F(engine_test, a_compiled_plan_is_compiled_once_and_proves_from_the_witness) {
+  auto e = make(config());
+  std::vector<std::pair<std::string, uint64_t>> planned, full;
+  for (uint64_t s = 1; s <= 3; ++s) {
+    planned.emplace_back(e->submit(request(s * 77, 2))->job_id, s * 77);
+    full.emplace_back(e->submit(request(s * 79, 1, 0, proof_kind::winning_post))->job_id, s * 79);
+  }
+  for (const auto* list : {&planned, &full}) {
+    for (const auto& [id, seed] : *list) {
+      auto r = e->await(id, 60s);
+      ASSERT_EQ(r->state, job_state::completed) << id << ": " << r->error.to_string();
+      EXPECT_TRUE(proof_verifies(r->proof, seed, list == &planned ? 2 : 1)) << id;
+      for (const partition_timings& pt : r->timings.partitions) {
+        if (list == &planned) {
+          EXPECT_GT(pt.abc, 0) << id;
+        } else {
+          EXPECT_EQ(pt.abc, 0) << id;
+        }
+      }
+    }
+  }
+  unsigned compiles = 0;
+  for (const auto& ev : e->timeline(0)) {
+    if (ev.phase != "compile") continue;
+    ++compiles;
+    EXPECT_EQ(ev.kind, proof_kind::porep_seal_commit);
+  }
+  EXPECT_EQ(compiles, 1u);
+}
+
+// compiled_abc = false (CUZK_DISABLE_PCE=1) and a plan that fails to compile: full synthesis,
+// proofs verify; a witness that does not fit its plan fails the job, never a wrong proof.
+TEST_F(engine_test, without_a_usable_plan_partitions_are_synthesized_in_full) {
+  for (int variant = 0; variant < 2; ++variant) {
+    engine_config c = config();
+    c.compiled_abc = variant != 0;
+    auto e = make(c, parts(variant == 0 ? plan_mode::compiled : plan_mode::broken));
+    auto r = e->await(e->submit(request(501, 2))->job_id, 60s);
+    ASSERT_EQ(r->state, job_state::completed) << variant << ": " << r->error.to_string();
+    EXPECT_TRUE(proof_verifies(r->proof, 501, 2));
+    for (const partition_timings& pt : r->timings.partitions) EXPECT_EQ(pt.abc, 0) << variant;
+    for (const auto& ev : e->timeline(0)) EXPECT_NE(ev.phase, "compile") << variant;
+  }
+  // Both partitions fail, the second while the first one's failure waits for it (each sleeps
+  // 200 ms in synthesis on its own worker): the regression of a job that hung RUNNING because a
+  // second failure did not settle it.
+  auto e = make(config(), parts(plan_mode::wrong));
+  auto r = e->await(e->submit(request(502, 2, 200))->job_id, 60s);
+  ASSERT_EQ(r->state, job_state::failed);
+  EXPECT_EQ(r->error.code(), status_code::internal) << r->error.to_string();
+  EXPECT_NE(r->error.message().find("is not the compiled plan's"), std::string::npos)
+      << r->error.to_string();
 }
 
 TEST_F(engine_test, self_verification_failure_retries_then_names_the_partition) {

@@ -50,12 +50,14 @@ class porep_prepared final : public prepared_proof {
   synthesis_shape shape() const override { return shape_; }
 
   status synthesize(unsigned k, r1cs::proving_cs& cs, thread_pool& pool) const override {
-    auto circuit = synth::stacked_circuit_from_c1(cfg_, c1_, k);
-    if (!circuit) {
-      return status(status_code::invalid_argument,
-                    "bad C1 for the circuit: " + circuit.error().to_string());
-    }
-    return synth::synthesize_stacked_circuit_parallel(cs, *circuit, pool);
+    return synthesize_into(k, cs, pool);
+  }
+  status synthesize_witness(unsigned k, r1cs::witness_cs& cs, thread_pool& pool) const override {
+    return synthesize_into(k, cs, pool);
+  }
+  result<r1cs::abc_plan> compile_plan() const override {
+    return synth::stacked_abc_plan(cfg_.layers(), cfg_.sector.tree_d, cfg_.sector.tree_r,
+                                   cfg_.challenges_per_partition());
   }
 
   result<std::vector<ff::fr_t>> public_inputs(unsigned k) const override {
@@ -67,6 +69,16 @@ class porep_prepared final : public prepared_proof {
   uint64_t host_bytes() const override { return input_bytes_; }
 
  private:
+  template <class CS>
+  status synthesize_into(unsigned k, CS& cs, thread_pool& pool) const {
+    auto circuit = synth::stacked_circuit_from_c1(cfg_, c1_, k);
+    if (!circuit) {
+      return status(status_code::invalid_argument,
+                    "bad C1 for the circuit: " + circuit.error().to_string());
+    }
+    return synth::synthesize_stacked_circuit_parallel(cs, *circuit, pool);
+  }
+
   porep::porep_config_t cfg_;
   porep::c1_output_t c1_;
   porep::sdr_graph graph_;

@@ -32,7 +32,8 @@ class post_prepared final : public prepared_proof {
  public:
   post_prepared(const post::post_config_t& cfg, synth::fallback_post_circuit_t circuit,
                 std::vector<ff::fr_t> inputs, const std::string& param_dir, uint64_t input_bytes)
-      : circuit_(std::move(circuit)),
+      : cfg_(cfg),
+        circuit_(std::move(circuit)),
         inputs_(std::move(inputs)),
         params_{post_circuit_id(cfg), proofs::post_params_path(cfg, param_dir)},
         input_bytes_(input_bytes) {
@@ -48,6 +49,13 @@ class post_prepared final : public prepared_proof {
     if (k != 0) return status(status_code::invalid_argument, "a PoSt job has one partition");
     return synth::synthesize_fallback_post_circuit_parallel(cs, circuit_, pool);
   }
+  status synthesize_witness(unsigned k, r1cs::witness_cs& cs, thread_pool& pool) const override {
+    if (k != 0) return status(status_code::invalid_argument, "a PoSt job has one partition");
+    return synth::synthesize_fallback_post_circuit_parallel(cs, circuit_, pool);
+  }
+  result<r1cs::abc_plan> compile_plan() const override {
+    return synth::fallback_post_abc_plan(cfg_);
+  }
 
   result<std::vector<ff::fr_t>> public_inputs(unsigned k) const override {
     if (k != 0) return status(status_code::invalid_argument, "a PoSt job has one partition");
@@ -59,6 +67,7 @@ class post_prepared final : public prepared_proof {
   uint64_t host_bytes() const override { return input_bytes_; }
 
  private:
+  post::post_config_t cfg_;
   synth::fallback_post_circuit_t circuit_;
   std::vector<ff::fr_t> inputs_;
   circuit_params params_;

@@ -25,7 +25,9 @@
 #include "ff/fields.hpp"
 #include "filecoin/proofs/prover_backend.hpp"
 #include "groth16/params_io.hpp"
+#include "r1cs/abc_plan.hpp"
 #include "r1cs/proving_cs.hpp"
+#include "r1cs/witness_cs.hpp"
 
 namespace cuzk::engine {
 
@@ -40,7 +42,10 @@ struct circuit_params {
 /// and charges a recycled buffer from them before synthesizing.
 struct synthesis_shape {
   size_t constraints = 0, aux = 0, inputs = 0;
+  /// A full synthesis (proving_cs: a, b, c, the witness and the densities).
   uint64_t bytes() const { return r1cs::proving_cs::reserve_bytes(constraints, aux, inputs); }
+  /// A witness synthesis (witness_cs: inputs and aux only).
+  uint64_t witness_bytes() const { return r1cs::witness_cs::reserve_bytes(aux, inputs); }
 };
 
 /// A request decoded and checked, ready to be proved partition by partition. Immutable after
@@ -57,6 +62,21 @@ class prepared_proof {
   /// SnapDeals' challenges and PoSt's sector slots, are synthesized in parallel on it; the pool
   /// interleaves concurrent partitions).
   virtual status synthesize(unsigned k, r1cs::proving_cs& cs, thread_pool& pool) const = 0;
+  /// The circuit's constraint matrices compiled for computing a, b, c from a witness on the
+  /// prover (r1cs::abc_plan: seconds and ≈ 0.4 GB for 32 GiB PoRep). The engine compiles it once
+  /// per circuit and shares it with every job of the circuit; it then synthesizes the witness
+  /// only (synthesize_witness), and a partition holds 4.2 GB instead of 16.7 GB for 32 GiB PoRep.
+  /// A kind without a plan (this default), or a plan that fails to compile, is synthesized in
+  /// full (synthesize) instead.
+  virtual result<r1cs::abc_plan> compile_plan() const {
+    return status(status_code::unavailable, "this proof kind has no compiled a, b, c plan");
+  }
+  /// Partition k's witness into `cs` (reset and reserved to shape() by the engine), for a circuit
+  /// whose plan compiled: the same assignment synthesize() produces. Errors as synthesize's.
+  virtual status synthesize_witness(unsigned k, r1cs::witness_cs& cs, thread_pool& pool) const {
+    (void)k, (void)cs, (void)pool;
+    return status(status_code::unavailable, "this proof kind has no witness-only synthesis");
+  }
   /// The verifier's public inputs of partition k (without ONE).
   virtual result<std::vector<ff::fr_t>> public_inputs(unsigned k) const = 0;
   /// Host bytes this object holds (decoded inputs), charged to the budget while the job lives.

@@ -54,6 +54,25 @@ class snap_prepared final : public prepared_proof {
   // The circuit is built here rather than in prepare(): a 32 GiB update holds 16 of them, each
   // about the size of its vanilla proof, and only the partitions being synthesized need theirs.
   status synthesize(unsigned k, r1cs::proving_cs& cs, thread_pool& pool) const override {
+    return synthesize_into(k, cs, pool);
+  }
+  status synthesize_witness(unsigned k, r1cs::witness_cs& cs, thread_pool& pool) const override {
+    return synthesize_into(k, cs, pool);
+  }
+  result<r1cs::abc_plan> compile_plan() const override {
+    return synth::empty_sector_update_abc_plan(d_.cfg);
+  }
+
+  result<std::vector<ff::fr_t>> public_inputs(unsigned k) const override {
+    return synth::empty_sector_update_public_inputs(d_.cfg, d_.comms, k);
+  }
+
+  // The decoded PartitionProofs hold the same 32-byte values as their bincode.
+  uint64_t host_bytes() const override { return d_.input_bytes; }
+
+ private:
+  template <class CS>
+  status synthesize_into(unsigned k, CS& cs, thread_pool& pool) const {
     if (k >= d_.partitions.size()) {
       return status(status_code::invalid_argument, "partition " + std::to_string(k) + " of " +
                                                        std::to_string(d_.partitions.size()));
@@ -67,14 +86,6 @@ class snap_prepared final : public prepared_proof {
     return synth::synthesize_empty_sector_update_circuit_parallel(cs, *circuit, pool);
   }
 
-  result<std::vector<ff::fr_t>> public_inputs(unsigned k) const override {
-    return synth::empty_sector_update_public_inputs(d_.cfg, d_.comms, k);
-  }
-
-  // The decoded PartitionProofs hold the same 32-byte values as their bincode.
-  uint64_t host_bytes() const override { return d_.input_bytes; }
-
- private:
   decoded_snap d_;
   circuit_params params_;
   synthesis_shape shape_;

@@ -318,7 +318,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   device_buffer<fr_t> da(m);
   const cuzk::gpu::stream strm(p.ctx);
   const cudaStream_t st = strm.get();
-  cuzk::gpu::event ev[11];  // phase boundaries
+  cuzk::gpu::event ev[11], ev_abc;  // phase boundaries; ev_abc: a, b, c evaluated
   proof_parts out;
   std::unique_ptr<cuzk::gpu::stager> stg = p.ctx.take_stager();
   const run_t run{p.ctx, strm, *stg, pool};
@@ -336,6 +336,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     const size_t n = abc->num_rows();
     for (device_buffer<fr_t>* v : {&da, &db, &dc}) zero_tail(run, *v, n);
     abc->evaluate(d_in.data(), d_aux.data(), da.data(), db.data(), dc.data(), strm);
+    ev_abc.record(strm);
     coset_transforms(run, d, da);
     ev[1].record(strm);
     coset_transforms(run, d, db);
@@ -410,7 +411,12 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   ev[10].synchronize();
   p.ctx.put_stager(std::move(stg));
 
-  tm.ntt_a = ev[1].since(ev[0]);
+  if (abc != nullptr) {
+    tm.abc = ev_abc.since(ev[0]);
+    tm.ntt_a = ev[1].since(ev_abc);
+  } else {
+    tm.ntt_a = ev[1].since(ev[0]);
+  }
   tm.ntt_b = ev[2].since(ev[1]);
   tm.ntt_c = ev[3].since(ev[2]);
   tm.h_compute = ev[4].since(ev[3]);

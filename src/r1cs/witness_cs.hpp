@@ -41,6 +41,15 @@ class witness_cs {
     inputs_.reserve(num_inputs);
   }
 
+  /// Host bytes held by the assignment (its capacity): what a recycled buffer costs the budget.
+  size_t capacity_bytes() const {
+    return (aux_.capacity() + inputs_.capacity()) * sizeof(ff::fr_t);
+  }
+  /// What reserve(·, num_aux, num_inputs) allocates, in bytes (to charge a budget first).
+  static size_t reserve_bytes(size_t num_aux, size_t num_inputs) {
+    return (num_aux + num_inputs) * sizeof(ff::fr_t);
+  }
+
   /// Back to the freshly constructed state (only ONE allocated) with the storage kept, so a
   /// recycled witness buffer is not zeroed by the kernel again.
   void reset() {

@@ -3,9 +3,13 @@
 // differently with CUDA (CUZK_WITH_CUDA), so no caller branches on the build.
 #include "filecoin/proofs/prover_backend.hpp"
 
+#include <chrono>
 #include <utility>
+#include <vector>
 
+#include "base/huge_pages.hpp"
 #include "groth16/prover_cpu.hpp"
+#include "r1cs/proving_cs.hpp"
 #if defined(CUZK_WITH_CUDA)
 #include "gpu/runtime.hpp"
 #include "groth16/prover_gpu.hpp"
@@ -20,16 +24,43 @@ class cpu_backend final : public prover_backend {
   explicit cpu_backend(groth16::parameters params) : params_(std::move(params)) {}
   const std::string& name() const override { return name_; }
   const groth16::verifying_key& vk() const override { return params_.vk; }
-  uint64_t host_bytes() const override { return groth16::query_bytes(params_.sizes()); }
   uint64_t device_bytes() const override { return 0; }
   result<groth16::proof_parts> start(const groth16::assignment& asg, thread_pool& pool,
                                      groth16::prover_timings* timings) override {
     return groth16::start(params_, asg, pool, timings);
   }
+  uint64_t host_bytes() const override {
+    return groth16::query_bytes(params_.sizes()) + 3 * a_.capacity() * sizeof(ff::fr_t);
+  }
+  plan_memory plan_memory_of(const r1cs::abc_plan& plan) const override {
+    return {3 * uint64_t(plan.num_rows()) * sizeof(ff::fr_t), 0};
+  }
+  // a, b, c evaluated into buffers kept for the next proof (huge pages, zeroed by the kernel once).
+  status prepare_plan(const std::shared_ptr<const r1cs::abc_plan>& plan) override {
+    plan_.reset();
+    for (auto* v : {&a_, &b_, &c_}) {
+      *v = r1cs::proving_cs::fr_vector();
+      reserve_huge(*v, plan->num_rows());
+      v->resize(plan->num_rows());
+    }
+    plan_ = plan;
+    return status();
+  }
+  result<groth16::proof_parts> start_witness(const groth16::assignment& witness,
+                                             const std::shared_ptr<const r1cs::abc_plan>& plan,
+                                             thread_pool& pool,
+                                             groth16::prover_timings* timings) override {
+    if (plan != plan_) {
+      if (status s = prepare_plan(plan); !s) return s;
+    }
+    return start_evaluated(witness, *plan, a_, b_, c_, pool, timings);
+  }
 
  private:
   const groth16::parameters params_;
   const std::string name_ = "cpu";
+  std::shared_ptr<const r1cs::abc_plan> plan_;  // the plan a_, b_, c_ are sized for
+  r1cs::proving_cs::fr_vector a_, b_, c_;
 };
 
 #if defined(CUZK_WITH_CUDA)
@@ -42,19 +73,77 @@ class gpu_backend final : public prover_backend {
   uint64_t host_bytes() const override {
     return uint64_t(dp_->vk().ic.size()) * sizeof(ec::g1_affine_t);
   }
-  uint64_t device_bytes() const override { return dp_->bytes(); }
   result<groth16::proof_parts> start(const groth16::assignment& asg, thread_pool& pool,
                                      groth16::prover_timings* timings) override {
     return groth16::gpu::start(*dp_, asg, pool, timings);
   }
+  plan_memory plan_memory_of(const r1cs::abc_plan& plan) const override {
+    return {0, plan.size().bytes};
+  }
+  status prepare_plan(const std::shared_ptr<const r1cs::abc_plan>& plan) override {
+    program_.reset();
+    plan_.reset();
+    auto p = groth16::gpu::device_abc_program::upload(*plan, dp_->context());
+    if (!p) return status(p.error().code(), "uploading the a, b, c plan: " + p.error().message());
+    program_ = std::move(*p);
+    plan_ = plan;
+    return status();
+  }
+  // a, b, c on the device from the uploaded plan: the host hands over the witness only.
+  result<groth16::proof_parts> start_witness(const groth16::assignment& witness,
+                                             const std::shared_ptr<const r1cs::abc_plan>& plan,
+                                             thread_pool& pool,
+                                             groth16::prover_timings* timings) override {
+    if (plan != plan_) {
+      if (status s = prepare_plan(plan); !s) return s;
+    }
+    return groth16::gpu::start(*dp_, *program_, witness, pool, timings);
+  }
+  uint64_t device_bytes() const override {
+    return dp_->bytes() + (program_ ? program_->device_bytes() : 0);
+  }
 
  private:
   std::unique_ptr<groth16::gpu::device_parameters> dp_;
+  std::shared_ptr<const r1cs::abc_plan> plan_;  // the plan program_ was uploaded from
+  std::unique_ptr<groth16::gpu::device_abc_program> program_;
   const std::string name_;
 };
 #endif
 
 }  // namespace
+
+prover_backend::plan_memory prover_backend::plan_memory_of(const r1cs::abc_plan&) const {
+  return {};
+}
+
+status prover_backend::prepare_plan(const std::shared_ptr<const r1cs::abc_plan>&) {
+  return status();
+}
+
+result<groth16::proof_parts> prover_backend::start_witness(
+    const groth16::assignment& witness, const std::shared_ptr<const r1cs::abc_plan>& plan,
+    thread_pool& pool, groth16::prover_timings* timings) {
+  const size_t rows = plan->num_rows();
+  std::vector<ff::fr_t> a(rows), b(rows), c(rows);
+  return start_evaluated(witness, *plan, a, b, c, pool, timings);
+}
+
+result<groth16::proof_parts> prover_backend::start_evaluated(
+    const groth16::assignment& witness, const r1cs::abc_plan& plan, std::span<ff::fr_t> a,
+    std::span<ff::fr_t> b, std::span<ff::fr_t> c, thread_pool& pool,
+    groth16::prover_timings* timings) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (status s = plan.evaluate(witness.inputs, witness.aux, a, b, c, pool); !s) return s;
+  groth16::assignment asg = witness;
+  asg.a = a;
+  asg.b = b;
+  asg.c = c;
+  const double abc_ms = groth16::ms_since(t0);
+  auto parts = start(asg, pool, timings);
+  if (timings) timings->abc = abc_ms;
+  return parts;
+}
 
 std::vector<gpu_device_t> list_gpus() {
   std::vector<gpu_device_t> out;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "groth16/params_io.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
+#include "r1cs/abc_plan.hpp"
 
 namespace cuzk::proofs {
 
@@ -34,6 +36,34 @@ class prover_backend {
   /// The heavy part of one proof with the backend's parameters.
   virtual result<groth16::proof_parts> start(const groth16::assignment& asg, thread_pool& pool,
                                              groth16::prover_timings* timings) = 0;
+
+  /// What prepare_plan(plan) makes the backend hold, for the caller to make room first.
+  struct plan_memory {
+    uint64_t host = 0, device = 0;
+  };
+  virtual plan_memory plan_memory_of(const r1cs::abc_plan& plan) const;
+  /// Readies the backend to prove from `plan` (start_witness) and keeps it: the GPU uploads the
+  /// plan (a 32 GiB PoRep partition's is ≈ 0.4 GB), the CPU allocates the a, b, c it evaluates
+  /// into (3 × rows × 32 bytes); host_bytes() / device_bytes() include them from then on.
+  /// Another plan replaces the first. This default holds nothing (start_witness then allocates
+  /// per call). Not concurrent with start or start_witness.
+  virtual status prepare_plan(const std::shared_ptr<const r1cs::abc_plan>& plan);
+  /// The heavy part of one proof from the witness alone: `witness` carries inputs, aux and the
+  /// densities (a, b, c empty) and a, b, c are evaluated from the circuit's compiled `plan` (the
+  /// GPU on the device, the CPU on the host), with what prepare_plan(plan) readied, or prepared
+  /// now when it was not. This default evaluates them on the host into buffers that live for
+  /// the call, then runs start(). Errors: a witness whose counts are not the plan's
+  /// (size_mismatch), start()'s.
+  virtual result<groth16::proof_parts> start_witness(
+      const groth16::assignment& witness, const std::shared_ptr<const r1cs::abc_plan>& plan,
+      thread_pool& pool, groth16::prover_timings* timings);
+
+ protected:
+  /// a, b, c of `plan` from `witness` into a, b, c (num_rows() each) on `pool`, then start().
+  result<groth16::proof_parts> start_evaluated(const groth16::assignment& witness,
+                                               const r1cs::abc_plan& plan, std::span<ff::fr_t> a,
+                                               std::span<ff::fr_t> b, std::span<ff::fr_t> c,
+                                               thread_pool& pool, groth16::prover_timings* timings);
 };
 
 /// A CUDA device this machine has (none in a build without CUDA).
