@@ -55,8 +55,9 @@ daemon=
       2>&1 | tail -6
   fi
   step "3. daemon on GPU 0, $proofs proof(s)"
-  printf '[daemon]\nlisten = "unix://%s/cuzk.sock"\n[srs]\nparam_cache = "%s"\n' "$w" \
-    "$w/params" >"$w/cuzk.toml"
+  printf '[daemon]\nlisten = "unix://%s/cuzk.sock"\nstatus_listen = "127.0.0.1:9821"\n' "$w" \
+    >"$w/cuzk.toml"
+  printf '[srs]\nparam_cache = "%s"\n' "$w/params" >>"$w/cuzk.toml"
   [[ -n ${SYNTH_WORKERS:-} ]] &&
     printf '[pipeline]\nmax_parallel_synthesis = %s\n' "$SYNTH_WORKERS" >>"$w/cuzk.toml"
   ./cuzk-daemon -c "$w/cuzk.toml" >"$out/daemon.log" 2>&1 &
@@ -70,6 +71,20 @@ daemon=
     echo "proof $i: rc=$? wall $((SECONDS - t)) s"
   done
   grep -E "VmHWM|VmRSS" "/proc/$daemon/status"
+  # The engine's timeline (every phase of every partition, the prover's split) and a summary.
+  python3 - "$out/timeline.json" <<'PY'
+import json, statistics, sys, urllib.request
+doc = json.load(urllib.request.urlopen("http://127.0.0.1:9821/timeline.json?since=0", timeout=10))
+json.dump(doc, open(sys.argv[1], "w"))
+ev = doc.get("events", [])
+for phase in ("compile", "load", "synthesis", "prove", "finalize", "verify"):
+    d = [1e3 * (e["end"] - e["start"]) for e in ev if e["phase"] == phase]
+    if d:
+        print(f"{phase:9s} n={len(d):3d} mean {statistics.mean(d):9.1f} ms  min {min(d):9.1f}  max {max(d):9.1f}")
+splits = [e["split"] for e in ev if e["phase"] == "prove" and e.get("split")]
+for key in (splits[0].keys() if splits else []):
+    print(f"  prove split {key:9s} mean {statistics.mean(s[key] for s in splits):8.1f} ms")
+PY
   ./cuzk-bench -a "unix://$w/cuzk.sock" status 2>&1 | head -40
   kill -TERM "$daemon"
   wait "$daemon"

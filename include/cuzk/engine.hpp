@@ -104,8 +104,9 @@ struct engine_config {
   bool cpu_worker_with_gpus = false;
   /// Threads of the CPU prover and the parameter decoding; 0: every core.
   unsigned prover_threads = 0;
-  /// Partitions synthesized at once (each spreads its challenges over the synthesis pool); 0: a
-  /// quarter of the cores, at least 2, at most max_synthesis_workers.
+  /// Partitions synthesized at once (each spreads its challenges over the synthesis pool); 0: an
+  /// eighth of the cores with compiled_abc (a quarter without), at least 2, at most
+  /// max_synthesis_workers.
   unsigned synthesis_workers = 0;
   /// The cap on the automatic synthesis_workers (pipeline.max_parallel_synthesis); 0: none.
   unsigned max_synthesis_workers = 0;

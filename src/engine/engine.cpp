@@ -340,11 +340,15 @@ class engine_impl final : public proving_engine {
     if (chosen.empty() || cfg_.cpu_worker_with_gpus) add_cpu_worker(prover_threads);
 
     // Partitions in synthesis at once. Each spreads its independent parts (PoRep's and
-    // SnapDeals' challenges, PoSt's sector slots) over the shared pool below, so a quarter of
-    // the cores (at least 2) keeps every core busy and the next partition ready, while each one
-    // in flight holds its full buffers (≈ 11 GB for 32 GiB PoRep): one worker per core held ten
-    // of them, 109.5 GiB of RSS on the H200.
-    unsigned automatic = std::min(cores, std::max(2u, cores / 4));
+    // SnapDeals' challenges, PoSt's sector slots) over the shared pool below, so a few workers
+    // keep every core busy and the next partition ready, while each one in flight holds its
+    // buffer (one worker per core held ten full ones, 109.5 GiB of RSS on the H200). A witness
+    // (compiled_abc) is ≈ 0.3 s of 16 cores for a 32 GiB PoRep partition against ≈ 1.9 s of
+    // H200, and 2 workers kept the GPU 90 % busy at 16.7 GiB of RSS
+    // (bench/results/h200/2026-12-02-porep32g-witness.md): an eighth of the cores, at least 2;
+    // a full synthesis (≈ 2.4 s) needs a quarter.
+    const unsigned share = cfg_.compiled_abc ? 8 : 4;
+    unsigned automatic = std::min(cores, std::max(2u, cores / share));
     if (cfg_.max_synthesis_workers != 0)
       automatic = std::min(automatic, cfg_.max_synthesis_workers);
     synthesis_workers_ = cfg_.synthesis_workers ? cfg_.synthesis_workers : automatic;

@@ -32,7 +32,8 @@
 //     pool (the CPU prover's threads and the parameter decoding).
 // (2) As in Rust, synthesis.threads sizes the synthesis thread pool (Rust: the global rayon
 //     pool), which every partition in synthesis shares, spreading its challenges (PoSt: sector
-//     slots) over it. Partitions synthesized at once: a quarter of the cores, at least 2, capped
+//     slots) over it. Partitions synthesized at once: an eighth of the cores (a quarter with
+//     CUZK_DISABLE_PCE=1, full synthesis), at least 2, capped
 //     by pipeline.max_parallel_synthesis (Rust caps its synthesis workers with it too; its own
 //     count is budget / 14 GiB, ours is admitted against the memory budget partition by partition).
 //
