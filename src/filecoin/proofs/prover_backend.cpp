@@ -36,31 +36,24 @@ class cpu_backend final : public prover_backend {
     return {3 * uint64_t(plan.num_rows()) * sizeof(ff::fr_t), 0};
   }
   // a, b, c evaluated into buffers kept for the next proof (huge pages, zeroed by the kernel once).
-  status prepare_plan(const std::shared_ptr<const r1cs::abc_plan>& plan) override {
-    plan_.reset();
+  status ready_plan(const r1cs::abc_plan& plan) override {
     for (auto* v : {&a_, &b_, &c_}) {
       *v = r1cs::proving_cs::fr_vector();
-      reserve_huge(*v, plan->num_rows());
-      v->resize(plan->num_rows());
+      reserve_huge(*v, plan.num_rows());
+      v->resize(plan.num_rows());
     }
-    plan_ = plan;
     return status();
   }
-  result<groth16::proof_parts> start_witness(const groth16::assignment& witness,
-                                             const std::shared_ptr<const r1cs::abc_plan>& plan,
-                                             thread_pool& pool,
-                                             groth16::prover_timings* timings) override {
-    if (plan != plan_) {
-      if (status s = prepare_plan(plan); !s) return s;
-    }
-    return start_evaluated(witness, *plan, a_, b_, c_, pool, timings);
+  result<groth16::proof_parts> start_from_plan(const groth16::assignment& witness,
+                                               const r1cs::abc_plan& plan, thread_pool& pool,
+                                               groth16::prover_timings* timings) override {
+    return start_evaluated(witness, plan, a_, b_, c_, pool, timings);
   }
 
  private:
   const groth16::parameters params_;
   const std::string name_ = "cpu";
-  std::shared_ptr<const r1cs::abc_plan> plan_;  // the plan a_, b_, c_ are sized for
-  r1cs::proving_cs::fr_vector a_, b_, c_;
+  r1cs::proving_cs::fr_vector a_, b_, c_;  // sized for the ready plan
 };
 
 #if defined(CUZK_WITH_CUDA)
@@ -80,23 +73,17 @@ class gpu_backend final : public prover_backend {
   plan_memory plan_memory_of(const r1cs::abc_plan& plan) const override {
     return {0, plan.size().bytes};
   }
-  status prepare_plan(const std::shared_ptr<const r1cs::abc_plan>& plan) override {
+  status ready_plan(const r1cs::abc_plan& plan) override {
     program_.reset();
-    plan_.reset();
-    auto p = groth16::gpu::device_abc_program::upload(*plan, dp_->context());
+    auto p = groth16::gpu::device_abc_program::upload(plan, dp_->context());
     if (!p) return status(p.error().code(), "uploading the a, b, c plan: " + p.error().message());
     program_ = std::move(*p);
-    plan_ = plan;
     return status();
   }
   // a, b, c on the device from the uploaded plan: the host hands over the witness only.
-  result<groth16::proof_parts> start_witness(const groth16::assignment& witness,
-                                             const std::shared_ptr<const r1cs::abc_plan>& plan,
-                                             thread_pool& pool,
-                                             groth16::prover_timings* timings) override {
-    if (plan != plan_) {
-      if (status s = prepare_plan(plan); !s) return s;
-    }
+  result<groth16::proof_parts> start_from_plan(const groth16::assignment& witness,
+                                               const r1cs::abc_plan&, thread_pool& pool,
+                                               groth16::prover_timings* timings) override {
     return groth16::gpu::start(*dp_, *program_, witness, pool, timings);
   }
   uint64_t device_bytes() const override {
@@ -105,8 +92,7 @@ class gpu_backend final : public prover_backend {
 
  private:
   std::unique_ptr<groth16::gpu::device_parameters> dp_;
-  std::shared_ptr<const r1cs::abc_plan> plan_;  // the plan program_ was uploaded from
-  std::unique_ptr<groth16::gpu::device_abc_program> program_;
+  std::unique_ptr<groth16::gpu::device_abc_program> program_;  // of the ready plan
   const std::string name_;
 };
 #endif
@@ -117,16 +103,33 @@ prover_backend::plan_memory prover_backend::plan_memory_of(const r1cs::abc_plan&
   return {};
 }
 
-status prover_backend::prepare_plan(const std::shared_ptr<const r1cs::abc_plan>&) {
+status prover_backend::prepare_plan(const std::shared_ptr<const r1cs::abc_plan>& plan) {
+  ready_.reset();
+  if (status s = ready_plan(*plan); !s) return s;
+  ready_ = plan;
   return status();
 }
 
 result<groth16::proof_parts> prover_backend::start_witness(
     const groth16::assignment& witness, const std::shared_ptr<const r1cs::abc_plan>& plan,
     thread_pool& pool, groth16::prover_timings* timings) {
-  const size_t rows = plan->num_rows();
+  if (plan != ready_) {
+    if (status s = prepare_plan(plan); !s) return s;
+  }
+  return start_from_plan(witness, *plan, pool, timings);
+}
+
+status prover_backend::ready_plan(const r1cs::abc_plan&) {
+  return status();
+}
+
+result<groth16::proof_parts> prover_backend::start_from_plan(const groth16::assignment& witness,
+                                                             const r1cs::abc_plan& plan,
+                                                             thread_pool& pool,
+                                                             groth16::prover_timings* timings) {
+  const size_t rows = plan.num_rows();
   std::vector<ff::fr_t> a(rows), b(rows), c(rows);
-  return start_evaluated(witness, *plan, a, b, c, pool, timings);
+  return start_evaluated(witness, plan, a, b, c, pool, timings);
 }
 
 result<groth16::proof_parts> prover_backend::start_evaluated(

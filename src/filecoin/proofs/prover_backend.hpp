@@ -45,25 +45,33 @@ class prover_backend {
   /// Readies the backend to prove from `plan` (start_witness) and keeps it: the GPU uploads the
   /// plan (a 32 GiB PoRep partition's is ≈ 0.4 GB), the CPU allocates the a, b, c it evaluates
   /// into (3 × rows × 32 bytes); host_bytes() / device_bytes() include them from then on.
-  /// Another plan replaces the first. This default holds nothing (start_witness then allocates
-  /// per call). Not concurrent with start or start_witness.
-  virtual status prepare_plan(const std::shared_ptr<const r1cs::abc_plan>& plan);
+  /// Another plan replaces the first. Not concurrent with start or start_witness.
+  status prepare_plan(const std::shared_ptr<const r1cs::abc_plan>& plan);
   /// The heavy part of one proof from the witness alone: `witness` carries inputs, aux and the
   /// densities (a, b, c empty) and a, b, c are evaluated from the circuit's compiled `plan` (the
-  /// GPU on the device, the CPU on the host), with what prepare_plan(plan) readied, or prepared
-  /// now when it was not. This default evaluates them on the host into buffers that live for
-  /// the call, then runs start(). Errors: a witness whose counts are not the plan's
-  /// (size_mismatch), start()'s.
-  virtual result<groth16::proof_parts> start_witness(
-      const groth16::assignment& witness, const std::shared_ptr<const r1cs::abc_plan>& plan,
-      thread_pool& pool, groth16::prover_timings* timings);
+  /// GPU on the device, the CPU on the host), prepared first when prepare_plan(plan) was not
+  /// called. Errors: a witness whose counts are not the plan's (size_mismatch), start()'s.
+  result<groth16::proof_parts> start_witness(const groth16::assignment& witness,
+                                             const std::shared_ptr<const r1cs::abc_plan>& plan,
+                                             thread_pool& pool, groth16::prover_timings* timings);
 
  protected:
+  /// What prepare_plan does for this backend; this default holds nothing.
+  virtual status ready_plan(const r1cs::abc_plan& plan);
+  /// start_witness once `plan` is ready; this default evaluates a, b, c on the host into buffers
+  /// that live for the call, then runs start().
+  virtual result<groth16::proof_parts> start_from_plan(const groth16::assignment& witness,
+                                                       const r1cs::abc_plan& plan,
+                                                       thread_pool& pool,
+                                                       groth16::prover_timings* timings);
   /// a, b, c of `plan` from `witness` into a, b, c (num_rows() each) on `pool`, then start().
   result<groth16::proof_parts> start_evaluated(const groth16::assignment& witness,
                                                const r1cs::abc_plan& plan, std::span<ff::fr_t> a,
                                                std::span<ff::fr_t> b, std::span<ff::fr_t> c,
                                                thread_pool& pool, groth16::prover_timings* timings);
+
+ private:
+  std::shared_ptr<const r1cs::abc_plan> ready_;  // the plan ready_plan() last succeeded for
 };
 
 /// A CUDA device this machine has (none in a build without CUDA).
