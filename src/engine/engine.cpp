@@ -999,8 +999,20 @@ class engine_impl final : public proving_engine {
                             gib(host_budget_));
   }
 
+  // PREPARE of one job. The stage holds the job in flight from start to end: it releases mu_ at
+  // several points (decoding, compiling or waiting for the plan, loading parameters, readying the
+  // plan), and a cancel meanwhile must only mark the job, never settle it (which drops its
+  // prepared input and its pins) under the stage's feet; the job settles here, once.
   void run_prepare_locked(std::unique_lock<std::mutex>& lk, const std::shared_ptr<job>& j,
                           const std::string& lane) {
+    ++j->in_flight;
+    prepare_stage_locked(lk, j, lane);
+    --j->in_flight;
+    if (j->stopping()) settle_locked(*j);
+  }
+
+  void prepare_stage_locked(std::unique_lock<std::mutex>& lk, const std::shared_ptr<job>& j,
+                            const std::string& lane) {
     j->state = job_state::running;
     ++j->in_flight;
     const auto t0 = clock_type::now();
@@ -1025,6 +1037,7 @@ class engine_impl final : public proving_engine {
     j->prepared_charged = j->prepared->host_bytes();
     host_used_ += j->prepared_charged;
     if (cfg_.compiled_abc) j->plan = plan_of_locked(lk, *j, lane);
+    if (j->stopping()) return;  // cancelled while the plan compiled
     if (cuzk::status s = check_fits_locked(*j, 0); !s) {
       fail_locked(*j, s);
       return;
@@ -1053,6 +1066,7 @@ class engine_impl final : public proving_engine {
       fail_locked(*j, load_error);
       return;
     }
+    if (j->stopping()) return;  // cancelled while the parameters loaded
     if (j->pins.empty()) {
       fail_locked(*j, cuzk::status(status_code::unavailable, "no healthy prover worker"));
       return;

@@ -105,6 +105,7 @@ class chain_prepared final : public prepared_proof {
   result<r1cs::abc_plan> compile_plan() const override {
     if (plan_ == plan_mode::none) return prepared_proof::compile_plan();
     if (plan_ == plan_mode::broken) return status(status_code::internal, "test: no plan today");
+    if (sleep_ms_) std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms_));
     r1cs::matrix_cs cs;
     squaring_chain(cs, fr_t::zero(), plan_ == plan_mode::wrong ? SQUARINGS + 1 : SQUARINGS);
     return r1cs::abc_plan::from_matrices(cs.take_matrices());
@@ -537,6 +538,31 @@ TEST_F(engine_test, without_a_usable_plan_partitions_are_synthesized_in_full) {
   EXPECT_EQ(r->error.code(), status_code::internal) << r->error.to_string();
   EXPECT_NE(r->error.message().find("is not the compiled plan's"), std::string::npos)
       << r->error.to_string();
+}
+
+// Cancels during PREPARE while mu_ is released: the job compiling the plan (it sleeps 400 ms) and
+// a second job waiting for that plan. The regression of a daemon that crashed (SIGSEGV) when the
+// waiting job was settled under its own prepare, which then read its dropped input. Both end
+// CANCELLED; the plan is still compiled once and a later job proves from it.
+TEST_F(engine_test, a_cancel_during_prepare_settles_the_job_once_prepare_lets_go) {
+  auto e = make(config());
+  const std::string compiling = e->submit(request(601, 2, 400))->job_id;
+  std::this_thread::sleep_for(100ms);  // the first job is compiling the plan
+  const std::string waiting = e->submit(request(602, 2, 400))->job_id;
+  std::this_thread::sleep_for(100ms);  // the second waits for it on the other worker
+  ASSERT_TRUE(*e->cancel(waiting, "test"));
+  ASSERT_TRUE(*e->cancel(compiling, "test"));
+  for (const std::string& id : {waiting, compiling}) {
+    auto r = e->await(id, 60s);
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    EXPECT_EQ(r->state, job_state::cancelled) << id << ": " << r->error.to_string();
+  }
+  auto r = e->await(e->submit(request(603, 2))->job_id, 60s);
+  ASSERT_EQ(r->state, job_state::completed) << r->error.to_string();
+  EXPECT_TRUE(proof_verifies(r->proof, 603, 2));
+  unsigned compiles = 0;
+  for (const auto& ev : e->timeline(0)) compiles += ev.phase == "compile";
+  EXPECT_EQ(compiles, 1u);
 }
 
 TEST_F(engine_test, self_verification_failure_retries_then_names_the_partition) {

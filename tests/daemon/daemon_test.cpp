@@ -539,6 +539,9 @@ void run_stress(int n, int unique, int concurrency) {
   while (std::fgets(buf, sizeof buf, p)) out += buf;
   const int rc = ::pclose(p);
   std::fprintf(stderr, "%s", out.c_str());
+  // A lost answer is usually a daemon that died: say how, with the end of its log.
+  const std::string ended = d.ended();
+  EXPECT_EQ(ended, "") << "the daemon " << ended << "; its log ends:\n" << d.log_tail();
   EXPECT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("lost 0, duplicated 0, wrong 0"), std::string::npos) << out;
   EXPECT_NE(out.find(std::to_string(n) + " submitted"), std::string::npos) << out;

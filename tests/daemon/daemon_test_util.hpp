@@ -179,6 +179,22 @@ class daemon_process {
     return -1;
   }
 
+  // How the process ended, when it has ("exited 1", "killed by signal 11"); "" while it runs.
+  std::string ended() {
+    if (pid_ <= 0) return "";
+    int st = 0;
+    if (::waitpid(pid_, &st, WNOHANG) != pid_) return "";
+    pid_ = -1;
+    return WIFEXITED(st) ? "exited " + std::to_string(WEXITSTATUS(st))
+                         : "killed by signal " + std::to_string(WTERMSIG(st));
+  }
+
+  // The last `bytes` of its log.
+  std::string log_tail(size_t bytes = 6000) const {
+    const std::string all = log_text();
+    return all.size() <= bytes ? all : all.substr(all.size() - bytes);
+  }
+
   std::string log_text() const {
     std::ifstream in(dir_ + "/daemon.log");
     return std::string(std::istreambuf_iterator<char>(in), {});
