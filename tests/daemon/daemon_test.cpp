@@ -119,6 +119,11 @@ class daemon_test : public ::testing::Test {
 daemon_process* daemon_test::d_ = nullptr;
 temp_dir* daemon_test::params_ = nullptr;
 
+// The same daemon set-up for the cases that prove several 2 KiB sectors one after another and
+// whose property the CI-sized stress run also checks (await timeouts, retries that attach, reused
+// ids): label slow (ctest daemon_slow_test), run by hand, so the CI run stays within its time.
+class daemon_slow : public daemon_test {};
+
 TEST_F(daemon_test, prove_returns_a_proof_that_verifies) {
   const sector& s = sectors()[0];
   auto r =
@@ -130,7 +135,7 @@ TEST_F(daemon_test, prove_returns_a_proof_that_verifies) {
   EXPECT_GT(r.synthesis_ms(), 0u);
 }
 
-TEST_F(daemon_test, await_with_a_short_timeout_answers_timeout_then_the_proof) {
+TEST_F(daemon_slow, await_with_a_short_timeout_answers_timeout_then_the_proof) {
   const sector& s = sectors()[1];
   grpc::ClientContext c1;
   cuzk::v1::SubmitProofResponse sub;
@@ -172,7 +177,7 @@ TEST_F(daemon_test, cancel_really_cancels) {
 
 // Curio retries with the same deterministic id: an identical request attaches to the running
 // job (one proof, the same bytes); the same id with another sector's C1 gets its own proof.
-TEST_F(daemon_test, identical_retry_attaches_and_a_reused_id_gets_its_own_proof) {
+TEST_F(daemon_slow, identical_retry_attaches_and_a_reused_id_gets_its_own_proof) {
   const sector& a = sectors()[0];
   const sector& b = sectors()[1];
   const std::string id = "porep-retry";
@@ -364,7 +369,7 @@ TEST(daemon_drain, drain_timeout_cancels_with_a_reason) {
 
 // cuzk-bench batch: two proofs of one C1 (each its own request id), both in flight at once;
 // the per-proof lines and the summary, exit 0.
-TEST_F(daemon_test, cuzk_bench_batch) {
+TEST_F(daemon_slow, cuzk_bench_batch) {
   const sector& s = sectors()[0];
   temp_dir dir("daemon_batch");
   const std::string c1 = dir.string() + "/c1.json";

@@ -74,7 +74,8 @@ TEST(synthetic, c1_8mib_and_512mib_checks) {
 }
 
 /// 32 GiB: 10 × 18 challenges, 11 layers, 8-8-0 (Sub) trees; generation, the full check and a
-/// JSON round trip (~39 MB) fit in a few seconds, so this runs in CI.
+/// JSON round trip (~39 MB) take seconds (a minute in the -O0 sanitizer build), so this runs in
+/// CI. The times are printed, not asserted (a loaded or instrumented machine is no failure).
 TEST(synthetic, c1_32gib_checks_and_json_round_trip) {
   const auto req = request(registered_seal_proof::stacked_drg_32gib_v1_1);
   synthetic_stats_t st;
@@ -86,7 +87,6 @@ TEST(synthetic, c1_32gib_checks_and_json_round_trip) {
       "32 GiB synthetic C1: %.3f s (labels %.3f, trees %.3f, proofs %.3f; %zu columns, "
       "%zu hashes)\n",
       gen, st.labels, st.trees, st.proofs, st.real_columns, st.poseidon_hashes);
-  EXPECT_LT(gen, 10.0);
   EXPECT_EQ(to_hex(c1->comm_d), "077e5fde35c50a9303a55009e3498a4ebedff39c42b710b730d8ec7ac7afa63e");
   ASSERT_EQ(c1->vanilla_proofs.size(), 10u);
   ASSERT_EQ(c1->vanilla_proofs[0].size(), 18u);
