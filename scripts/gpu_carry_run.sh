@@ -29,6 +29,7 @@ for archive in carry.tar.xz old/carry.tar.xz; do  # python's tarfile: xz(1) may 
   [[ -f $archive ]] && python3 -c 'import sys, tarfile, os; a = sys.argv[1]; tarfile.open(a).extractall(os.path.dirname(a) or ".")' "$archive"
 done
 # CUZK_GPU_POREP32G=1: only the whole 32 GiB proof (porep32g_run.sh, its own logs).
+# CUZK_GPU_SKIP_PIPELINE=1: the engine step without its cuzk-bench pipeline comparison.
 [[ ${CUZK_GPU_POREP32G:-0} == 1 ]] && exec ./porep32g_run.sh
 step() { echo "== $* ($(date +%T))"; }
 # peak_rss CMD...: runs CMD and prints its peak resident set (getrusage of the child; python3 is
@@ -169,7 +170,7 @@ bench() {
   wait $daemon
   echo "daemon rc=$?"
   }
-  [[ -x ./cuzk-bench ]] && for dev in -1 0; do
+  [[ -x ./cuzk-bench && ${CUZK_GPU_SKIP_PIPELINE:-0} != 1 ]] && for dev in -1 0; do
     step "cuzk-bench pipeline --gpu $dev"
     peak_rss timeout 300 ./cuzk-bench pipeline --param-dir "$w/params" --sectors 8 --gpu $dev 2>&1
   done
