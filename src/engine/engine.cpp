@@ -716,7 +716,8 @@ class engine_impl final : public proving_engine {
   // The job's plan readied on pinned parameters `e` (prover_backend::prepare_plan: uploaded to
   // the GPU, or the CPU's a, b, c buffers), once per entry, after room is made for it like for
   // parameters. The entry is pinned, so it is not evicted meanwhile; no prover uses the plan on
-  // it before this returns (only jobs past their prepare reach the provers).
+  // it before this returns (only jobs past their prepare reach the provers). Called by PREPARE,
+  // which holds `j` in flight while mu_ is released here.
   cuzk::status ready_plan_locked(std::unique_lock<std::mutex>& lk, srs_entry& e, job& j) {
     const std::shared_ptr<const r1cs::abc_plan>& plan = j.plan->plan;
     for (;;) {
@@ -741,11 +742,9 @@ class engine_impl final : public proving_engine {
       }
       cv_.wait_for(lk, std::chrono::seconds(1));
     }
-    ++j.in_flight;
     lk.unlock();
     cuzk::status st = guarded([&] { return e.backend->prepare_plan(plan); });
     lk.lock();
-    --j.in_flight;
     e.plan_preparing = false;
     recharge_locked(e);
     if (st.ok()) e.plan = plan;
@@ -1014,12 +1013,10 @@ class engine_impl final : public proving_engine {
   void prepare_stage_locked(std::unique_lock<std::mutex>& lk, const std::shared_ptr<job>& j,
                             const std::string& lane) {
     j->state = job_state::running;
-    ++j->in_flight;
     const auto t0 = clock_type::now();
     lk.unlock();
     auto prepared = guarded([&] { return j->handler->prepare(*j->request, cfg_.param_dir); });
     lk.lock();
-    --j->in_flight;
     j->timings.prepare = ms_between(t0, clock_type::now());
     record_locked(lane, *j, -1, "prepare", t0, clock_type::now());
     host_used_ -= j->request_charged;
@@ -1029,10 +1026,7 @@ class engine_impl final : public proving_engine {
       fail_locked(*j, prepared.error());
       return;
     }
-    if (j->stopping()) {
-      settle_locked(*j);
-      return;
-    }
+    if (j->stopping()) return;  // cancelled while decoding
     j->prepared = std::move(*prepared);
     j->prepared_charged = j->prepared->host_bytes();
     host_used_ += j->prepared_charged;
@@ -1045,7 +1039,6 @@ class engine_impl final : public proving_engine {
     // Parameters on every healthy prover worker, pinned for the job's lifetime: loaded before
     // any of its partitions takes a buffer, so a load never waits on buffers that wait on it.
     const auto t1 = clock_type::now();
-    ++j->in_flight;
     cuzk::status load_error;
     for (size_t w = 0; w < workers_.size() && load_error.ok(); ++w) {
       if (!workers_[w]->healthy) continue;
@@ -1060,7 +1053,6 @@ class engine_impl final : public proving_engine {
             groth16::prepare_verifying_key((*e)->backend->vk()));
       }
     }
-    --j->in_flight;
     j->timings.srs_load = ms_between(t1, clock_type::now());
     if (!load_error.ok()) {
       fail_locked(*j, load_error);
@@ -1085,10 +1077,7 @@ class engine_impl final : public proving_engine {
       fail_locked(*j, s);
       return;
     }
-    if (j->stopping()) {
-      settle_locked(*j);
-      return;
-    }
+    if (j->stopping()) return;
     j->partitions = j->prepared->partitions();
     j->proofs.assign(j->partitions, std::nullopt);
     j->attempts.assign(j->partitions, 0);
@@ -1103,7 +1092,8 @@ class engine_impl final : public proving_engine {
 
   // The compiled plan of the job's circuit: compiled on this thread by the first job of the
   // circuit (mu_ released; a second job waits for it), then shared. Null when the kind has none
-  // or it failed to compile (logged once): the circuit is then synthesized in full.
+  // or it failed to compile (logged once): the circuit is then synthesized in full. Called by
+  // PREPARE, which holds `j` in flight while mu_ is released here.
   std::shared_ptr<const compiled_plan> plan_of_locked(std::unique_lock<std::mutex>& lk, job& j,
                                                       const std::string& lane) {
     // Per kind and parameter file: two kinds may prove with one file, not both with a plan.
@@ -1116,7 +1106,6 @@ class engine_impl final : public proving_engine {
       cv_.wait(lk);
     }
     plans_[key].compiling = true;
-    ++j.in_flight;
     const prepared_proof& pp = *j.prepared;
     const auto t0 = clock_type::now();
     lk.unlock();
@@ -1133,7 +1122,6 @@ class engine_impl final : public proving_engine {
       return cuzk::status();
     });
     lk.lock();
-    --j.in_flight;
     plan_slot& slot = plans_[key];
     slot.compiling = false;
     const double ms = ms_between(t0, clock_type::now());
