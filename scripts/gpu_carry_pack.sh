@@ -17,7 +17,7 @@ mkdir -p "$dest"
 # binaries are present.
 set_name=${CUZK_CARRY_SET:-all}
 kernels=(src/ec/arith_gpu_test src/ntt/ntt_gpu_test src/msm/msm_gpu_test src/groth16/prover_gpu_test
-         src/groth16/abc_gpu_test
+         src/groth16/abc_gpu_test src/gpu/host_registration_test
          tests/gpu/gpu_streams_test bench/micro/cuzk-gpu-microbench)
 engine=(src/engine/engine_test src/engine/engine_porep_e2e_test src/engine/engine_post_e2e_test
         src/engine/engine_snap_e2e_test

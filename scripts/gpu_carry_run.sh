@@ -28,9 +28,9 @@ mkdir -p "$out"
 for archive in carry.tar.xz old/carry.tar.xz; do  # python's tarfile: xz(1) may be missing there
   [[ -f $archive ]] && python3 -c 'import sys, tarfile, os; a = sys.argv[1]; tarfile.open(a).extractall(os.path.dirname(a) or ".")' "$archive"
 done
-# CUZK_GPU_POREP32G=1: only the whole 32 GiB proof (porep32g_run.sh, its own logs).
+# CUZK_GPU_POREP32G=1: the GPU unit tests that travelled (tests.log), then only the whole 32 GiB
+# proof (porep32g_run.sh, its own logs).
 # CUZK_GPU_SKIP_PIPELINE=1: the engine step without its cuzk-bench pipeline comparison.
-[[ ${CUZK_GPU_POREP32G:-0} == 1 ]] && exec ./porep32g_run.sh
 step() { echo "== $* ($(date +%T))"; }
 # peak_rss CMD...: runs CMD and prints its peak resident set (getrusage of the child; python3 is
 # on the device image, GNU time is not).
@@ -54,14 +54,19 @@ setup=0
   ./cuzk version
 } >"$out/machine.txt" 2>&1
 
-[[ $kernels == 1 ]] && {
-  for t in arith_gpu_test ntt_gpu_test msm_gpu_test prover_gpu_test abc_gpu_test gpu_streams_test; do
+# Every GPU unit test that travelled (the kernels set carries them all; another set may carry a
+# few through CUZK_CARRY_EXTRA).
+{
+  for t in arith_gpu_test ntt_gpu_test msm_gpu_test prover_gpu_test abc_gpu_test gpu_streams_test \
+    host_registration_test; do
+    [[ -x ./$t ]] || continue
     step "$t"
-    timeout 150 "./$t" 2>&1 | grep -E '^\[ *(RUN|OK|FAILED|PASSED|  FAILED|==========)|Failure|seed|Expected|Actual|Which is|error' |
+    timeout 150 "./$t" 2>&1 | grep -E '^\[ *(RUN|OK|FAILED|PASSED|  FAILED|==========)|Failure|seed|Expected|Actual|Which is|error|GB/s' |
       grep -v '^\[ RUN'
     echo "rc=${PIPESTATUS[0]}"
   done
 } >"$out/tests.log" 2>&1
+[[ ${CUZK_GPU_POREP32G:-0} == 1 ]] && exec ./porep32g_run.sh
 
 [[ $setup == 1 ]] && {
   for t in arith_gpu_test setup_gpu_test; do

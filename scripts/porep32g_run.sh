@@ -7,6 +7,8 @@
 #   2. a synthetic 32 GiB C1 (`cuzk porep gen-vanilla --synthetic`: a sector never sealed)
 #   2b. `cuzk-bench synth-only` of partition 0 (the challenges in parallel on every core), twice;
 #   2c. the same of the witness only, then the a, b, c plan's build and CPU evaluation
+#   2d. abc_plan_porep32g_gpu_test when it travelled (CUZK_CARRY_EXTRA): a whole partition's
+#       a, b, c on the GPU against the CPU plan and proving_cs, every row
 #   3. the daemon on GPU 0 with those parameters; PROOFS proofs through `cuzk-bench single`
 #      (the first one loads the parameters onto the device; the rest are steady state)
 #   4. the last proof verified with `cuzk verify porep` against the generated .vk
@@ -15,7 +17,8 @@
 # for the whole run, default 570: every step gets what is left, so a slow step ends the run with
 # what was measured so far), SYNTH_ONLY (default 1: step 2b), SYNTH_WORKERS (the daemon's
 # [pipeline] max_parallel_synthesis, the cap on partitions synthesized at once; default: the
-# engine's, a quarter of the cores).
+# engine's), BATCH (default 0: after the single proofs, this many more through `cuzk-bench
+# batch`, BATCH_JOBS at a time, default 2).
 set -uo pipefail
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH="$(pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -54,6 +57,12 @@ daemon=
     timeout "$(left)" ./cuzk-bench synth-only --c1 "$w/c1.json" --partition 0 -i 2 --witness \
       2>&1 | tail -6
   fi
+  if [[ -x ./abc_plan_porep32g_gpu_test ]]; then
+    step "2d. abc_plan_porep32g_gpu_test: GPU a, b, c = CPU plan = proving_cs, every row"
+    timeout "$(left)" ./abc_plan_porep32g_gpu_test 2>&1 |
+      grep -E '^\[ *(OK|FAILED|PASSED|  FAILED)|Failure|Expected|Which is|error|in [0-9.]+ s|plan|equal'
+    echo "rc=${PIPESTATUS[0]}"
+  fi
   step "3. daemon on GPU 0, $proofs proof(s)"
   printf '[daemon]\nlisten = "unix://%s/cuzk.sock"\nstatus_listen = "127.0.0.1:9821"\n' "$w" \
     >"$w/cuzk.toml"
@@ -70,6 +79,17 @@ daemon=
       -o "$w/proof-$i.bin" 2>&1
     echo "proof $i: rc=$? wall $((SECONDS - t)) s"
   done
+  if [[ ${BATCH:-0} -gt 0 ]]; then
+    # Proofs submitted BATCH_JOBS at a time, as Curio submits sectors: the next proof's first
+    # partitions are synthesized while the last ones of the previous are on the GPU, so
+    # total / count is the steady state of a full pipeline (back-to-back single proofs drain
+    # it between proofs: the last partition's finalize, the self-verification, the next job's
+    # prepare and its first synthesis).
+    step "3b. $BATCH proofs, ${BATCH_JOBS:-2} in flight (cuzk-bench batch)"
+    timeout "$(left)" ./cuzk-bench -a "unix://$w/cuzk.sock" batch --c1 "$w/c1.json" \
+      --registered-proof $proof --sector-num 1 --miner-id 1000 -c "$BATCH" -j "${BATCH_JOBS:-2}" 2>&1
+    echo "batch rc=$?"
+  fi
   grep -E "VmHWM|VmRSS" "/proc/$daemon/status"
   # The engine's timeline (every phase of every partition, the prover's split) and a summary.
   python3 - "$out/timeline.json" <<'PY'

@@ -61,7 +61,8 @@ struct partition_timings {
   unsigned partition = 0;
   std::string worker;  ///< "cpu", "gpu 0"
   double synthesis_wait = 0, synthesis = 0, prover_wait = 0;
-  double abc = 0;  ///< a, b, c evaluated from the compiled plan on the prover (0: synthesized)
+  double upload = 0;  ///< the witness uploaded to the GPU (compiled plan only; 0 elsewhere)
+  double abc = 0;     ///< a, b, c evaluated from the compiled plan on the prover (0: synthesized)
   double ntt = 0, h = 0, msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0;
   double prove = 0;     ///< the prover's whole start (upload, NTTs, MSMs)
   double finalize = 0;  ///< the r/s epilogue
@@ -218,9 +219,10 @@ struct timeline_event {
   /// load: the circuit ("porep-2k") and the parameter bytes loaded; empty and 0 elsewhere.
   std::string circuit_id;
   uint64_t bytes = 0;
-  /// prove: the prover's own split in milliseconds (a, b, c from the plan, NTT, H, and each
-  /// MSM); 0 elsewhere.
-  double abc = 0, ntt = 0, h = 0, msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0;
+  /// prove: the prover's own split in milliseconds (the witness upload, a, b, c from the plan,
+  /// NTT, H, and each MSM); 0 elsewhere.
+  double upload = 0, abc = 0, ntt = 0, h = 0, msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0,
+         msm_b_g2 = 0;
 };
 
 class proving_engine {

@@ -24,6 +24,7 @@
 #include <mutex>
 #include <random>
 #include <set>
+#include <span>
 #include <thread>
 #include <unordered_map>
 
@@ -172,6 +173,20 @@ struct synthesis_buffer {
   bool witness_only = false;
   uint64_t charged = 0;  // host bytes charged for it (its capacity)
   uint64_t capacity_bytes() const { return cs.capacity_bytes() + wcs.capacity_bytes(); }
+
+  // wcs's aux storage page-locked for the GPU's upload (prover_backend::pin_host), over exactly
+  // `pinned` while set; unpinned before that storage may be freed or moved. Declared last, so
+  // destroyed before the storage.
+  std::unique_ptr<proofs::host_pin> aux_pin;
+  std::span<const std::byte> pinned;
+  void unpin() {
+    aux_pin.reset();
+    pinned = {};
+  }
+  bool pin_is_current() const {
+    const std::span<const std::byte> s = wcs.aux_storage();
+    return aux_pin && s.data() == pinned.data() && s.size() == pinned.size();
+  }
 };
 
 // A circuit's compiled a, b, c plan and the densities it implies, shared by every job of the
@@ -1158,6 +1173,10 @@ class engine_impl final : public proving_engine {
     ++j->in_flight;
     const prepared_proof& pp = *j->prepared;
     const std::shared_ptr<const compiled_plan> plan = j->plan;
+    // The job's backends (held by its pins while it is in flight) offer to page-lock the witness.
+    std::vector<proofs::prover_backend*> pinners;
+    for (srs_entry* e : j->pins)
+      if (e->backend) pinners.push_back(e->backend.get());
     lk.unlock();
     const synthesis_shape shape = pp.shape();
     buf->witness_only = plan != nullptr;
@@ -1165,11 +1184,15 @@ class engine_impl final : public proving_engine {
       if (plan) {
         buf->cs = r1cs::proving_cs();  // a buffer of the other kind gives its storage back
         buf->wcs.reset();
+        // reserve() moves storage that is too small: unlocked first.
+        if (buf->wcs.aux_storage().size() < shape.aux * sizeof(ff::fr_t)) buf->unpin();
         buf->wcs.reserve(shape.constraints, shape.aux, shape.inputs);
         cuzk::status s = pp.synthesize_witness(k, buf->wcs, *synth_pool_);
         if (s.ok()) s = check_witness_fits(buf->wcs, *plan->plan);
+        if (s.ok()) pin_witness(*buf, pinners);
         return s;
       }
+      buf->unpin();
       buf->wcs = r1cs::witness_cs();
       buf->cs.reset();
       buf->cs.reserve(shape.constraints, shape.aux, shape.inputs);
@@ -1201,6 +1224,35 @@ class engine_impl final : public proving_engine {
     prover_queue_.emplace(task_key{j->prio, j->seq, int(k)},
                           ready_partition{j, std::move(buf), clock_type::now()});
     cv_.notify_all();
+  }
+
+  // Page-locks the buffer's aux storage through the first backend that wants it (a GPU), once
+  // per buffer: a recycled buffer keeps its storage, and so its lock, from partition to partition.
+  // A failure costs upload speed only, so it is logged, not returned.
+  void pin_witness(synthesis_buffer& buf, const std::vector<proofs::prover_backend*>& pinners) {
+    if (buf.pin_is_current()) return;
+    if (buf.aux_pin) {
+      logf(cfg_.log, log_level::warn, "engine: a page-locked witness buffer moved; locking again");
+      buf.unpin();
+    }
+    const std::span<const std::byte> storage = buf.wcs.aux_storage();
+    for (proofs::prover_backend* b : pinners) {
+      const auto t0 = clock_type::now();
+      auto pin = b->pin_host(storage.data(), storage.size());
+      if (!pin) {
+        logf(cfg_.log, log_level::warn, "engine: witness buffer not page-locked (%s): %s",
+             b->name().c_str(), pin.error().to_string().c_str());
+        return;
+      }
+      if (*pin) {
+        buf.aux_pin = std::move(*pin);
+        buf.pinned = storage;
+        logf(cfg_.log, log_level::info,
+             "engine: page-locked a %.2f GB witness buffer for %s in %.0f ms",
+             double(storage.size()) / 1e9, b->name().c_str(), ms_between(t0, clock_type::now()));
+        return;
+      }
+    }
   }
 
   // A witness the plan cannot evaluate would be a wrong a, b, c: never proved.
@@ -1317,6 +1369,7 @@ class engine_impl final : public proving_engine {
       pt.finalize = ms_between(t1, t2);
       {
         timeline_event& ev = record_locked(wk.name, j, int(k), "prove", t0, t1);
+        ev.upload = ptm.upload;
         ev.abc = ptm.abc;
         ev.ntt = ptm.ntt_a + ptm.ntt_b + ptm.ntt_c;
         ev.h = ptm.h_compute;
@@ -1327,6 +1380,7 @@ class engine_impl final : public proving_engine {
         ev.msm_b_g2 = ptm.msm_b_g2;
         record_locked(wk.name, j, int(k), "finalize", t1, t2);
       }
+      pt.upload = ptm.upload;
       pt.abc = ptm.abc;
       pt.ntt = ptm.ntt_a + ptm.ntt_b + ptm.ntt_c;
       pt.h = ptm.h_compute;

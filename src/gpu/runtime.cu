@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "gpu/gpu_error.hpp"
+#include "gpu/host_registration.hpp"
 #include "gpu/runtime.hpp"
 
 namespace cuzk::gpu {
@@ -199,6 +200,40 @@ pinned_buffer::~pinned_buffer() {
   if (p_ != nullptr) cudaFreeHost(p_);
 }
 
+// ---- host_registration ----
+
+result<std::unique_ptr<host_registration>> host_registration::make(const void* data, size_t bytes) {
+  if (data == nullptr || bytes == 0)
+    return status(status_code::invalid_argument, "host_registration: an empty range");
+  void* p = const_cast<void*>(data);  // the driver only locks the pages; it writes nothing
+  const cudaError_t e = cudaHostRegister(p, bytes, cudaHostRegisterPortable);
+  if (e != cudaSuccess) {
+    cudaGetLastError();  // not sticky: clear it, so the next call is not blamed
+    return status(status_code::resource_exhausted, std::string("cudaHostRegister of ") +
+                                                       std::to_string(bytes) +
+                                                       " bytes: " + cudaGetErrorString(e));
+  }
+  return std::unique_ptr<host_registration>(new host_registration(p, bytes));
+}
+
+host_registration::~host_registration() {
+  if (data_ != nullptr) cudaHostUnregister(data_);  // no throw from a destructor
+}
+
+bool is_page_locked(const void* data, size_t bytes) {
+  if (data == nullptr || bytes == 0) return false;
+  for (const void* p :
+       {data, static_cast<const void*>(static_cast<const char*>(data) + bytes - 1)}) {
+    cudaPointerAttributes attr{};
+    if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+      cudaGetLastError();
+      return false;
+    }
+    if (attr.type != cudaMemoryTypeHost) return false;
+  }
+  return true;
+}
+
 // ---- stager ----
 
 stager::stager(const device_context& ctx) : stream_(ctx) {}
@@ -225,6 +260,15 @@ void stager::upload_with(void* dst, size_t bytes, const stream& consumer,
 
 void stager::upload(void* dst, const void* src, size_t bytes, thread_pool& pool,
                     const stream& consumer) {
+  if (is_page_locked(src, bytes)) {
+    // One DMA straight from the source. Waited for before returning: the contract lets the
+    // caller reuse the source then, and the consumer's work needs the data first anyway.
+    CUZK_CUDA_OK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream_.get()));
+    ready_.record(stream_);
+    consumer.wait(ready_);
+    ready_.synchronize();
+    return;
+  }
   const char* s = static_cast<const char*>(src);
   upload_with(dst, bytes, consumer, [&](char* p, size_t off, size_t len) {
     pool.parallel_range(

@@ -159,9 +159,10 @@ class pinned_buffer {
 /// Host → device uploads through two pinned staging buffers of `chunk` bytes on its own copy
 /// stream: the pool copies chunk k + 1 from pageable memory into one buffer while chunk k is in
 /// flight from the other (pageable cudaMemcpy runs at ≈ 6 GB/s on the H200 host; pinned DMA
-/// ≈ 50 GB/s, so the parallel host copy sets the rate). After upload() returns, work enqueued on
-/// `consumer` sees the data (the consumer waits on an event of the copy stream) and the host
-/// source may be reused. The destination must not be in use by pending work of any stream.
+/// ≈ 50 GB/s, so the parallel host copy sets the rate). A page-locked source (cudaHostAlloc'd or
+/// registered, gpu/host_registration.hpp) goes as one DMA instead. After upload() returns, work
+/// enqueued on `consumer` sees the data (the consumer waits on an event of the copy stream) and the
+/// host source may be reused. The destination must not be in use by pending work of any stream.
 class stager {
  public:
   static constexpr size_t chunk = size_t(64) << 20;

@@ -24,8 +24,10 @@ struct proof_parts {
 /// Milliseconds per phase of one proof. The CPU measures wall clock; the GPU measures CUDA events
 /// on the proof's stream (a phase then includes the host staging it does).
 struct prover_timings {
-  /// a, b, c evaluated from a compiled plan (r1cs::abc_plan), the witness upload included; 0 when
-  /// the assignment carried them
+  /// The witness (inputs and aux) uploaded to the device before a, b, c are evaluated from it
+  /// (GPU, compiled plan only; 0 otherwise)
+  double upload = 0;
+  /// a, b, c evaluated from a compiled plan (r1cs::abc_plan); 0 when the assignment carried them
   double abc = 0;
   double ntt_a = 0, ntt_b = 0, ntt_c = 0;  ///< (upload +) iFFT + coset FFT of a, b, c
   double h_compute = 0;  ///< a·b − c, ·Z^-1, inverse coset FFT, truncation to m − 1

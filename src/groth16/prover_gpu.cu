@@ -318,7 +318,8 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   device_buffer<fr_t> da(m);
   const cuzk::gpu::stream strm(p.ctx);
   const cudaStream_t st = strm.get();
-  cuzk::gpu::event ev[11], ev_abc;  // phase boundaries; ev_abc: a, b, c evaluated
+  cuzk::gpu::event ev[11], ev_up, ev_abc;  // phase boundaries; ev_up: witness uploaded, ev_abc:
+                                           // a, b, c evaluated
   proof_parts out;
   std::unique_ptr<cuzk::gpu::stager> stg = p.ctx.take_stager();
   const run_t run{p.ctx, strm, *stg, pool};
@@ -333,6 +334,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     d_in = device_buffer<fr_t>(asg.num_inputs());
     stg->upload(d_in.data(), asg.inputs.data(), asg.inputs.size_bytes(), pool, strm);
     stg->upload(d_aux.data(), asg.aux.data(), asg.aux.size_bytes(), pool, strm);
+    ev_up.record(strm);
     const size_t n = abc->num_rows();
     for (device_buffer<fr_t>* v : {&da, &db, &dc}) zero_tail(run, *v, n);
     abc->evaluate(d_in.data(), d_aux.data(), da.data(), db.data(), dc.data(), strm);
@@ -412,7 +414,8 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   p.ctx.put_stager(std::move(stg));
 
   if (abc != nullptr) {
-    tm.abc = ev_abc.since(ev[0]);
+    tm.upload = ev_up.since(ev[0]);
+    tm.abc = ev_abc.since(ev_up);
     tm.ntt_a = ev[1].since(ev_abc);
   } else {
     tm.ntt_a = ev[1].since(ev[0]);

@@ -45,6 +45,11 @@ class witness_cs {
   size_t capacity_bytes() const {
     return (aux_.capacity() + inputs_.capacity()) * sizeof(ff::fr_t);
   }
+  /// The aux vector's whole storage (its capacity, not its size): it stays at one address while
+  /// the buffer is reset and refilled within its capacity (the engine page-locks it for the GPU).
+  std::span<const std::byte> aux_storage() const {
+    return std::as_bytes(std::span<const ff::fr_t>(aux_.data(), aux_.capacity()));
+  }
   /// What reserve(·, num_aux, num_inputs) allocates, in bytes (to charge a budget first).
   static size_t reserve_bytes(size_t num_aux, size_t num_inputs) {
     return (num_aux + num_inputs) * sizeof(ff::fr_t);

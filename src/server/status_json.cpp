@@ -55,10 +55,10 @@ std::string quoted(std::string_view s) {
 }
 
 std::string prove_split_json(const engine::timeline_event& e) {
-  return "{\"abc\":" + number(e.abc) + ",\"ntt\":" + number(e.ntt) + ",\"h\":" + number(e.h) +
-         ",\"msm_h\":" + number(e.msm_h) + ",\"msm_l\":" + number(e.msm_l) +
-         ",\"msm_a\":" + number(e.msm_a) + ",\"msm_b_g1\":" + number(e.msm_b_g1) +
-         ",\"msm_b_g2\":" + number(e.msm_b_g2) + "}";
+  return "{\"upload\":" + number(e.upload) + ",\"abc\":" + number(e.abc) +
+         ",\"ntt\":" + number(e.ntt) + ",\"h\":" + number(e.h) + ",\"msm_h\":" + number(e.msm_h) +
+         ",\"msm_l\":" + number(e.msm_l) + ",\"msm_a\":" + number(e.msm_a) +
+         ",\"msm_b_g1\":" + number(e.msm_b_g1) + ",\"msm_b_g2\":" + number(e.msm_b_g2) + "}";
 }
 
 }  // namespace

@@ -55,6 +55,7 @@ TEST(timeline_json, parses_with_any_request_id_and_lists_every_lane) {
   e.phase = "prove";
   e.start = 1.5;
   e.end = 2.25;
+  e.upload = 3.25;
   e.ntt = 7;
   e.msm_b_g2 = 11.5;
   engine::timeline_event v = e;
@@ -71,6 +72,7 @@ TEST(timeline_json, parses_with_any_request_id_and_lists_every_lane) {
   EXPECT_EQ(doc["events"][0]["job"], expected_id);
   EXPECT_EQ(doc["events"][0]["kind"], "porep-c2");
   EXPECT_EQ(doc["events"][0]["partition"], 3);
+  EXPECT_EQ(doc["events"][0]["split"]["upload"], 3.25);
   EXPECT_EQ(doc["events"][0]["split"]["ntt"], 7.0);
   EXPECT_EQ(doc["events"][0]["split"]["msm_b_g2"], 11.5);
   EXPECT_FALSE(doc["events"][1].contains("split"));

@@ -187,7 +187,8 @@ TEST_F(pipeline_page, lanes_and_bars_appear_and_update_in_headless_chromium) {
   // The first job compiled the circuit's a, b, c plan: a compile bar; each prove's tooltip has
   // the prover's split, the a, b, c evaluated from the plan first.
   EXPECT_EQ(count_bars(bars1, first, "compile"), 1u) << "no compile bar of " << first;
-  EXPECT_NE(dom1.find("prove split: a, b, c "), std::string::npos) << "no prove split in a tooltip";
+  EXPECT_NE(dom1.find("prove split: witness upload "), std::string::npos)
+      << "no prove split in a tooltip";
   EXPECT_EQ(elements(dom1, "table", "").size(), 2u);  // jobs, resident parameters
   EXPECT_FALSE(elements(dom1, "div", "meter mem").empty());
   EXPECT_FALSE(elements(dom1, "div", "meter busy").empty());

@@ -24,6 +24,8 @@ uint64_t next_pow2(uint64_t n) {
 }
 
 void add(groth16::prover_timings& acc, const groth16::prover_timings& t) {
+  acc.upload += t.upload;
+  acc.abc += t.abc;
   acc.ntt_a += t.ntt_a;
   acc.ntt_b += t.ntt_b;
   acc.ntt_c += t.ntt_c;

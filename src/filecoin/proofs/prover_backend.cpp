@@ -11,6 +11,7 @@
 #include "groth16/prover_cpu.hpp"
 #include "r1cs/proving_cs.hpp"
 #if defined(CUZK_WITH_CUDA)
+#include "gpu/host_registration.hpp"
 #include "gpu/runtime.hpp"
 #include "groth16/prover_gpu.hpp"
 #include "groth16/setup_gpu.hpp"
@@ -89,6 +90,17 @@ class gpu_backend final : public prover_backend {
   uint64_t device_bytes() const override {
     return dp_->bytes() + (program_ ? program_->device_bytes() : 0);
   }
+  result<std::unique_ptr<host_pin>> pin_host(const void* data, size_t bytes) override {
+    struct registered final : host_pin {
+      std::unique_ptr<gpu::host_registration> reg;
+    };
+    const gpu::device_scope scope(dp_->device());  // the driver's context of this backend's GPU
+    auto reg = gpu::host_registration::make(data, bytes);
+    if (!reg) return reg.error();
+    auto pin = std::make_unique<registered>();
+    pin->reg = std::move(*reg);
+    return std::unique_ptr<host_pin>(std::move(pin));
+  }
 
  private:
   std::unique_ptr<groth16::gpu::device_parameters> dp_;
@@ -98,6 +110,10 @@ class gpu_backend final : public prover_backend {
 #endif
 
 }  // namespace
+
+result<std::unique_ptr<host_pin>> prover_backend::pin_host(const void*, size_t) {
+  return std::unique_ptr<host_pin>();
+}
 
 prover_backend::plan_memory prover_backend::plan_memory_of(const r1cs::abc_plan&) const {
   return {};

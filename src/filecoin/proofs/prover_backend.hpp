@@ -22,6 +22,12 @@
 
 namespace cuzk::proofs {
 
+/// A host range a backend page-locked (prover_backend::pin_host), unlocked on destruction.
+class host_pin {
+ public:
+  virtual ~host_pin() = default;
+};
+
 class prover_backend {
  public:
   virtual ~prover_backend() = default;
@@ -36,6 +42,13 @@ class prover_backend {
   /// The heavy part of one proof with the backend's parameters.
   virtual result<groth16::proof_parts> start(const groth16::assignment& asg, thread_pool& pool,
                                              groth16::prover_timings* timings) = 0;
+
+  /// Page-locks [data, data + bytes) so this backend's uploads from it go as one DMA (the GPU:
+  /// a 32 GiB PoRep partition's witness, 4.2 GB, at the link's ≈ 50 GB/s instead of the staged
+  /// copy's ≈ 10–12 GB/s). Locked until the handle is destroyed, which must come before the
+  /// memory is freed or moved. Null: nothing to gain (the CPU). Errors: the driver refused
+  /// (proving still works from unlocked memory, only slower).
+  virtual result<std::unique_ptr<host_pin>> pin_host(const void* data, size_t bytes);
 
   /// What prepare_plan(plan) makes the backend hold, for the caller to make room first.
   struct plan_memory {
