@@ -6,6 +6,7 @@
 #include <mutex>
 #include <utility>
 
+#include "gpu/cuda_status.hpp"
 #include "gpu/gpu_error.hpp"
 #include "gpu/host_registration.hpp"
 #include "gpu/runtime.hpp"
@@ -72,8 +73,13 @@ result<device_context> device_context::open(int ordinal) {
   try {
     device_scope probe(ordinal);  // cudaSetDevice: fails for an ordinal with no device
   } catch (const gpu_error& e) {
-    return status(status_code::invalid_argument,
-                  "CUDA device " + std::to_string(ordinal) + ": " + e.what());
+    // cudaSetDevice creates the primary context: an ordinal with no device is the caller's
+    // mistake, but a device too full to hold a context is a fault of the moment (exit 1 in the
+    // CLI, a retryable failure in the engine), not a bad argument.
+    const std::string where = "CUDA device " + std::to_string(ordinal);
+    if (e.code() == cudaErrorInvalidDevice || e.code() == cudaErrorNoDevice)
+      return status(status_code::invalid_argument, where + ": " + e.what());
+    return cuda_status(e, where.c_str());
   }
   auto s = std::make_unique<state>();
   s->ordinal = ordinal;
