@@ -18,7 +18,10 @@
 # what was measured so far), SYNTH_ONLY (default 1: step 2b), SYNTH_WORKERS (the daemon's
 # [pipeline] max_parallel_synthesis, the cap on partitions synthesized at once; default: the
 # engine's), BATCH (default 0: after the single proofs, this many more through `cuzk-bench
-# batch`, BATCH_JOBS at a time, default 2).
+# batch`, BATCH_JOBS at a time, default 2), GPU_CAP_MIB (default none: the consumer-card case — from
+# step 3 on, gpu_memory_hog holds all of GPU 0's memory but this many MiB, and the daemon's
+# gpus.memory_budget is 1 GiB less, as its auto budget would be on a card of that size: the
+# parameters then stay in page-locked host memory and are streamed to the device per partition).
 set -uo pipefail
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH="$(pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -28,7 +31,8 @@ proofs=${PROOFS:-1}
 deadline=$((SECONDS + ${DEADLINE:-570}))
 left() { echo $((deadline - SECONDS)); }
 w=$(mktemp -d)
-trap 'kill $smi $daemon 2>/dev/null; rm -rf "$w"' EXIT
+hog=
+trap 'kill $smi $daemon $hog 2>/dev/null; rm -rf "$w"' EXIT
 step() { echo "== $* (t = ${SECONDS} s, $(left) s left)"; }
 proof=StackedDrg32GiBV1_1
 {
@@ -67,6 +71,13 @@ daemon=
   printf '[daemon]\nlisten = "unix://%s/cuzk.sock"\nstatus_listen = "127.0.0.1:9821"\n' "$w" \
     >"$w/cuzk.toml"
   printf '[srs]\nparam_cache = "%s"\n' "$w/params" >>"$w/cuzk.toml"
+  if [[ -n ${GPU_CAP_MIB:-} ]]; then
+    ./gpu_memory_hog "$GPU_CAP_MIB" < <(sleep 100000) >"$out/hog.txt" 2>&1 &
+    hog=$!
+    for _ in $(seq 600); do [[ -s $out/hog.txt ]] && break; sleep 0.1; done
+    echo "GPU 0 capped: $(cat "$out/hog.txt")"
+    printf '[gpus]\nmemory_budget = "%sMiB"\n' $((GPU_CAP_MIB - 1024)) >>"$w/cuzk.toml"
+  fi
   [[ -n ${SYNTH_WORKERS:-} ]] &&
     printf '[pipeline]\nmax_parallel_synthesis = %s\n' "$SYNTH_WORKERS" >>"$w/cuzk.toml"
   ./cuzk-daemon -c "$w/cuzk.toml" >"$out/daemon.log" 2>&1 &
@@ -109,6 +120,7 @@ PY
   kill -TERM "$daemon"
   wait "$daemon"
   echo "daemon rc=$?"
+  [[ -n $hog ]] && kill "$hog" 2>/dev/null
   step "4. verify the last proof"
   timeout "$(left)" ./cuzk verify porep --c1 "$w/c1.json" --params-dir "$w/params" \
     --proof "$w/proof-$proofs.bin"

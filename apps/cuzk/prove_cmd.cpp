@@ -43,6 +43,7 @@ struct porep_args {
   bool check_digests = false;
   std::string param_checks = "batched";  // --param-checks
   int gpu = -1;
+  uint64_t gpu_memory_mib = 0;  // --gpu-memory-mib; 0: what the device has free
   identity_args id;
   porep::c1_output_t c1;
   std::optional<proofs::prover_identity_t> who;
@@ -102,6 +103,7 @@ int run_prove_porep(porep_args& args) {
   }
   proofs::prove_options_t opt;
   opt.gpu_device = args.gpu;
+  opt.gpu_memory_budget = args.gpu_memory_mib << 20;
   opt.params_checks = param_checks_of(args.param_checks);
   // The backend choice (and a CPU fallback when a GPU was asked for but none is present).
   opt.log = spdlog_log_sink();
@@ -203,8 +205,15 @@ void add_prove_commands(CLI::App& root, command_runner& chosen) {
                    "parameters.json for --check-digests (default: built-in PoRep facts)")
       ->needs(check);
   add_param_checks_option(*prove_porep, prove_args->param_checks);
-  prove_porep->add_option("--gpu", prove_args->gpu, "prove on CUDA device N (CUDA builds only)")
-      ->transform(decimal_u64(0, 1023));
+  auto* gpu =
+      prove_porep->add_option("--gpu", prove_args->gpu, "prove on CUDA device N (CUDA builds only)")
+          ->transform(decimal_u64(0, 1023));
+  prove_porep
+      ->add_option("--gpu-memory-mib", prove_args->gpu_memory_mib,
+                   "device memory the prover may use (default: what is free); parameters that "
+                   "do not fit with the working set stay in host memory, streamed per partition")
+      ->transform(decimal_u64(1, uint64_t(1) << 30))
+      ->needs(gpu);
   on_selected(prove_porep, chosen, [prove_args] { return run_prove_porep(*prove_args); });
 
   auto* verify = root.add_subcommand("verify", "verify a PoRep, PoSt or SnapDeals proof");

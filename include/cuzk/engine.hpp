@@ -147,7 +147,10 @@ struct engine_config {
 /// One parameter set the engine holds.
 struct srs_status {
   std::string circuit_id;  ///< "porep-32g", "porep-2k", ...
-  std::string worker;      ///< "cpu" (host memory) or "gpu N" (device memory)
+  std::string worker;      ///< "cpu" or "gpu N"
+  /// In host memory: the CPU's, or a GPU's kept in page-locked host memory and streamed to the
+  /// device by every proof (its budget could not hold them with the prover's working set).
+  bool in_host_memory = false;
   uint64_t bytes = 0;
   unsigned ref_count = 0;  ///< jobs using it now
   double idle_seconds = 0;
@@ -216,13 +219,15 @@ struct timeline_event {
   /// "finalize", "verify"
   std::string phase;
   double start = 0, end = 0;
-  /// load: the circuit ("porep-2k") and the parameter bytes loaded; empty and 0 elsewhere.
+  /// load: the circuit ("porep-2k") and the parameter bytes loaded; prove: the parameter bytes
+  /// streamed from host memory (a GPU whose budget could not hold them); empty and 0 elsewhere.
   std::string circuit_id;
   uint64_t bytes = 0;
   /// prove: the prover's own split in milliseconds (the witness upload, a, b, c from the plan,
-  /// NTT, H, and each MSM); 0 elsewhere.
+  /// NTT, H, and each MSM; stream_copy: the copy engine's time moving the streamed parameters,
+  /// overlapping the MSMs); 0 elsewhere.
   double upload = 0, abc = 0, ntt = 0, h = 0, msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0,
-         msm_b_g2 = 0;
+         msm_b_g2 = 0, stream_copy = 0;
 };
 
 class proving_engine {

@@ -224,6 +224,7 @@ struct ready_partition {
 struct srs_entry {
   circuit_params circuit;
   size_t worker = 0;
+  bool in_host_memory = false;  // the CPU's, or a GPU's streamed from page-locked host memory
   std::unique_ptr<proofs::prover_backend> backend;
   uint64_t host_charged = 0, device_charged = 0;
   unsigned refs = 0;
@@ -298,8 +299,9 @@ class engine_impl final : public proving_engine {
       : cfg_(cfg), handlers_(std::move(parts.handlers)), make_backend_(parts.make_backend) {
     if (!make_backend_) {
       make_backend_ = [](const groth16::params_file& file, groth16::point_checks checks, int device,
-                         thread_pool& pool, const log_sink& log, const progress_fn& progress) {
-        return proofs::make_prover_backend(file, checks, device, pool, log, progress);
+                         proofs::srs_residency residency, thread_pool& pool, const log_sink& log,
+                         const progress_fn& progress) {
+        return proofs::make_prover_backend(file, checks, device, pool, log, progress, residency);
       };
     }
   }
@@ -483,7 +485,7 @@ class engine_impl final : public proving_engine {
       st.device_used += w->device_used;
     }
     for (const auto& [key, e] : srs_) {
-      st.srs.push_back({e->circuit.id, workers_[e->worker]->name,
+      st.srs.push_back({e->circuit.id, workers_[e->worker]->name, e->in_host_memory,
                         e->host_charged + e->device_charged, e->refs,
                         std::chrono::duration<double>(now - e->last_used).count(), e->loading,
                         e->loaded_bytes.load(), e->load_total_bytes,
@@ -824,19 +826,33 @@ class engine_impl final : public proving_engine {
     if (!file)
       return fail(cuzk::status(file.error().code(), c.params_path + ": " + file.error().message()));
     const uint64_t bytes = groth16::query_bytes(file->sizes());
-    const uint64_t host_need = wk.device < 0 ? bytes : 0;
-    const uint64_t device_need = wk.device < 0 ? 0 : bytes;
+    // A GPU whose budget cannot hold the parameters with the prover's working set keeps them in
+    // page-locked host memory and streams them to the device during every proof.
+    const proofs::srs_residency residency =
+        wk.device < 0 ? proofs::srs_residency::host
+                      : proofs::choose_residency(file->sizes(), wk.device_budget);
+    const bool on_host = residency == proofs::srs_residency::host;
+    const uint64_t host_need = on_host ? bytes : 0;
+    const uint64_t device_need = on_host ? 0 : bytes;
     if (host_need > host_budget_ || device_need > wk.device_budget) {
       return fail(cuzk::status(status_code::resource_exhausted,
                                c.id + " parameters need " + gib(bytes) + " of " +
-                                   (wk.device < 0 ? "host" : wk.name) + " memory, the budget is " +
-                                   gib(wk.device < 0 ? host_budget_ : wk.device_budget)));
+                                   (on_host ? "host" : wk.name) + " memory, the budget is " +
+                                   gib(on_host ? host_budget_ : wk.device_budget)));
+    }
+    if (wk.device >= 0 && on_host) {
+      logf(cfg_.log, log_level::info,
+           "engine: %s parameters (%s) and the prover's working set (%s) exceed %s's budget "
+           "(%s): kept in host memory, streamed to the device by every proof",
+           c.id.c_str(), gib(bytes).c_str(), gib(proofs::gpu_working_bytes(file->sizes())).c_str(),
+           wk.name.c_str(), gib(wk.device_budget).c_str());
     }
     while (!make_room_locked(host_need, w, device_need)) {
       if (owner && owner->stopping())
         return fail(cuzk::status(status_code::cancelled, "cancelled while waiting for memory"));
       cv_.wait_for(lk, std::chrono::seconds(1));
     }
+    e->in_host_memory = on_host;
     e->host_charged = host_need;
     e->device_charged = device_need;
     host_used_ += host_need;
@@ -851,8 +867,9 @@ class engine_impl final : public proving_engine {
     const progress_fn progress = [e](const char*, size_t done, size_t) {
       e->loaded_bytes.store(done, std::memory_order_relaxed);
     };
-    auto backend = guarded(
-        [&] { return make_backend_(*file, checks, wk.device, *wk.pool, cfg_.log, progress); });
+    auto backend = guarded([&] {
+      return make_backend_(*file, checks, wk.device, residency, *wk.pool, cfg_.log, progress);
+    });
     lk.lock();
     // The load on the worker's lane (the gap before its first prove), failed or not.
     timeline_event& ev =
@@ -1378,6 +1395,8 @@ class engine_impl final : public proving_engine {
         ev.msm_a = ptm.msm_a;
         ev.msm_b_g1 = ptm.msm_b_g1;
         ev.msm_b_g2 = ptm.msm_b_g2;
+        ev.stream_copy = ptm.stream_copy;
+        ev.bytes = ptm.streamed_bytes;
         record_locked(wk.name, j, int(k), "finalize", t1, t2);
       }
       pt.upload = ptm.upload;

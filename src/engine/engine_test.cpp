@@ -420,17 +420,50 @@ TEST_F(engine_test, results_are_dropped_after_the_retention_time) {
 
 TEST_F(engine_test, a_job_that_can_never_fit_fails_at_once) {
   engine_config c = config();
-  // The parameters alone exceed the budget of the memory they go to.
-  if (on_gpu())
-    c.device_memory_budget = g_params->bytes / 2;
-  else
-    c.host_memory_budget = g_params->bytes / 2;
+  // The parameters alone exceed the budget of the memory they go to: the host's (the CPU, or a
+  // GPU whose budget sends them to host memory), and on a GPU the device's too.
+  c.host_memory_budget = g_params->bytes / 2;
+  if (on_gpu()) c.device_memory_budget = g_params->bytes / 2;
   auto e = make(c);
   auto r = e->submit(request(41, 1));
   ASSERT_TRUE(r.ok());
   auto res = e->await(r->job_id, 10s);
   ASSERT_EQ(res->state, job_state::failed);
   EXPECT_EQ(res->error.code(), status_code::resource_exhausted) << res->error.to_string();
+}
+
+// Parameters that do not fit a GPU's budget with the prover's working set stay in page-locked
+// host memory and are streamed to the device by every proof (a 32 GiB PoRep on a 24 GB card):
+// the proofs are the same valid proofs, and the parameters are charged to the host budget, not the
+// device's. The choice itself is checked on any machine; the proof on a GPU run (the CPU keeps
+// its parameters in host memory anyway).
+TEST_F(engine_test, parameters_beyond_a_gpu_budget_are_streamed_from_host_memory) {
+  const groth16::query_sizes q{2, 1023, 5000, 3000, 2500, 2500};
+  const uint64_t need = groth16::query_bytes(q) + proofs::gpu_working_bytes(q);
+  EXPECT_EQ(proofs::gpu_working_bytes(q), 3 * 1024 * 32 + 5000 * 32 + (uint64_t(1) << 30));
+  EXPECT_EQ(proofs::choose_residency(q, need), proofs::srs_residency::device);
+  EXPECT_EQ(proofs::choose_residency(q, need - 1), proofs::srs_residency::host);
+  // A 32 GiB PoRep partition (h = 2^27 − 1, l = 130,220,387 aux): 47 GB of parameters, never
+  // resident on a 24 GiB card, always on an H200's 140 GiB.
+  const groth16::query_sizes porep32g{
+      11, (size_t(1) << 27) - 1, 130220387, 112000000, 90000000, 90000000};
+  EXPECT_EQ(proofs::choose_residency(porep32g, uint64_t(24) << 30), proofs::srs_residency::host);
+  EXPECT_EQ(proofs::choose_residency(porep32g, uint64_t(140) << 30), proofs::srs_residency::device);
+  if (!on_gpu()) return;
+  engine_config c = config();
+  c.device_memory_budget = g_params->bytes / 2;
+  c.host_memory_budget = uint64_t(2) << 30;
+  auto e = make(c);
+  auto r = e->submit(request(71, 1));
+  ASSERT_TRUE(r.ok());
+  auto res = e->await(r->job_id, 60s);
+  ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
+  EXPECT_TRUE(proof_verifies(res->proof, 71, 1));
+  const engine_status st = e->status();
+  ASSERT_EQ(st.srs.size(), 1u);
+  EXPECT_TRUE(st.srs[0].in_host_memory);
+  EXPECT_LT(st.device_used, g_params->bytes / 2);  // the plan at most, not the parameters
+  EXPECT_GE(st.host_used, g_params->bytes);
 }
 
 // synthesis.threads sizes the shared synthesis pool; pipeline.max_parallel_synthesis caps the
@@ -594,10 +627,10 @@ TEST_F(engine_test, a_prover_error_fails_the_job_not_the_engine) {
   };
   engine_parts ps = parts();
   ps.make_backend =
-      [](const groth16::params_file& f, groth16::point_checks c, int d, thread_pool& pool,
-         const log_sink& log,
+      [](const groth16::params_file& f, groth16::point_checks c, int d, proofs::srs_residency where,
+         thread_pool& pool, const log_sink& log,
          const progress_fn& progress) -> result<std::unique_ptr<proofs::prover_backend>> {
-    auto b = proofs::make_prover_backend(f, c, d, pool, log, progress);
+    auto b = proofs::make_prover_backend(f, c, d, pool, log, progress, where);
     if (!b) return b.error();
     return std::unique_ptr<proofs::prover_backend>(new failing_backend(std::move(*b)));
   };
@@ -638,10 +671,10 @@ TEST_F(engine_test, a_prover_that_keeps_failing) {
   engine_parts ps = parts();
   // Only the configured worker kind breaks: GPUs on a GPU run, the CPU on a CPU run.
   ps.make_backend =
-      [](const groth16::params_file& f, groth16::point_checks c, int d, thread_pool& pool,
-         const log_sink& log,
+      [](const groth16::params_file& f, groth16::point_checks c, int d, proofs::srs_residency where,
+         thread_pool& pool, const log_sink& log,
          const progress_fn& progress) -> result<std::unique_ptr<proofs::prover_backend>> {
-    auto b = proofs::make_prover_backend(f, c, d, pool, log, progress);
+    auto b = proofs::make_prover_backend(f, c, d, pool, log, progress, where);
     if (!b) return b.error();
     if (on_gpu() && d < 0) return b;
     return std::unique_ptr<proofs::prover_backend>(new broken_backend(std::move(*b)));

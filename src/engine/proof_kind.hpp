@@ -121,12 +121,14 @@ std::string circuit_size_tag(uint64_t sector_bytes);
 result<std::array<uint8_t, 32>> request_bytes32(std::span<const uint8_t> bytes,
                                                 std::string_view kind, std::string_view field);
 
-/// Makes the prover backend of a worker (device < 0: the CPU) for a parameter file;
-/// proofs::make_prover_backend unless a test injects faults. `progress` gets the load's bytes
-/// (make_prover_backend's "load" or "upload" reports).
+/// Makes the prover backend of a worker (device < 0: the CPU) for a parameter file, with the
+/// query points where `residency` says (GPUs only); proofs::make_prover_backend unless a test
+/// injects faults. `progress` gets the load's bytes (make_prover_backend's "load" or "upload"
+/// reports).
 using backend_factory = std::function<result<std::unique_ptr<proofs::prover_backend>>(
-    const groth16::params_file& file, groth16::point_checks checks, int device, thread_pool& pool,
-    const log_sink& log, const progress_fn& progress)>;
+    const groth16::params_file& file, groth16::point_checks checks, int device,
+    proofs::srs_residency residency, thread_pool& pool, const log_sink& log,
+    const progress_fn& progress)>;
 
 /// What create() fixes and a test may replace.
 struct engine_parts {

@@ -33,6 +33,11 @@ struct prover_timings {
   double h_compute = 0;  ///< a·b − c, ·Z^-1, inverse coset FFT, truncation to m − 1
   double split = 0;      ///< 0/1/other classification of aux (for L, A, B)
   double msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0;
+  /// Parameters kept in host memory (GPU, host residency): the query bytes streamed to the
+  /// device during the MSMs, and the copy engine's time moving them (their rate is
+  /// streamed_bytes / stream_copy; the copies overlap the MSMs).
+  uint64_t streamed_bytes = 0;
+  double stream_copy = 0;
   double start = 0;     ///< the whole start(): every phase above
   double epilogue = 0;  ///< finalize: the r/s combination and the three affine conversions
   double total = 0;     ///< create_proof from entry to return

@@ -10,6 +10,10 @@
 //      the (compacted) base index space for the bitmap batch addition, and the "other" terms as
 //      (base index, gathered scalar) lists for Pippenger over gathered bases; zeros cost nothing.
 //      Inputs (a few) are a plain MSM (A: dense; B: compacted over b_input_density).
+// With the parameters in host memory (residency::host), every MSM takes its bases chunk by chunk
+// from a ring of two device buffers filled on a copy stream of its own (for_each_chunk): H as a
+// sum of MSMs over the chunks, the splits per chunk (the ones of the chunk's bitmap words, the
+// others whose base index falls in it: classify writes them in ascending order).
 // Every kernel, copy and MSM of one start() is ordered on a stream of its own on the parameters'
 // device context; nothing waits for the whole device.
 // Every CUDA call throws gpu_error (CUZK_CUDA_OK); the public functions catch it and return a
@@ -24,7 +28,10 @@
 #include <cub/device/device_scan.cuh>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <string>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "ff/mont_device.cuh"
@@ -44,13 +51,33 @@ using ec::g2_affine_t;
 using ec::g2_jacobian_t;
 using ff::fr_t;
 
+/// count elements of T in cudaHostAlloc'd memory (none for count 0).
+template <class T>
+struct pinned_array {
+  pinned_array() = default;
+  explicit pinned_array(size_t count)
+      : buf(count ? std::make_unique<cuzk::gpu::pinned_buffer>(count * sizeof(T)) : nullptr),
+        count(count) {}
+  T* data() const { return buf ? reinterpret_cast<T*>(buf->get()) : nullptr; }
+  size_t bytes() const { return count * sizeof(T); }
+  std::unique_ptr<cuzk::gpu::pinned_buffer> buf;
+  size_t count = 0;
+};
+
 struct device_parameters::impl {
   explicit impl(cuzk::gpu::device_context c) : ctx(std::move(c)) {}
   // The device, its NTT tables and staging sets; declared first, so freed after the bases.
   mutable cuzk::gpu::device_context ctx;
   verifying_key vk;
+  query_sizes q{};
+  residency where = residency::device;
+  // Device residency.
   device_buffer<g1_affine_t> h, l, a, b_g1;
   device_buffer<g2_affine_t> b_g2;
+  // Host residency: the queries page-locked, and the ring each start() streams them through.
+  pinned_array<g1_affine_t> host_h, host_l, host_a, host_b_g1;
+  pinned_array<g2_affine_t> host_b_g2;
+  size_t ring_bytes = 0;
 };
 
 namespace {
@@ -70,9 +97,10 @@ struct blob_t {
   uint4 v[W];
 };
 template <unsigned W>
-__global__ void gather_kernel(const blob_t<W>* src, const uint32_t* idx, size_t n, blob_t<W>* dst) {
+__global__ void gather_kernel(const blob_t<W>* src, const uint32_t* idx, size_t n, uint32_t first,
+                              blob_t<W>* dst) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) dst[i] = src[idx[i]];
+  if (i < n) dst[i] = src[idx[i] - first];
 }
 
 unsigned blocks_for(size_t n, unsigned threads) {
@@ -88,14 +116,16 @@ struct run_t {
   thread_pool& pool;
 };
 
-/// dst[i] = src[idx[i]] for i < n on `st` (nothing for n = 0).
+/// dst[i] = src[idx[i] − first] for i < n on `st` (nothing for n = 0): src holds the elements
+/// from index `first` on (a chunk of a query streamed from the host; 0 for a whole query).
 template <class T>
-void gather(const T* src, const uint32_t* idx, size_t n, T* dst, cudaStream_t st) {
+void gather(const T* src, const uint32_t* idx, size_t n, T* dst, cudaStream_t st,
+            uint32_t first = 0) {
   static_assert(sizeof(T) % 16 == 0);
   constexpr unsigned W = sizeof(T) / 16;
   if (n == 0) return;
   gather_kernel<W><<<blocks_for(n, 128), 128, 0, st>>>(reinterpret_cast<const blob_t<W>*>(src), idx,
-                                                       n, reinterpret_cast<blob_t<W>*>(dst));
+                                                       n, first, reinterpret_cast<blob_t<W>*>(dst));
   CUZK_CUDA_LAUNCH_OK();
 }
 
@@ -116,48 +146,76 @@ struct fr_limbs {
 
 /// The 0/1/other classification of scalars[j], j < n. With a density (words + exclusive ranks
 /// per word), only j with a set density bit are terms, at compacted index
-/// c = rank[j / 64] + popcount(word & bits below j % 64); without one, c = j. Zeros: nothing.
-/// Ones: bit c of `ones` (zeroed before). Others: a slot from counters[1] (one atomicAdd per
-/// warp), base_idx[slot] = c, aux_idx[slot] = j. counters[0] counts the ones. The order of the
-/// other terms is whatever the atomics give; the MSM sum does not depend on it.
-/// Needs blockDim a multiple of 32 and every lane reaching the warp intrinsics (no early exit).
-__global__ void classify_kernel(const ulonglong2* scalars, size_t n, const uint64_t* density,
-                                const uint32_t* rank, fr_limbs one, unsigned long long* ones,
-                                uint32_t* base_idx, uint32_t* aux_idx, unsigned* counters) {
-  const size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const unsigned lane = threadIdx.x & 31;
-  bool is_one = false, is_other = false;
+/// c = rank[j / 64] + popcount(word & bits below j % 64); without one, c = j. Zeros: neither.
+struct term_class {
+  bool one = false, other = false;
   uint32_t c = 0;
-  if (j < n) {
-    bool used = true;
-    if (density != nullptr) {
-      const uint64_t w = density[j >> 6];
-      const unsigned b = unsigned(j & 63);  // < 64: the shifts below are defined
-      used = ((w >> b) & 1) != 0;
-      c = rank[j >> 6] + uint32_t(__popcll(w & ((uint64_t(1) << b) - 1)));
-    } else {
-      c = uint32_t(j);
-    }
-    if (used) {
-      const ulonglong2 lo = scalars[2 * j], hi = scalars[2 * j + 1];
-      const bool zero = (lo.x | lo.y | hi.x | hi.y) == 0;
-      is_one = lo.x == one.v[0] && lo.y == one.v[1] && hi.x == one.v[2] && hi.y == one.v[3];
-      is_other = !zero && !is_one;
-    }
+};
+__device__ term_class classify_term(const ulonglong2* scalars, size_t n, size_t j,
+                                    const uint64_t* density, const uint32_t* rank,
+                                    const fr_limbs& one) {
+  term_class t;
+  if (j >= n) return t;
+  bool used = true;
+  if (density != nullptr) {
+    const uint64_t w = density[j >> 6];
+    const unsigned b = unsigned(j & 63);  // < 64: the shifts below are defined
+    used = ((w >> b) & 1) != 0;
+    t.c = rank[j >> 6] + uint32_t(__popcll(w & ((uint64_t(1) << b) - 1)));
+  } else {
+    t.c = uint32_t(j);
   }
+  if (used) {
+    const ulonglong2 lo = scalars[2 * j], hi = scalars[2 * j + 1];
+    const bool zero = (lo.x | lo.y | hi.x | hi.y) == 0;
+    t.one = lo.x == one.v[0] && lo.y == one.v[1] && hi.x == one.v[2] && hi.y == one.v[3];
+    t.other = !zero && !t.one;
+  }
+  return t;
+}
+
+constexpr unsigned CLASSIFY_THREADS = 256;
+
+/// Pass 1 of the split: the other terms of each block of CLASSIFY_THREADS j (block_others), and
+/// their total (counters[1]).
+__global__ void count_others_kernel(const ulonglong2* scalars, size_t n, const uint64_t* density,
+                                    const uint32_t* rank, fr_limbs one, uint32_t* block_others,
+                                    unsigned* counters) {
+  const size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const term_class t = classify_term(scalars, n, j, density, rank, one);
+  const int others = __syncthreads_count(t.other);
+  if (threadIdx.x == 0) {
+    block_others[blockIdx.x] = uint32_t(others);
+    if (others != 0) atomicAdd(&counters[1], unsigned(others));
+  }
+}
+
+/// Pass 2: ones to bit c of `ones` (zeroed before; counters[0] counts them); the other terms in
+/// ascending j from slot block_first[block] (the exclusive scan of pass 1): base_idx[slot] = c,
+/// aux_idx[slot] = j. c grows with j, so base_idx is ascending, which lets host residency cut
+/// the others by chunk of bases. Needs blockDim = CLASSIFY_THREADS and every thread reaching the
+/// barrier and the warp intrinsics (no early exit).
+__global__ void classify_kernel(const ulonglong2* scalars, size_t n, const uint64_t* density,
+                                const uint32_t* rank, fr_limbs one, const uint32_t* block_first,
+                                unsigned long long* ones, uint32_t* base_idx, uint32_t* aux_idx,
+                                unsigned* counters) {
+  __shared__ unsigned warp_others[CLASSIFY_THREADS / 32];
+  const size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const unsigned lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+  const term_class t = classify_term(scalars, n, j, density, rank, one);
+  const bool is_one = t.one, is_other = t.other;
+  const uint32_t c = t.c;
   const unsigned full = 0xffffffffu;
   const unsigned other_mask = __ballot_sync(full, is_other);
   const unsigned one_mask = __ballot_sync(full, is_one);
-  if (other_mask != 0) {  // warp-uniform
-    const unsigned leader = unsigned(__ffs(int(other_mask))) - 1;
-    unsigned first = 0;
-    if (lane == leader) first = atomicAdd(&counters[1], unsigned(__popc(other_mask)));
-    first = __shfl_sync(full, first, int(leader));
-    if (is_other) {
-      const unsigned slot = first + unsigned(__popc(other_mask & ((1u << lane) - 1u)));
-      base_idx[slot] = c;
-      aux_idx[slot] = uint32_t(j);
-    }
+  if (lane == 0) warp_others[warp] = unsigned(__popc(other_mask));
+  __syncthreads();
+  if (is_other) {
+    unsigned slot = block_first[blockIdx.x];
+    for (unsigned w = 0; w < warp; ++w) slot += warp_others[w];
+    slot += unsigned(__popc(other_mask & ((1u << lane) - 1u)));
+    base_idx[slot] = c;
+    aux_idx[slot] = uint32_t(j);
   }
   if (one_mask != 0) {  // warp-uniform
     if (lane == unsigned(__ffs(int(one_mask))) - 1)
@@ -183,6 +241,25 @@ __global__ void classify_kernel(const ulonglong2* scalars, size_t n, const uint6
     if (is_one) atomicOr(&ones[c >> 6], 1ull << (c & 63));
 #endif
   }
+}
+
+/// out[k] = the first i < n with sorted[i] ≥ k·per (n when none), for k ≤ chunks: where the
+/// other terms of each chunk of `per` bases begin in the ascending base_idx.
+__global__ void chunk_bounds_kernel(const uint32_t* sorted, uint32_t n, size_t per, size_t chunks,
+                                    uint32_t* out) {
+  const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k > chunks) return;
+  const uint64_t key = uint64_t(k) * per;
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (sorted[mid] < key) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  out[k] = lo;
 }
 
 /// The 0/1 split of one MSM's aux scalars on the device: `count` terms (the compacted space),
@@ -231,8 +308,20 @@ device_split classify(const fr_t* d_aux, size_t n, const bitmap_view* density, c
   static_assert(sizeof(one) == sizeof(fr_t));
   const fr_t one_mont = fr_t::one();
   std::memcpy(&one, &one_mont, sizeof(one));
-  classify_kernel<<<blocks_for(n, 256), 256, 0, st>>>(
-      reinterpret_cast<const ulonglong2*>(d_aux), n, d_words.data(), rank.data(), one,
+  const unsigned blocks = blocks_for(n, CLASSIFY_THREADS);
+  device_buffer<uint32_t> block_others(blocks), block_first(blocks);
+  const auto* d_scalars = reinterpret_cast<const ulonglong2*>(d_aux);
+  count_others_kernel<<<blocks, CLASSIFY_THREADS, 0, st>>>(
+      d_scalars, n, d_words.data(), rank.data(), one, block_others.data(), counters.data());
+  CUZK_CUDA_LAUNCH_OK();
+  size_t scan_bytes = 0;
+  CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, block_others.data(),
+                                             block_first.data(), int(blocks), st));
+  device_buffer<uint8_t> scan_temp(std::max<size_t>(scan_bytes, 1));
+  CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), scan_bytes, block_others.data(),
+                                             block_first.data(), int(blocks), st));
+  classify_kernel<<<blocks, CLASSIFY_THREADS, 0, st>>>(
+      d_scalars, n, d_words.data(), rank.data(), one, block_first.data(),
       reinterpret_cast<unsigned long long*>(sp.ones.data()), sp.base_idx.data(), aux_idx.data(),
       counters.data());
   CUZK_CUDA_LAUNCH_OK();
@@ -282,6 +371,113 @@ auto split_msm(const run_t& run, const G* d_bases, const device_split& sp) {
   return acc;
 }
 
+/// One query's points from index 0 of the view on: on the device (dev) or, in host residency, in
+/// page-locked host memory (host).
+template <class G>
+struct query_view {
+  const G* dev = nullptr;
+  const G* host = nullptr;
+  query_view from(size_t k) const { return {dev ? dev + k : nullptr, host ? host + k : nullptr}; }
+};
+
+/// Host residency: two device buffers the queries are streamed through on a copy stream of their
+/// own, chunk k + 1 copied while the call's stream works on chunk k. Declared before the call's
+/// stream, so that stream (whose destructor waits for its work) is gone before the buffers.
+struct ring_t {
+  ring_t(const cuzk::gpu::device_context& ctx, size_t bytes)
+      : half(bytes / 2 / 256 * 256), copy(ctx) {
+    for (auto& b : buf) b = device_buffer<uint8_t>(half);
+  }
+  /// Points of `point_bytes` per chunk: a whole number of 64-bit bitmap words.
+  size_t points_per_chunk(size_t point_bytes) const { return half / point_bytes / 64 * 64; }
+  size_t half;
+  device_buffer<uint8_t> buf[2];
+  cuzk::gpu::stream copy;
+  cuzk::gpu::event copy_started[2], uploaded[2], consumed[2];
+  uint64_t bytes_moved = 0;
+  double copy_ms = 0;
+};
+
+/// Calls f(k, d_chunk, first, len) for the chunks of host[0, n) in order, d_chunk holding
+/// host[first, first + len) on the device for the work f enqueues on run's stream; the copy of
+/// the next chunk runs meanwhile. f returns once its work is enqueued (or done).
+template <class G, class F>
+void for_each_chunk(const run_t& run, ring_t& ring, const G* host, size_t n, F&& f) {
+  const size_t per = ring.points_per_chunk(sizeof(G));
+  const size_t chunks = (n + per - 1) / per;
+  const auto issue = [&](size_t k) {
+    const unsigned b = unsigned(k & 1);
+    const size_t first = k * per, len = std::min(per, n - first);
+    ring.copy.wait(ring.consumed[b]);  // the chunk this buffer held is no longer read
+    ring.copy_started[b].record(ring.copy);
+    CUZK_CUDA_OK(cudaMemcpyAsync(ring.buf[b].data(), host + first, len * sizeof(G),
+                                 cudaMemcpyHostToDevice, ring.copy.get()));
+    ring.uploaded[b].record(ring.copy);
+    ring.bytes_moved += len * sizeof(G);
+  };
+  for (size_t k = 0; k < std::min<size_t>(chunks, 2); ++k) issue(k);
+  for (size_t k = 0; k < chunks; ++k) {
+    const unsigned b = unsigned(k & 1);
+    const size_t first = k * per, len = std::min(per, n - first);
+    run.strm.wait(ring.uploaded[b]);
+    f(k, reinterpret_cast<const G*>(ring.buf[b].data()), first, len);
+    ring.consumed[b].record(run.strm);
+    ring.copy_ms += ring.uploaded[b].since(ring.copy_started[b]);
+    if (k + 2 < chunks) issue(k + 2);
+  }
+}
+
+/// Σ scalars[i]·bases[i] over the device scalars d_s[0, n): one MSM over device bases, or in host
+/// residency the sum of one MSM per streamed chunk.
+template <class G>
+auto msm_query(const run_t& run, ring_t* ring, query_view<G> q, const fr_t* d_s, size_t n) {
+  if (ring == nullptr) return msm_dev(run, q.dev, d_s, n);
+  auto acc = decltype(msm_dev(run, q.dev, d_s, n))::infinity();
+  for_each_chunk(run, *ring, q.host, n, [&](size_t, const G* d, size_t first, size_t len) {
+    acc += msm_dev(run, d, d_s + first, len);
+  });
+  return acc;
+}
+
+/// MSM of host scalars (a few inputs) against the first scalars.size() points of q.
+template <class G>
+auto msm_inputs(const run_t& run, query_view<G> q, std::span<const fr_t> scalars) {
+  if (q.dev != nullptr || scalars.empty()) return msm_host_scalars(run, q.dev, scalars);
+  device_buffer<G> bases(scalars.size());
+  bases.upload(q.host, scalars.size(), run.strm);
+  return msm_host_scalars(run, bases.data(), scalars);
+}
+
+/// split_msm over q: the device bases, or in host residency chunk by chunk as they stream in:
+/// the ones of the chunk's bitmap words by batch addition, the others whose base index falls in
+/// the chunk (a range of the ascending base_idx) by Pippenger over their bases gathered from it.
+template <class G>
+auto split_msm_query(const run_t& run, ring_t* ring, query_view<G> q, const device_split& sp) {
+  if (ring == nullptr) return split_msm(run, q.dev, sp);
+  auto acc = decltype(msm_dev(run, q.dev, nullptr, 0))::infinity();
+  if (sp.num_one == 0 && sp.num_other == 0) return acc;
+  const size_t per = ring->points_per_chunk(sizeof(G));
+  const size_t chunks = (sp.count + per - 1) / per;
+  std::vector<uint32_t> bounds(chunks + 1, 0);
+  if (sp.num_other != 0) {
+    device_buffer<uint32_t> d_bounds(chunks + 1);
+    chunk_bounds_kernel<<<blocks_for(chunks + 1, 128), 128, 0, run.strm.get()>>>(
+        sp.base_idx.data(), uint32_t(sp.num_other), per, chunks, d_bounds.data());
+    CUZK_CUDA_LAUNCH_OK();
+    d_bounds.download(bounds.data(), chunks + 1, run.strm);
+  }
+  for_each_chunk(run, *ring, q.host, sp.count, [&](size_t k, const G* d, size_t first, size_t len) {
+    if (sp.num_one != 0) acc += batch_dev(run, d, sp.ones.data() + first / 64, len);
+    const size_t o = bounds[k], others = bounds[k + 1] - bounds[k];
+    if (others != 0) {
+      device_buffer<G> gb(others);
+      gather(d, sp.base_idx.data() + o, others, gb.data(), run.strm.get(), uint32_t(first));
+      acc += msm_dev(run, gb.data(), sp.scalars.data() + o, others);
+    }
+  });
+  return acc;
+}
+
 /// iFFT (n→r) then coset FFT (r→n) of a zero-padded device array, as prover_cpu.
 void coset_transforms(const run_t& run, const ntt::domain_t& d, device_buffer<fr_t>& v) {
   ntt::gpu::transform_device(run.ctx, run.strm, d, v.data(), ntt::gpu::ntt_kind::ifft,
@@ -316,6 +512,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   // h on the device; b and c are freed before the MSMs. The first allocation comes before the
   // stream and the staging set are made, so running out of device memory is reported as such.
   device_buffer<fr_t> da(m);
+  std::optional<ring_t> ring;  // host residency, from the MSMs on
   const cuzk::gpu::stream strm(p.ctx);
   const cudaStream_t st = strm.get();
   cuzk::gpu::event ev[11], ev_up, ev_abc;  // phase boundaries; ev_up: witness uploaded, ev_abc:
@@ -372,7 +569,13 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
                              ntt::ntt_order::nn);
   ev[4].record(strm);
 
-  out.h = msm_dev(run, p.h.data(), da.data(), m - 1);  // deg h ≤ m − 2: m − 1 coefficients
+  const bool streamed = p.where == residency::host;
+  if (streamed) ring.emplace(p.ctx, p.ring_bytes);
+  ring_t* rg = streamed ? &*ring : nullptr;
+  const query_view<g1_affine_t> qh{p.h.data(), p.host_h.data()}, ql{p.l.data(), p.host_l.data()},
+      qa{p.a.data(), p.host_a.data()}, qb1{p.b_g1.data(), p.host_b_g1.data()};
+  const query_view<g2_affine_t> qb2{p.b_g2.data(), p.host_b_g2.data()};
+  out.h = msm_query(run, rg, qh, da.data(), m - 1);  // deg h ≤ m − 2: m − 1 coefficients
   da = device_buffer<fr_t>();
   ev[5].record(strm);
 
@@ -391,12 +594,11 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   }
   ev[6].record(strm);
 
-  out.l = split_msm(run, p.l.data(), split_l);
+  out.l = split_msm_query(run, rg, ql, split_l);
   ev[7].record(strm);
 
   const size_t n_in = asg.num_inputs();
-  out.a_part =
-      msm_host_scalars(run, p.a.data(), asg.inputs) + split_msm(run, p.a.data() + n_in, split_a);
+  out.a_part = msm_inputs(run, qa, asg.inputs) + split_msm_query(run, rg, qa.from(n_in), split_a);
   ev[8].record(strm);
 
   const bitmap_view& b_in = asg.b_input_density;
@@ -404,14 +606,18 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   for (size_t j = 0; j < n_in; ++j)
     if (b_in.test(j)) b_inputs.push_back(asg.inputs[j]);
   const size_t nb_in = b_inputs.size();
-  out.b_g1 = msm_host_scalars(run, p.b_g1.data(), b_inputs) +
-             split_msm(run, p.b_g1.data() + nb_in, split_b);
+  out.b_g1 = msm_inputs(run, qb1, std::span<const fr_t>(b_inputs)) +
+             split_msm_query(run, rg, qb1.from(nb_in), split_b);
   ev[9].record(strm);
-  out.b_g2 = msm_host_scalars(run, p.b_g2.data(), b_inputs) +
-             split_msm(run, p.b_g2.data() + nb_in, split_b);
+  out.b_g2 = msm_inputs(run, qb2, std::span<const fr_t>(b_inputs)) +
+             split_msm_query(run, rg, qb2.from(nb_in), split_b);
   ev[10].record(strm);
   ev[10].synchronize();
   p.ctx.put_stager(std::move(stg));
+  if (rg != nullptr) {
+    tm.streamed_bytes = rg->bytes_moved;
+    tm.stream_copy = rg->copy_ms;
+  }
 
   if (abc != nullptr) {
     tm.upload = ev_up.since(ev[0]);
@@ -455,14 +661,24 @@ cuzk::gpu::device_context& device_parameters::context() const {
 const verifying_key& device_parameters::vk() const {
   return impl_->vk;
 }
+residency device_parameters::where() const {
+  return impl_->where;
+}
 size_t device_parameters::bytes() const {
   return impl_->h.bytes() + impl_->l.bytes() + impl_->a.bytes() + impl_->b_g1.bytes() +
          impl_->b_g2.bytes();
 }
+size_t device_parameters::host_bytes() const {
+  const impl& p = *impl_;
+  return p.host_h.bytes() + p.host_l.bytes() + p.host_a.bytes() + p.host_b_g1.bytes() +
+         p.host_b_g2.bytes();
+}
+size_t device_parameters::ring_bytes() const {
+  return impl_->ring_bytes;
+}
 
 query_sizes device_parameters::sizes() const {
-  const impl& p = *impl_;
-  return {p.vk.ic.size(), p.h.size(), p.l.size(), p.a.size(), p.b_g1.size(), p.b_g2.size()};
+  return impl_->q;
 }
 
 device_parameters::device_queries device_parameters::queries() {
@@ -481,6 +697,7 @@ result<std::unique_ptr<device_parameters>> device_parameters::allocate(const ver
     device_scope scope(device);
     auto p = std::make_unique<impl>(std::move(*ctx));
     p->vk = vk;
+    p->q = sizes;
     p->h = device_buffer<g1_affine_t>(sizes.h);
     p->l = device_buffer<g1_affine_t>(sizes.l);
     p->a = device_buffer<g1_affine_t>(sizes.a);
@@ -513,6 +730,95 @@ result<std::unique_ptr<device_parameters>> device_parameters::upload(const param
   } catch (const cuzk::gpu::gpu_error& e) {
     return cuda_status(e, "groth16::gpu::device_parameters::upload");
   }
+}
+
+namespace {
+
+/// Host residency's storage for `sizes`: page-locked arrays for every query, none on the device.
+result<std::unique_ptr<device_parameters::impl>> make_host_impl(const verifying_key& vk,
+                                                                const query_sizes& sizes,
+                                                                int device, size_t ring_bytes) {
+  if (sizes.ic != vk.ic.size())
+    return status(status_code::size_mismatch, "host_resident: ic size differs from the vk's");
+  // A chunk holds at least 64 G2 points (one bitmap word), in each half of the ring.
+  if (ring_bytes < 2 * 64 * sizeof(g2_affine_t) + 512)
+    return status(status_code::invalid_argument,
+                  "host_resident: a ring of " + std::to_string(ring_bytes) + " bytes is too small");
+  auto ctx = cuzk::gpu::device_context::open(device);
+  if (!ctx) return ctx.error();
+  auto p = std::make_unique<device_parameters::impl>(std::move(*ctx));
+  p->vk = vk;
+  p->q = sizes;
+  p->where = residency::host;
+  p->ring_bytes = ring_bytes;
+  try {
+    device_scope scope(p->ctx);  // page-locked for this device's context
+    p->host_h = pinned_array<g1_affine_t>(sizes.h);
+    p->host_l = pinned_array<g1_affine_t>(sizes.l);
+    p->host_a = pinned_array<g1_affine_t>(sizes.a);
+    p->host_b_g1 = pinned_array<g1_affine_t>(sizes.b_g1);
+    p->host_b_g2 = pinned_array<g2_affine_t>(sizes.b_g2);
+  } catch (const cuzk::gpu::gpu_error& e) {
+    return status(status_code::resource_exhausted,
+                  "page-locking " + std::to_string(query_bytes(sizes) >> 20) +
+                      " MiB of host memory for the parameters of GPU " + std::to_string(device) +
+                      ": " + e.what());
+  }
+  return std::move(p);
+}
+
+}  // namespace
+
+result<std::unique_ptr<device_parameters>> device_parameters::host_resident(
+    const parameters& params, int device, size_t ring_bytes) {
+  auto p = make_host_impl(params.vk, params.sizes(), device, ring_bytes);
+  if (!p) return p.error();
+  impl& q = **p;
+  std::memcpy(q.host_h.data(), params.h.data(), q.host_h.bytes());
+  std::memcpy(q.host_l.data(), params.l.data(), q.host_l.bytes());
+  std::memcpy(q.host_a.data(), params.a.data(), q.host_a.bytes());
+  std::memcpy(q.host_b_g1.data(), params.b_g1.data(), q.host_b_g1.bytes());
+  std::memcpy(q.host_b_g2.data(), params.b_g2.data(), q.host_b_g2.bytes());
+  return std::unique_ptr<device_parameters>(new device_parameters(std::move(*p)));
+}
+
+result<std::unique_ptr<device_parameters>> device_parameters::host_resident(
+    const params_file& file, point_checks checks, int device, thread_pool& pool,
+    const progress_fn& progress, size_t ring_bytes) {
+  auto vk = file.load_vk(checks, pool);
+  if (!vk) return vk.error();
+  const query_sizes q{file.count(params_section::ic),   file.count(params_section::h),
+                      file.count(params_section::l),    file.count(params_section::a),
+                      file.count(params_section::b_g1), file.count(params_section::b_g2)};
+  auto p = make_host_impl(*vk, q, device, ring_bytes);
+  if (!p) return p.error();
+  impl& h = **p;
+  uint64_t done = 0;
+  const uint64_t total = file.query_bytes();
+  if (progress) progress("load", 0, size_t(total));
+  // Decoded straight into the page-locked arrays, 2^20 points at a time (the mapping's pages of
+  // each chunk released after it), so the host never holds the file and the arrays both.
+  const auto decode = [&](params_section sec, auto* dst, uint64_t count) -> status {
+    using T = std::remove_pointer_t<decltype(dst)>;
+    constexpr uint64_t step = uint64_t(1) << 20;
+    for (uint64_t begin = 0; begin < count; begin += step) {
+      const uint64_t n = std::min(step, count - begin);
+      if (status st = file.decode(sec, begin, n, std::span<T>(dst + begin, n), checks, pool); !st)
+        return st;
+      if (status st = file.release(sec, begin, n); !st) return st;
+      done += n * sizeof(T);
+      if (progress) progress("load", size_t(done), size_t(total));
+    }
+    return status();
+  };
+  for (auto [sec, dst, count] : {std::tuple{params_section::h, h.host_h.data(), q.h},
+                                 std::tuple{params_section::l, h.host_l.data(), q.l},
+                                 std::tuple{params_section::a, h.host_a.data(), q.a},
+                                 std::tuple{params_section::b_g1, h.host_b_g1.data(), q.b_g1}}) {
+    if (status st = decode(sec, dst, count); !st) return st;
+  }
+  if (status st = decode(params_section::b_g2, h.host_b_g2.data(), q.b_g2); !st) return st;
+  return std::unique_ptr<device_parameters>(new device_parameters(std::move(*p)));
 }
 
 namespace {

@@ -25,8 +25,23 @@
 
 namespace cuzk::groth16::gpu {
 
-/// The parameters' query points in device memory (h, l, a, b_g1, b_g2), uploaded once; vk stays
-/// on the host (the epilogue needs it). Not copyable; frees its memory on destruction.
+/// Where device_parameters keep the query points between proofs.
+enum class residency {
+  /// In device memory, uploaded once (the SRS resident: no transfer per proof).
+  device,
+  /// In page-locked host memory, streamed to the device chunk by chunk during each proof's MSMs
+  /// through a ring of two device buffers, the copy of chunk k + 1 overlapping the work on chunk
+  /// k: for cards whose memory cannot hold the parameters with the prover's working set (a
+  /// 32 GiB PoRep's 47 GB on a 24 GB card). Every proof moves every query point over the link.
+  host,
+};
+
+/// The device bytes of the host residency's ring (two buffers of half of it), by default.
+constexpr size_t default_ring_bytes = size_t(3) << 30;
+
+/// The parameters' query points (h, l, a, b_g1, b_g2) for one device, kept in device memory or in
+/// page-locked host memory (residency); vk stays on the host (the epilogue needs it). Not
+/// copyable; frees its memory on destruction.
 class device_parameters {
  public:
   /// Uploads every query of `params` to device `device`. A CUDA failure (no such device, out of
@@ -47,6 +62,15 @@ class device_parameters {
                                                                 point_checks checks, int device,
                                                                 thread_pool& pool,
                                                                 const progress_fn& progress = {});
+  /// Host residency: the queries of `params` copied (or those of `file` decoded with `checks`, in
+  /// parallel on `pool`, chunk by chunk, releasing the mapping's pages) into page-locked host
+  /// memory for device `device`; each start() streams them through a device ring of
+  /// `ring_bytes`. `progress` gets ("load", bytes, query_bytes()) after each chunk.
+  static result<std::unique_ptr<device_parameters>> host_resident(
+      const parameters& params, int device, size_t ring_bytes = default_ring_bytes);
+  static result<std::unique_ptr<device_parameters>> host_resident(
+      const params_file& file, point_checks checks, int device, thread_pool& pool,
+      const progress_fn& progress = {}, size_t ring_bytes = default_ring_bytes);
   ~device_parameters();
   device_parameters(const device_parameters&) = delete;
   device_parameters& operator=(const device_parameters&) = delete;
@@ -55,11 +79,17 @@ class device_parameters {
   /// The device context the bases live on (its NTT tables and staging sets serve every start()).
   cuzk::gpu::device_context& context() const;
   const verifying_key& vk() const;
-  /// Device bytes held by the bases.
+  residency where() const;
+  /// Device bytes held by the bases (0 in host residency: its ring lives for one start()).
   size_t bytes() const;
+  /// Page-locked host bytes held by the bases (0 in device residency).
+  size_t host_bytes() const;
+  /// The device bytes one start() holds for the ring (0 in device residency).
+  size_t ring_bytes() const;
   query_sizes sizes() const;
 
-  /// Device pointers to the queries (for cudaMemcpy or kernels; never dereference on the host).
+  /// Device pointers to the queries (for cudaMemcpy or kernels; never dereference on the host),
+  /// device residency only (null pointers in host residency).
   /// start() runs on streams of its own: writes through these must be complete before it.
   struct device_queries {
     ec::g1_affine_t *h, *l, *a, *b_g1;

@@ -64,6 +64,9 @@ std::vector<fr_t> public_of(const testing::circuit_instance& ci) {
   return {ci.inputs.begin() + 1, ci.inputs.end()};
 }
 
+// The smallest ring host residency takes: two halves of 64 G2 points (and 128 G1 points).
+constexpr size_t kSmallestRing = 2 * 64 * sizeof(ec::g2_affine_t) + 512;
+
 std::unique_ptr<gpu::device_parameters> upload(const parameters& p) {
   auto dp = gpu::device_parameters::upload(p, 0);
   EXPECT_TRUE(dp.ok()) << dp.error().to_string();
@@ -97,6 +100,18 @@ TEST(Groth16Gpu, MatchesCpuOnRandomCircuits) {
     const std::string what = "rows=" + std::to_string(rows) + " public=" + std::to_string(pub);
     expect_same_proof(f, *dp, fr_t::zero(), fr_t::zero(), what + " r=s=0");
     expect_same_proof(f, *dp, fr_t::random(rng), fr_t::random(rng), what + " random r,s");
+    // The same with the parameters in host memory, streamed through the default ring (one chunk
+    // per query here) and through the smallest one (many).
+    for (size_t ring : {gpu::default_ring_bytes, kSmallestRing}) {
+      auto hp = gpu::device_parameters::host_resident(f.params, 0, ring);
+      ASSERT_TRUE(hp.ok()) << hp.error().to_string();
+      EXPECT_EQ((*hp)->where(), gpu::residency::host);
+      EXPECT_EQ((*hp)->bytes(), 0u);
+      EXPECT_EQ((*hp)->host_bytes(),
+                query_bytes(f.params.sizes()) - f.params.vk.ic.size() * sizeof(ec::g1_affine_t));
+      expect_same_proof(f, **hp, fr_t::random(rng), fr_t::random(rng),
+                        what + " host residency, ring " + std::to_string(ring));
+    }
   }
 }
 
@@ -208,6 +223,27 @@ TEST(Groth16Gpu, StreamFromParamsFile) {
   ASSERT_FALSE(bad_dp.ok());
   EXPECT_NE(bad_dp.error().to_string().find("l[1]"), std::string::npos)
       << bad_dp.error().to_string();
+
+  // Host residency from the file: decoded into page-locked memory, the same proof; the corrupt
+  // point named the same way; a ring too small to hold 64 G2 points refused.
+  size_t last_done = 0;
+  auto hp = gpu::device_parameters::host_resident(
+      *file, point_checks::full, 0, pool(), [&](const char* phase, size_t done, size_t total) {
+        EXPECT_STREQ(phase, "load");
+        EXPECT_EQ(total, size_t(file->query_bytes()));
+        last_done = done;
+      });
+  ASSERT_TRUE(hp.ok()) << hp.error().to_string();
+  EXPECT_EQ(last_done, size_t(file->query_bytes()));
+  expect_same_proof(f, **hp, fr_t::random(rng), fr_t::random(rng), "host_resident(file)");
+  auto bad_hp =
+      gpu::device_parameters::host_resident(*bad_file, point_checks::on_curve_only, 0, pool());
+  ASSERT_FALSE(bad_hp.ok());
+  EXPECT_NE(bad_hp.error().to_string().find("l[1]"), std::string::npos)
+      << bad_hp.error().to_string();
+  auto tiny = gpu::device_parameters::host_resident(f.params, 0, kSmallestRing - 1);
+  ASSERT_FALSE(tiny.ok());
+  EXPECT_EQ(tiny.error().code(), status_code::invalid_argument);
 }
 
 TEST(Groth16Gpu, StartFinalizeReuseAndNoLeak) {
@@ -442,6 +478,15 @@ TEST(Groth16Gpu, DeviceSplitMatchesCpu) {
       auto got = gpu::create_proof(*dp, asg, r, s, pool());
       ASSERT_TRUE(got.ok()) << what << ": " << got.error().to_string();
       EXPECT_EQ(encode_proof(*got), encode_proof(*cpu)) << what;
+      // Host residency with the smallest ring: chunks of 128 G1 / 64 G2 points, so the ones'
+      // bitmap words and the others are cut at many chunk edges.
+      auto hp = gpu::device_parameters::host_resident(params, 0, kSmallestRing);
+      ASSERT_TRUE(hp.ok()) << what << ": " << hp.error().to_string();
+      prover_timings tm;
+      auto streamed = gpu::create_proof(**hp, asg, r, s, pool(), &tm);
+      ASSERT_TRUE(streamed.ok()) << what << ": " << streamed.error().to_string();
+      EXPECT_EQ(encode_proof(*streamed), encode_proof(*cpu)) << what << " host residency";
+      EXPECT_GE(tm.streamed_bytes, (m - 1) * sizeof(ec::g1_affine_t)) << what;
       ++t;
     }
   }

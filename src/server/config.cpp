@@ -284,6 +284,13 @@ std::vector<known_table> key_table(daemon_config& c) {
       {"gpus",
        {{"devices", [&](auto& k, auto& n) { return read_devices(k, n, c.gpus.devices); }},
         {"gpu_threads", u32(c.gpus.gpu_threads)},
+        {"memory_budget",
+         [&](auto& k, auto& n) {
+           status s = read_size_or_auto(k, n, c.gpus.memory_budget);
+           if (s.ok() && c.gpus.memory_budget == uint64_t(0))
+             return invalid(k, "0 leaves the GPUs nothing; use \"auto\" or a size above 0");
+           return s;
+         }},
         {"gpu_workers_per_device", u32(c.gpus.gpu_workers_per_device)}},
        {}},
       {"scheduler",
@@ -563,6 +570,7 @@ engine::engine_config to_engine_config(const daemon_config& cfg, log_sink sink) 
   e.max_synthesis_workers =
       cfg.pipeline.max_parallel_synthesis ? cfg.pipeline.max_parallel_synthesis : 18;
   e.host_memory_budget = cfg.memory.total_budget.value_or(0);
+  e.device_memory_budget = cfg.gpus.memory_budget.value_or(0);
   e.host_safety_margin = cfg.memory.safety_margin;
   e.param_dir = cfg.srs.param_cache;
   e.eviction_min_idle = cfg.memory.eviction_min_idle;

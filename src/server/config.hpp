@@ -22,6 +22,11 @@
 // | memory.eviction_min_idle    | 5m                          | eviction_min_idle              |
 // | gpus.devices                | [] (every device)           | gpu_devices                    |
 // | gpus.gpu_threads            | 0 (every core)              | prover_threads (1)             |
+// | gpus.memory_budget (ours)   | auto                        | device_memory_budget; auto: 0, |
+// |                             |                             | each device's memory - 1 GiB;  |
+// |                             |                             | parameters that do not fit it  |
+// |                             |                             | with the prover's working set  |
+// |                             |                             | stay in host memory, streamed  |
 // | synthesis.threads           | 0 (every core)              | synthesis_threads (2)          |
 // | pipeline.                   | 18 (0 -> 18)                | max_synthesis_workers (2)      |
 // |   max_parallel_synthesis    |                             |                                |
@@ -53,7 +58,7 @@
 // - pipeline.slot_size (0): a dead branch in Rust.
 // - logging.format (none): never wired in Rust; kept for the daemon.
 // engine_config fields no key sets keep their defaults: disable_gpus, cpu_worker_with_gpus,
-// device_memory_budget, result_retention, max_retained_results, full_params_checks.
+// result_retention, max_retained_results, full_params_checks.
 // Deprecated keys, ignored with a warning as in Rust: srs.preload, memory.pinned_budget,
 // memory.working_memory_budget, synthesis.partition_workers.
 #pragma once
@@ -106,6 +111,7 @@ struct daemon_config {
     std::vector<int> devices;  ///< empty: every device
     uint32_t gpu_threads = 0;
     uint32_t gpu_workers_per_device = 2;
+    std::optional<uint64_t> memory_budget;  ///< per GPU; nullopt: auto
   } gpus;
   struct scheduler_section {
     uint32_t max_batch_size = 1;

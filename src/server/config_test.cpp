@@ -207,6 +207,24 @@ format = "json"
   EXPECT_EQ(c.logging.format, "json");
 }
 
+// gpus.memory_budget (ours): a size per GPU or "auto"; parameters that do not fit it with the
+// prover's working set are streamed from host memory (engine). 0 is refused, naming the key.
+TEST(daemon_config, gpu_memory_budget) {
+  std::vector<std::string> warnings;
+  auto r = parse_daemon_config("[gpus]\nmemory_budget = \"24GiB\"\n", &warnings);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(r->gpus.memory_budget, 24 * GiB);
+  EXPECT_EQ(to_engine_config(*r, {}).device_memory_budget, 24 * GiB);
+  r = parse_daemon_config("[gpus]\nmemory_budget = \"auto\"\n", &warnings);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_FALSE(r->gpus.memory_budget.has_value());
+  EXPECT_EQ(to_engine_config(*r, {}).device_memory_budget, 0u);
+  r = parse_daemon_config("[gpus]\nmemory_budget = 0\n", &warnings);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(contains(r.error().message(), "gpus.memory_budget")) << r.error().to_string();
+}
+
 TEST(daemon_config, each_deprecated_key_warns_by_name) {
   struct deprecated_case {
     std::string_view text, key;

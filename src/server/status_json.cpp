@@ -58,7 +58,8 @@ std::string prove_split_json(const engine::timeline_event& e) {
   return "{\"upload\":" + number(e.upload) + ",\"abc\":" + number(e.abc) +
          ",\"ntt\":" + number(e.ntt) + ",\"h\":" + number(e.h) + ",\"msm_h\":" + number(e.msm_h) +
          ",\"msm_l\":" + number(e.msm_l) + ",\"msm_a\":" + number(e.msm_a) +
-         ",\"msm_b_g1\":" + number(e.msm_b_g1) + ",\"msm_b_g2\":" + number(e.msm_b_g2) + "}";
+         ",\"msm_b_g1\":" + number(e.msm_b_g1) + ",\"msm_b_g2\":" + number(e.msm_b_g2) +
+         ",\"stream_copy\":" + number(e.stream_copy) + "}";
 }
 
 }  // namespace
@@ -134,6 +135,7 @@ std::string status_json(const engine::engine_status& st, bool serving, uint64_t 
     const auto& s = st.srs[i];
     if (i) o += ",";
     o += "{\"circuit_id\":" + quoted(s.circuit_id) + ",\"worker\":" + quoted(s.worker) +
+         ",\"in_host_memory\":" + (s.in_host_memory ? "true" : "false") +
          ",\"bytes\":" + std::to_string(s.bytes) + ",\"ref_count\":" + std::to_string(s.ref_count) +
          ",\"idle_seconds\":" + number(s.idle_seconds) +
          ",\"loading\":" + (s.loading ? "true" : "false") +
@@ -182,7 +184,9 @@ std::string timeline_json(const std::vector<engine::timeline_event>& events,
          ",\"kind\":" + quoted(engine::to_string(e.kind)) +
          ",\"partition\":" + std::to_string(e.partition) + ",\"phase\":" + quoted(e.phase) +
          ",\"start\":" + number(e.start) + ",\"end\":" + number(e.end);
-    if (e.phase == "prove") o += ",\"split\":" + prove_split_json(e);
+    if (e.phase == "prove") {
+      o += ",\"split\":" + prove_split_json(e) + ",\"streamed_bytes\":" + std::to_string(e.bytes);
+    }
     if (e.phase == "load") {
       o += ",\"circuit\":" + quoted(e.circuit_id) + ",\"bytes\":" + std::to_string(e.bytes);
     }

@@ -80,6 +80,11 @@ struct prove_options_t {
   /// (invalid_argument); a CUDA build on a machine without a device proves on the CPU and says
   /// so through `log`.
   int gpu_device = -1;
+  /// Device bytes the GPU prover may use; 0: what the device has free when the parameters load.
+  /// Parameters that do not fit it with the prover's working set stay in page-locked host
+  /// memory and are streamed to the device by every partition (choose_residency: a 32 GiB PoRep
+  /// on a 24 GB card).
+  uint64_t gpu_memory_budget = 0;
   /// Where the prover reports (the backend chosen, a GPU fallback); empty: silent.
   log_sink log;
 };

@@ -133,8 +133,14 @@ result<std::unique_ptr<prover_backend>> open_backend(const std::string& params_p
   if (status s = file->validate_against(shape); !s) {
     return status(s.code(), params_path + " does not fit the circuit: " + s.message());
   }
+  srs_residency residency = srs_residency::device;
+  if (opt.gpu_device >= 0) {
+    const uint64_t budget =
+        opt.gpu_memory_budget ? opt.gpu_memory_budget : gpu_free_bytes(opt.gpu_device);
+    residency = choose_residency(file->sizes(), budget);
+  }
   auto b = make_prover_backend(*file, opt.params_checks, opt.gpu_device, pool, opt.log,
-                               opt.params_progress);
+                               opt.params_progress, residency);
   if (!b) return status(b.error().code(), params_path + ": " + b.error().message());
   return std::move(*b);
 }

@@ -65,7 +65,7 @@ class gpu_backend final : public prover_backend {
   const std::string& name() const override { return name_; }
   const groth16::verifying_key& vk() const override { return dp_->vk(); }
   uint64_t host_bytes() const override {
-    return uint64_t(dp_->vk().ic.size()) * sizeof(ec::g1_affine_t);
+    return uint64_t(dp_->vk().ic.size()) * sizeof(ec::g1_affine_t) + dp_->host_bytes();
   }
   result<groth16::proof_parts> start(const groth16::assignment& asg, thread_pool& pool,
                                      groth16::prover_timings* timings) override {
@@ -164,6 +164,25 @@ result<groth16::proof_parts> prover_backend::start_evaluated(
   return parts;
 }
 
+uint64_t gpu_working_bytes(const groth16::query_sizes& q) {
+  const uint64_t fr = sizeof(ff::fr_t);
+  return 3 * (uint64_t(q.h) + 1) * fr + uint64_t(q.l) * fr + (uint64_t(1) << 30);
+}
+
+srs_residency choose_residency(const groth16::query_sizes& q, uint64_t device_budget) {
+  return groth16::query_bytes(q) + gpu_working_bytes(q) <= device_budget ? srs_residency::device
+                                                                         : srs_residency::host;
+}
+
+uint64_t gpu_free_bytes(int device) {
+#if defined(CUZK_WITH_CUDA)
+  if (auto m = groth16::gpu::memory_info(device)) return m->first;
+#else
+  (void)device;
+#endif
+  return 0;
+}
+
 std::vector<gpu_device_t> list_gpus() {
   std::vector<gpu_device_t> out;
 #if defined(CUZK_WITH_CUDA)
@@ -186,11 +205,9 @@ status check_backend_request(int gpu_device) {
   return status();
 }
 
-result<std::unique_ptr<prover_backend>> make_prover_backend(const groth16::params_file& file,
-                                                            groth16::point_checks checks,
-                                                            int gpu_device, thread_pool& pool,
-                                                            const log_sink& log,
-                                                            const progress_fn& progress) {
+result<std::unique_ptr<prover_backend>> make_prover_backend(
+    const groth16::params_file& file, groth16::point_checks checks, int gpu_device,
+    thread_pool& pool, const log_sink& log, const progress_fn& progress, srs_residency residency) {
   if (status s = check_backend_request(gpu_device); !s) return s;
 #if defined(CUZK_WITH_CUDA)
   if (gpu_device >= 0) {
@@ -199,6 +216,19 @@ result<std::unique_ptr<prover_backend>> make_prover_backend(const groth16::param
            "GPU %d requested but this machine has no CUDA device (or no driver): proving on the "
            "CPU",
            gpu_device);
+    } else if (residency == srs_residency::host) {
+      auto dp =
+          groth16::gpu::device_parameters::host_resident(file, checks, gpu_device, pool, progress);
+      if (!dp) {
+        return status(dp.error().code(), "the parameters in host memory for GPU " +
+                                             std::to_string(gpu_device) + ": " +
+                                             dp.error().message());
+      }
+      logf(log, log_level::info,
+           "proving on GPU %d with %.2f GB of parameters in page-locked host memory, streamed "
+           "to the device through a %.2f GB ring",
+           gpu_device, double((*dp)->host_bytes()) / 1e9, double((*dp)->ring_bytes()) / 1e9);
+      return std::unique_ptr<prover_backend>(new gpu_backend(std::move(*dp), gpu_device));
     } else {
       auto dp =
           groth16::gpu::device_parameters::stream_from(file, checks, gpu_device, pool, progress);
@@ -212,6 +242,8 @@ result<std::unique_ptr<prover_backend>> make_prover_backend(const groth16::param
       return std::unique_ptr<prover_backend>(new gpu_backend(std::move(*dp), gpu_device));
     }
   }
+#else
+  (void)residency;
 #endif
   auto params = file.load_all(checks, pool, progress);
   if (!params) return params.error();

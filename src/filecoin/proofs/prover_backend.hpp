@@ -95,6 +95,23 @@ struct gpu_device_t {
 };
 std::vector<gpu_device_t> list_gpus();
 
+/// Where a GPU backend keeps the parameters' query points (groth16::gpu::residency).
+enum class srs_residency {
+  device,  ///< uploaded once, resident in device memory
+  host,    ///< page-locked host memory, streamed to the device during every proof's MSMs
+};
+
+/// Device bytes the GPU prover works in beyond the parameters for queries of these sizes: a, b,
+/// c over the domain (3 × m × 32 B, m = h + 1) and the aux witness (l × 32 B) at the peak before
+/// the MSMs, plus 1 GiB for the NTT tables, the plan's share and the MSM's scratch at the largest
+/// chunk. A 32 GiB PoRep partition: 18.2 GB.
+uint64_t gpu_working_bytes(const groth16::query_sizes& q);
+/// device when the parameters and gpu_working_bytes fit `device_budget`, host otherwise (a
+/// 32 GiB PoRep's 47 GB of parameters on a 24 GB card).
+srs_residency choose_residency(const groth16::query_sizes& q, uint64_t device_budget);
+/// The free memory of CUDA device `device` now (0 without CUDA or for a device that fails).
+uint64_t gpu_free_bytes(int device);
+
 /// Refuses, before any work, a request the build cannot serve at all: gpu_device >= 0 in a build
 /// without CUDA is invalid_argument.
 status check_backend_request(int gpu_device);
@@ -102,15 +119,15 @@ status check_backend_request(int gpu_device);
 /// The backend for the parameters in `file`, decoded with `checks` on `pool`: the CPU for
 /// gpu_device < 0 (the parameters decoded into host memory); for gpu_device >= 0 in a CUDA build,
 /// the GPU of that ordinal with the parameters streamed from the mapped file to the device in
-/// chunks (no decoded host copy) — or, when the machine has no CUDA device at all, the CPU, said
-/// through `log` at warn level. A device ordinal that does not exist on a machine that has
-/// devices, a decode failure or a failed upload is an error (naming the device for the GPU).
-/// `progress` reports the decode (CPU: "load") or the upload (GPU: "upload") in file bytes.
-result<std::unique_ptr<prover_backend>> make_prover_backend(const groth16::params_file& file,
-                                                            groth16::point_checks checks,
-                                                            int gpu_device, thread_pool& pool,
-                                                            const log_sink& log,
-                                                            const progress_fn& progress = {});
+/// chunks (no decoded host copy), or with `residency` host decoded into page-locked host memory
+/// and streamed to the device by every proof — or, when the machine has no CUDA device at all,
+/// the CPU, said through `log` at warn level. A device ordinal that does not exist on a machine
+/// that has devices, a decode failure or a failed upload is an error (naming the device for the
+/// GPU). `progress` reports the decode (CPU: "load") or the upload (GPU: "upload") in file bytes.
+result<std::unique_ptr<prover_backend>> make_prover_backend(
+    const groth16::params_file& file, groth16::point_checks checks, int gpu_device,
+    thread_pool& pool, const log_sink& log, const progress_fn& progress = {},
+    srs_residency residency = srs_residency::device);
 
 /// The Groth16 setup's fixed-base backend (groth16/setup.hpp) for `gpu_device`: nullptr (the
 /// CPU) when gpu_device < 0, the CUDA one (groth16/setup_gpu.hpp) otherwise; invalid_argument in
