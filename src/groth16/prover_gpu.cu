@@ -381,8 +381,11 @@ struct query_view {
 };
 
 /// Host residency: two device buffers the queries are streamed through on a copy stream of their
-/// own, chunk k + 1 copied while the call's stream works on chunk k. Declared before the call's
-/// stream, so that stream (whose destructor waits for its work) is gone before the buffers.
+/// own. Every query's chunks are scheduled up front (add_query, in the order the MSMs consume
+/// them), so the copy engine runs two chunks ahead across query boundaries (the first L chunk is
+/// copied while H's last chunk is summed) and the first two H chunks are copied while a, b, c are
+/// transformed (prefetch). Declared before the call's stream, so that stream (whose destructor
+/// waits for its work) is gone before the buffers.
 struct ring_t {
   ring_t(const cuzk::gpu::device_context& ctx, size_t bytes)
       : half(bytes / 2 / 256 * 256), copy(ctx) {
@@ -390,7 +393,44 @@ struct ring_t {
   }
   /// Points of `point_bytes` per chunk: a whole number of 64-bit bitmap words.
   size_t points_per_chunk(size_t point_bytes) const { return half / point_bytes / 64 * 64; }
+
+  /// Schedules host[0, n) (points of point_bytes) after the queries added before; returns its
+  /// index for for_each_chunk.
+  size_t add_query(const void* host, size_t n, size_t point_bytes) {
+    const size_t per = points_per_chunk(point_bytes);
+    queries.push_back({static_cast<const char*>(host), n, point_bytes, per, chunks.size()});
+    for (size_t first = 0; first < n; first += per)
+      chunks.push_back({static_cast<const char*>(host) + first * point_bytes,
+                        std::min(per, n - first) * point_bytes});
+    return queries.size() - 1;
+  }
+  /// Issues the copies of every scheduled chunk before `until` (at most two ahead of the chunks
+  /// consumed: there are two buffers), after the work `after` marks (null: nothing).
+  void issue_until(size_t until, const cuzk::gpu::event* after = nullptr) {
+    if (after != nullptr) copy.wait(*after);
+    for (; issued < std::min(until, chunks.size()); ++issued) {
+      const unsigned b = unsigned(issued & 1);
+      copy.wait(consumed[b]);  // the chunk this buffer held is no longer read
+      copy_started[b].record(copy);
+      CUZK_CUDA_OK(cudaMemcpyAsync(buf[b].data(), chunks[issued].src, chunks[issued].bytes,
+                                   cudaMemcpyHostToDevice, copy.get()));
+      uploaded[b].record(copy);
+      bytes_moved += chunks[issued].bytes;
+    }
+  }
+
+  struct query_t {
+    const char* host;
+    size_t n, point_bytes, per, first_chunk;
+  };
+  struct chunk_t {
+    const char* src;
+    size_t bytes;
+  };
   size_t half;
+  std::vector<query_t> queries;
+  std::vector<chunk_t> chunks;  // every query's, in consumption order
+  size_t issued = 0;            // chunks whose copy is enqueued
   device_buffer<uint8_t> buf[2];
   cuzk::gpu::stream copy;
   cuzk::gpu::event copy_started[2], uploaded[2], consumed[2];
@@ -398,42 +438,36 @@ struct ring_t {
   double copy_ms = 0;
 };
 
-/// Calls f(k, d_chunk, first, len) for the chunks of host[0, n) in order, d_chunk holding
-/// host[first, first + len) on the device for the work f enqueues on run's stream; the copy of
-/// the next chunk runs meanwhile. f returns once its work is enqueued (or done).
+/// Calls f(k, d_chunk, first, len) for the chunks of scheduled query `qi` in order, d_chunk
+/// holding its points [first, first + len) on the device for the work f enqueues on run's stream;
+/// the copy of the next chunk (of this query or the next) runs meanwhile. f returns once its
+/// work is enqueued (or done). Queries are consumed in the order they were added.
 template <class G, class F>
-void for_each_chunk(const run_t& run, ring_t& ring, const G* host, size_t n, F&& f) {
-  const size_t per = ring.points_per_chunk(sizeof(G));
-  const size_t chunks = (n + per - 1) / per;
-  const auto issue = [&](size_t k) {
-    const unsigned b = unsigned(k & 1);
-    const size_t first = k * per, len = std::min(per, n - first);
-    ring.copy.wait(ring.consumed[b]);  // the chunk this buffer held is no longer read
-    ring.copy_started[b].record(ring.copy);
-    CUZK_CUDA_OK(cudaMemcpyAsync(ring.buf[b].data(), host + first, len * sizeof(G),
-                                 cudaMemcpyHostToDevice, ring.copy.get()));
-    ring.uploaded[b].record(ring.copy);
-    ring.bytes_moved += len * sizeof(G);
-  };
-  for (size_t k = 0; k < std::min<size_t>(chunks, 2); ++k) issue(k);
+void for_each_chunk(const run_t& run, ring_t& ring, size_t qi, F&& f) {
+  const ring_t::query_t& q = ring.queries[qi];
+  const size_t chunks = (q.n + q.per - 1) / q.per;
   for (size_t k = 0; k < chunks; ++k) {
-    const unsigned b = unsigned(k & 1);
-    const size_t first = k * per, len = std::min(per, n - first);
+    const size_t g = q.first_chunk + k;
+    const unsigned b = unsigned(g & 1);
+    ring.issue_until(g + 1);
     run.strm.wait(ring.uploaded[b]);
-    f(k, reinterpret_cast<const G*>(ring.buf[b].data()), first, len);
+    f(k, reinterpret_cast<const G*>(ring.buf[b].data()), k * q.per,
+      std::min(q.per, q.n - k * q.per));
     ring.consumed[b].record(run.strm);
     ring.copy_ms += ring.uploaded[b].since(ring.copy_started[b]);
-    if (k + 2 < chunks) issue(k + 2);
+    ring.issue_until(g + 3);  // this buffer's next chunk
   }
 }
 
 /// Σ scalars[i]·bases[i] over the device scalars d_s[0, n): one MSM over device bases, or in host
 /// residency the sum of one MSM per streamed chunk.
+/// (host residency: n must be the scheduled query qi's count).
 template <class G>
-auto msm_query(const run_t& run, ring_t* ring, query_view<G> q, const fr_t* d_s, size_t n) {
+auto msm_query(const run_t& run, ring_t* ring, size_t qi, query_view<G> q, const fr_t* d_s,
+               size_t n) {
   if (ring == nullptr) return msm_dev(run, q.dev, d_s, n);
   auto acc = decltype(msm_dev(run, q.dev, d_s, n))::infinity();
-  for_each_chunk(run, *ring, q.host, n, [&](size_t, const G* d, size_t first, size_t len) {
+  for_each_chunk<G>(run, *ring, qi, [&](size_t, const G* d, size_t first, size_t len) {
     acc += msm_dev(run, d, d_s + first, len);
   });
   return acc;
@@ -451,12 +485,14 @@ auto msm_inputs(const run_t& run, query_view<G> q, std::span<const fr_t> scalars
 /// split_msm over q: the device bases, or in host residency chunk by chunk as they stream in:
 /// the ones of the chunk's bitmap words by batch addition, the others whose base index falls in
 /// the chunk (a range of the ascending base_idx) by Pippenger over their bases gathered from it.
+/// Host residency: the scheduled query qi has sp.count points; its chunks are consumed even when
+/// there is nothing to add (the schedule runs in order).
 template <class G>
-auto split_msm_query(const run_t& run, ring_t* ring, query_view<G> q, const device_split& sp) {
+auto split_msm_query(const run_t& run, ring_t* ring, size_t qi, query_view<G> q,
+                     const device_split& sp) {
   if (ring == nullptr) return split_msm(run, q.dev, sp);
   auto acc = decltype(msm_dev(run, q.dev, nullptr, 0))::infinity();
-  if (sp.num_one == 0 && sp.num_other == 0) return acc;
-  const size_t per = ring->points_per_chunk(sizeof(G));
+  const size_t per = ring->queries[qi].per;
   const size_t chunks = (sp.count + per - 1) / per;
   std::vector<uint32_t> bounds(chunks + 1, 0);
   if (sp.num_other != 0) {
@@ -466,7 +502,7 @@ auto split_msm_query(const run_t& run, ring_t* ring, query_view<G> q, const devi
     CUZK_CUDA_LAUNCH_OK();
     d_bounds.download(bounds.data(), chunks + 1, run.strm);
   }
-  for_each_chunk(run, *ring, q.host, sp.count, [&](size_t k, const G* d, size_t first, size_t len) {
+  for_each_chunk<G>(run, *ring, qi, [&](size_t k, const G* d, size_t first, size_t len) {
     if (sp.num_one != 0) acc += batch_dev(run, d, sp.ones.data() + first / 64, len);
     const size_t o = bounds[k], others = bounds[k + 1] - bounds[k];
     if (others != 0) {
@@ -512,7 +548,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   // h on the device; b and c are freed before the MSMs. The first allocation comes before the
   // stream and the staging set are made, so running out of device memory is reported as such.
   device_buffer<fr_t> da(m);
-  std::optional<ring_t> ring;  // host residency, from the MSMs on
+  std::optional<ring_t> ring;  // host residency
   const cuzk::gpu::stream strm(p.ctx);
   const cudaStream_t st = strm.get();
   cuzk::gpu::event ev[11], ev_up, ev_abc;  // phase boundaries; ev_up: witness uploaded, ev_abc:
@@ -521,6 +557,21 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   std::unique_ptr<cuzk::gpu::stager> stg = p.ctx.take_stager();
   const run_t run{p.ctx, strm, *stg, pool};
   const size_t n_aux = asg.num_aux();
+  const size_t n_in = asg.num_inputs();
+  const bitmap_view& b_in = asg.b_input_density;
+  const size_t nb_in = b_in.popcount();
+  // Host residency: the ring and the whole schedule of chunks (H, L, A, B1, B2: the bases of
+  // the split's compacted index spaces), before a, b, c, so the first copies overlap them.
+  size_t q_h = 0, q_l = 0, q_a = 0, q_b1 = 0, q_b2 = 0;
+  if (p.where == residency::host) {
+    ring.emplace(p.ctx, p.ring_bytes);
+    const size_t na = asg.a_aux_density.popcount(), nb = asg.b_aux_density.popcount();
+    q_h = ring->add_query(p.host_h.data(), m - 1, sizeof(g1_affine_t));
+    q_l = ring->add_query(p.host_l.data(), n_aux, sizeof(g1_affine_t));
+    q_a = ring->add_query(p.host_a.data() + n_in, na, sizeof(g1_affine_t));
+    q_b1 = ring->add_query(p.host_b_g1.data() + nb_in, nb, sizeof(g1_affine_t));
+    q_b2 = ring->add_query(p.host_b_g2.data() + nb_in, nb, sizeof(g2_affine_t));
+  }
   device_buffer<fr_t> d_aux, d_in;  // the witness, on the device only when abc is given
   device_buffer<fr_t> db, dc;
   ev[0].record(strm);
@@ -532,6 +583,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     stg->upload(d_in.data(), asg.inputs.data(), asg.inputs.size_bytes(), pool, strm);
     stg->upload(d_aux.data(), asg.aux.data(), asg.aux.size_bytes(), pool, strm);
     ev_up.record(strm);
+    if (ring) ring->issue_until(2, &ev_up);  // the first H chunks, after the witness
     const size_t n = abc->num_rows();
     for (device_buffer<fr_t>* v : {&da, &db, &dc}) zero_tail(run, *v, n);
     abc->evaluate(d_in.data(), d_aux.data(), da.data(), db.data(), dc.data(), strm);
@@ -551,6 +603,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     ev[2].record(strm);
     to_coset(run, d, asg.c, dc);
     ev[3].record(strm);
+    if (ring) ring->issue_until(2, &ev[3]);  // the first H chunks, after a, b, c
   }
   {
     const fr_t zi = d.z_coset_inv();
@@ -569,13 +622,11 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
                              ntt::ntt_order::nn);
   ev[4].record(strm);
 
-  const bool streamed = p.where == residency::host;
-  if (streamed) ring.emplace(p.ctx, p.ring_bytes);
-  ring_t* rg = streamed ? &*ring : nullptr;
+  ring_t* rg = ring ? &*ring : nullptr;
   const query_view<g1_affine_t> qh{p.h.data(), p.host_h.data()}, ql{p.l.data(), p.host_l.data()},
       qa{p.a.data(), p.host_a.data()}, qb1{p.b_g1.data(), p.host_b_g1.data()};
   const query_view<g2_affine_t> qb2{p.b_g2.data(), p.host_b_g2.data()};
-  out.h = msm_query(run, rg, qh, da.data(), m - 1);  // deg h ≤ m − 2: m − 1 coefficients
+  out.h = msm_query(run, rg, q_h, qh, da.data(), m - 1);  // deg h ≤ m − 2: m − 1 coefficients
   da = device_buffer<fr_t>();
   ev[5].record(strm);
 
@@ -594,23 +645,21 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   }
   ev[6].record(strm);
 
-  out.l = split_msm_query(run, rg, ql, split_l);
+  out.l = split_msm_query(run, rg, q_l, ql, split_l);
   ev[7].record(strm);
 
-  const size_t n_in = asg.num_inputs();
-  out.a_part = msm_inputs(run, qa, asg.inputs) + split_msm_query(run, rg, qa.from(n_in), split_a);
+  out.a_part =
+      msm_inputs(run, qa, asg.inputs) + split_msm_query(run, rg, q_a, qa.from(n_in), split_a);
   ev[8].record(strm);
 
-  const bitmap_view& b_in = asg.b_input_density;
   std::vector<fr_t> b_inputs;
   for (size_t j = 0; j < n_in; ++j)
     if (b_in.test(j)) b_inputs.push_back(asg.inputs[j]);
-  const size_t nb_in = b_inputs.size();
   out.b_g1 = msm_inputs(run, qb1, std::span<const fr_t>(b_inputs)) +
-             split_msm_query(run, rg, qb1.from(nb_in), split_b);
+             split_msm_query(run, rg, q_b1, qb1.from(nb_in), split_b);
   ev[9].record(strm);
   out.b_g2 = msm_inputs(run, qb2, std::span<const fr_t>(b_inputs)) +
-             split_msm_query(run, rg, qb2.from(nb_in), split_b);
+             split_msm_query(run, rg, q_b2, qb2.from(nb_in), split_b);
   ev[10].record(strm);
   ev[10].synchronize();
   p.ctx.put_stager(std::move(stg));
