@@ -2,12 +2,17 @@
 // The device a, b, c evaluator (abc_gpu.hpp). One thread per QAP row computes that row of all three
 // matrices: Σ coeff·w over the row's terms, each term's variable found by its reference kind
 // (r1cs::abc_plan::ref_kind: an absolute input or aux, the block's own input or aux window, or a
-// slot of the block's shared-reference table). Consecutive threads take consecutive rows of one
-// block, so the output writes coalesce and the template rows (shared by every block) are read by
-// neighbouring threads together. Terms are packed as (reference, coefficient id) pairs; ids 0 and
-// 1 are +1 and −1 and cost one addition or subtraction.
+// slot of the block's shared-reference table). A section's rows are uploaded sorted by their
+// length (A + B + C terms, longest first), and row_of maps a sorted row back to its QAP row: a
+// warp's 32 threads then run rows of about one length. In QAP order a warp waits for its longest
+// row — a 32 GiB PoRep template's warps took 7.06× the steps of their terms / 32 (SHA-256 and
+// packing rows of hundreds of terms beside rows of three; abc_plan_size::block_warp_steps).
+// Consecutive threads take consecutive sorted rows of one block, so the template's terms (shared
+// by every block) are read by neighbouring threads together. Terms are packed as (reference,
+// coefficient id) pairs; ids 0 and 1 are +1 and −1 and cost one addition or subtraction.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +36,7 @@ using plan = r1cs::abc_plan;
 struct section_dev {
   const uint32_t* offsets[3];
   const uint2* terms[3];
+  const uint32_t* row_of;  ///< sorted row → the section's own row
 };
 
 /// Where block k's references point.
@@ -92,7 +98,7 @@ __global__ void __launch_bounds__(256)
   const uint32_t r = uint32_t(t - k * rows);
   const block_bases bb{inputs, aux, inputs + block_input0 + k * inputs_per_block,
                        aux + block_aux0 + k * aux_per_block, shared + k * shared_slots};
-  const uint64_t out = first_row + t;
+  const uint64_t out = first_row + k * rows + s.row_of[r];
   a[out] = row_value(s.offsets[0], s.terms[0], r, bb, coeffs);
   b[out] = row_value(s.offsets[1], s.terms[1], r, bb, coeffs);
   c[out] = row_value(s.offsets[2], s.terms[2], r, bb, coeffs);
@@ -115,13 +121,15 @@ struct matrix_dev {
 
 struct section_buffers {
   matrix_dev m[3];
+  device_buffer<uint32_t> row_of;
   uint32_t rows = 0;
   section_dev view() const {
     return {{m[0].offsets.data(), m[1].offsets.data(), m[2].offsets.data()},
-            {m[0].terms.data(), m[1].terms.data(), m[2].terms.data()}};
+            {m[0].terms.data(), m[1].terms.data(), m[2].terms.data()},
+            row_of.data()};
   }
   size_t bytes() const {
-    size_t n = 0;
+    size_t n = row_of.bytes();
     for (const matrix_dev& x : m) n += x.offsets.bytes() + x.terms.bytes();
     return n;
   }
@@ -155,20 +163,42 @@ status check_matrix(const r1cs::plan_matrix& m, size_t rows, size_t num_coeffs,
   return {};
 }
 
+/// The section's rows in the order the kernel runs them: longest (A + B + C terms) first, ties in
+/// QAP order; each matrix's CSR rebuilt in that order, and row_of mapping back.
 section_buffers upload_section(const r1cs::plan_section& s, const cuzk::gpu::stream& strm) {
   section_buffers d;
-  d.rows = uint32_t(s.num_rows());
+  const size_t rows = s.num_rows();
+  d.rows = uint32_t(rows);
   const r1cs::plan_matrix* ms[3] = {&s.a, &s.b, &s.c};
+  const auto length = [&](uint32_t r) {
+    size_t n = 0;
+    for (const r1cs::plan_matrix* m : ms) n += m->row_offsets[r + 1] - m->row_offsets[r];
+    return n;
+  };
+  std::vector<uint32_t> row_of(rows);
+  for (size_t r = 0; r < rows; ++r) row_of[r] = uint32_t(r);
+  std::stable_sort(row_of.begin(), row_of.end(),
+                   [&](uint32_t x, uint32_t y) { return length(x) > length(y); });
+  d.row_of = device_buffer<uint32_t>(rows);
+  d.row_of.upload(row_of.data(), rows, strm);
   for (int k = 0; k < 3; ++k) {
     const r1cs::plan_matrix& m = *ms[k];
-    d.m[k].offsets = device_buffer<uint32_t>(m.row_offsets.size());
-    d.m[k].offsets.upload(m.row_offsets.data(), m.row_offsets.size(), strm);
-    std::vector<uint2> terms(m.refs.size());
-    for (size_t e = 0; e < terms.size(); ++e) terms[e] = make_uint2(m.refs[e], m.coeff_ids[e]);
+    std::vector<uint32_t> offsets(rows + 1, 0);
+    std::vector<uint2> terms;
+    terms.reserve(m.refs.size());
+    for (size_t i = 0; i < rows; ++i) {
+      const uint32_t r = row_of[i];
+      for (uint32_t e = m.row_offsets[r]; e < m.row_offsets[r + 1]; ++e)
+        terms.push_back(make_uint2(m.refs[e], m.coeff_ids[e]));
+      offsets[i + 1] = uint32_t(terms.size());
+    }
+    d.m[k].offsets = device_buffer<uint32_t>(offsets.size());
+    d.m[k].offsets.upload(offsets.data(), offsets.size(), strm);
     d.m[k].terms = device_buffer<uint2>(terms.size());
     d.m[k].terms.upload(terms.data(), terms.size(), strm);
-    strm.synchronize();  // `terms` is pageable and local
+    strm.synchronize();  // `offsets` and `terms` are pageable and local
   }
+  strm.synchronize();  // `row_of` too
   return d;
 }
 

@@ -452,6 +452,19 @@ abc_plan_size abc_plan::size() const {
   s.prologue_nnz = {prologue_.a.nnz(), prologue_.b.nnz(), prologue_.c.nnz()};
   s.block_nnz = {block_.a.nnz(), block_.b.nnz(), block_.c.nnz()};
   s.distinct_coefficients = coeffs_.values().size();
+  for (const plan_matrix* m : {&block_.a, &block_.b, &block_.c})
+    for (coeff_id_t id : m->coeff_ids) s.block_general_terms += id != ONE_ID && id != MINUS_ONE_ID;
+  const size_t rows = block_.num_rows();
+  for (size_t w = 0; w < rows; w += 32) {
+    size_t longest = 0;
+    for (size_t r = w; r < std::min(rows, w + 32); ++r) {
+      size_t len = 0;
+      for (const plan_matrix* m : {&block_.a, &block_.b, &block_.c})
+        len += m->row_offsets[r + 1] - m->row_offsets[r];
+      longest = std::max(longest, len);
+    }
+    s.block_warp_steps += longest;
+  }
   for (const plan_section* sec : {&prologue_, &block_})
     for (const plan_matrix* m : {&sec->a, &sec->b, &sec->c}) s.bytes += m->bytes();
   s.bytes += coeffs_.values().size() * sizeof(ff::fr_t) + block_shared_refs_.size() * sizeof(ref_t);
@@ -462,10 +475,14 @@ std::string abc_plan_size::to_string() const {
   char buf[512];
   std::snprintf(buf, sizeof(buf),
                 "prologue %zu rows (nnz A %zu, B %zu, C %zu); %zu blocks of %zu rows (nnz A %zu, "
-                "B %zu, C %zu); %zu input rows; %zu distinct coefficients; %.1f MiB",
+                "B %zu, C %zu; %zu not ±1; %zu warp steps, %.2fx nnz / 32); %zu input rows; %zu "
+                "distinct coefficients; %.1f MiB",
                 prologue_rows, prologue_nnz[0], prologue_nnz[1], prologue_nnz[2], block_count,
-                block_rows, block_nnz[0], block_nnz[1], block_nnz[2], input_rows,
-                distinct_coefficients, double(bytes) / (1024.0 * 1024.0));
+                block_rows, block_nnz[0], block_nnz[1], block_nnz[2], block_general_terms,
+                block_warp_steps,
+                double(block_warp_steps) * 32 /
+                    double(std::max<size_t>(1, block_nnz[0] + block_nnz[1] + block_nnz[2])),
+                input_rows, distinct_coefficients, double(bytes) / (1024.0 * 1024.0));
   return buf;
 }
 

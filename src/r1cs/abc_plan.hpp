@@ -71,6 +71,12 @@ struct abc_plan_size {
   size_t prologue_rows = 0, block_rows = 0, block_count = 0, input_rows = 0;
   std::array<size_t, 3> prologue_nnz{}, block_nnz{};  ///< A, B, C
   size_t distinct_coefficients = 0;
+  /// Terms of the block template whose coefficient is not ±1 (a full multiplication each).
+  size_t block_general_terms = 0;
+  /// The GPU evaluator's warp steps for one block: Σ over groups of 32 consecutive template rows
+  /// (a warp) of the group's longest row (A + B + C terms). Against Σ nnz / 32 it is the cost of
+  /// the rows' uneven lengths.
+  size_t block_warp_steps = 0;
   size_t bytes = 0;  ///< row offsets, refs, coefficient ids and the coefficient table
   std::string to_string() const;
 };
