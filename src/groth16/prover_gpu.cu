@@ -398,7 +398,7 @@ struct ring_t {
   /// index for for_each_chunk.
   size_t add_query(const void* host, size_t n, size_t point_bytes) {
     const size_t per = points_per_chunk(point_bytes);
-    queries.push_back({static_cast<const char*>(host), n, point_bytes, per, chunks.size()});
+    queries.push_back({n, per, chunks.size(), (n + per - 1) / per});
     for (size_t first = 0; first < n; first += per)
       chunks.push_back({static_cast<const char*>(host) + first * point_bytes,
                         std::min(per, n - first) * point_bytes});
@@ -420,8 +420,7 @@ struct ring_t {
   }
 
   struct query_t {
-    const char* host;
-    size_t n, point_bytes, per, first_chunk;
+    size_t n, per, first_chunk, chunks;  ///< points, points per chunk, its chunks in `chunks`
   };
   struct chunk_t {
     const char* src;
@@ -445,8 +444,7 @@ struct ring_t {
 template <class G, class F>
 void for_each_chunk(const run_t& run, ring_t& ring, size_t qi, F&& f) {
   const ring_t::query_t& q = ring.queries[qi];
-  const size_t chunks = (q.n + q.per - 1) / q.per;
-  for (size_t k = 0; k < chunks; ++k) {
+  for (size_t k = 0; k < q.chunks; ++k) {
     const size_t g = q.first_chunk + k;
     const unsigned b = unsigned(g & 1);
     ring.issue_until(g + 1);
@@ -492,8 +490,7 @@ auto split_msm_query(const run_t& run, ring_t* ring, size_t qi, query_view<G> q,
                      const device_split& sp) {
   if (ring == nullptr) return split_msm(run, q.dev, sp);
   auto acc = decltype(msm_dev(run, q.dev, nullptr, 0))::infinity();
-  const size_t per = ring->queries[qi].per;
-  const size_t chunks = (sp.count + per - 1) / per;
+  const size_t per = ring->queries[qi].per, chunks = ring->queries[qi].chunks;
   std::vector<uint32_t> bounds(chunks + 1, 0);
   if (sp.num_other != 0) {
     device_buffer<uint32_t> d_bounds(chunks + 1);

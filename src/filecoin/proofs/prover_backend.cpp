@@ -216,29 +216,24 @@ result<std::unique_ptr<prover_backend>> make_prover_backend(
            "GPU %d requested but this machine has no CUDA device (or no driver): proving on the "
            "CPU",
            gpu_device);
-    } else if (residency == srs_residency::host) {
-      auto dp =
-          groth16::gpu::device_parameters::host_resident(file, checks, gpu_device, pool, progress);
-      if (!dp) {
-        return status(dp.error().code(), "the parameters in host memory for GPU " +
-                                             std::to_string(gpu_device) + ": " +
-                                             dp.error().message());
-      }
-      logf(log, log_level::info,
-           "proving on GPU %d with %.2f GB of parameters in page-locked host memory, streamed "
-           "to the device through a %.2f GB ring",
-           gpu_device, double((*dp)->host_bytes()) / 1e9, double((*dp)->ring_bytes()) / 1e9);
-      return std::unique_ptr<prover_backend>(new gpu_backend(std::move(*dp), gpu_device));
     } else {
-      auto dp =
-          groth16::gpu::device_parameters::stream_from(file, checks, gpu_device, pool, progress);
-      if (!dp) {
-        return status(dp.error().code(), "streaming the parameters to GPU " +
-                                             std::to_string(gpu_device) + ": " +
-                                             dp.error().message());
+      using groth16::gpu::device_parameters;
+      const bool on_host = residency == srs_residency::host;
+      auto dp = on_host ? device_parameters::host_resident(file, checks, gpu_device, pool, progress)
+                        : device_parameters::stream_from(file, checks, gpu_device, pool, progress);
+      const std::string where = (on_host ? "the parameters in host memory for GPU "
+                                         : "streaming the parameters to GPU ") +
+                                std::to_string(gpu_device);
+      if (!dp) return status(dp.error().code(), where + ": " + dp.error().message());
+      if (on_host) {
+        logf(log, log_level::info,
+             "proving on GPU %d with %.2f GB of parameters in page-locked host memory, streamed "
+             "to the device through a %.2f GB ring",
+             gpu_device, double((*dp)->host_bytes()) / 1e9, double((*dp)->ring_bytes()) / 1e9);
+      } else {
+        logf(log, log_level::info, "proving on GPU %d (%.2f GB of parameters resident)", gpu_device,
+             double((*dp)->bytes()) / 1e9);
       }
-      logf(log, log_level::info, "proving on GPU %d (%.2f GB of parameters resident)", gpu_device,
-           double((*dp)->bytes()) / 1e9);
       return std::unique_ptr<prover_backend>(new gpu_backend(std::move(*dp), gpu_device));
     }
   }
