@@ -220,9 +220,12 @@ TEST(daemon_config, gpu_memory_budget) {
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   EXPECT_FALSE(r->gpus.memory_budget.has_value());
   EXPECT_EQ(to_engine_config(*r, {}).device_memory_budget, 0u);
-  r = parse_daemon_config("[gpus]\nmemory_budget = 0\n", &warnings);
-  ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(contains(r.error().message(), "gpus.memory_budget")) << r.error().to_string();
+  // Zero, garbage, a negative, an overflowing size and the wrong type: refused, naming the key.
+  for (const char* bad : {"0", "\"lots\"", "-5", "\"99999999999EiB\"", "true", "[1]"}) {
+    r = parse_daemon_config(std::string("[gpus]\nmemory_budget = ") + bad + "\n", &warnings);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_TRUE(contains(r.error().message(), "gpus.memory_budget")) << r.error().to_string();
+  }
 }
 
 TEST(daemon_config, each_deprecated_key_warns_by_name) {

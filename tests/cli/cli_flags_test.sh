@@ -73,6 +73,11 @@ expect_rc 2 --stderr-has "--threads" -- "${seal[@]}" --threads 4097
 expect_rc 2 --stderr-has "--prover-id" -- "${seal[@]}" --miner-id 1 --prover-id 00
 expect_rc 2 --stderr-has "--sector-id" -- "${prove[@]}" --sector-id 12x
 expect_rc 2 --stderr-has "--gpu" -- "${prove[@]}" --gpu 1024
+expect_rc 2 --stderr-has "--gpu-memory-mib" -- "${prove[@]}" --gpu 0 --gpu-memory-mib 0
+expect_rc 2 --stderr-has "--gpu-memory-mib" -- "${prove[@]}" --gpu 0 --gpu-memory-mib 1e9
+expect_rc 2 --stderr-has "--gpu-memory-mib" -- "${prove[@]}" --gpu 0 \
+  --gpu-memory-mib 18446744073709551616
+expect_rc 2 --stderr-has "--gpu" -- "${prove[@]}" --gpu-memory-mib 24576
 expect_rc 2 --stderr-has "--check-digests" -- "${prove[@]}" --parameters-json x.json
 expect_rc 2 --stderr-has "--proof-out" -- prove porep --c1 "$tmp/none.json"
 expect_rc 2 --stderr-has "--partition" -- porep public-inputs --c1 x --out - --partition 1001
