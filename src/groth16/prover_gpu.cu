@@ -4,18 +4,16 @@
 //      device; iFFT (n→r) and coset FFT (r→n) each, exactly prover_cpu's orders; one kernel
 //      a_i ← (a_i·b_i − c_i)·Z^-1 (Z = g^m − 1); inverse coset FFT (n→n); the first m − 1
 //      coefficients are the H scalars, used in place.
-//   2. aux uploaded once (already there when a, b, c were evaluated from it); the 0/1 split of
-//      msm::split_witness computed on the device for L (no density), A (a_aux_density) and B
-//      (b_aux_density, shared by B1 and B2): a ones bitmap over the (compacted) base index space
-//      for the bitmap batch addition, and the "other" terms as (base index, gathered scalar)
-//      lists for Pippenger over gathered bases; zeros cost nothing. aux is freed.
-//   3. H = MSM(h_query, h) straight from the device array, then L, A, B1, B2 from their splits;
-//      inputs (a few) are a plain MSM (A: dense; B: compacted over b_input_density).
-// With the parameters in host memory (residency::host), the bases stream from a FIFO ring of
-// device memory filled on a copy stream of its own (ring_t), H's chunks interleaved with L, A
-// and B's so the copies of one run under the MSMs of the other: H as a sum of MSMs over its
-// chunks, the splits per chunk (the ones of the chunk's bitmap words, the others whose base
-// index falls in it: classify writes them in ascending order).
+//   2. H = MSM(h_query, h) straight from the device array.
+//   3. aux uploaded once; the 0/1 split of msm::split_witness computed on the device for L (no
+//      density), A (a_aux_density) and B (b_aux_density, shared by B1 and B2): a ones bitmap over
+//      the (compacted) base index space for the bitmap batch addition, and the "other" terms as
+//      (base index, gathered scalar) lists for Pippenger over gathered bases; zeros cost nothing.
+//      Inputs (a few) are a plain MSM (A: dense; B: compacted over b_input_density).
+// With the parameters in host memory (residency::host), every MSM takes its bases chunk by chunk
+// from a ring of two device buffers filled on a copy stream of its own (for_each_chunk): H as a
+// sum of MSMs over the chunks, the splits per chunk (the ones of the chunk's bitmap words, the
+// others whose base index falls in it: classify writes them in ascending order).
 // Every kernel, copy and MSM of one start() is ordered on a stream of its own on the parameters'
 // device context; nothing waits for the whole device.
 // Every CUDA call throws gpu_error (CUZK_CUDA_OK); the public functions catch it and return a
@@ -28,12 +26,9 @@
 #include <cstdint>
 #include <cstring>
 #include <cub/device/device_scan.cuh>
-#include <deque>
-#include <list>
 #include <mutex>
 #include <new>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -376,201 +371,144 @@ auto split_msm(const run_t& run, const G* d_bases, const device_split& sp) {
   return acc;
 }
 
-/// Host residency: the queries stream from page-locked host memory into device segments on a
-/// copy stream of their own, as a FIFO of chunks in the order the MSMs consume them. Every chunk
-/// of a start() is scheduled up front (add_query, then interleave): H in big chunks (one MSM
-/// each), L, A, B1, B2 in small ones, merged by where they start in their query, so the link
-/// fetches L, A and B while an H chunk computes. (H is compute-bound: 12.9 GB of points and
-/// ≈ 1.2 s of MSM at 32 GiB; L, A, B are link-bound: 34.5 GB and ≈ 0.25 s of compute. Run one
-/// after the other, the link idles during H and the SMs during L, A, B.) A chunk is copied as
-/// soon as the chunks whose place it takes have been consumed: the first segment (ring_bytes,
-/// allocated at start) fills while a, b, c are transformed; a second one (add_segment: the memory
-/// b and c held) lengthens the look-ahead during the MSMs. Declared before the call's stream, so
-/// that stream (whose destructor waits for its work) is gone before the segments.
-struct ring_t {
-  ring_t(const cuzk::gpu::device_context& ctx, size_t bytes) : copy(ctx) {
-    segs.emplace_back(bytes / 256 * 256);
-  }
-  /// A whole number of 64-bit bitmap words of points of `point_bytes`, about `bytes` of them
-  /// (at least one word).
-  static size_t points_per_chunk(size_t point_bytes, size_t bytes) {
-    return std::max<size_t>(64, bytes / point_bytes / 64 * 64);
-  }
-  /// Big chunks (H's: half the first segment) and small ones (L, A, B's: an eighth).
-  size_t big_chunk() const { return segs[0].size() / 2; }
-  size_t small_chunk() const { return segs[0].size() / 8; }
+/// One query's points from index 0 of the view on: on the device (dev) or, in host residency, in
+/// page-locked host memory (host).
+template <class G>
+struct query_view {
+  const G* dev = nullptr;
+  const G* host = nullptr;
+  query_view from(size_t k) const { return {dev ? dev + k : nullptr, host ? host + k : nullptr}; }
+};
 
-  /// Schedules host[0, n) (points of point_bytes) in chunks of about chunk_bytes; returns the
-  /// query's index (chunk_t::query).
-  size_t add_query(const void* host, size_t n, size_t point_bytes, size_t chunk_bytes) {
-    const size_t per = points_per_chunk(point_bytes, chunk_bytes);
-    queries.push_back({static_cast<const char*>(host), n, point_bytes, per, (n + per - 1) / per});
+/// Host residency: two device buffers the queries are streamed through on a copy stream of their
+/// own. Every query's chunks are scheduled up front (add_query, in the order the MSMs consume
+/// them), so the copy engine runs two chunks ahead across query boundaries (the first L chunk is
+/// copied while H's last chunk is summed) and the first two H chunks are copied while a, b, c are
+/// transformed (prefetch). Declared before the call's stream, so that stream (whose destructor
+/// waits for its work) is gone before the buffers.
+struct ring_t {
+  ring_t(const cuzk::gpu::device_context& ctx, size_t bytes)
+      : half(bytes / 2 / 256 * 256), copy(ctx) {
+    for (auto& b : buf) b = device_buffer<uint8_t>(half);
+  }
+  /// Points of `point_bytes` per chunk: a whole number of 64-bit bitmap words.
+  size_t points_per_chunk(size_t point_bytes) const { return half / point_bytes / 64 * 64; }
+
+  /// Schedules host[0, n) (points of point_bytes) after the queries added before; returns its
+  /// index for for_each_chunk.
+  size_t add_query(const void* host, size_t n, size_t point_bytes) {
+    const size_t per = points_per_chunk(point_bytes);
+    queries.push_back({n, per, chunks.size(), (n + per - 1) / per});
+    for (size_t first = 0; first < n; first += per)
+      chunks.push_back({static_cast<const char*>(host) + first * point_bytes,
+                        std::min(per, n - first) * point_bytes});
     return queries.size() - 1;
   }
-  /// The consumption order: every query's chunk k at k / chunks of its query, ties in the order
-  /// the queries were added (H first).
-  void interleave() {
-    std::vector<std::pair<size_t, size_t>> order;  // (query, k)
-    for (size_t q = 0; q < queries.size(); ++q)
-      for (size_t k = 0; k < queries[q].chunks; ++k) order.emplace_back(q, k);
-    std::stable_sort(order.begin(), order.end(), [&](const auto& x, const auto& y) {
-      return x.second * queries[y.first].chunks < y.second * queries[x.first].chunks;
-    });
-    for (const auto& [q, k] : order) {
-      const query_t& qq = queries[q];
-      const size_t first = k * qq.per, len = std::min(qq.per, qq.n - first);
-      chunks.emplace_back(q, k, first, len, qq.host + first * qq.point_bytes, len * qq.point_bytes);
-      max_chunk = std::max(max_chunk, len * qq.point_bytes);
+  /// Issues the copies of every scheduled chunk before `until` (at most two ahead of the chunks
+  /// consumed: there are two buffers), after the work `after` marks (null: nothing).
+  void issue_until(size_t until, const cuzk::gpu::event* after = nullptr) {
+    if (after != nullptr) copy.wait(*after);
+    for (; issued < std::min(until, chunks.size()); ++issued) {
+      const unsigned b = unsigned(issued & 1);
+      copy.wait(consumed[b]);  // the chunk this buffer held is no longer read
+      copy_started[b].record(copy);
+      CUZK_CUDA_OK(cudaMemcpyAsync(buf[b].data(), chunks[issued].src, chunks[issued].bytes,
+                                   cudaMemcpyHostToDevice, copy.get()));
+      uploaded[b].record(copy);
+      bytes_moved += chunks[issued].bytes;
     }
-  }
-  /// A second segment of `bytes` (256-byte multiple) when the device has it to spare; false
-  /// (nothing allocated) when it does not or it could not hold the largest chunk.
-  bool add_segment(size_t bytes) {
-    bytes = bytes / 256 * 256;
-    if (bytes < max_chunk) return false;
-    try {
-      segs.emplace_back(bytes);
-    } catch (const cuzk::gpu::gpu_error&) {
-      cudaGetLastError();  // a failed allocation is not sticky: clear it and stream without it
-      return false;
-    }
-    return true;
   }
 
   struct query_t {
-    const char* host;
-    size_t n, point_bytes, per, chunks;  ///< points, their size, points per chunk, chunks
+    size_t n, per, first_chunk, chunks;  ///< points, points per chunk, its chunks in `chunks`
   };
   struct chunk_t {
-    chunk_t(size_t q, size_t k, size_t first, size_t len, const char* src, size_t bytes)
-        : query(q), k(k), first(first), len(len), src(src), bytes(bytes) {}
-    size_t query, k, first, len;  ///< chunk k of `query`: its points [first, first + len)
     const char* src;
     size_t bytes;
-    size_t seg = 0, off = 0;  ///< where it is copied to
-    bool consumer_enqueued = false;
-    cuzk::gpu::event copy_started, uploaded, consumed, done;
   };
-
-  /// Enqueues the copies of the next chunks in order while their place is free: the chunks it
-  /// held have their consumers enqueued (the copy stream waits for those), after `after`'s work.
-  void issue(const cuzk::gpu::event* after = nullptr) {
-    if (after != nullptr) copy.wait(*after);
-    for (; issued < chunks.size(); ++issued) {
-      chunk_t& c = chunks[issued];
-      size_t seg = head_seg, off = head_off;
-      if (off + c.bytes > segs[seg].size()) {
-        seg = (seg + 1) % segs.size();
-        off = 0;
-      }
-      const auto overlaps = [&](size_t i) {
-        const chunk_t& o = chunks[i];
-        return o.seg == seg && o.off < off + c.bytes && off < o.off + o.bytes;
-      };
-      if (std::any_of(live.begin(), live.end(),
-                      [&](size_t i) { return overlaps(i) && !chunks[i].consumer_enqueued; }))
-        return;  // its place still holds points an MSM has yet to read
-      for (auto it = live.begin(); it != live.end();) {
-        if (overlaps(*it)) {
-          copy.wait(chunks[*it].consumed);
-          it = live.erase(it);
-        } else {
-          ++it;
-        }
-      }
-      c.seg = seg;
-      c.off = off;
-      c.copy_started.record(copy);
-      CUZK_CUDA_OK(cudaMemcpyAsync(segs[seg].data() + off, c.src, c.bytes, cudaMemcpyHostToDevice,
-                                   copy.get()));
-      c.uploaded.record(copy);
-      live.push_back(issued);
-      head_seg = seg;
-      head_off = off + c.bytes;
-      bytes_moved += c.bytes;
-    }
-  }
-
-  /// Calls f(c, d) for every chunk in order, d holding its points on the device for the work f
-  /// enqueues on run's stream (f returns once that work is enqueued or done); the copies of
-  /// the chunks after it run meanwhile, as far ahead as the segments allow. Returns the
-  /// milliseconds of every query's chunks (each from the end of the chunk before it: waits for
-  /// copies included), measured from `start`.
-  template <class F>
-  std::vector<double> consume(const run_t& run, const cuzk::gpu::event& start, F&& f) {
-    for (size_t j = 0; j < chunks.size(); ++j) {
-      issue();
-      // Chunk j's place held only chunks before it, whose consumers are all enqueued now.
-      if (issued <= j) throw std::logic_error("host residency ring: a chunk was not issued");
-      chunk_t& c = chunks[j];
-      run.strm.wait(c.uploaded);
-      f(c, segs[c.seg].data() + c.off);
-      c.consumed.record(run.strm);
-      c.done.record(run.strm);
-      c.consumer_enqueued = true;
-    }
-    std::vector<double> ms(queries.size(), 0.0);
-    const cuzk::gpu::event* before = &start;
-    for (const chunk_t& c : chunks) {
-      ms[c.query] += c.done.since(*before);
-      copy_ms += c.uploaded.since(c.copy_started);
-      before = &c.done;
-    }
-    return ms;
-  }
-
+  size_t half;
   std::vector<query_t> queries;
-  std::deque<chunk_t> chunks;  // every query's, in consumption order (events do not move)
-  size_t max_chunk = 0;
-  size_t issued = 0;  // chunks whose copy is enqueued
-  size_t head_seg = 0, head_off = 0;
-  std::list<size_t> live;  // issued chunks whose place has not been taken since
-  std::vector<device_buffer<uint8_t>> segs;
+  std::vector<chunk_t> chunks;  // every query's, in consumption order
+  size_t issued = 0;            // chunks whose copy is enqueued
+  device_buffer<uint8_t> buf[2];
   cuzk::gpu::stream copy;
+  cuzk::gpu::event copy_started[2], uploaded[2], consumed[2];
   uint64_t bytes_moved = 0;
   double copy_ms = 0;
 };
 
-/// out[k] = where the other terms of the chunk of `per` bases k begin in sp's ascending base_idx,
-/// for k ≤ chunks (none needed without others).
-std::vector<uint32_t> chunk_bounds(const run_t& run, const device_split& sp, size_t per,
-                                   size_t chunks) {
-  std::vector<uint32_t> bounds(chunks + 1, 0);
-  if (sp.num_other == 0) return bounds;
-  device_buffer<uint32_t> d_bounds(chunks + 1);
-  chunk_bounds_kernel<<<blocks_for(chunks + 1, 128), 128, 0, run.strm.get()>>>(
-      sp.base_idx.data(), uint32_t(sp.num_other), per, chunks, d_bounds.data());
-  CUZK_CUDA_LAUNCH_OK();
-  d_bounds.download(bounds.data(), chunks + 1, run.strm);
-  return bounds;
+/// Calls f(k, d_chunk, first, len) for the chunks of scheduled query `qi` in order, d_chunk
+/// holding its points [first, first + len) on the device for the work f enqueues on run's stream;
+/// the copy of the next chunk (of this query or the next) runs meanwhile. f returns once its
+/// work is enqueued (or done). Queries are consumed in the order they were added.
+template <class G, class F>
+void for_each_chunk(const run_t& run, ring_t& ring, size_t qi, F&& f) {
+  const ring_t::query_t& q = ring.queries[qi];
+  for (size_t k = 0; k < q.chunks; ++k) {
+    const size_t g = q.first_chunk + k;
+    const unsigned b = unsigned(g & 1);
+    ring.issue_until(g + 1);
+    run.strm.wait(ring.uploaded[b]);
+    f(k, reinterpret_cast<const G*>(ring.buf[b].data()), k * q.per,
+      std::min(q.per, q.n - k * q.per));
+    ring.consumed[b].record(run.strm);
+    ring.copy_ms += ring.uploaded[b].since(ring.copy_started[b]);
+    ring.issue_until(g + 3);  // this buffer's next chunk
+  }
 }
 
-/// The split MSM's share of one streamed chunk d (bases [first, first + len) of the compacted
-/// space): the ones of its bitmap words by batch addition, the others whose base index falls in
-/// it (a range of the ascending base_idx: bounds[k], bounds[k + 1]) by Pippenger over their
-/// bases gathered from it.
+/// Σ scalars[i]·bases[i] over the device scalars d_s[0, n): one MSM over device bases, or in host
+/// residency the sum of one MSM per streamed chunk.
+/// (host residency: n must be the scheduled query qi's count).
 template <class G>
-auto split_chunk(const run_t& run, const G* d, const device_split& sp,
-                 const std::vector<uint32_t>& bounds, const ring_t::chunk_t& c) {
-  auto acc = decltype(msm_dev(run, d, nullptr, 0))::infinity();
-  if (sp.num_one != 0) acc += batch_dev(run, d, sp.ones.data() + c.first / 64, c.len);
-  const size_t o = bounds[c.k], others = bounds[c.k + 1] - bounds[c.k];
-  if (others != 0) {
-    device_buffer<G> gb(others);
-    gather(d, sp.base_idx.data() + o, others, gb.data(), run.strm.get(), uint32_t(c.first));
-    acc += msm_dev(run, gb.data(), sp.scalars.data() + o, others);
-  }
+auto msm_query(const run_t& run, ring_t* ring, size_t qi, query_view<G> q, const fr_t* d_s,
+               size_t n) {
+  if (ring == nullptr) return msm_dev(run, q.dev, d_s, n);
+  auto acc = decltype(msm_dev(run, q.dev, d_s, n))::infinity();
+  for_each_chunk<G>(run, *ring, qi, [&](size_t, const G* d, size_t first, size_t len) {
+    acc += msm_dev(run, d, d_s + first, len);
+  });
   return acc;
 }
 
-/// MSM of host scalars (a few inputs) against the first scalars.size() points of the device
-/// bases `dev` or, in host residency, of the page-locked `host` ones.
+/// MSM of host scalars (a few inputs) against the first scalars.size() points of q.
 template <class G>
-auto msm_inputs(const run_t& run, const G* dev, const G* host, std::span<const fr_t> scalars) {
-  if (dev != nullptr || scalars.empty()) return msm_host_scalars(run, dev, scalars);
+auto msm_inputs(const run_t& run, query_view<G> q, std::span<const fr_t> scalars) {
+  if (q.dev != nullptr || scalars.empty()) return msm_host_scalars(run, q.dev, scalars);
   device_buffer<G> bases(scalars.size());
-  bases.upload(host, scalars.size(), run.strm);
+  bases.upload(q.host, scalars.size(), run.strm);
   return msm_host_scalars(run, bases.data(), scalars);
+}
+
+/// split_msm over q: the device bases, or in host residency chunk by chunk as they stream in:
+/// the ones of the chunk's bitmap words by batch addition, the others whose base index falls in
+/// the chunk (a range of the ascending base_idx) by Pippenger over their bases gathered from it.
+/// Host residency: the scheduled query qi has sp.count points; its chunks are consumed even when
+/// there is nothing to add (the schedule runs in order).
+template <class G>
+auto split_msm_query(const run_t& run, ring_t* ring, size_t qi, query_view<G> q,
+                     const device_split& sp) {
+  if (ring == nullptr) return split_msm(run, q.dev, sp);
+  auto acc = decltype(msm_dev(run, q.dev, nullptr, 0))::infinity();
+  const size_t per = ring->queries[qi].per, chunks = ring->queries[qi].chunks;
+  std::vector<uint32_t> bounds(chunks + 1, 0);
+  if (sp.num_other != 0) {
+    device_buffer<uint32_t> d_bounds(chunks + 1);
+    chunk_bounds_kernel<<<blocks_for(chunks + 1, 128), 128, 0, run.strm.get()>>>(
+        sp.base_idx.data(), uint32_t(sp.num_other), per, chunks, d_bounds.data());
+    CUZK_CUDA_LAUNCH_OK();
+    d_bounds.download(bounds.data(), chunks + 1, run.strm);
+  }
+  for_each_chunk<G>(run, *ring, qi, [&](size_t k, const G* d, size_t first, size_t len) {
+    if (sp.num_one != 0) acc += batch_dev(run, d, sp.ones.data() + first / 64, len);
+    const size_t o = bounds[k], others = bounds[k + 1] - bounds[k];
+    if (others != 0) {
+      device_buffer<G> gb(others);
+      gather(d, sp.base_idx.data() + o, others, gb.data(), run.strm.get(), uint32_t(first));
+      acc += msm_dev(run, gb.data(), sp.scalars.data() + o, others);
+    }
+  });
+  return acc;
 }
 
 /// iFFT (n→r) then coset FFT (r→n) of a zero-padded device array, as prover_cpu.
@@ -625,13 +563,11 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   if (p.where == residency::host) {
     ring.emplace(p.ctx, p.ring_bytes);
     const size_t na = asg.a_aux_density.popcount(), nb = asg.b_aux_density.popcount();
-    const size_t big = ring->big_chunk(), small = ring->small_chunk();
-    q_h = ring->add_query(p.host_h.data(), m - 1, sizeof(g1_affine_t), big);
-    q_l = ring->add_query(p.host_l.data(), n_aux, sizeof(g1_affine_t), small);
-    q_a = ring->add_query(p.host_a.data() + n_in, na, sizeof(g1_affine_t), small);
-    q_b1 = ring->add_query(p.host_b_g1.data() + nb_in, nb, sizeof(g1_affine_t), small);
-    q_b2 = ring->add_query(p.host_b_g2.data() + nb_in, nb, sizeof(g2_affine_t), small);
-    ring->interleave();
+    q_h = ring->add_query(p.host_h.data(), m - 1, sizeof(g1_affine_t));
+    q_l = ring->add_query(p.host_l.data(), n_aux, sizeof(g1_affine_t));
+    q_a = ring->add_query(p.host_a.data() + n_in, na, sizeof(g1_affine_t));
+    q_b1 = ring->add_query(p.host_b_g1.data() + nb_in, nb, sizeof(g1_affine_t));
+    q_b2 = ring->add_query(p.host_b_g2.data() + nb_in, nb, sizeof(g2_affine_t));
   }
   device_buffer<fr_t> d_aux, d_in;  // the witness, on the device only when abc is given
   device_buffer<fr_t> db, dc;
@@ -644,7 +580,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     stg->upload(d_in.data(), asg.inputs.data(), asg.inputs.size_bytes(), pool, strm);
     stg->upload(d_aux.data(), asg.aux.data(), asg.aux.size_bytes(), pool, strm);
     ev_up.record(strm);
-    if (ring) ring->issue(&ev_up);  // the first chunks, after the witness
+    if (ring) ring->issue_until(2, &ev_up);  // the first H chunks, after the witness
     const size_t n = abc->num_rows();
     for (device_buffer<fr_t>* v : {&da, &db, &dc}) zero_tail(run, *v, n);
     abc->evaluate(d_in.data(), d_aux.data(), da.data(), db.data(), dc.data(), strm);
@@ -664,7 +600,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     ev[2].record(strm);
     to_coset(run, d, asg.c, dc);
     ev[3].record(strm);
-    if (ring) ring->issue(&ev[3]);  // the first chunks, after a, b, c
+    if (ring) ring->issue_until(2, &ev[3]);  // the first H chunks, after a, b, c
   }
   {
     const fr_t zi = d.z_coset_inv();
@@ -683,6 +619,14 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
                              ntt::ntt_order::nn);
   ev[4].record(strm);
 
+  ring_t* rg = ring ? &*ring : nullptr;
+  const query_view<g1_affine_t> qh{p.h.data(), p.host_h.data()}, ql{p.l.data(), p.host_l.data()},
+      qa{p.a.data(), p.host_a.data()}, qb1{p.b_g1.data(), p.host_b_g1.data()};
+  const query_view<g2_affine_t> qb2{p.b_g2.data(), p.host_b_g2.data()};
+  out.h = msm_query(run, rg, q_h, qh, da.data(), m - 1);  // deg h ≤ m − 2: m − 1 coefficients
+  da = device_buffer<fr_t>();
+  ev[5].record(strm);
+
   // aux once to the device, then the three splits (B's serves B1 and B2); aux is freed after.
   device_split split_l, split_a, split_b;
   {
@@ -696,88 +640,30 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     d_aux = device_buffer<fr_t>();
     d_in = device_buffer<fr_t>();
   }
-  ev[5].record(strm);
+  ev[6].record(strm);
+
+  out.l = split_msm_query(run, rg, q_l, ql, split_l);
+  ev[7].record(strm);
+
+  out.a_part =
+      msm_inputs(run, qa, asg.inputs) + split_msm_query(run, rg, q_a, qa.from(n_in), split_a);
+  ev[8].record(strm);
 
   std::vector<fr_t> b_inputs;
   for (size_t j = 0; j < n_in; ++j)
     if (b_in.test(j)) b_inputs.push_back(asg.inputs[j]);
-  const std::span<const fr_t> b_in_scalars(b_inputs);
-  if (!ring) {
-    out.h = msm_dev(run, p.h.data(), da.data(), m - 1);  // deg h ≤ m − 2: m − 1 coefficients
-    da = device_buffer<fr_t>();
-    ev[6].record(strm);
-    out.l = split_msm(run, p.l.data(), split_l);
-    ev[7].record(strm);
-    out.a_part = msm_host_scalars(run, p.a.data(), asg.inputs) +
-                 split_msm(run, p.a.data() + n_in, split_a);
-    ev[8].record(strm);
-    out.b_g1 = msm_host_scalars(run, p.b_g1.data(), b_in_scalars) +
-               split_msm(run, p.b_g1.data() + nb_in, split_b);
-    ev[9].record(strm);
-    out.b_g2 = msm_host_scalars(run, p.b_g2.data(), b_in_scalars) +
-               split_msm(run, p.b_g2.data() + nb_in, split_b);
-    ev[10].record(strm);
-    ev[10].synchronize();
-    tm.msm_h = ev[6].since(ev[5]);
-    tm.msm_l = ev[7].since(ev[6]);
-    tm.msm_a = ev[8].since(ev[7]);
-    tm.msm_b_g1 = ev[9].since(ev[8]);
-    tm.msm_b_g2 = ev[10].since(ev[9]);
-  } else {
-    // The memory b and c held lengthens the ring's look-ahead, as far as the device has it to
-    // spare beyond what the MSMs allocate (a reserve of 2 GiB).
-    size_t free_bytes = 0, total_bytes = 0;
-    CUZK_CUDA_OK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    constexpr size_t msm_reserve = size_t(2) << 30;
-    ring->add_segment(std::min(2 * m * sizeof(fr_t),
-                               free_bytes > msm_reserve ? free_bytes - msm_reserve : 0));
-    const auto chunks_of = [&](size_t q) { return ring->queries[q].chunks; };
-    const auto per_of = [&](size_t q) { return ring->queries[q].per; };
-    const std::vector<uint32_t> bounds_l = chunk_bounds(run, split_l, per_of(q_l), chunks_of(q_l)),
-                                bounds_a = chunk_bounds(run, split_a, per_of(q_a), chunks_of(q_a)),
-                                bounds_b1 =
-                                    chunk_bounds(run, split_b, per_of(q_b1), chunks_of(q_b1)),
-                                bounds_b2 =
-                                    chunk_bounds(run, split_b, per_of(q_b2), chunks_of(q_b2));
-    ev[6].record(strm);
-    g1_jacobian_t h = g1_jacobian_t::infinity(), l = h, a = h, b1 = h;
-    g2_jacobian_t b2 = g2_jacobian_t::infinity();
-    const std::vector<double> ms =
-        ring->consume(run, ev[6], [&](const ring_t::chunk_t& c, const uint8_t* d) {
-          const auto* g1 = reinterpret_cast<const g1_affine_t*>(d);
-          if (c.query == q_h) {
-            h += msm_dev(run, g1, da.data() + c.first, c.len);
-          } else if (c.query == q_l) {
-            l += split_chunk(run, g1, split_l, bounds_l, c);
-          } else if (c.query == q_a) {
-            a += split_chunk(run, g1, split_a, bounds_a, c);
-          } else if (c.query == q_b1) {
-            b1 += split_chunk(run, g1, split_b, bounds_b1, c);
-          } else {
-            b2 += split_chunk(run, reinterpret_cast<const g2_affine_t*>(d), split_b, bounds_b2, c);
-          }
-        });
-    da = device_buffer<fr_t>();
-    ev[7].record(strm);
-    // The inputs' few bases, from host memory.
-    out.h = h;
-    out.l = l;
-    out.a_part = msm_inputs(run, p.a.data(), p.host_a.data(), asg.inputs) + a;
-    out.b_g1 = msm_inputs(run, p.b_g1.data(), p.host_b_g1.data(), b_in_scalars) + b1;
-    out.b_g2 = msm_inputs(run, p.b_g2.data(), p.host_b_g2.data(), b_in_scalars) + b2;
-    ev[10].record(strm);
-    ev[10].synchronize();
-    // Each query's chunks in the interleaved order, each from the end of the chunk before it
-    // (its copy's wait included); the inputs' MSMs count as A's.
-    tm.msm_h = ms[q_h] + ev[6].since(ev[5]);  // the chunk bounds: part of the streamed MSMs
-    tm.msm_l = ms[q_l];
-    tm.msm_a = ms[q_a] + ev[10].since(ev[7]);
-    tm.msm_b_g1 = ms[q_b1];
-    tm.msm_b_g2 = ms[q_b2];
-    tm.streamed_bytes = ring->bytes_moved;
-    tm.stream_copy = ring->copy_ms;
-  }
+  out.b_g1 = msm_inputs(run, qb1, std::span<const fr_t>(b_inputs)) +
+             split_msm_query(run, rg, q_b1, qb1.from(nb_in), split_b);
+  ev[9].record(strm);
+  out.b_g2 = msm_inputs(run, qb2, std::span<const fr_t>(b_inputs)) +
+             split_msm_query(run, rg, q_b2, qb2.from(nb_in), split_b);
+  ev[10].record(strm);
+  ev[10].synchronize();
   p.ctx.put_stager(std::move(stg));
+  if (rg != nullptr) {
+    tm.streamed_bytes = rg->bytes_moved;
+    tm.stream_copy = rg->copy_ms;
+  }
 
   if (abc != nullptr) {
     tm.upload = ev_up.since(ev[0]);
@@ -789,7 +675,12 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   tm.ntt_b = ev[2].since(ev[1]);
   tm.ntt_c = ev[3].since(ev[2]);
   tm.h_compute = ev[4].since(ev[3]);
-  tm.split = ev[5].since(ev[4]);
+  tm.msm_h = ev[5].since(ev[4]);
+  tm.split = ev[6].since(ev[5]);
+  tm.msm_l = ev[7].since(ev[6]);
+  tm.msm_a = ev[8].since(ev[7]);
+  tm.msm_b_g1 = ev[9].since(ev[8]);
+  tm.msm_b_g2 = ev[10].since(ev[9]);
   tm.start = ev[10].since(ev[0]);
   return out;
 }
