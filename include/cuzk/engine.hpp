@@ -126,11 +126,15 @@ struct engine_config {
   /// Finished jobs are kept (for await and idempotent re-submits) this long, at most this many.
   std::chrono::milliseconds result_retention = std::chrono::minutes(30);
   size_t max_retained_results = 4096;
-  /// Full subgroup checks on every parameter point (slow; on-curve checks always run). The CLI
-  /// provers default to the batched subgroup check; the engine not yet: a resident load of 32 GiB
-  /// parameters would take ~12 minutes longer (docs/notes/params-format.md). TODO(#13): decide
-  /// the daemon's default (digest-checked official files need none).
-  bool full_params_checks = false;
+  /// How the points of a parameter file are checked when it is loaded (srs.param_checks, ours).
+  /// The curve equation always; `batched` adds the order-r subgroup for ranges of points at once
+  /// (a bad point passes with probability ≤ 2^-64), `full` point by point. The default is the
+  /// curve equation only: the daemon proves from the official files (digest-verified when they
+  /// are fetched), every proof is verified before it is returned, so a point of the wrong group
+  /// fails jobs, never returns a wrong proof; and a subgroup check of 32 GiB parameters costs about
+  /// 6 core-hours, minutes before the first proof on every load (docs/notes/params-format.md).
+  enum class param_checks { on_curve, batched, full };
+  param_checks params_checks = param_checks::on_curve;
   /// Synthesize the witness only and evaluate a, b, c from the circuit's compiled plan on the
   /// prover (the GPU, or the CPU prover's own buffers), for kinds that have one: a 32 GiB PoRep
   /// partition then holds 4.2 GB of host memory instead of 16.7 GB. false: a, b, c synthesized

@@ -862,8 +862,11 @@ class engine_impl final : public proving_engine {
     e->load_started = clock_type::now();
     lk.unlock();
     const auto t0 = e->load_started;
-    const auto checks = cfg_.full_params_checks ? groth16::point_checks::full
-                                                : groth16::point_checks::on_curve_only;
+    const auto checks = cfg_.params_checks == engine_config::param_checks::full
+                            ? groth16::point_checks::full
+                        : cfg_.params_checks == engine_config::param_checks::batched
+                            ? groth16::point_checks::batched
+                            : groth16::point_checks::on_curve_only;
     const progress_fn progress = [e](const char*, size_t done, size_t) {
       e->loaded_bytes.store(done, std::memory_order_relaxed);
     };

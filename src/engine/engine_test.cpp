@@ -608,6 +608,35 @@ TEST_F(engine_test, self_verification_failure_retries_then_names_the_partition) 
   EXPECT_EQ(res->timings.partitions[1].attempts, 2u);
 }
 
+// srs.param_checks reaches the parameter load: each mode loads the file with its point checks
+// (the curve equation only by default; batched or full subgroup checks on request) and proves.
+TEST_F(engine_test, parameter_point_checks_follow_the_config) {
+  using checks = engine_config::param_checks;
+  const std::pair<checks, groth16::point_checks> modes[] = {
+      {checks::on_curve, groth16::point_checks::on_curve_only},
+      {checks::batched, groth16::point_checks::batched},
+      {checks::full, groth16::point_checks::full}};
+  EXPECT_EQ(engine_config{}.params_checks, checks::on_curve);
+  for (const auto& [mode, want] : modes) {
+    auto seen = std::make_shared<std::vector<groth16::point_checks>>();
+    engine_parts ps = parts();
+    ps.make_backend = [seen](const groth16::params_file& f, groth16::point_checks c, int d,
+                             proofs::srs_residency where, thread_pool& pool, const log_sink& log,
+                             const progress_fn& progress) {
+      seen->push_back(c);
+      return proofs::make_prover_backend(f, c, d, pool, log, progress, where);
+    };
+    engine_config cfg = config();
+    cfg.params_checks = mode;
+    auto e = make(cfg, std::move(ps));
+    auto r = e->submit(request(71, 1));
+    auto res = e->await(r->job_id, 60s);
+    ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
+    ASSERT_FALSE(seen->empty());
+    for (groth16::point_checks c : *seen) EXPECT_EQ(c, want);
+  }
+}
+
 // A prover that fails once: on the CPU the job fails with the partition and worker named; on a
 // GPU the partition is retried once and succeeds. The engine keeps serving either way.
 TEST_F(engine_test, a_prover_error_fails_the_job_not_the_engine) {

@@ -231,6 +231,24 @@ status read_log_level(const std::string& key, const toml::node& n, log_level& ou
   return {};
 }
 
+/// srs.param_checks: "on-curve", "batched" or "full".
+status read_param_checks(const std::string& key, const toml::node& n,
+                         engine::engine_config::param_checks& out) {
+  std::string text;
+  status s = read_string(key, n, text);
+  if (!s.ok()) return s;
+  if (text == "on-curve") {
+    out = engine::engine_config::param_checks::on_curve;
+  } else if (text == "batched") {
+    out = engine::engine_config::param_checks::batched;
+  } else if (text == "full") {
+    out = engine::engine_config::param_checks::full;
+  } else {
+    return invalid(key, "\"" + text + "\"; expected \"on-curve\", \"batched\" or \"full\"");
+  }
+  return {};
+}
+
 /// One known key: how to read it into the config.
 struct known_key {
   std::string_view name;
@@ -266,7 +284,9 @@ std::vector<known_table> key_table(daemon_config& c) {
            if (s.ok() && c.srs.param_cache.empty())
              return invalid(k, "the value is empty; expected the directory of the .params files");
            return s;
-         }}},
+         }},
+        {"param_checks",
+         [&](auto& k, auto& n) { return read_param_checks(k, n, c.srs.param_checks); }}},
        {"preload"}},
       {"memory",
        {{"total_budget",
@@ -573,6 +593,7 @@ engine::engine_config to_engine_config(const daemon_config& cfg, log_sink sink) 
   e.device_memory_budget = cfg.gpus.memory_budget.value_or(0);
   e.host_safety_margin = cfg.memory.safety_margin;
   e.param_dir = cfg.srs.param_cache;
+  e.params_checks = cfg.srs.param_checks;
   e.eviction_min_idle = cfg.memory.eviction_min_idle;
   if (sink) {
     e.log = [sink = std::move(sink), min = cfg.logging.level](log_level level,

@@ -16,6 +16,9 @@
 // |                             |                             | long for accepted jobs, then   |
 // |                             |                             | cancels the rest               |
 // | srs.param_cache             | /data/zk/params             | param_dir                      |
+// | srs.param_checks (ours)     | "on-curve"                  | params_checks: "on-curve",     |
+// |                             |                             | "batched" or "full" (subgroup  |
+// |                             |                             | checks of every point on load) |
 // | memory.total_budget         | auto                        | host_memory_budget; auto: 0,   |
 // |                             |                             | machine memory minus margin    |
 // | memory.safety_margin        | 5GiB                        | host_safety_margin (auto only) |
@@ -58,7 +61,7 @@
 // - pipeline.slot_size (0): a dead branch in Rust.
 // - logging.format (none): never wired in Rust; kept for the daemon.
 // engine_config fields no key sets keep their defaults: disable_gpus, cpu_worker_with_gpus,
-// result_retention, max_retained_results, full_params_checks.
+// result_retention, max_retained_results.
 // Deprecated keys, ignored with a warning as in Rust: srs.preload, memory.pinned_budget,
 // memory.working_memory_budget, synthesis.partition_workers.
 #pragma once
@@ -101,6 +104,8 @@ struct daemon_config {
   } daemon;
   struct srs_section {
     std::string param_cache = "/data/zk/params";
+    engine::engine_config::param_checks param_checks =
+        engine::engine_config::param_checks::on_curve;
   } srs;
   struct memory_section {
     std::optional<uint64_t> total_budget;  ///< nullopt: auto

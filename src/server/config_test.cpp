@@ -228,6 +228,31 @@ TEST(daemon_config, gpu_memory_budget) {
   }
 }
 
+// srs.param_checks (ours): how parameter points are checked on load; the curve equation only by
+// default, "batched" or "full" subgroup checks on request; anything else refused, naming the key.
+TEST(daemon_config, param_checks) {
+  std::vector<std::string> warnings;
+  auto r = parse_daemon_config("", &warnings);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(to_engine_config(*r, {}).params_checks, engine::engine_config::param_checks::on_curve);
+  const std::pair<const char*, engine::engine_config::param_checks> good[] = {
+      {"on-curve", engine::engine_config::param_checks::on_curve},
+      {"batched", engine::engine_config::param_checks::batched},
+      {"full", engine::engine_config::param_checks::full}};
+  for (const auto& [text, want] : good) {
+    r = parse_daemon_config(std::string("[srs]\nparam_checks = \"") + text + "\"\n", &warnings);
+    ASSERT_TRUE(r.ok()) << text << ": " << r.error().to_string();
+    EXPECT_TRUE(warnings.empty()) << text;
+    EXPECT_EQ(r->srs.param_checks, want) << text;
+    EXPECT_EQ(to_engine_config(*r, {}).params_checks, want) << text;
+  }
+  for (const char* bad : {"\"subgroup\"", "\"\"", "\"Full\"", "true", "1", "[\"full\"]"}) {
+    r = parse_daemon_config(std::string("[srs]\nparam_checks = ") + bad + "\n", &warnings);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_TRUE(contains(r.error().message(), "srs.param_checks")) << r.error().to_string();
+  }
+}
+
 TEST(daemon_config, each_deprecated_key_warns_by_name) {
   struct deprecated_case {
     std::string_view text, key;
