@@ -7,6 +7,10 @@
 // (ctest fixtures porep_2k_params and snap_2k_params).
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -562,6 +566,33 @@ TEST(daemon_stress, twelve_mixed_submissions_lose_nothing) {
 // The full size (label slow, by hand): 50 over 4 sectors, 8 at a time.
 TEST(daemon_stress_full, fifty_mixed_submissions_lose_nothing) {
   run_stress(50, 4, 8);
+}
+
+// A config naming an unknown parameter check (srs.param_checks, ours) stops the daemon before it
+// listens: exit 2, the key and the accepted values named, no socket created.
+TEST(daemon_cli, a_bad_param_checks_value_refuses_to_start) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("cuzk-daemon-bad-checks-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string sock = (dir / "cuzk.sock").string();
+  {
+    std::ofstream cfg(dir / "cuzk.toml");
+    cfg << "[daemon]\nlisten = \"unix://" << sock << "\"\n[srs]\nparam_checks = \"bogus\"\n";
+  }
+  FILE* p = ::popen(
+      (std::string(CUZK_DAEMON_PATH) + " -c " + (dir / "cuzk.toml").string() + " 2>&1").c_str(),
+      "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char buf[256];
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  const int st = ::pclose(p);
+  ASSERT_TRUE(WIFEXITED(st)) << out;
+  EXPECT_EQ(WEXITSTATUS(st), 2) << out;
+  EXPECT_NE(out.find("srs.param_checks"), std::string::npos) << out;
+  EXPECT_NE(out.find("\"batched\""), std::string::npos) << out;
+  EXPECT_FALSE(std::filesystem::exists(sock));
+  std::filesystem::remove_all(dir);
 }
 
 // `cuzk daemon …` is cuzk-daemon with the same arguments; `--version` answers without starting.
