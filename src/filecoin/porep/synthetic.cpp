@@ -11,6 +11,7 @@
 
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/hash/sha256_trunc254.hpp"
+#include "filecoin/hash/synthetic_trees.hpp"
 #include "filecoin/porep/challenges.hpp"
 #include "filecoin/porep/graph.hpp"
 #include "filecoin/porep/labels.hpp"
@@ -22,87 +23,6 @@ namespace {
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
-
-/// A tree in which only the ancestors of `real` leaves are stored; every other node at level l
-/// equals defaults[l] (the root of an all-default subtree: defaults[l+1] = H(defaults[l] × a_l)).
-template <class Hasher>
-class sparse_tree {
- public:
-  using value_t = typename Hasher::value_t;
-
-  /// `leaves` sorted by index, indices unique and < shape.num_leaves.
-  sparse_tree(const hash::tree_shape& shape,
-              const std::vector<std::pair<uint64_t, value_t>>& leaves, const value_t& default_leaf,
-              thread_pool& pool, size_t& hashes)
-      : shape_(shape) {
-    const unsigned h = shape.height();
-    idx_.resize(h + 1);
-    val_.resize(h + 1);
-    defaults_.resize(h + 1);
-    defaults_[0] = default_leaf;
-    for (const auto& [i, v] : leaves) {
-      idx_[0].push_back(i);
-      val_[0].push_back(v);
-    }
-    for (unsigned l = 0; l < h; ++l) {
-      const unsigned a = shape.arity_at(l);
-      std::vector<value_t> kids(a, defaults_[l]);
-      defaults_[l + 1] = hash::hash_node<Hasher>(a, kids.data());
-      auto& up = idx_[l + 1];
-      for (uint64_t i : idx_[l])
-        if (up.empty() || up.back() != i / a) up.push_back(i / a);
-      val_[l + 1].resize(up.size());
-      pool.parallel_range(
-          up.size(),
-          [&](size_t b, size_t e) {
-            std::vector<value_t> ch(a);
-            for (size_t k = b; k < e; ++k) {
-              for (unsigned j = 0; j < a; ++j) ch[j] = get(l, up[k] * a + j);
-              val_[l + 1][k] = hash::hash_node<Hasher>(a, ch.data());
-            }
-          },
-          16);
-      hashes += up.size();
-    }
-    if (idx_[h].empty()) {  // no real leaf at all: the root is the default one
-      idx_[h].push_back(0);
-      val_[h].push_back(defaults_[h]);
-    }
-  }
-
-  const value_t& root() const { return val_.back()[0]; }
-
-  value_t get(unsigned level, uint64_t i) const {
-    const auto& ix = idx_[level];
-    auto it = std::lower_bound(ix.begin(), ix.end(), i);
-    return (it != ix.end() && *it == i) ? val_[level][size_t(it - ix.begin())] : defaults_[level];
-  }
-
-  hash::merkle_path<value_t> path(uint64_t leaf) const {
-    hash::merkle_path<value_t> p;
-    p.leaf_index = leaf;
-    p.leaf = get(0, leaf);
-    p.root = root();
-    uint64_t i = leaf;
-    for (unsigned l = 0; l < shape_.height(); ++l) {
-      const unsigned a = shape_.arity_at(l);
-      hash::merkle_path_level<value_t> lv;
-      lv.arity = a;
-      lv.index = unsigned(i % a);
-      for (unsigned j = 0; j < a; ++j)
-        if (j != lv.index) lv.siblings.push_back(get(l, i - lv.index + j));
-      p.levels.push_back(std::move(lv));
-      i /= a;
-    }
-    return p;
-  }
-
- private:
-  hash::tree_shape shape_;
-  std::vector<std::vector<uint64_t>> idx_;
-  std::vector<std::vector<value_t>> val_;
-  std::vector<value_t> defaults_;
-};
 
 bytes32_t tagged_label(std::string_view tag, const bytes32_t& replica_id, const uint8_t* extra,
                        size_t extra_len) {
@@ -152,8 +72,8 @@ result<c1_output_t> generate_synthetic_c1(const synthetic_request_t& req, thread
 
   // CC sector: every tree_d leaf is zero, comm_d is the all-zero root (§2.5).
   size_t hash_count = 0;
-  sparse_tree<hash::sha256_hasher> tree_d(cfg.sector.tree_d, {}, hash::bytes32_t{}, pool,
-                                          hash_count);
+  hash::sparse_tree<hash::sha256_hasher> tree_d(cfg.sector.tree_d, {}, hash::bytes32_t{}, pool,
+                                                hash_count);
   const bytes32_t comm_d = tree_d.root();
   const bytes32_t replica_id =
       compute_replica_id(req.prover_id, req.sector_id, req.ticket, comm_d, cfg.porep_id);
@@ -227,12 +147,12 @@ result<c1_output_t> generate_synthetic_c1(const synthetic_request_t& req, thread
     c_leaves[i] = {label_nodes[i], column_hash_of(&labels[i * L])};
   });
   hash_count += label_nodes.size();
-  sparse_tree<hash::poseidon_hasher> tree_c(cfg.sector.tree_r, c_leaves,
-                                            column_hash_of(default_rows.data()), pool, hash_count);
+  hash::sparse_tree<hash::poseidon_hasher> tree_c(
+      cfg.sector.tree_r, c_leaves, column_hash_of(default_rows.data()), pool, hash_count);
   std::vector<std::pair<uint64_t, ff::fr_t>> r_leaves;
   for (uint64_t c : chal_nodes) r_leaves.push_back({c, to_fr(labels[pos_of(c) * L + L - 1])});
-  sparse_tree<hash::poseidon_hasher> tree_r(cfg.sector.tree_r, r_leaves, to_fr(default_label), pool,
-                                            hash_count);
+  hash::sparse_tree<hash::poseidon_hasher> tree_r(cfg.sector.tree_r, r_leaves, to_fr(default_label),
+                                                  pool, hash_count);
   const ff::fr_t comm_c = tree_c.root(), comm_r_last = tree_r.root();
   const ff::fr_t roots[2] = {comm_c, comm_r_last};
   const ff::fr_t comm_r = hash::poseidon_hash(std::span<const ff::fr_t>(roots, 2));

@@ -15,6 +15,7 @@
 #include "filecoin/post/challenges.hpp"
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/partition.hpp"
+#include "filecoin/post/synthetic.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
 #include "filecoin/post/vanilla_prove.hpp"
 #include "fixtures.hpp"
@@ -456,6 +457,69 @@ TEST(post_vanilla_prove, from_a_sealed_sector_directory) {
     ASSERT_FALSE(bad.ok());
     EXPECT_NE(bad.error().message().find("not p_aux's comm_r_last"), std::string::npos);
   }
+}
+
+// ---- synthetic vanilla proofs ----------------------------------------------------------------
+
+// Synthetic partitions of any size pass the same vanilla checks a real sector's do (the challenges
+// derived independently by validate_partition, every path hashed to its root, comm_r from comm_c
+// and comm_r_last), are a function of the seed, and are refused where a real one would be.
+TEST(post_synthetic, partitions_validate_at_every_size) {
+  bytes32_t randomness{};
+  for (size_t i = 0; i < 31; ++i) randomness[i] = uint8_t(29 * i + 7);
+  struct case_t {
+    registered_post_proof proof;
+    unsigned sectors, partition;
+    size_t element_bytes;  // one serialized FallbackPoStSectorProof (POST_SNAP.md §1.7)
+  };
+  const case_t cases[] = {
+      {registered_post_proof::window_2kib_v1, 0, 1, 5'680},
+      {registered_post_proof::window_2kib_v1_1, 2, 0, 5'680},
+      {registered_post_proof::window_32gib_v1_1, 3, 1, 24'960},
+      {registered_post_proof::window_64gib_v1, 2, 4, 0},
+      {registered_post_proof::winning_32gib_v1, 0, 0, 0},
+      {registered_post_proof::winning_2kib_v1, 1, 0, 36'816},
+  };
+  for (const case_t& t : cases) {
+    const post_config_t cfg = config(t.proof);
+    SCOPED_TRACE(std::string(name_of(t.proof)));
+    synthetic_post_request_t req{cfg, randomness, 1000, t.sectors, t.partition, 5};
+    auto v = generate_synthetic_post(req);
+    ASSERT_TRUE(v.ok()) << v.error().to_string();
+    const unsigned n =
+        t.sectors ? t.sectors : (cfg.kind == post_kind::window ? cfg.sector_count : 1);
+    ASSERT_EQ(v->size(), n);
+    EXPECT_EQ((*v)[0].sector_id, 1000u);
+    EXPECT_EQ(v->back().sector_id, 1000u + n - 1);
+    const status ok = validate_partition(cfg, *v, randomness, t.partition);
+    EXPECT_TRUE(ok.ok()) << ok.to_string();
+    if (t.element_bytes) {
+      EXPECT_EQ(serialize_fallback_sector_proof((*v)[0]).size(), t.element_bytes);
+    }
+    // The wire form decodes to the same proofs.
+    EXPECT_EQ(*parse_fallback_sector_proof(serialize_fallback_sector_proof(v->back())), v->back());
+    // Deterministic in the seed; another seed, other sectors.
+    EXPECT_EQ(*generate_synthetic_post(req), *v);
+    req.seed = 6;
+    EXPECT_NE(generate_synthetic_post(req)->front().comm_r, (*v)[0].comm_r);
+    // Under other randomness the challenges differ: the proofs no longer validate.
+    bytes32_t other = randomness;
+    other[3] ^= 1;
+    EXPECT_FALSE(validate_partition(cfg, *v, other, t.partition).ok());
+  }
+
+  const post_config_t w = config(registered_post_proof::window_32gib_v1_1);
+  EXPECT_EQ(generate_synthetic_post({w, randomness, 1, w.sector_count + 1, 0, 1}).error().code(),
+            status_code::invalid_argument);
+  EXPECT_EQ(generate_synthetic_post({w, randomness, UINT64_MAX - 1, 2, 0, 1}).error().code(),
+            status_code::invalid_argument);
+  const post_config_t g = config(registered_post_proof::winning_32gib_v1);
+  EXPECT_EQ(generate_synthetic_post({g, randomness, 1, 1, 1, 1}).error().code(),
+            status_code::invalid_argument);
+  bytes32_t big;
+  big.fill(0xff);
+  EXPECT_EQ(generate_synthetic_post({g, big, 1, 1, 0, 1}).error().code(),
+            status_code::non_canonical);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include "filecoin/circuits/params_name.hpp"
 #include "filecoin/porep/seal.hpp"
+#include "filecoin/post/synthetic.hpp"
 #include "filecoin/post/vanilla_prove.hpp"
 #include "filecoin/proofs/params_digest.hpp"
 #include "filecoin/proofs/post_prover.hpp"
@@ -167,6 +168,24 @@ TEST_F(post_prover, winning_prove_verify_and_rejections) {
   k1.partition = 1;
   EXPECT_EQ(prove_post(k1, g_state->dir.string(), thread_pool::default_pool()).error().code(),
             status_code::invalid_argument);
+}
+
+// Synthetic vanilla proofs (the 32 GiB benchmarks' input, post/synthetic.hpp) are a satisfiable
+// witness of the real circuit: a full 2 KiB partition of never-sealed sectors proves and verifies.
+TEST_F(post_prover, synthetic_vanilla_proves) {
+  const porep::bytes32_t rand = randomness(9);
+  post_inputs_t in;
+  in.proof = WINDOW;
+  in.randomness = rand;
+  in.partition = 1;
+  auto v = post::generate_synthetic_post({*post::post_config(WINDOW), rand, 40, 0, 1, 2});
+  ASSERT_TRUE(v.ok()) << v.error().to_string();
+  in.vanilla = *v;
+  const std::vector<uint8_t> proof = prove_ok(in);
+  ASSERT_EQ(proof.size(), 192u);
+  const auto sectors = public_sectors_of(in.vanilla);
+  EXPECT_TRUE(verifies(in, sectors, rand, proof));
+  EXPECT_FALSE(verifies(in, sectors, randomness(10), proof));
 }
 
 TEST_F(post_prover, corrupt_vanilla_is_named_never_proven) {

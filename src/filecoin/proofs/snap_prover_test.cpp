@@ -16,6 +16,7 @@
 #include <string>
 
 #include "filecoin/snap/encode.hpp"
+#include "filecoin/snap/synthetic.hpp"
 #include "sealed_sectors.hpp"
 
 namespace cuzk::proofs {
@@ -98,6 +99,27 @@ TEST_F(snap_prover, prove_verify_and_rejections) {
 
   auto two = verify_update(SNAP_2KIB, inputs().comms, std::vector<uint8_t>(384), dir());
   EXPECT_FALSE(two.ok());
+}
+
+// A synthetic update (the 32 GiB benchmark's input, snap/synthetic.hpp) is a satisfiable witness
+// of the real circuit: it proves and verifies under its own commitments only.
+TEST_F(snap_prover, synthetic_update_proves) {
+  auto u = snap::generate_synthetic_update(*snap::update_config(SNAP_2KIB), 11);
+  ASSERT_TRUE(u.ok()) << u.error().to_string();
+  update_inputs_t in;
+  in.proof = SNAP_2KIB;
+  in.comms = u->commitments;
+  auto parts = snap::parse_partition_proofs(u->partition_proofs);
+  ASSERT_TRUE(parts.ok());
+  in.partitions = *parts;
+  auto proof = prove_update(in, dir(), thread_pool::default_pool(), nullptr, on_curve_loads());
+  ASSERT_TRUE(proof.ok()) << proof.error().to_string();
+  auto ok = verify_update(SNAP_2KIB, in.comms, *proof, dir());
+  ASSERT_TRUE(ok.ok()) << ok.error().to_string();
+  EXPECT_TRUE(*ok);
+  auto other = verify_update(SNAP_2KIB, inputs().comms, *proof, dir());
+  ASSERT_TRUE(other.ok());
+  EXPECT_FALSE(*other);
 }
 
 TEST_F(snap_prover, tampered_vanilla_is_never_proven) {

@@ -20,6 +20,7 @@
 #include "filecoin/snap/challenges.hpp"
 #include "filecoin/snap/config.hpp"
 #include "filecoin/snap/encode.hpp"
+#include "filecoin/snap/synthetic.hpp"
 #include "filecoin/snap/vanilla_proof.hpp"
 #include "filecoin/snap/vanilla_prove.hpp"
 #include "fixtures.hpp"
@@ -434,6 +435,46 @@ TEST(snap_commitments, json_round_trip_and_refusals) {
     auto r = parse_commitments_json(text);
     ASSERT_FALSE(r.ok()) << text;
     EXPECT_NE(r.error().to_string().find(needle), std::string::npos) << r.error().to_string();
+  }
+}
+
+// ---- synthetic updates ---------------------------------------------------------------------
+
+// A synthetic update passes every check a vanilla verifier makes (challenges derived
+// from comm_r_new, every path, the encoding of each challenged node with rho, the apex leaves
+// against comm_d_new), is a function of its seed, and is bound to its commitments. 32 GiB:
+// synthetic_slow_test.
+TEST(snap_synthetic, validates_at_every_size) {
+  struct case_t {
+    update_config_t config;
+    unsigned block_bits;
+  };
+  using enum registered_update_proof;
+  const case_t cases[] = {
+      {config(stacked_drg_2kib_v1), 0},  // 64 nodes: one block per node
+      {config_for({8, 8, 2, 1024}), 0},  // 32 KiB, 8-8-2
+      {config(stacked_drg_8mib_v1), 2},  // 2^18 nodes: 2^16 blocks of 4
+  };
+  for (const case_t& t : cases) {
+    const update_config_t& c = t.config;
+    SCOPED_TRACE(std::to_string(c.sector_bytes) + " bytes");
+    auto u = generate_synthetic_update(c, 3);
+    ASSERT_TRUE(u.ok()) << u.error().to_string();
+    EXPECT_EQ(u->block_bits, t.block_bits);
+    ASSERT_EQ(u->partition_proofs.size(), c.partitions);
+    EXPECT_EQ(u->partition_proofs[0].size(), partition_proof_bytes(c));
+    auto proofs = parse_partition_proofs(u->partition_proofs);
+    ASSERT_TRUE(proofs.ok()) << proofs.error().to_string();
+    const status ok = validate_partition_proofs(c, u->commitments, *proofs);
+    EXPECT_TRUE(ok.ok()) << ok.to_string();
+
+    EXPECT_EQ(generate_synthetic_update(c, 3)->partition_proofs, u->partition_proofs);
+    const auto other = generate_synthetic_update(c, 4);
+    EXPECT_NE(other->commitments.comm_r_new, u->commitments.comm_r_new);
+    EXPECT_NE(other->commitments.comm_d_new, u->commitments.comm_d_new);
+    update_commitments_t wrong = u->commitments;
+    wrong.comm_r_old = other->commitments.comm_r_old;
+    EXPECT_FALSE(validate_partition_proof(c, wrong, 0, (*proofs)[0]).ok());
   }
 }
 

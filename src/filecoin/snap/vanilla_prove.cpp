@@ -61,18 +61,9 @@ result<partition_proof_t> prove_partition(const updated_sector_t& s, unsigned k)
             "partition " + std::to_string(k) + " of " + std::to_string(c.partitions)};
   fr_t comm_r_new;
   fr_of(s.comm_r_new, comm_r_new);
-  partition_proof_t p;
-  p.comm_c = s.comm_c;
-  const auto apex_row = s.tree_d_new.level(c.tree_d_levels_below_apex());
-  p.apex_leafs.assign(apex_row.begin() + size_t(k) * c.apex_leaves,
-                      apex_row.begin() + size_t(k + 1) * c.apex_leaves);
-  for (uint64_t node : partition_challenges(c, comm_r_new, k)) {
-    challenge_proof_t& cp = p.challenge_proofs.emplace_back();
-    cp.proof_r_old = porep::make_merkle_proof(c.tree_r, s.tree_r_old.path(node));
-    cp.proof_d_new = porep::make_merkle_proof(c.tree_d, s.tree_d_new.path(node));
-    cp.proof_r_new = porep::make_merkle_proof(c.tree_r, s.tree_r_new.path(node));
-  }
-  return p;
+  return build_partition_proof(
+      c, s.comm_c, comm_r_new, s.tree_r_old, s.tree_d_new, s.tree_r_new,
+      [&](unsigned level, uint64_t i) { return s.tree_d_new.level(level)[size_t(i)]; }, k);
 }
 
 std::vector<std::vector<uint8_t>> prove_all_partitions(const updated_sector_t& s) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/status.hpp"
+#include "filecoin/snap/challenges.hpp"
 #include "filecoin/snap/config.hpp"
 #include "filecoin/snap/encode.hpp"
 #include "filecoin/snap/vanilla_proof.hpp"
@@ -42,6 +43,28 @@ result<update_commitments_t> parse_commitments_json(std::string_view json);
 /// tree_d_new's row at height L − p − a and, per challenge of k, the openings of the challenged
 /// node in tree_r_old, tree_d_new and tree_r_new.
 result<partition_proof_t> prove_partition(const updated_sector_t& s, unsigned k);
+
+/// The same from any trees that give path(node) in hash::merkle_path form (stored trees, or
+/// hash::block_tree for a synthetic sector); d_node(level, i) is tree_d_new's node i of `level`.
+/// k < c.partitions is the caller's to check.
+template <class TreeR, class TreeD, class DNode>
+partition_proof_t build_partition_proof(const update_config_t& c, const bytes32_t& comm_c,
+                                        const ff::fr_t& comm_r_new, const TreeR& tree_r_old,
+                                        const TreeD& tree_d_new, const TreeR& tree_r_new,
+                                        const DNode& d_node, unsigned k) {
+  partition_proof_t p;
+  p.comm_c = comm_c;
+  const unsigned apex_level = c.tree_d_levels_below_apex();
+  for (uint64_t i = uint64_t(k) * c.apex_leaves; i < uint64_t(k + 1) * c.apex_leaves; ++i)
+    p.apex_leafs.push_back(d_node(apex_level, i));
+  for (uint64_t node : partition_challenges(c, comm_r_new, k)) {
+    challenge_proof_t& cp = p.challenge_proofs.emplace_back();
+    cp.proof_r_old = porep::make_merkle_proof(c.tree_r, tree_r_old.path(node));
+    cp.proof_d_new = porep::make_merkle_proof(c.tree_d, tree_d_new.path(node));
+    cp.proof_r_new = porep::make_merkle_proof(c.tree_r, tree_r_new.path(node));
+  }
+  return p;
+}
 
 /// The serialized PartitionProofs of every partition, in partition order: what Curio sends as a
 /// SNAP_DEALS_UPDATE request's vanilla_proofs.

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+// The synthetic inputs of the 32 GiB PoSt and SnapDeals benchmarks (scripts/post_snap32g_run.sh)
+// pass the vanilla checks a real sector's would: a full WindowPoSt partition (2,349 sectors), a
+// WinningPoSt sector and a whole SnapDeals update (16 partitions × 86 challenges). Label slow
+// (≈ 30 s on 2 cores).
+#include <gtest/gtest.h>
+
+#include "filecoin/post/partition.hpp"
+#include "filecoin/post/synthetic.hpp"
+#include "filecoin/snap/synthetic.hpp"
+
+namespace cuzk {
+namespace {
+
+TEST(synthetic_32gib, window_and_winning_post) {
+  porep::bytes32_t randomness{};
+  randomness[0] = 1;
+  randomness[17] = 0x5a;
+  for (auto p : {post::registered_post_proof::window_32gib_v1_1,
+                 post::registered_post_proof::window_32gib_v1,
+                 post::registered_post_proof::winning_32gib_v1}) {
+    const post::post_config_t cfg = *post::post_config(p);
+    SCOPED_TRACE(std::string(post::name_of(p)));
+    size_t hashes = 0;
+    const unsigned partition = cfg.kind == post::post_kind::window ? 3 : 0;
+    auto v = post::generate_synthetic_post({cfg, randomness, 100, 0, partition, 1},
+                                           thread_pool::default_pool(), &hashes);
+    ASSERT_TRUE(v.ok()) << v.error().to_string();
+    ASSERT_EQ(v->size(), cfg.kind == post::post_kind::window ? 2'349u : 1u);
+    EXPECT_GE(hashes, v->size() * 10);
+    const status ok = post::validate_partition(cfg, *v, randomness, partition);
+    EXPECT_TRUE(ok.ok()) << ok.to_string();
+  }
+}
+
+TEST(synthetic_32gib, snap_update) {
+  const snap::update_config_t c =
+      *snap::update_config(snap::registered_update_proof::stacked_drg_32gib_v1);
+  auto u = snap::generate_synthetic_update(c, 7);
+  ASSERT_TRUE(u.ok()) << u.error().to_string();
+  EXPECT_EQ(u->block_bits, 14u);  // 2^30 nodes, h = 10: 2^16 blocks of 2^14 nodes
+  ASSERT_EQ(u->partition_proofs.size(), 16u);
+  EXPECT_EQ(u->partition_proofs[0].size(), 561'768u);  // POST_SNAP.md §2.8
+  auto proofs = snap::parse_partition_proofs(u->partition_proofs);
+  ASSERT_TRUE(proofs.ok()) << proofs.error().to_string();
+  const status ok = snap::validate_partition_proofs(c, u->commitments, *proofs);
+  EXPECT_TRUE(ok.ok()) << ok.to_string();
+  // Bound to its own commitments.
+  snap::update_commitments_t wrong = u->commitments;
+  wrong.comm_d_new[2] ^= 1;
+  EXPECT_FALSE(snap::validate_partition_proofs(c, wrong, *proofs).ok());
+}
+
+}  // namespace
+}  // namespace cuzk
