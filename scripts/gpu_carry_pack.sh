@@ -12,8 +12,8 @@ mkdir -p "$dest"
 # CUZK_CARRY_SET picks what travels (the device tool carries at most 64 MiB): `kernels` (the GPU
 # tests and cuzk-gpu-microbench), `engine` (the engine tests, cuzk-bench, cuzk-daemon with gRPC),
 # `setup` (GPU parameter generation: its tests, the GPU-vs-CPU 2 KiB PoRep proof test and
-# cuzk-gpu-microbench), `porep32g` (cuzk-daemon and cuzk-bench for scripts/porep32g_run.sh, the
-# whole 32 GiB proof), or `all` (default; may exceed the limit). run.sh runs the steps whose
+# cuzk-gpu-microbench), `porep32g` (cuzk-daemon and cuzk-bench for scripts/porep32g_run.sh and
+# scripts/post_snap32g_run.sh, the whole 32 GiB proofs), or `all` (default; may exceed the limit). run.sh runs the steps whose
 # binaries are present.
 set_name=${CUZK_CARRY_SET:-all}
 kernels=(src/ec/arith_gpu_test src/ntt/ntt_gpu_test src/msm/msm_gpu_test src/groth16/prover_gpu_test
@@ -60,5 +60,7 @@ files+=($(cd "$dest" && ls lib*.so* 2>/dev/null))
 (cd "$dest" && strip "${files[@]:0:binaries}" && tar -cf - "${files[@]}" | xz -T0 -6 >carry.tar.xz &&
   rm -f "${files[@]}")
 cp "$(dirname "$0")/gpu_carry_run.sh" "$dest/run.sh"
-cp "$(dirname "$0")/porep32g_run.sh" "$dest/porep32g_run.sh"
+for script in porep32g_run.sh post_snap32g_run.sh gpu_run_lib.sh; do
+  cp "$(dirname "$0")/$script" "$dest/$script"
+done
 du -sh "$dest"

@@ -29,19 +29,15 @@ out=${OUT:-$(pwd)/porep32g-out}
 mkdir -p "$out"
 proofs=${PROOFS:-1}
 deadline=$((SECONDS + ${DEADLINE:-570}))
-left() { echo $((deadline - SECONDS)); }
+source ./gpu_run_lib.sh
 w=$(mktemp -d)
 hog=
-trap 'kill $smi $daemon $hog 2>/dev/null; rm -rf "$w"' EXIT
-step() { echo "== $* (t = ${SECONDS} s, $(left) s left)"; }
-proof=StackedDrg32GiBV1_1
-{
-  nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
-  echo "cpus $(nproc)"; free -g | head -2; df -h "$w" | tail -1
-} >"$out/machine.txt" 2>&1
-nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv -l 1 >"$out/gpu.csv" 2>&1 &
-smi=$!
 daemon=
+gpu_sampler=
+trap 'kill $gpu_sampler $daemon $hog 2>/dev/null; rm -rf "$w"' EXIT
+proof=StackedDrg32GiBV1_1
+machine_info "$w"
+start_gpu_sampler
 {
   step "1. params generate $proof --gpu 0"
   t=$SECONDS
@@ -80,9 +76,7 @@ daemon=
   fi
   [[ -n ${SYNTH_WORKERS:-} ]] &&
     printf '[pipeline]\nmax_parallel_synthesis = %s\n' "$SYNTH_WORKERS" >>"$w/cuzk.toml"
-  ./cuzk-daemon -c "$w/cuzk.toml" >"$out/daemon.log" 2>&1 &
-  daemon=$!
-  for _ in $(seq 100); do [[ -S $w/cuzk.sock ]] && break; sleep 0.1; done
+  start_daemon "$w/cuzk.toml" "$w/cuzk.sock"
   for i in $(seq "$proofs"); do
     t=$SECONDS
     timeout "$(left)" ./cuzk-bench -a "unix://$w/cuzk.sock" single --c1 "$w/c1.json" \
@@ -102,20 +96,7 @@ daemon=
     echo "batch rc=$?"
   fi
   grep -E "VmHWM|VmRSS" "/proc/$daemon/status"
-  # The engine's timeline (every phase of every partition, the prover's split) and a summary.
-  python3 - "$out/timeline.json" <<'PY'
-import json, statistics, sys, urllib.request
-doc = json.load(urllib.request.urlopen("http://127.0.0.1:9821/timeline.json?since=0", timeout=10))
-json.dump(doc, open(sys.argv[1], "w"))
-ev = doc.get("events", [])
-for phase in ("compile", "load", "synthesis", "prove", "finalize", "verify"):
-    d = [1e3 * (e["end"] - e["start"]) for e in ev if e["phase"] == phase]
-    if d:
-        print(f"{phase:9s} n={len(d):3d} mean {statistics.mean(d):9.1f} ms  min {min(d):9.1f}  max {max(d):9.1f}")
-splits = [e["split"] for e in ev if e["phase"] == "prove" and e.get("split")]
-for key in (splits[0].keys() if splits else []):
-    print(f"  prove split {key:9s} mean {statistics.mean(s[key] for s in splits):8.1f} ms")
-PY
+  timeline_summary 127.0.0.1:9821
   ./cuzk-bench -a "unix://$w/cuzk.sock" status 2>&1 | head -40
   kill -TERM "$daemon"
   wait "$daemon"
@@ -127,5 +108,5 @@ PY
   echo "verify rc=$? (0 = valid)"
   step "done"
 } >"$out/run.log" 2>&1
-kill $smi 2>/dev/null
+kill $gpu_sampler 2>/dev/null
 echo "done: $(ls "$out")"

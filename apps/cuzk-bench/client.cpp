@@ -25,6 +25,7 @@
 #include "filecoin/porep/commp.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
+#include "filecoin/proofs/post_prover.hpp"
 #include "filecoin/proofs/snap_prover.hpp"
 #include "filecoin/snap/config.hpp"
 #include "filecoin/snap/vanilla_prove.hpp"
@@ -65,12 +66,22 @@ bool is_porep_type(const std::string& t) {
 bool is_snap_type(const std::string& t) {
   return t == "snap" || t == "snap-deals" || t == "update";
 }
+bool is_window_post_type(const std::string& t) {
+  return t == "window-post" || t == "wdpost";
+}
+bool is_winning_post_type(const std::string& t) {
+  return t == "winning-post" || t == "wnpost";
+}
 
 // A Prove request of `single` and `batch`, with what its answer is checked against.
 struct prepared_request {
   cuzk::v1::ProveRequest req;
   std::optional<snap::registered_update_proof> update_proof;  ///< set for Snap
   snap::update_commitments_t comms;
+  std::optional<post::registered_post_proof> post_proof;  ///< set for PoSt
+  std::vector<post::public_sector_t> post_sectors;        ///< the vanilla proofs' sectors
+  porep::bytes32_t randomness{};
+  unsigned partition = 0;
 };
 
 // The PoRep request: the C1 read from --c1.
@@ -98,6 +109,28 @@ bool fill_porep(const single_args& a, prepared_request& out) {
   return true;
 }
 
+// The elements of --vanilla (a JSON array of base64), or nullopt with the reason printed.
+std::optional<std::vector<std::vector<uint8_t>>> read_vanilla(const single_args& a,
+                                                              const char* type, const char* which) {
+  if (a.vanilla.empty()) {
+    std::fprintf(stderr, "error: --vanilla: required for %s (%s)\n", type, which);
+    return std::nullopt;
+  }
+  auto text = read_text_file_bounded(a.vanilla, MAX_INPUT_FILE_BYTES);
+  if (!text) {
+    std::fprintf(stderr, "error: --vanilla %s: %s\n", a.vanilla.c_str(),
+                 text.error().to_string().c_str());
+    return std::nullopt;
+  }
+  auto elements = post::parse_vanilla_file(*text);
+  if (!elements) {
+    std::fprintf(stderr, "error: --vanilla %s: %s\n", a.vanilla.c_str(),
+                 elements.error().to_string().c_str());
+    return std::nullopt;
+  }
+  return std::move(*elements);
+}
+
 // The Snap request as Curio's UpdateProve sends it: one element per partition from the vanilla
 // file, the raw 32-byte commitments, the RegisteredUpdateProof number and the sector size.
 bool fill_snap(const single_args& a, prepared_request& out) {
@@ -110,22 +143,8 @@ bool fill_snap(const single_args& a, prepared_request& out) {
     std::fprintf(stderr, "error: --registered-proof: %s\n", proof.error().to_string().c_str());
     return false;
   }
-  if (a.vanilla.empty()) {
-    std::fprintf(stderr, "error: --vanilla: required for snap (gen-vanilla snap-prove's file)\n");
-    return false;
-  }
-  auto text = read_text_file_bounded(a.vanilla, MAX_INPUT_FILE_BYTES);
-  if (!text) {
-    std::fprintf(stderr, "error: --vanilla %s: %s\n", a.vanilla.c_str(),
-                 text.error().to_string().c_str());
-    return false;
-  }
-  auto elements = post::parse_vanilla_file(*text);
-  if (!elements) {
-    std::fprintf(stderr, "error: --vanilla %s: %s\n", a.vanilla.c_str(),
-                 elements.error().to_string().c_str());
-    return false;
-  }
+  auto elements = read_vanilla(a, "snap", "gen-vanilla snap-prove's file");
+  if (!elements) return false;
   const bool hex_given =
       !a.comm_r_old_hex.empty() || !a.comm_r_new_hex.empty() || !a.comm_d_new_hex.empty();
   if (hex_given == !a.commitments.empty()) {
@@ -169,6 +188,47 @@ bool fill_snap(const single_args& a, prepared_request& out) {
   return true;
 }
 
+// The WindowPoSt / WinningPoSt request as Curio's PoSt task sends it (CURIO_WIRE.md §3): one
+// bincode FallbackPoStSectorProof per sector from the vanilla file, the 32 randomness bytes, the
+// RegisteredPoStProof number and the partition index. The public sectors are kept to verify the
+// answer.
+bool fill_post(const single_args& a, bool window, prepared_request& out) {
+  const char* type = window ? "window-post" : "winning-post";
+  auto proof = post::parse_registered_post_proof(a.registered_proof.empty() ? (window ? "13" : "3")
+                                                                            : a.registered_proof);
+  if (!proof || (post::kind_of(*proof) == post::post_kind::window) != window) {
+    std::fprintf(stderr, "error: --registered-proof %s: %s\n", a.registered_proof.c_str(),
+                 proof ? (std::string("not a ") + type + " proof").c_str()
+                       : proof.error().to_string().c_str());
+    return false;
+  }
+  auto randomness = porep::parse_hex32(a.randomness_hex);
+  if (!randomness) {
+    std::fprintf(stderr, "error: --randomness: %s\n", randomness.error().to_string().c_str());
+    return false;
+  }
+  auto elements = read_vanilla(a, type, "gen-vanilla window-post|winning-post's file");
+  if (!elements) return false;
+  auto decoded = post::parse_fallback_sector_proofs(*elements);
+  if (!decoded) {
+    std::fprintf(stderr, "error: --vanilla %s: %s\n", a.vanilla.c_str(),
+                 decoded.error().to_string().c_str());
+    return false;
+  }
+  out.post_proof = *proof;
+  out.post_sectors = proofs::public_sectors_of(*decoded);
+  out.randomness = *randomness;
+  out.partition = a.partition;
+  auto* s = out.req.mutable_submit();
+  s->set_proof_kind(window ? cuzk::v1::WINDOW_POST_PARTITION : cuzk::v1::WINNING_POST);
+  s->set_registered_proof(post::id_of(*proof));
+  s->set_sector_size(post::sector_size_of(*proof));
+  for (const auto& e : *elements) s->add_vanilla_proofs(std::string(e.begin(), e.end()));
+  s->set_randomness(std::string(randomness->begin(), randomness->end()));
+  s->set_partition_index(a.partition);
+  return true;
+}
+
 // The request of `single` and `batch`; a usage error is printed and returned as nullopt.
 std::optional<prepared_request> prove_request(const single_args& a) {
   prepared_request out;
@@ -176,10 +236,10 @@ std::optional<prepared_request> prove_request(const single_args& a) {
     if (!fill_porep(a, out)) return std::nullopt;
   } else if (is_snap_type(a.type)) {
     if (!fill_snap(a, out)) return std::nullopt;
+  } else if (is_window_post_type(a.type) || is_winning_post_type(a.type)) {
+    if (!fill_post(a, is_window_post_type(a.type), out)) return std::nullopt;
   } else {
-    std::fprintf(stderr,
-                 "error: --type %s: this client sends porep and snap (the daemon proves PoSt "
-                 "too: see cuzk prove window-post for its inputs)\n",
+    std::fprintf(stderr, "error: --type %s: porep, snap, window-post or winning-post\n",
                  a.type.c_str());
     return std::nullopt;
   }
@@ -196,6 +256,15 @@ std::optional<prepared_request> prove_request(const single_args& a) {
 // verifies them with --param-dir).
 std::string check_answer(const prepared_request& p, const std::string& proof,
                          const std::string& param_dir) {
+  const std::span bytes(reinterpret_cast<const uint8_t*>(proof.data()), proof.size());
+  if (p.post_proof) {
+    if (proof.size() != 192) return std::to_string(proof.size()) + " proof bytes, a PoSt has 192";
+    if (param_dir.empty()) return {};
+    auto ok = proofs::verify_post(*p.post_proof, p.post_sectors, p.randomness, p.partition, bytes,
+                                  param_dir);
+    if (!ok) return "verify: " + ok.error().to_string();
+    return *ok ? std::string() : "the proof does not verify for its sectors and randomness";
+  }
   if (!p.update_proof) return {};
   const auto cfg = snap::update_config(*p.update_proof);
   const size_t want = size_t(cfg->partitions) * 192;
@@ -205,9 +274,7 @@ std::string check_answer(const prepared_request& p, const std::string& proof,
            " partition(s) = " + std::to_string(want);
   }
   if (param_dir.empty()) return {};
-  auto ok = proofs::verify_update(
-      *p.update_proof, p.comms,
-      std::span(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()), param_dir);
+  auto ok = proofs::verify_update(*p.update_proof, p.comms, bytes, param_dir);
   if (!ok) return "verify: " + ok.error().to_string();
   return *ok ? std::string() : "the proof does not verify for its commitments";
 }
@@ -238,9 +305,9 @@ int run_single(const std::string& addr, const single_args& a) {
     std::fprintf(stderr, "error: the returned proof: %s\n", wrong.c_str());
     return 1;
   }
-  if (built->update_proof)
-    std::printf("snap proof checked: %s\n",
-                a.param_dir.empty() ? "partition count" : "verified with the .vk");
+  if (built->update_proof || built->post_proof)
+    std::printf("%s proof checked: %s\n", built->post_proof ? "post" : "snap",
+                a.param_dir.empty() ? "size" : "verified with the .vk");
   if (!a.proof_out.empty()) {
     if (status w = write_file_atomic(a.proof_out, r.proof()); !w) {
       std::fprintf(stderr, "error: --proof-out: %s\n", w.to_string().c_str());

@@ -12,18 +12,24 @@ namespace cuzk::bench {
 /// sends the vanilla file's elements (`vanilla`, Curio's snap-vproof.json) with the commitments of
 /// `commitments` (gen-vanilla snap-prove's file) or of the three hex flags, and checks the answer:
 /// registered_proof's partitions × 192 bytes, and with `param_dir` verify_update against its .vk.
+/// WindowPoSt / WinningPoSt (type window-post / winning-post) send the vanilla file's elements
+/// (gen-vanilla window-post|winning-post) with `randomness_hex` and `partition`; the answer is
+/// 192 bytes and, with `param_dir`, verify_post for the vanilla proofs' sectors.
 struct single_args {
   std::string type = "porep";
   std::string c1;
   std::string vanilla;
   std::string commitments;
   std::string comm_r_old_hex, comm_r_new_hex, comm_d_new_hex;
-  std::string registered_proof;  ///< empty: StackedDrg32GiBV1_1 for porep; snap needs one
+  std::string randomness_hex = std::string(64, '0');  ///< PoSt
+  unsigned partition = 0;                             ///< PoSt: the partition index
+  std::string registered_proof;  ///< empty: StackedDrg32GiBV1_1 for porep, 13 / 3 for window /
+                                 ///< winning; snap needs one
   uint64_t sector_num = 1;
   uint64_t miner_id = 1000;
   std::string request_id;  ///< empty: a random one
   std::string proof_out;   ///< where the proof bytes go (atomically); empty: not written
-  std::string param_dir;   ///< snap: verify each returned proof with the .vk here
+  std::string param_dir;   ///< snap, PoSt: verify each returned proof with the .vk here
 };
 
 struct stress_args {

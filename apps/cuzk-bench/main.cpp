@@ -207,12 +207,12 @@ int main(int argc, char** argv) {
   // The request options of `single` and `batch` (one request, sent once or many times).
   const auto add_request_options = [](CLI::App* cmd, cuzk::bench::single_args& r) {
     cmd->add_option("-t,--type", r.type,
-                    "proof type: porep (porep-c2, seal-commit) or snap "
-                    "(snap-deals, update)")
+                    "proof type: porep (porep-c2, seal-commit), snap (snap-deals, update), "
+                    "window-post (wdpost) or winning-post (wnpost)")
         ->capture_default_str();
     cmd->add_option("--c1", r.c1, "porep: the C1 output file (any of its formats)");
     cmd->add_option("--vanilla", r.vanilla,
-                    "snap: the partition proofs, a JSON array of base64 (gen-vanilla snap-prove, "
+                    "snap, PoSt: the vanilla proofs, a JSON array of base64 (gen-vanilla, "
                     "Curio's snap-vproof.json)");
     cmd->add_option("--commitments", r.commitments,
                     "snap: the commitments file of gen-vanilla snap-prove / cuzk snap encode");
@@ -221,12 +221,16 @@ int main(int argc, char** argv) {
     cmd->add_option("--comm-d-new", r.comm_d_new_hex, "snap: comm_d_new, 64 hex digits");
     cmd->add_option("--registered-proof", r.registered_proof,
                     "porep: seal proof (default StackedDrg32GiBV1_1); snap: update proof "
-                    "(required), name or number");
+                    "(required); window-post / winning-post: PoSt proof (default 13 / 3); name "
+                    "or number");
+    cmd->add_option("--randomness", r.randomness_hex, "PoSt: 64 hex digits (zeros)");
+    cmd->add_option("--partition", r.partition, "window-post: the partition index")
+        ->capture_default_str();
     cmd->add_option("--sector-num", r.sector_num, "sector number")->capture_default_str();
     cmd->add_option("--miner-id", r.miner_id, "miner actor id")->capture_default_str();
     cmd->add_option("--param-dir", r.param_dir,
-                    "snap: verify every returned proof with the .vk here (else only its size "
-                    "is checked)");
+                    "snap, PoSt: verify every returned proof with the .vk here (else only its "
+                    "size is checked)");
   };
   add_request_options(single, sa);
   single->add_option("--request-id", sa.request_id, "request id (default: a random one)");
@@ -256,7 +260,17 @@ int main(int argc, char** argv) {
   gen_vanilla->add_option("--commitments-out", gv.commitments_out,
                           "snap-prove: the commitments file (default: snap-commitments.json in "
                           "the output's directory)");
-  gen_vanilla->add_option("--seed", gv.seed, "porep, snap-prove: seed of the random sector")
+  gen_vanilla
+      ->add_option("--seed", gv.seed, "porep, snap-prove, --synthetic: seed of the random sector")
+      ->capture_default_str();
+  gen_vanilla->add_flag("--synthetic", gv.synthetic,
+                        "window-post, winning-post, snap-prove: never-sealed sectors of any size "
+                        "(32/64 GiB included) whose proofs pass every vanilla check, for "
+                        "benchmarks (post/synthetic.hpp, snap/synthetic.hpp)");
+  gen_vanilla->add_option("--sectors", gv.sectors,
+                          "window-post --synthetic: sectors --sector-number, +1, … (default: a "
+                          "full partition)");
+  gen_vanilla->add_option("--partition", gv.partition, "PoSt: the partition index")
       ->capture_default_str();
   cuzk::bench::synth_only_args so;
   auto* synth_only = app.add_subcommand("synth-only", "offline: time the synthesis of a C1");

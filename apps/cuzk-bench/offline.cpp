@@ -4,11 +4,13 @@
 //                            wrapper form (the input of `single`/`batch`);
 //   gen-vanilla window-post|winning-post
 //                            the vanilla proofs of sectors sealed by `cuzk porep seal`, as the
-//                            JSON array of base64 Curio sends;
+//                            JSON array of base64 Curio sends (--synthetic: of never-sealed
+//                            sectors of any size, a full 32 GiB partition included);
 //   gen-vanilla snap-prove   seals a small sector key, encodes random new data into it and writes
 //                            what Curio sends as a SNAP_DEALS_UPDATE: its snap-vproof.json (the
 //                            JSON array of base64 bincode PartitionProofs, one per partition)
-//                            and, beside it, the three commitments (snap-commitments.json);
+//                            and, beside it, the three commitments (snap-commitments.json)
+//                            (--synthetic: a never-written update of any size);
 //   synth-only               times the StackedCircuit synthesis of a C1's partitions.
 #include "offline.hpp"
 
@@ -22,8 +24,10 @@
 #include "filecoin/porep/c1_wrapper.hpp"
 #include "filecoin/porep/commp.hpp"
 #include "filecoin/post/config.hpp"
+#include "filecoin/post/synthetic.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
 #include "filecoin/post/vanilla_prove.hpp"
+#include "filecoin/snap/synthetic.hpp"
 #include "filecoin/snap/vanilla_prove.hpp"
 #include "r1cs/abc_plan.hpp"
 #include "r1cs/proving_cs.hpp"
@@ -47,23 +51,53 @@ int write_out(const std::string& path, std::string_view text, const char* what) 
   return 0;
 }
 
+std::string commitments_path(const gen_vanilla_args& a, const std::string& out) {
+  return a.commitments_out.empty()
+             ? (std::filesystem::path(out).parent_path() / "snap-commitments.json").string()
+             : a.commitments_out;
+}
+
+int gen_snap_synthetic(const gen_vanilla_args& a, snap::registered_update_proof proof,
+                       const snap::update_config_t& cfg) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto u = snap::generate_synthetic_update(cfg, a.seed);
+  if (!u) {
+    std::fprintf(stderr, "error: %s\n", u.error().to_string().c_str());
+    return 1;
+  }
+  const std::string comms = snap::commitments_json(u->commitments);
+  std::printf(
+      "%s synthetic (seed %llu): %u partition(s), blocks of 2^%u nodes, %zu Poseidon + %zu "
+      "SHA-256 nodes in %.2f s: %s\n",
+      std::string(snap::name_of(proof)).c_str(), (unsigned long long)a.seed, cfg.partitions,
+      u->block_bits, u->poseidon_hashes, u->sha256_hashes,
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), comms.c_str());
+  const std::string out = a.out.empty() ? "snap-vanilla.json" : a.out;
+  if (int rc = write_out(out, post::vanilla_file_json(u->partition_proofs),
+                         "vanilla partition proofs (Curio's snap-vproof.json)");
+      rc != 0)
+    return rc;
+  return write_out(commitments_path(a, out), comms, "commitments");
+}
+
 int gen_snap_prove(const gen_vanilla_args& a) {
   auto proof =
       snap::parse_registered_update_proof(a.registered_proof.empty() ? "0" : a.registered_proof);
   if (!proof) return usage("--registered-proof: " + proof.error().message());
   auto cfg = snap::update_config(*proof);
-  if (!cfg || cfg->sector_bytes > (uint64_t(8) << 20))
-    return usage("gen-vanilla snap-prove seals in memory: 2KiB or 8MiB sectors only");
+  if (!cfg) return usage(cfg.error().message());
+  if (a.synthetic) return gen_snap_synthetic(a, *proof, *cfg);
+  if (cfg->sector_bytes > (uint64_t(8) << 20))
+    return usage(
+        "gen-vanilla snap-prove seals in memory: 2KiB or 8MiB sectors only (--synthetic: any "
+        "size)");
   auto updated = update_random_sector(*cfg, a.miner_id, a.sector_number, a.seed);
   if (!updated) {
     std::fprintf(stderr, "error: %s\n", updated.error().to_string().c_str());
     return 1;
   }
   const std::string out = a.out.empty() ? "snap-vanilla.json" : a.out;
-  const std::string comms_out =
-      a.commitments_out.empty()
-          ? (std::filesystem::path(out).parent_path() / "snap-commitments.json").string()
-          : a.commitments_out;
+  const std::string comms_out = commitments_path(a, out);
   const std::string comms = snap::commitments_json(snap::commitments_of(*updated));
   std::printf("%s (%u partition(s)), miner %llu, sector %llu: %s\n",
               std::string(snap::name_of(*proof)).c_str(), cfg->partitions,
@@ -80,6 +114,7 @@ int gen_snap_prove(const gen_vanilla_args& a) {
 int run_gen_vanilla(const gen_vanilla_args& a) {
   if (a.type == "snap-prove") return gen_snap_prove(a);
   if (a.type == "porep") {
+    if (a.synthetic) return usage("gen-vanilla porep: use `cuzk porep gen-vanilla --synthetic`");
     auto proof = porep::parse_registered_seal_proof(
         a.registered_proof.empty() ? "StackedDrg2KiBV1_1" : a.registered_proof);
     if (!proof) return usage("--registered-proof: " + proof.error().message());
@@ -109,16 +144,40 @@ int run_gen_vanilla(const gen_vanilla_args& a) {
                  a.type + " proof");
   auto randomness = porep::parse_hex32(a.randomness_hex);
   if (!randomness) return usage("--randomness: " + randomness.error().message());
+  const std::string out =
+      a.out.empty() ? (window ? "wpost-vanilla.json" : "winning-vanilla.json") : a.out;
+  if (a.synthetic) {
+    const auto t0 = std::chrono::steady_clock::now();
+    size_t hashes = 0;
+    auto v = post::generate_synthetic_post(
+        {*cfg, *randomness, a.sector_number, a.sectors, a.partition, a.seed},
+        thread_pool::default_pool(), &hashes);
+    if (!v) {
+      std::fprintf(stderr, "error: %s\n", v.error().to_string().c_str());
+      return v.error().code() == status_code::invalid_argument ||
+                     v.error().code() == status_code::non_canonical
+                 ? 2
+                 : 1;
+    }
+    std::vector<std::vector<uint8_t>> elements;
+    for (const auto& p : *v) elements.push_back(post::serialize_fallback_sector_proof(p));
+    std::printf(
+        "%s synthetic (seed %llu): partition %u, sectors %llu..%llu, %zu Poseidon nodes "
+        "in %.2f s\n",
+        std::string(post::name_of(*proof)).c_str(), (unsigned long long)a.seed, a.partition,
+        (unsigned long long)a.sector_number, (unsigned long long)(a.sector_number + v->size() - 1),
+        hashes, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    return write_out(out, post::vanilla_file_json(elements), "vanilla proofs");
+  }
+  if (a.sectors != 0) return usage("--sectors: with --synthetic only");
   if (a.cache.empty()) return usage("--cache: the sector directory of `cuzk porep seal`");
   const std::vector<std::string> dirs = {a.cache};
   const std::vector<uint64_t> ids = {a.sector_number};
-  auto elements = post::vanilla_proofs_of_sector_dirs(*cfg, dirs, ids, *randomness, 0);
+  auto elements = post::vanilla_proofs_of_sector_dirs(*cfg, dirs, ids, *randomness, a.partition);
   if (!elements) {
     std::fprintf(stderr, "error: %s\n", elements.error().to_string().c_str());
     return elements.error().code() == status_code::io_error ? 1 : 2;
   }
-  const std::string out =
-      a.out.empty() ? (window ? "wpost-vanilla.json" : "winning-vanilla.json") : a.out;
   return write_out(out, post::vanilla_file_json(*elements), "vanilla proofs");
 }
 

@@ -18,7 +18,12 @@ struct gen_vanilla_args {
   std::string out;              ///< default c1.json / wpost-vanilla.json / winning-vanilla.json /
                                 ///< snap-vanilla.json
   std::string commitments_out;  ///< snap-prove: default snap-commitments.json beside `out`
-  uint64_t seed = 1;            ///< porep, snap-prove: the random sector's seed
+  uint64_t seed = 1;            ///< porep, snap-prove, synthetic: the random sector's seed
+  /// PoSt, snap-prove: never-sealed sectors of any size (post/synthetic.hpp, snap/synthetic.hpp)
+  /// instead of sealed ones.
+  bool synthetic = false;
+  unsigned sectors = 0;    ///< window-post --synthetic: 0 = a full partition
+  unsigned partition = 0;  ///< PoSt: the partition index
 };
 
 struct synth_only_args {

@@ -14,6 +14,7 @@
 #include <regex>
 #include <sstream>
 
+#include "base/hex.hpp"
 #include "daemon_test_util.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
 #include "filecoin/post/vanilla_prove.hpp"
@@ -445,19 +446,22 @@ TEST_F(daemon_test, snap_two_sectors_at_once_each_get_their_own_proof) {
   EXPECT_FALSE(snap_verifies(updates[1], proofs[0]));
 }
 
+// Runs a shell command; its exit code (-1 when it did not exit), its stdout and stderr appended
+// to `out`.
+int run(const std::string& cmd, std::string& out) {
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return -1;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  const int st = ::pclose(p);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 // The Snap path of cuzk-bench: gen-vanilla snap-prove writes the vanilla file and commitments,
 // `single -t snap` submits them over gRPC and verifies the returned proof with the .vk.
 TEST_F(daemon_test, cuzk_bench_single_snap) {
   temp_dir dir("daemon_snap_bench");
   const std::string vanilla = dir.string() + "/snap-vanilla.json";
-  const auto run = [](const std::string& cmd, std::string& out) {
-    FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-    if (!p) return -1;
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, p)) out += buf;
-    const int st = ::pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  };
   std::string out;
   ASSERT_EQ(run(std::string(CUZK_BENCH_PATH) + " gen-vanilla snap-prove --registered-proof 0" +
                     " --sector-number 44 --seed 9 -o " + vanilla,
@@ -525,6 +529,32 @@ TEST(daemon_post, window_and_winning_post_prove_over_grpc) {
         std::span(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()), dir.string());
     ASSERT_TRUE(ok.ok()) << ok.error().to_string();
     EXPECT_TRUE(*ok) << (window ? "window" : "winning");
+  }
+
+  // cuzk-bench's PoSt path, with the synthetic vanilla proofs of the 32 GiB benchmark: gen-vanilla
+  // --synthetic writes them, `single` sends them as Curio does and verifies the answer with the
+  // .vk; under other randomness the daemon refuses the vanilla proofs (exit 1).
+  const std::string bench = std::string(CUZK_BENCH_PATH);
+  const std::string rand_hex = to_hex(rand);
+  for (const std::string type : {"window-post", "winning-post"}) {
+    const std::string proof = type == "window-post" ? "10" : "StackedDrgWinning2KiBV1";
+    const std::string vanilla = dir.string() + "/" + type + ".json";
+    std::string out;
+    ASSERT_EQ(run(bench + " gen-vanilla " + type + " --synthetic --registered-proof " + proof +
+                      " --sector-number 70 --seed 3 --randomness " + rand_hex + " -o " + vanilla,
+                  out),
+              0)
+        << out;
+    EXPECT_NE(out.find("synthetic (seed 3)"), std::string::npos) << out;
+    const std::string single = bench + " -a unix://" + d.socket() + " single -t " + type +
+                               " --registered-proof " + proof + " --vanilla " + vanilla +
+                               " --param-dir " + dir.string() + " --randomness ";
+    out.clear();
+    EXPECT_EQ(run(single + rand_hex, out), 0) << out;
+    EXPECT_NE(out.find("post proof checked: verified with the .vk"), std::string::npos) << out;
+    out.clear();
+    EXPECT_EQ(run(single + std::string(64, '1'), out), 1) << out;
+    EXPECT_NE(out.find("challenge"), std::string::npos) << out;
   }
   EXPECT_EQ(d.terminate(), 0);
 }

@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: Apache-2.0
+# Shared by the full-size runs on a GPU machine (porep32g_run.sh, post_snap32g_run.sh), sourced
+# from the folder that holds the binaries (scripts/gpu_carry_pack.sh copies it there). Expects
+# `deadline` (a $SECONDS value) and `out` (the results folder) to be set by the caller.
+
+# Seconds left before the run's deadline.
+left() { echo $((deadline - SECONDS)); }
+# A step's header: its name, the time since the start and what is left.
+step() { echo "== $* (t = ${SECONDS} s, $(left) s left)"; }
+
+# The machine (GPU, cores, memory, disk of $1) into $out/machine.txt.
+machine_info() {
+  {
+    nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
+    echo "cpus $(nproc)"; free -g | head -2; df -h "$1" | tail -1
+  } >"$out/machine.txt" 2>&1
+}
+
+# GPU memory and utilisation every second into $out/gpu.csv; sets gpu_sampler to its pid.
+start_gpu_sampler() {
+  nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv -l 1 \
+    >"$out/gpu.csv" 2>&1 &
+  gpu_sampler=$!
+}
+
+# Starts ./cuzk-daemon with config $1 (its log in $out/daemon.log) and waits up to 10 s for the
+# socket $2; sets daemon to its pid.
+start_daemon() {
+  ./cuzk-daemon -c "$1" >"$out/daemon.log" 2>&1 &
+  daemon=$!
+  for _ in $(seq 100); do [[ -S $2 ]] && break; sleep 0.1; done
+}
+
+# The engine's timeline from the status page at $1 (every phase of every partition, the prover's
+# split) saved to $out/timeline.json, and per phase: count, mean, min, max.
+timeline_summary() {
+  python3 - "$1" "$out/timeline.json" <<'PY'
+import json, statistics, sys, urllib.request
+doc = json.load(urllib.request.urlopen(f"http://{sys.argv[1]}/timeline.json?since=0", timeout=10))
+json.dump(doc, open(sys.argv[2], "w"))
+ev = doc.get("events", [])
+for phase in ("compile", "load", "synthesis", "prove", "finalize", "verify"):
+    d = [1e3 * (e["end"] - e["start"]) for e in ev if e["phase"] == phase]
+    if d:
+        print(f"{phase:9s} n={len(d):3d} mean {statistics.mean(d):9.1f} ms  min {min(d):9.1f}  max {max(d):9.1f}")
+splits = [e["split"] for e in ev if e["phase"] == "prove" and e.get("split")]
+for key in (splits[0].keys() if splits else []):
+    print(f"  prove split {key:9s} mean {statistics.mean(s[key] for s in splits):8.1f} ms")
+PY
+}
