@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -66,11 +67,12 @@ bool is_porep_type(const std::string& t) {
 bool is_snap_type(const std::string& t) {
   return t == "snap" || t == "snap-deals" || t == "update";
 }
+// The Rust cuzk-bench's spellings (CUZK.md §1.8).
 bool is_window_post_type(const std::string& t) {
-  return t == "window-post" || t == "wdpost";
+  return t == "window-post" || t == "wpost" || t == "windowpost";
 }
 bool is_winning_post_type(const std::string& t) {
-  return t == "winning-post" || t == "wnpost";
+  return t == "winning-post" || t == "winning" || t == "winningpost";
 }
 
 // A Prove request of `single` and `batch`, with what its answer is checked against.
@@ -109,20 +111,26 @@ bool fill_porep(const single_args& a, prepared_request& out) {
   return true;
 }
 
-// The elements of --vanilla (a JSON array of base64), or nullopt with the reason printed.
+// The elements of --vanilla: a JSON array of base64 (Go [][]byte), or, as the Rust tool reads a
+// file that is not one, the whole file as one element. nullopt with the reason printed.
 std::optional<std::vector<std::vector<uint8_t>>> read_vanilla(const single_args& a,
                                                               const char* type, const char* which) {
   if (a.vanilla.empty()) {
     std::fprintf(stderr, "error: --vanilla: required for %s (%s)\n", type, which);
     return std::nullopt;
   }
-  auto text = read_text_file_bounded(a.vanilla, MAX_INPUT_FILE_BYTES);
-  if (!text) {
+  auto bytes = read_file_bounded(a.vanilla, MAX_INPUT_FILE_BYTES);
+  if (!bytes) {
     std::fprintf(stderr, "error: --vanilla %s: %s\n", a.vanilla.c_str(),
-                 text.error().to_string().c_str());
+                 bytes.error().to_string().c_str());
     return std::nullopt;
   }
-  auto elements = post::parse_vanilla_file(*text);
+  const auto first =
+      std::find_if(bytes->begin(), bytes->end(), [](uint8_t c) { return !std::isspace(c); });
+  if (first == bytes->end() || *first != '[')
+    return std::vector<std::vector<uint8_t>>{std::move(*bytes)};
+  auto elements = post::parse_vanilla_file(
+      std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
   if (!elements) {
     std::fprintf(stderr, "error: --vanilla %s: %s\n", a.vanilla.c_str(),
                  elements.error().to_string().c_str());

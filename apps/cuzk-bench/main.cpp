@@ -208,7 +208,7 @@ int main(int argc, char** argv) {
   const auto add_request_options = [](CLI::App* cmd, cuzk::bench::single_args& r) {
     cmd->add_option("-t,--type", r.type,
                     "proof type: porep (porep-c2, seal-commit), snap (snap-deals, update), "
-                    "window-post (wdpost) or winning-post (wnpost)")
+                    "window-post (wpost, windowpost) or winning-post (winning, winningpost)")
         ->capture_default_str();
     cmd->add_option("--c1", r.c1, "porep: the C1 output file (any of its formats)");
     cmd->add_option("--vanilla", r.vanilla,

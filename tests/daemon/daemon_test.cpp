@@ -14,6 +14,7 @@
 #include <regex>
 #include <sstream>
 
+#include "base/file_io.hpp"
 #include "base/hex.hpp"
 #include "daemon_test_util.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
@@ -546,8 +547,22 @@ TEST(daemon_post, window_and_winning_post_prove_over_grpc) {
               0)
         << out;
     EXPECT_NE(out.find("synthetic (seed 3)"), std::string::npos) << out;
-    const std::string single = bench + " -a unix://" + d.socket() + " single -t " + type +
-                               " --registered-proof " + proof + " --vanilla " + vanilla +
+    // WinningPoSt's one element also as a raw bincode file, under the Rust tool's type name (it
+    // reads a file that is not a JSON array as one element).
+    std::string sent = vanilla, type_name = type;
+    if (type == "winning-post") {
+      auto text = read_text_file_bounded(vanilla, 1 << 20);
+      ASSERT_TRUE(text.ok());
+      auto elements = post::parse_vanilla_file(*text);
+      ASSERT_TRUE(elements.ok() && elements->size() == 1);
+      sent = dir.string() + "/winning.bin";
+      ASSERT_TRUE(
+          write_file_atomic(sent, std::string(elements->front().begin(), elements->front().end()))
+              .ok());
+      type_name = "winningpost";
+    }
+    const std::string single = bench + " -a unix://" + d.socket() + " single -t " + type_name +
+                               " --registered-proof " + proof + " --vanilla " + sent +
                                " --param-dir " + dir.string() + " --randomness ";
     out.clear();
     EXPECT_EQ(run(single + rand_hex, out), 0) << out;
