@@ -11,6 +11,8 @@
 #include <numeric>
 #include <thread>
 
+#include "base/first_failure.hpp"
+
 namespace cuzk {
 namespace {
 
@@ -146,6 +148,32 @@ TEST(thread_pool, concurrent_loops_overlap) {
   });
   first.join();
   EXPECT_EQ(first_saw_second.load(), 2);
+}
+
+// first_failure reports what a sequential loop would: the lowest failing index, on every run,
+// with several failures finishing in any order; ok when none fails.
+TEST(first_failure, lowest_failing_index_whatever_the_schedule) {
+  thread_pool pool(4);
+  for (int run = 0; run < 20; ++run) {
+    std::atomic<int> calls{0};
+    const status s = first_failure(1000, pool, [&](size_t i) {
+      ++calls;
+      if (i % 97 == 13 && i > 200)  // fails at 207, 304, …: 207 is the lowest
+        return status(status_code::invalid_argument, "index " + std::to_string(i));
+      return status();
+    });
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.message(), "index 207");
+    EXPECT_GE(calls.load(), 208);
+  }
+  std::atomic<int> calls{0};
+  EXPECT_TRUE(first_failure(500, pool, [&](size_t) {
+                ++calls;
+                return status();
+              }).ok());
+  EXPECT_EQ(calls.load(), 500);
+  EXPECT_TRUE(
+      first_failure(0, pool, [](size_t) { return status(status_code::internal, "x"); }).ok());
 }
 
 }  // namespace

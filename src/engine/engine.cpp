@@ -1050,7 +1050,8 @@ class engine_impl final : public proving_engine {
     j->state = job_state::running;
     const auto t0 = clock_type::now();
     lk.unlock();
-    auto prepared = guarded([&] { return j->handler->prepare(*j->request, cfg_.param_dir); });
+    auto prepared =
+        guarded([&] { return j->handler->prepare(*j->request, cfg_.param_dir, *synth_pool_); });
     lk.lock();
     j->timings.prepare = ms_between(t0, clock_type::now());
     record_locked(lane, *j, -1, "prepare", t0, clock_type::now());

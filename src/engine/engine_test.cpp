@@ -145,8 +145,8 @@ class chain_kind final : public proof_kind_handler {
       return status(status_code::invalid_argument, "test request: bad vanilla_proof");
     return status();
   }
-  result<std::unique_ptr<prepared_proof>> prepare(const proof_request& r,
-                                                  const std::string&) const override {
+  result<std::unique_ptr<prepared_proof>> prepare(const proof_request& r, const std::string&,
+                                                  thread_pool&) const override {
     return std::unique_ptr<prepared_proof>(
         new chain_prepared({"chain", params_path_}, seed_of(r), r.vanilla_proof[0],
                            int(r.vanilla_proof[1]) - 1, r.partition_index, plan_));

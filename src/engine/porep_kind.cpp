@@ -126,7 +126,8 @@ class porep_kind final : public proof_kind_handler {
   }
 
   result<std::unique_ptr<prepared_proof>> prepare(const proof_request& req,
-                                                  const std::string& param_dir) const override {
+                                                  const std::string& param_dir,
+                                                  thread_pool& pool) const override {
     auto d = decode(req);
     if (!d) return d.error();
     porep::c1_output_t* c1 = &d->first;
@@ -143,7 +144,7 @@ class porep_kind final : public proof_kind_handler {
                           ", ticket, comm_d and porep_id differs from the C1's replica_id");
       }
     }
-    if (status s = porep::verify_c1_output(*c1, *cfg); !s) {
+    if (status s = porep::verify_c1_output(*c1, *cfg, pool); !s) {
       return status(status_code::invalid_argument,
                     "the C1's vanilla proofs do not verify: " + s.to_string());
     }

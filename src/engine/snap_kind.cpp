@@ -159,10 +159,11 @@ class snap_kind final : public proof_kind_handler {
   }
 
   result<std::unique_ptr<prepared_proof>> prepare(const proof_request& req,
-                                                  const std::string& param_dir) const override {
+                                                  const std::string& param_dir,
+                                                  thread_pool& pool) const override {
     auto d = decode(req);
     if (!d) return d.error();
-    if (status s = snap::validate_partition_proofs(d->cfg, d->comms, d->partitions); !s) {
+    if (status s = snap::validate_partition_proofs(d->cfg, d->comms, d->partitions, pool); !s) {
       return status(status_code::invalid_argument,
                     "the vanilla proofs do not verify: " + s.to_string());
     }

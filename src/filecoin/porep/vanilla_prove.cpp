@@ -6,6 +6,7 @@
 #include <bit>
 #include <string>
 
+#include "base/first_failure.hpp"
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/porep/challenges.hpp"
 #include "filecoin/porep/labels.hpp"
@@ -214,7 +215,7 @@ status verify_challenge_proof(const challenge_proof_t& p, const sdr_graph& g, un
   return {};
 }
 
-status verify_c1_output(const c1_output_t& c1, const porep_config_t& cfg) {
+status verify_c1_output(const c1_output_t& c1, const porep_config_t& cfg, thread_pool& pool) {
   if (c1.vanilla_proofs.size() != cfg.partitions())
     return {status_code::size_mismatch, "C1 has " + std::to_string(c1.vanilla_proofs.size()) +
                                             " partitions, the config " +
@@ -231,25 +232,34 @@ status verify_c1_output(const c1_output_t& c1, const porep_config_t& cfg) {
       hash::fr_to_bytes(hash::poseidon_hash(std::span<const fr_t>(pair, 2))) != c1.comm_r)
     return {status_code::invalid_argument, "comm_r != Poseidon_2(comm_c, comm_r_last)"};
   const sdr_graph g(cfg);
+  // The shapes first, then every challenge proof in parallel (the first failure in partition
+  // order is reported).
+  std::vector<std::vector<uint64_t>> challenges(cfg.partitions());
+  std::vector<std::pair<unsigned, size_t>> proofs;
   for (unsigned k = 0; k < cfg.partitions(); ++k) {
-    const auto ch = porep_challenges(cfg, c1.replica_id, c1.seed, c1.comm_r, k);
+    challenges[k] = porep_challenges(cfg, c1.replica_id, c1.seed, c1.comm_r, k);
     const auto& part = c1.vanilla_proofs[k];
-    if (part.size() != ch.size())
+    if (part.size() != challenges[k].size())
       return {status_code::size_mismatch, "partition " + std::to_string(k) + " has " +
                                               std::to_string(part.size()) + " proofs, expected " +
-                                              std::to_string(ch.size())};
-    for (size_t i = 0; i < ch.size(); ++i) {
-      if (part[i].challenge() != ch[i])
-        return {status_code::invalid_argument,
-                "partition " + std::to_string(k) + " proof " + std::to_string(i) + " opens node " +
-                    std::to_string(part[i].challenge()) + ", the derived challenge is " +
-                    std::to_string(ch[i])};
-      pub.challenge = ch[i];
-      if (auto st = verify_challenge_proof(part[i], g, cfg.layers(), cfg.sector.tree_r, pub); !st)
-        return {st.code(), "partition " + std::to_string(k) + ": " + st.message()};
-    }
+                                              std::to_string(challenges[k].size())};
+    for (size_t i = 0; i < part.size(); ++i) proofs.push_back({k, i});
   }
-  return {};
+  return first_failure(proofs.size(), pool, [&](size_t t) -> status {
+    const auto [k, i] = proofs[t];
+    const challenge_proof_t& p = c1.vanilla_proofs[k][i];
+    const uint64_t c = challenges[k][i];
+    if (p.challenge() != c)
+      return {status_code::invalid_argument, "partition " + std::to_string(k) + " proof " +
+                                                 std::to_string(i) + " opens node " +
+                                                 std::to_string(p.challenge()) +
+                                                 ", the derived challenge is " + std::to_string(c)};
+    challenge_publics_t mine = pub;
+    mine.challenge = c;
+    if (auto st = verify_challenge_proof(p, g, cfg.layers(), cfg.sector.tree_r, mine); !st)
+      return {st.code(), "partition " + std::to_string(k) + ": " + st.message()};
+    return {};
+  });
 }
 
 }  // namespace cuzk::porep

@@ -50,7 +50,9 @@ status verify_challenge_proof(const challenge_proof_t& p, const sdr_graph& g, un
 
 /// Checks a whole C1 output for cfg: partition and challenge counts, comm_r = Poseidon_2(comm_c,
 /// comm_r_last) with comm_c / comm_r_last the roots its proofs open (the same in every proof),
-/// the challenges re-derived from replica_id, seed and comm_r, and verify_challenge_proof on each.
-status verify_c1_output(const c1_output_t& c1, const porep_config_t& cfg);
+/// the challenges re-derived from replica_id, seed and comm_r, and verify_challenge_proof on each
+/// (in parallel on `pool`; the first failure in partition order is reported).
+status verify_c1_output(const c1_output_t& c1, const porep_config_t& cfg,
+                        thread_pool& pool = thread_pool::default_pool());
 
 }  // namespace cuzk::porep

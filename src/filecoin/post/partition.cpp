@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "base/first_failure.hpp"
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/post/challenges.hpp"
 
@@ -96,7 +97,7 @@ status validate_sector_proof(const post_config_t& cfg, const fallback_sector_pro
 }
 
 status validate_partition(const post_config_t& cfg, std::span<const fallback_sector_proof_t> proofs,
-                          const bytes32_t& randomness, unsigned partition) {
+                          const bytes32_t& randomness, unsigned partition, thread_pool& pool) {
   if (status st = check_safe_commitment(randomness, "randomness"); !st) return st;
   if (auto slots = circuit_slots(cfg, proofs.size()); !slots) return slots.error();
   if (cfg.kind == post_kind::winning && partition != 0)
@@ -107,10 +108,10 @@ status validate_partition(const post_config_t& cfg, std::span<const fallback_sec
               "sector " + std::to_string(proofs[i].sector_id) +
                   ": sectors must be in strictly ascending order (after sector " +
                   std::to_string(proofs[i - 1].sector_id) + ")"};
-    if (status st = validate_sector_proof(cfg, proofs[i], randomness, partition, unsigned(i)); !st)
-      return st;
   }
-  return {};
+  return first_failure(proofs.size(), pool, [&](size_t i) {
+    return validate_sector_proof(cfg, proofs[i], randomness, partition, unsigned(i));
+  });
 }
 
 result<std::vector<slot_source_t>> circuit_slots(const post_config_t& cfg, size_t num_proofs) {

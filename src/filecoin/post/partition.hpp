@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/status.hpp"
+#include "base/thread_pool.hpp"
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
 
@@ -41,9 +42,12 @@ status validate_sector_proof(const post_config_t& cfg, const fallback_sector_pro
 
 /// The proofs of one partition as the single-partition API receives them: window 1..sector_count
 /// proofs in strictly ascending sector order, winning exactly one; each validate_sector_proof'd at
-/// its position. randomness must be a canonical Fr encoding.
+/// its position. randomness must be a canonical Fr encoding. The sectors are checked in parallel
+/// on `pool` (a 32 GiB WindowPoSt partition hashes ≈ 235k Poseidon nodes); the error reported is
+/// the first sector's in partition order, whatever the schedule.
 status validate_partition(const post_config_t& cfg, std::span<const fallback_sector_proof_t> proofs,
-                          const bytes32_t& randomness, unsigned partition);
+                          const bytes32_t& randomness, unsigned partition,
+                          thread_pool& pool = thread_pool::default_pool());
 
 /// Where circuit slot s takes its witness: inclusion proofs [first_challenge, first_challenge +
 /// circuit_challenge_count) of vanilla proof `proof`.

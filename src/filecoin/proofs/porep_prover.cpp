@@ -129,7 +129,7 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
 
   if (opt.check_vanilla) {
     auto t0 = clock_type::now();
-    if (status s = porep::verify_c1_output(c1, *cfg); !s) {
+    if (status s = porep::verify_c1_output(c1, *cfg, pool); !s) {
       return status(status_code::invalid_argument,
                     "the C1's vanilla proofs do not verify: " + s.to_string());
     }

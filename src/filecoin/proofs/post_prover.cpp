@@ -91,7 +91,8 @@ result<std::vector<uint8_t>> prove_post(const post_inputs_t& in, const std::stri
 
   if (opt.check_vanilla) {
     auto t0 = clock_type::now();
-    if (status s = post::validate_partition(*cfg, in.vanilla, in.randomness, in.partition); !s) {
+    if (status s = post::validate_partition(*cfg, in.vanilla, in.randomness, in.partition, pool);
+        !s) {
       return status(status_code::invalid_argument,
                     "the vanilla proofs do not verify: " + s.to_string());
     }

@@ -84,7 +84,7 @@ result<std::vector<uint8_t>> prove_update(const update_inputs_t& in, const std::
 
   if (opt.check_vanilla) {
     auto t0 = clock_type::now();
-    if (status s = snap::validate_partition_proofs(*cfg, in.comms, in.partitions); !s) {
+    if (status s = snap::validate_partition_proofs(*cfg, in.comms, in.partitions, pool); !s) {
       return status(status_code::invalid_argument,
                     "the vanilla proofs do not verify: " + s.to_string());
     }

@@ -6,6 +6,7 @@
 #include <string>
 #include <tuple>
 
+#include "base/first_failure.hpp"
 #include "base/hex.hpp"
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/porep/commp.hpp"
@@ -186,14 +187,14 @@ status validate_partition_proof(const update_config_t& c, const update_commitmen
 }
 
 status validate_partition_proofs(const update_config_t& c, const update_commitments_t& comms,
-                                 std::span<const partition_proof_t> proofs) {
+                                 std::span<const partition_proof_t> proofs, thread_pool& pool) {
   if (proofs.size() != c.partitions)
     return {status_code::size_mismatch, std::to_string(proofs.size()) +
                                             " partition proofs, expected " +
                                             std::to_string(c.partitions)};
-  for (size_t k = 0; k < proofs.size(); ++k)
-    if (status s = validate_partition_proof(c, comms, unsigned(k), proofs[k]); !s) return s;
-  return {};
+  return first_failure(proofs.size(), pool, [&](size_t k) {
+    return validate_partition_proof(c, comms, unsigned(k), proofs[k]);
+  });
 }
 
 std::string commitments_json(const update_commitments_t& c) {

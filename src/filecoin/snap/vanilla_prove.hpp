@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/status.hpp"
+#include "base/thread_pool.hpp"
 #include "filecoin/snap/challenges.hpp"
 #include "filecoin/snap/config.hpp"
 #include "filecoin/snap/encode.hpp"
@@ -83,8 +84,10 @@ status check_partition_proof_shape(const update_config_t& c, const partition_pro
 status validate_partition_proof(const update_config_t& c, const update_commitments_t& comms,
                                 unsigned k, const partition_proof_t& p);
 
-/// validate_partition_proof on each proof, proof k as partition k; the count must be P.
+/// validate_partition_proof on each proof, proof k as partition k; the count must be P. The
+/// partitions are checked in parallel on `pool`; the error reported is the lowest partition's.
 status validate_partition_proofs(const update_config_t& c, const update_commitments_t& comms,
-                                 std::span<const partition_proof_t> proofs);
+                                 std::span<const partition_proof_t> proofs,
+                                 thread_pool& pool = thread_pool::default_pool());
 
 }  // namespace cuzk::snap
