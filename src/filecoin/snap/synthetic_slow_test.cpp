@@ -5,6 +5,10 @@
 // (≈ 30 s on 2 cores).
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
+#include <string>
+
 #include "filecoin/post/partition.hpp"
 #include "filecoin/post/synthetic.hpp"
 #include "filecoin/snap/synthetic.hpp"
@@ -23,13 +27,20 @@ TEST(synthetic_32gib, window_and_winning_post) {
     SCOPED_TRACE(std::string(post::name_of(p)));
     size_t hashes = 0;
     const unsigned partition = cfg.kind == post::post_kind::window ? 3 : 0;
+    const auto t0 = std::chrono::steady_clock::now();
     auto v = post::generate_synthetic_post({cfg, randomness, 100, 0, partition, 1},
                                            thread_pool::default_pool(), &hashes);
+    const auto t1 = std::chrono::steady_clock::now();
     ASSERT_TRUE(v.ok()) << v.error().to_string();
     ASSERT_EQ(v->size(), cfg.kind == post::post_kind::window ? 2'349u : 1u);
     EXPECT_GE(hashes, v->size() * 10);
     const status ok = post::validate_partition(cfg, *v, randomness, partition);
+    const auto t2 = std::chrono::steady_clock::now();
     EXPECT_TRUE(ok.ok()) << ok.to_string();
+    std::fprintf(
+        stderr, "[synthetic] %s: generated in %.2f s, validated in %.2f s (%u threads)\n",
+        std::string(post::name_of(p)).c_str(), std::chrono::duration<double>(t1 - t0).count(),
+        std::chrono::duration<double>(t2 - t1).count(), thread_pool::default_pool().size());
   }
 }
 
