@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Shared by the full-size runs on a GPU machine (porep32g_run.sh, post_snap32g_run.sh), sourced
 # from the folder that holds the binaries (scripts/gpu_carry_pack.sh copies it there). Expects
-# `deadline` (a $SECONDS value) and `out` (the results folder) to be set by the caller.
+# `deadline` (a $SECONDS value), `out` (the results folder) and, for stop_daemon, `w` (the folder
+# of the daemon socket) to be set by the caller.
 
 # Seconds left before the run's deadline.
 left() { echo $((deadline - SECONDS)); }
@@ -47,4 +48,15 @@ splits = [e["split"] for e in ev if e["phase"] == "prove" and e.get("split")]
 for key in (splits[0].keys() if splits else []):
     print(f"  prove split {key:9s} mean {statistics.mean(s[key] for s in splits):8.1f} ms")
 PY
+}
+
+# The daemon's end of a run: its peak and current RSS, the timeline summary (status page at $1),
+# its GetStatus, then SIGTERM and its exit code.
+stop_daemon() {
+  grep -E "VmHWM|VmRSS" "/proc/$daemon/status"
+  timeline_summary "$1"
+  ./cuzk-bench -a "unix://$w/cuzk.sock" status 2>&1 | head -40
+  kill -TERM "$daemon"
+  wait "$daemon"
+  echo "daemon rc=$?"
 }

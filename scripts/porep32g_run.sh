@@ -95,12 +95,7 @@ start_gpu_sampler
       --registered-proof $proof --sector-num 1 --miner-id 1000 -c "$BATCH" -j "${BATCH_JOBS:-2}" 2>&1
     echo "batch rc=$?"
   fi
-  grep -E "VmHWM|VmRSS" "/proc/$daemon/status"
-  timeline_summary 127.0.0.1:9821
-  ./cuzk-bench -a "unix://$w/cuzk.sock" status 2>&1 | head -40
-  kill -TERM "$daemon"
-  wait "$daemon"
-  echo "daemon rc=$?"
+  stop_daemon 127.0.0.1:9821
   [[ -n $hog ]] && kill "$hog" 2>/dev/null
   step "4. verify the last proof"
   timeout "$(left)" ./cuzk verify porep --c1 "$w/c1.json" --params-dir "$w/params" \

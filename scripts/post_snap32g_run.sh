@@ -107,12 +107,7 @@ singles() {
       echo "batch rc=$?"
     fi
   fi
-  grep -E "VmHWM|VmRSS" "/proc/$daemon/status"
-  timeline_summary 127.0.0.1:9821
-  ./cuzk-bench -a "unix://$w/cuzk.sock" status 2>&1 | head -40
-  kill -TERM "$daemon"
-  wait "$daemon"
-  echo "daemon rc=$?"
+  stop_daemon 127.0.0.1:9821
   step "done"
 } >"$out/run.log" 2>&1
 kill $gpu_sampler 2>/dev/null
