@@ -9,10 +9,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -112,9 +112,12 @@ bool fill_porep(const single_args& a, prepared_request& out) {
 }
 
 // The elements of --vanilla: a JSON array of base64 (Go [][]byte), or, as the Rust tool reads a
-// file that is not one, the whole file as one element. nullopt with the reason printed.
-std::optional<std::vector<std::vector<uint8_t>>> read_vanilla(const single_args& a,
-                                                              const char* type, const char* which) {
+// file that is not one, the whole file as one element — accepted only when it decodes as one proof
+// of the request's kind (`decodes`), so a wrong file (a C1, a commitments file) stays a usage
+// error. nullopt with the reason printed.
+std::optional<std::vector<std::vector<uint8_t>>> read_vanilla(
+    const single_args& a, const char* type, const char* which,
+    const std::function<bool(std::span<const uint8_t>)>& decodes) {
   if (a.vanilla.empty()) {
     std::fprintf(stderr, "error: --vanilla: required for %s (%s)\n", type, which);
     return std::nullopt;
@@ -125,18 +128,14 @@ std::optional<std::vector<std::vector<uint8_t>>> read_vanilla(const single_args&
                  bytes.error().to_string().c_str());
     return std::nullopt;
   }
-  const auto first =
-      std::find_if(bytes->begin(), bytes->end(), [](uint8_t c) { return !std::isspace(c); });
-  if (first == bytes->end() || *first != '[')
-    return std::vector<std::vector<uint8_t>>{std::move(*bytes)};
   auto elements = post::parse_vanilla_file(
       std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
-  if (!elements) {
-    std::fprintf(stderr, "error: --vanilla %s: %s\n", a.vanilla.c_str(),
-                 elements.error().to_string().c_str());
-    return std::nullopt;
-  }
-  return std::move(*elements);
+  if (elements) return std::move(*elements);
+  if (decodes(*bytes)) return std::vector<std::vector<uint8_t>>{std::move(*bytes)};
+  std::fprintf(stderr,
+               "error: --vanilla %s: neither a JSON array of base64 (%s) nor one %s proof\n",
+               a.vanilla.c_str(), elements.error().to_string().c_str(), type);
+  return std::nullopt;
 }
 
 // The Snap request as Curio's UpdateProve sends it: one element per partition from the vanilla
@@ -151,7 +150,9 @@ bool fill_snap(const single_args& a, prepared_request& out) {
     std::fprintf(stderr, "error: --registered-proof: %s\n", proof.error().to_string().c_str());
     return false;
   }
-  auto elements = read_vanilla(a, "snap", "gen-vanilla snap-prove's file");
+  auto elements =
+      read_vanilla(a, "snap", "gen-vanilla snap-prove's file",
+                   [](std::span<const uint8_t> b) { return snap::parse_partition_proof(b).ok(); });
   if (!elements) return false;
   const bool hex_given =
       !a.comm_r_old_hex.empty() || !a.comm_r_new_hex.empty() || !a.comm_d_new_hex.empty();
@@ -215,7 +216,9 @@ bool fill_post(const single_args& a, bool window, prepared_request& out) {
     std::fprintf(stderr, "error: --randomness: %s\n", randomness.error().to_string().c_str());
     return false;
   }
-  auto elements = read_vanilla(a, type, "gen-vanilla window-post|winning-post's file");
+  auto elements = read_vanilla(
+      a, type, "gen-vanilla window-post|winning-post's file",
+      [](std::span<const uint8_t> b) { return post::parse_fallback_sector_proof(b).ok(); });
   if (!elements) return false;
   auto decoded = post::parse_fallback_sector_proofs(*elements);
   if (!decoded) {
