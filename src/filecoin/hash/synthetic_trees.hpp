@@ -16,13 +16,25 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "base/thread_pool.hpp"
 #include "filecoin/hash/merkle.hpp"
+#include "filecoin/hash/sha256_trunc254.hpp"
 
 namespace cuzk::hash {
+
+/// A synthetic sector's pseudo-random value: SHA256-trunc254(tag ‖ each word u64 LE). Below 2^254,
+/// so always a canonical Fr encoding (and Fr32-padded data).
+inline bytes32_t synthetic_digest(std::string_view tag, std::initializer_list<uint64_t> words) {
+  std::vector<uint8_t> msg(tag.begin(), tag.end());
+  for (uint64_t v : words)
+    for (int i = 0; i < 8; ++i) msg.push_back(uint8_t(v >> (8 * i)));
+  return sha256_trunc254(msg);
+}
 
 /// The inclusion path of `leaf` in a tree of `shape` whose node (level, index) is get(level, i).
 template <class T, class Get>

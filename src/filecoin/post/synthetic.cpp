@@ -9,7 +9,6 @@
 #include <string_view>
 
 #include "filecoin/hash/poseidon.hpp"
-#include "filecoin/hash/sha256_trunc254.hpp"
 #include "filecoin/hash/synthetic_trees.hpp"
 #include "filecoin/porep/vanilla_proof.hpp"
 #include "filecoin/post/challenges.hpp"
@@ -18,12 +17,8 @@ namespace cuzk::post {
 namespace {
 
 ff::fr_t synthetic_fr(std::string_view what, uint64_t seed, uint64_t sector_id, uint64_t index) {
-  std::vector<uint8_t> msg(what.begin(), what.end());
-  for (uint64_t v : {seed, sector_id, index})
-    for (int i = 0; i < 8; ++i) msg.push_back(uint8_t(v >> (8 * i)));
   ff::fr_t x;
-  // SHA256-trunc254 digests are < 2^254 < r: always canonical.
-  (void)hash::bytes_to_fr(sha256_trunc254(msg), x);
+  (void)hash::bytes_to_fr(hash::synthetic_digest(what, {seed, sector_id, index}), x);  // < r
   return x;
 }
 

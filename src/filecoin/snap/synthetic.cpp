@@ -6,7 +6,6 @@
 #include <string_view>
 
 #include "filecoin/hash/poseidon.hpp"
-#include "filecoin/hash/sha256_trunc254.hpp"
 #include "filecoin/hash/synthetic_trees.hpp"
 #include "filecoin/snap/challenges.hpp"
 
@@ -14,10 +13,7 @@ namespace cuzk::snap {
 namespace {
 
 bytes32_t synthetic_value(std::string_view what, uint64_t seed, uint64_t block) {
-  std::vector<uint8_t> msg(what.begin(), what.end());
-  for (uint64_t v : {seed, block})
-    for (int i = 0; i < 8; ++i) msg.push_back(uint8_t(v >> (8 * i)));
-  return sha256_trunc254(msg);  // < 2^254 < r: a canonical Fr, and Fr32-padded data
+  return hash::synthetic_digest(what, {seed, block});
 }
 
 fr_t fr_of(const bytes32_t& b) {
