@@ -13,8 +13,8 @@ mkdir -p "$dest"
 # tests and cuzk-gpu-microbench), `engine` (the engine tests, cuzk-bench, cuzk-daemon with gRPC),
 # `setup` (GPU parameter generation: its tests, the GPU-vs-CPU 2 KiB PoRep proof test and
 # cuzk-gpu-microbench), `porep32g` (cuzk-daemon and cuzk-bench for scripts/porep32g_run.sh and
-# scripts/post_snap32g_run.sh, the whole 32 GiB proofs), or `all` (default; may exceed the limit). run.sh runs the steps whose
-# binaries are present.
+# scripts/post_snap32g_run.sh, the whole 32 GiB proofs), `none` (only CUZK_CARRY_EXTRA), or `all`
+# (default; may exceed the limit). run.sh runs the steps whose binaries are present.
 set_name=${CUZK_CARRY_SET:-all}
 kernels=(src/ec/arith_gpu_test src/ntt/ntt_gpu_test src/msm/msm_gpu_test src/groth16/prover_gpu_test
          src/groth16/abc_gpu_test src/gpu/host_registration_test
@@ -31,7 +31,8 @@ porep32g) chosen=("${porep32g[@]}") ;;
 setup) chosen=("${setup[@]}") ;;
 engine) chosen=("${engine[@]}") ;;
 all) chosen=("${kernels[@]}" "${engine[@]}") ;;
-*) echo "CUZK_CARRY_SET=$set_name: expected kernels, engine, setup, porep32g or all" >&2; exit 2 ;;
+none) chosen=() ;;
+*) echo "CUZK_CARRY_SET=$set_name: expected kernels, engine, setup, porep32g, none or all" >&2; exit 2 ;;
 esac
 # CUZK_CARRY_EXTRA: more build-relative binaries (e.g. "src/engine/engine_test").
 read -r -a extra <<<"${CUZK_CARRY_EXTRA:-}"

@@ -6,7 +6,9 @@
 // (50 % density bitmap), BM_gpu_groth16_prove/<lg> (a whole GPU proof, start + finalize, over a
 // synthetic assignment of 2^lg rows and 2^lg aux shaped like a PoRep partition: A density 99.7 %,
 // B density 25.4 %, aux 45 % zeros, 45 % ones, 10 % uniform; the SRS resident on the device) and
-// BM_gpu_groth16_prove_porep32g (the same at the exact size of a 32 GiB PoRep partition).
+// BM_gpu_groth16_prove_porep32g (the same at the exact size of a 32 GiB PoRep partition;
+// BM_gpu_groth16_prove_porep32g_plan, in cuzk-microbench only, with CUZK_BENCH_32G=1: the real
+// compiled plan and a blank-circuit witness through the engine's device a, b, c path).
 // Inputs are generated on the device (the prover's on the host); bases are random coordinates,
 // not curve points, which times the same arithmetic (GPU.md §0 does the same) but gives a
 // meaningless sum. Not so BM_gpu_groth16_prove_verified/<lg>: a real circuit with GPU-generated
@@ -26,6 +28,7 @@
 #include "base/thread_pool.hpp"
 #include "ec/curves.hpp"
 #include "gpu/device_memory.cuh"
+#include "groth16/abc_gpu.hpp"
 #include "groth16/prover_gpu.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/setup_gpu.hpp"
@@ -33,6 +36,11 @@
 #include "groth16/verifier.hpp"
 #include "msm/msm_gpu.hpp"
 #include "ntt/ntt_gpu.hpp"
+#if defined(CUZK_BENCH_PLANS)
+#include "filecoin/circuits/stacked_circuit.hpp"
+#include "filecoin/porep/config.hpp"
+#include "r1cs/witness_cs.hpp"
+#endif
 
 namespace {
 
@@ -211,6 +219,83 @@ bitmap_owned random_density(size_t n, double p, std::mt19937_64& g) {
   return b;
 }
 
+/// Device parameters of the query sizes `q` with random coordinates (not points: the arithmetic
+/// is timed, the proof is meaningless), generators in the verifying key.
+cuzk::result<std::unique_ptr<cuzk::groth16::gpu::device_parameters>> random_device_parameters(
+    const cuzk::groth16::query_sizes& q) {
+  namespace g16 = cuzk::groth16;
+  g16::verifying_key vk;
+  const auto g1 = cuzk::ec::g1_generator();
+  const auto g2 = cuzk::ec::g2_generator();
+  vk.alpha_g1 = vk.beta_g1 = vk.delta_g1 = g1;
+  vk.beta_g2 = vk.gamma_g2 = vk.delta_g2 = g2;
+  vk.ic.assign(q.ic, g1);
+  auto dp = g16::gpu::device_parameters::allocate(vk, q, 0);
+  if (!dp) return dp;
+  const auto d = (*dp)->queries();
+  fill(d.h, 12 * q.h, 6, FP_TOP, 11);
+  fill(d.l, 12 * q.l, 6, FP_TOP, 12);
+  fill(d.a, 12 * q.a, 6, FP_TOP, 13);
+  fill(d.b_g1, 12 * q.b_g1, 6, FP_TOP, 14);
+  fill(d.b_g2, 24 * q.b_g2, 6, FP_TOP, 15);
+  return dp;
+}
+
+/// The query sizes an assignment of `rows` rows needs (domain: the next power of two).
+cuzk::groth16::query_sizes query_sizes_of(const cuzk::groth16::assignment& asg, size_t rows) {
+  size_t m = 1;
+  while (m < rows) m <<= 1;  // the domain (rows include the one input row per input)
+  const size_t nb = asg.b_input_density.popcount() + asg.b_aux_density.popcount();
+  return {asg.num_inputs(),
+          m - 1,
+          asg.num_aux(),
+          asg.num_inputs() + asg.a_aux_density.popcount(),
+          nb,
+          nb};
+}
+
+/// Runs `prove(tm)` once per iteration and reports the prover's phases (ms, means) as counters.
+template <class Prove>
+void prover_phases(benchmark::State& state, const cuzk::groth16::gpu::device_parameters& dp,
+                   Prove&& prove) {
+  namespace g16 = cuzk::groth16;
+  g16::prover_timings tm, sum;
+  int iters = 0;
+  for (auto _ : state) {
+    if (cuzk::status st = prove(tm); !st) {
+      state.SkipWithError(st.to_string().c_str());
+      return;
+    }
+    sum.upload += tm.upload;
+    sum.abc += tm.abc;
+    sum.ntt_a += tm.ntt_a + tm.ntt_b + tm.ntt_c;
+    sum.h_compute += tm.h_compute;
+    sum.msm_h += tm.msm_h;
+    sum.msm_l += tm.msm_l;
+    sum.msm_a += tm.msm_a;
+    sum.msm_b_g1 += tm.msm_b_g1;
+    sum.msm_b_g2 += tm.msm_b_g2;
+    sum.start += tm.start;
+    sum.split += tm.split;
+    sum.epilogue += tm.epilogue;
+    ++iters;
+  }
+  const double k = iters != 0 ? 1.0 / iters : 0;
+  if (sum.upload != 0) state.counters["upload_ms"] = sum.upload * k;
+  if (sum.abc != 0) state.counters["abc_ms"] = sum.abc * k;
+  state.counters["ntt_ms"] = sum.ntt_a * k;
+  state.counters["h_ms"] = sum.h_compute * k;
+  state.counters["msm_h_ms"] = sum.msm_h * k;
+  state.counters["msm_l_ms"] = sum.msm_l * k;
+  state.counters["msm_a_ms"] = sum.msm_a * k;
+  state.counters["msm_b1_ms"] = sum.msm_b_g1 * k;
+  state.counters["msm_b2_ms"] = sum.msm_b_g2 * k;
+  state.counters["gpu_ms"] = sum.start * k;
+  state.counters["split_ms"] = sum.split * k;
+  if (sum.epilogue != 0) state.counters["epi_ms"] = sum.epilogue * k;
+  state.counters["srs_GB"] = double(dp.bytes()) / 1e9;
+}
+
 /// One GPU proof (start + finalize) of a synthetic assignment with `rows` rows (a, b, c lengths),
 /// `n_aux` aux and `n_in` inputs (all of them in B), SRS bases filled on the device.
 void gpu_prove_bench(benchmark::State& state, size_t rows, size_t n_aux, size_t n_in) {
@@ -234,62 +319,18 @@ void gpu_prove_bench(benchmark::State& state, size_t rows, size_t n_aux, size_t 
                      b_aux = random_density(n_aux, 0.254, g);
   bitmap_owned b_in{std::vector<uint64_t>((n_in + 63) / 64, ~uint64_t(0)), n_in};
   g16::assignment asg{a, b, c, inputs, aux, a_aux.view(), b_in.view(), b_aux.view()};
-
-  g16::verifying_key vk;
-  const auto g1 = cuzk::ec::g1_generator();
-  const auto g2 = cuzk::ec::g2_generator();
-  vk.alpha_g1 = vk.beta_g1 = vk.delta_g1 = g1;
-  vk.beta_g2 = vk.gamma_g2 = vk.delta_g2 = g2;
-  vk.ic.assign(n_in, g1);
-  size_t m = 1;
-  while (m < rows) m <<= 1;  // the domain (rows include the one input row per input)
-  const size_t nb = b_in.popcount() + b_aux.popcount();
-  const g16::query_sizes q{n_in, m - 1, n_aux, n_in + a_aux.popcount(), nb, nb};
-  auto dp = g16::gpu::device_parameters::allocate(vk, q, 0);
+  auto dp = random_device_parameters(query_sizes_of(asg, rows));
   if (!dp) {
     state.SkipWithError(dp.error().to_string().c_str());
     return;
   }
-  const auto d = (*dp)->queries();
-  fill(d.h, 12 * q.h, 6, FP_TOP, 11);
-  fill(d.l, 12 * q.l, 6, FP_TOP, 12);
-  fill(d.a, 12 * q.a, 6, FP_TOP, 13);
-  fill(d.b_g1, 12 * q.b_g1, 6, FP_TOP, 14);
-  fill(d.b_g2, 24 * q.b_g2, 6, FP_TOP, 15);
-  g16::prover_timings tm, sum;
-  int iters = 0;
-  for (auto _ : state) {
+  prover_phases(state, **dp, [&](g16::prover_timings& tm) -> cuzk::status {
     auto pf = g16::gpu::create_proof(**dp, asg, fr_t::from_uint(1), fr_t::from_uint(2),
                                      cuzk::thread_pool::default_pool(), &tm);
-    if (!pf) {
-      state.SkipWithError(pf.error().to_string().c_str());
-      return;
-    }
+    if (!pf) return pf.error();
     benchmark::DoNotOptimize(pf);
-    sum.ntt_a += tm.ntt_a + tm.ntt_b + tm.ntt_c;
-    sum.h_compute += tm.h_compute;
-    sum.msm_h += tm.msm_h;
-    sum.msm_l += tm.msm_l;
-    sum.msm_a += tm.msm_a;
-    sum.msm_b_g1 += tm.msm_b_g1;
-    sum.msm_b_g2 += tm.msm_b_g2;
-    sum.start += tm.start;
-    sum.split += tm.split;
-    sum.epilogue += tm.epilogue;
-    ++iters;
-  }
-  const double k = iters != 0 ? 1.0 / iters : 0;
-  state.counters["ntt_ms"] = sum.ntt_a * k;
-  state.counters["h_ms"] = sum.h_compute * k;
-  state.counters["msm_h_ms"] = sum.msm_h * k;
-  state.counters["msm_l_ms"] = sum.msm_l * k;
-  state.counters["msm_a_ms"] = sum.msm_a * k;
-  state.counters["msm_b1_ms"] = sum.msm_b_g1 * k;
-  state.counters["msm_b2_ms"] = sum.msm_b_g2 * k;
-  state.counters["gpu_ms"] = sum.start * k;
-  state.counters["split_ms"] = sum.split * k;
-  state.counters["epi_ms"] = sum.epilogue * k;
-  state.counters["srs_GB"] = double((*dp)->bytes()) / 1e9;
+    return {};
+  });
 }
 
 void BM_gpu_groth16_prove(benchmark::State& state) {
@@ -313,6 +354,66 @@ BENCHMARK(BM_gpu_groth16_prove_porep32g)
     ->Iterations(3)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+
+#if defined(CUZK_BENCH_PLANS)
+/// The engine's device path for one 32 GiB PoRep partition: the circuit's compiled plan
+/// (synth::stacked_abc_plan) uploaded once, the blank circuit's witness (witness_cs, parallel
+/// synthesis: every SHA-256 and Poseidon value computed; never sealed) uploaded and a, b, c
+/// evaluated on the GPU per proof, then the NTTs and MSMs against a random SRS of the exact shape
+/// (random coordinates). GPU work only (start(), no finalize); synthesis is not timed. Registered
+/// when CUZK_BENCH_32G=1 (≈ 60 GB of device memory, ≈ 15 GB of host memory).
+void BM_gpu_groth16_prove_porep32g_plan(benchmark::State& state) {
+  namespace g16 = cuzk::groth16;
+  namespace synth = cuzk::synth;
+  auto& pool = cuzk::thread_pool::default_pool();
+  const auto cfg =
+      cuzk::porep::porep_config(cuzk::porep::registered_seal_proof::stacked_drg_32gib_v1_1);
+  const synth::stacked_circuit_t c = synth::blank_stacked_circuit(*cfg);
+  cuzk::r1cs::witness_cs w;
+  if (cuzk::status st = synth::synthesize_stacked_circuit_parallel(w, c, pool); !st) {
+    state.SkipWithError(st.to_string().c_str());
+    return;
+  }
+  auto plan =
+      synth::stacked_abc_plan(c.layers, c.tree_d, c.tree_r, cfg->challenges_per_partition());
+  if (!plan) {
+    state.SkipWithError(plan.error().to_string().c_str());
+    return;
+  }
+  const cuzk::r1cs::density_bitmaps dens = plan->densities();
+  auto prog = g16::gpu::device_abc_program::upload(*plan, bench_ctx());
+  if (!prog) {
+    state.SkipWithError(prog.error().to_string().c_str());
+    return;
+  }
+  const g16::assignment asg{
+      {}, {}, {}, w.inputs(), w.aux(), dens.a_aux.view(), dens.b_input.view(), dens.b_aux.view()};
+  auto dp = random_device_parameters(query_sizes_of(asg, (*prog)->num_rows()));
+  if (!dp) {
+    state.SkipWithError(dp.error().to_string().c_str());
+    return;
+  }
+  prover_phases(state, **dp, [&](g16::prover_timings& tm) -> cuzk::status {
+    auto parts = g16::gpu::start(**dp, **prog, asg, pool, &tm);
+    if (!parts) return parts.error();
+    benchmark::DoNotOptimize(parts);
+    return {};
+  });
+  state.counters["rows"] = double((*prog)->num_rows());
+}
+
+const bool registered_plan_32g = [] {
+  const char* e = std::getenv("CUZK_BENCH_32G");
+  if (e && *e && *e != '0') {
+    benchmark::RegisterBenchmark("BM_gpu_groth16_prove_porep32g_plan",
+                                 BM_gpu_groth16_prove_porep32g_plan)
+        ->Iterations(3)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  }
+  return true;
+}();
+#endif
 
 /// BM_gpu_fixed_base_{g1,g2}/<lg>: the setup's fixed-base multiplications (setup_gpu.hpp) of 2^lg
 /// random scalars, host to host: canonical conversion on the pool, upload, kernel, affine points

@@ -3,7 +3,11 @@
 //   1. h: a, b, c uploaded (pinned, chunked staging on a copy stream) and zero-padded to m on the
 //      device; iFFT (n→r) and coset FFT (r→n) each, exactly prover_cpu's orders; one kernel
 //      a_i ← (a_i·b_i − c_i)·Z^-1 (Z = g^m − 1); inverse coset FFT (n→n); the first m − 1
-//      coefficients are the H scalars, used in place.
+//      coefficients are the H scalars, used in place. With a, b, c evaluated on the device from
+//      a compiled plan, the plan writes them in bit-reversed row order (padding zeroed), so each
+//      takes one DIT iFFT and one DIF coset FFT (ntt::gpu::coset_evaluations_from_bit_reversed)
+//      and the quotient is one DIT inverse coset FFT that computes a·b − c as it loads
+//      (ntt::gpu::coset_quotient): the same h, with no bit-reversal pass and no pointwise pass.
 //   2. H = MSM(h_query, h) straight from the device array.
 //   3. aux uploaded once; the 0/1 split of msm::split_witness computed on the device for L (no
 //      density), A (a_aux_density) and B (b_aux_density, shared by B1 and B2): a ones bitmap over
@@ -581,15 +585,16 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     stg->upload(d_aux.data(), asg.aux.data(), asg.aux.size_bytes(), pool, strm);
     ev_up.record(strm);
     if (ring) ring->issue_until(2, &ev_up);  // the first H chunks, after the witness
-    const size_t n = abc->num_rows();
-    for (device_buffer<fr_t>* v : {&da, &db, &dc}) zero_tail(run, *v, n);
-    abc->evaluate(d_in.data(), d_aux.data(), da.data(), db.data(), dc.data(), strm);
+    // Bit-reversed rows (padding included) straight into the NTT's DIT/DIF pair and the
+    // quotient's DIT transform: no bit-reversal pass anywhere on this path.
+    abc->evaluate_bit_reversed(d_in.data(), d_aux.data(), da.data(), db.data(), dc.data(),
+                               d.log_size(), strm);
     ev_abc.record(strm);
-    coset_transforms(run, d, da);
+    ntt::gpu::coset_evaluations_from_bit_reversed(run.ctx, strm, d, da.data());
     ev[1].record(strm);
-    coset_transforms(run, d, db);
+    ntt::gpu::coset_evaluations_from_bit_reversed(run.ctx, strm, d, db.data());
     ev[2].record(strm);
-    coset_transforms(run, d, dc);
+    ntt::gpu::coset_evaluations_from_bit_reversed(run.ctx, strm, d, dc.data());
     ev[3].record(strm);
   } else {
     to_coset(run, d, asg.a, da);
@@ -602,7 +607,9 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     ev[3].record(strm);
     if (ring) ring->issue_until(2, &ev[3]);  // the first H chunks, after a, b, c
   }
-  {
+  if (abc != nullptr) {
+    ntt::gpu::coset_quotient(p.ctx, strm, d, da.data(), db.data(), dc.data());
+  } else {
     const fr_t zi = d.z_coset_inv();
     ff::device::fr_d zid;
     static_assert(sizeof(zid) == sizeof(zi));
@@ -612,11 +619,11 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
         reinterpret_cast<const ff::device::fr_d*>(db.data()),
         reinterpret_cast<const ff::device::fr_d*>(dc.data()), zid, m);
     CUZK_CUDA_LAUNCH_OK();
-    db = device_buffer<fr_t>();
-    dc = device_buffer<fr_t>();
+    ntt::gpu::transform_device(p.ctx, strm, d, da.data(), ntt::gpu::ntt_kind::icoset_fft,
+                               ntt::ntt_order::nn);
   }
-  ntt::gpu::transform_device(p.ctx, strm, d, da.data(), ntt::gpu::ntt_kind::icoset_fft,
-                             ntt::ntt_order::nn);
+  db = device_buffer<fr_t>();  // after the quotient's kernels: freeing waits for them
+  dc = device_buffer<fr_t>();
   ev[4].record(strm);
 
   ring_t* rg = ring ? &*ring : nullptr;

@@ -5,6 +5,9 @@
 // array. Twiddles: the stages of a pass read a table of at most 512 roots of order ≤ 2^10; the
 // four-step twist between passes is one product per element of two √m-sized tables. Coset factors
 // g^i (g^-i·m^-1 for the inverse) and m^-1 are applied while the first (last) pass loads (stores).
+// The prover's chain on bit-reversed rows (coset_evaluations_from_bit_reversed, coset_quotient)
+// pairs a DIT inverse with a DIF forward transform so no bit reversal is needed, folds m^-1 into
+// the coset factors, and computes the quotient's numerator a·b − c in the first pass's load.
 // The tile lives in shared memory as 8 planes of 32-bit words, padded by one word per 32 elements,
 // so the strided accesses of the butterflies hit distinct banks.
 #include <cuda_runtime.h>
@@ -93,15 +96,19 @@ struct split_d {
   }
 };
 
-/// A diagonal factor applied while a pass loads (pre) or stores (post): none, a constant, or
-/// split(logical index) where the logical index of position i is bitrev(i) when `reversed`.
+/// A diagonal factor applied while a pass loads (pre) or stores (post): none, a constant,
+/// split(logical index) where the logical index of position i is bitrev(i) when `reversed`, or
+/// (pre only) the quotient's numerator x·b[i] − c[i].
 struct scale_d {
-  enum mode_t : unsigned { none, constant, split } mode = none;
+  enum mode_t : unsigned { none, constant, split, product_minus } mode = none;
   bool reversed = false;
   fr_d c{};
   split_d table;
+  const fr_d* mul = nullptr;  // product_minus: b
+  const fr_d* sub = nullptr;  // product_minus: c
   __device__ __forceinline__ fr_d apply(const fr_d& x, size_t i, unsigned lg_n) const {
     if (mode == constant) return x * c;
+    if (mode == product_minus) return x * load_ro(mul + i) - load_ro(sub + i);
     return x * table.at(reversed ? tile::bitrev(i, lg_n) : i);
   }
 };
@@ -187,6 +194,8 @@ struct tables_t {
   device_buffer<fr_d> inner_fwd, inner_inv;            // ω_(2^lg_inner)^±i, i < 2^(lg_inner-1)
   std::unique_ptr<split_powers> twist_fwd, twist_inv;  // ω^±e, e < m
   std::unique_ptr<split_powers> coset, icoset;         // g^i; g^-i·m^-1
+  std::unique_ptr<split_powers> coset_scaled;          // g^i·m^-1 (ifft's m^-1 folded in)
+  std::unique_ptr<split_powers> quotient;              // g^-i·m^-1·(g^m − 1)^-1
   fr_t size_inv;
 };
 
@@ -201,6 +210,9 @@ std::shared_ptr<tables_t> build_tables(const domain_t& d, const stream& strm) {
   t->twist_inv = std::make_unique<split_powers>(d.omega_inv(), lg, fr_t::one(), strm);
   t->coset = std::make_unique<split_powers>(d.coset_gen(), lg, fr_t::one(), strm);
   t->icoset = std::make_unique<split_powers>(d.coset_gen_inv(), lg, d.size_inv(), strm);
+  t->coset_scaled = std::make_unique<split_powers>(d.coset_gen(), lg, d.size_inv(), strm);
+  t->quotient =
+      std::make_unique<split_powers>(d.coset_gen_inv(), lg, d.size_inv() * d.z_coset_inv(), strm);
   t->size_inv = d.size_inv();
   strm.synchronize();
   return t;
@@ -273,6 +285,34 @@ void transform_device(device_context& ctx, const stream& strm, const domain_t& d
   run_passes(a, t, lg, dit, inverse, pre, post, st);
   if (order == ntt_order::nn) bit_reverse_device(a, lg, st);
 }
+void coset_evaluations_from_bit_reversed(device_context& ctx, const stream& strm, const domain_t& d,
+                                         fr_t* d_a) {
+  device_scope scope(ctx);
+  fr_d* a = reinterpret_cast<fr_d*>(d_a);
+  const tables_t& t = tables_for(ctx, d, strm);
+  const unsigned lg = d.log_size();
+  scale_d post;  // coefficient i (natural order after DIT) times m^-1·g^i
+  post.mode = scale_d::split;
+  post.table = t.coset_scaled->view();
+  run_passes(a, t, lg, /*dit=*/true, /*inverse=*/true, scale_d{}, post, strm.get());
+  run_passes(a, t, lg, /*dit=*/false, /*inverse=*/false, scale_d{}, scale_d{}, strm.get());
+}
+
+void coset_quotient(device_context& ctx, const stream& strm, const domain_t& d, fr_t* d_a,
+                    const fr_t* d_b, const fr_t* d_c) {
+  device_scope scope(ctx);
+  fr_d* a = reinterpret_cast<fr_d*>(d_a);
+  const tables_t& t = tables_for(ctx, d, strm);
+  scale_d pre;  // element-wise, so the order of the three arrays only has to agree
+  pre.mode = scale_d::product_minus;
+  pre.mul = reinterpret_cast<const fr_d*>(d_b);
+  pre.sub = reinterpret_cast<const fr_d*>(d_c);
+  scale_d post;  // coefficient i times g^-i·m^-1·Z^-1
+  post.mode = scale_d::split;
+  post.table = t.quotient->view();
+  run_passes(a, t, d.log_size(), /*dit=*/true, /*inverse=*/true, pre, post, strm.get());
+}
+
 void transform(device_context& ctx, const stream& strm, const domain_t& d, std::span<fr_t> a,
                ntt_kind kind, ntt_order order) {
   if (a.size() != d.size()) {

@@ -26,6 +26,24 @@ enum class ntt_kind { fft, ifft, coset_fft, icoset_fft };
 void transform_device(device_context& ctx, const stream& s, const domain_t& d, ff::fr_t* d_a,
                       ntt_kind kind, ntt_order order = ntt_order::nn);
 
+/// The prover's step from the QAP's a (or b, c) to its values on the coset: d_a holds the values
+/// on the domain in bit-reversed order (d.log_size() bits) and is left holding the values on the
+/// coset g·H in bit-reversed order — ifft then coset_fft, as one decimation-in-time inverse
+/// transform (bit-reversed in, natural out; m^-1·g^i applied as its last pass stores) and one
+/// decimation-in-frequency forward transform (natural in, bit-reversed out): no bit reversal.
+/// Enqueued on `s` like transform_device.
+void coset_evaluations_from_bit_reversed(device_context& ctx, const stream& s, const domain_t& d,
+                                         ff::fr_t* d_a);
+
+/// The prover's quotient: d_a, d_b, d_c hold A, B, C on the coset g·H in bit-reversed order
+/// (as coset_evaluations_from_bit_reversed leaves them); d_a is left holding the coefficients
+/// of H = (A·B − C)/Z in natural order, Z = x^m − 1 (the constant g^m − 1 on the coset) — the
+/// pointwise step and icoset_fft as one decimation-in-time inverse transform whose first pass
+/// computes a·b − c as it loads and whose last applies g^-i·m^-1·Z^-1 as it stores. d_b and d_c
+/// are only read. Enqueued on `s`.
+void coset_quotient(device_context& ctx, const stream& s, const domain_t& d, ff::fr_t* d_a,
+                    const ff::fr_t* d_b, const ff::fr_t* d_c);
+
 /// Host array version: copies a to the device, transforms, copies back; returns when done.
 void transform(device_context& ctx, const stream& s, const domain_t& d, std::span<ff::fr_t> a,
                ntt_kind kind, ntt_order order = ntt_order::nn);

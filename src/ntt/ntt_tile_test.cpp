@@ -3,7 +3,8 @@
 // ntt_gpu.cu's transform_device does (same plan, tile indices, radix-4/radix-2 steps, inner and
 // twist tables, fused coset and m^-1 factors), thread by thread between the kernel's barriers,
 // checked against the CPU NTT for every kind and order at 2^1…2^14, and at 2^20 (two passes)
-// and 2^21 (three). Needs no GPU.
+// and 2^21 (three); likewise the prover's bit-reversed chain (coset_evaluations_from_bit_reversed,
+// coset_quotient). Needs no GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -35,12 +36,15 @@ fr_t split_at(const tile::split_powers_t& t, size_t i) {
 
 /// ntt_gpu.cu's scale_d.
 struct scale_t {
-  enum { none, constant, split } mode = none;
+  enum { none, constant, split, product_minus } mode = none;
   bool reversed = false;
   fr_t c{};
   const tile::split_powers_t* table = nullptr;
+  const std::vector<fr_t>* mul = nullptr;
+  const std::vector<fr_t>* sub = nullptr;
   fr_t apply(const fr_t& x, size_t i, unsigned lg_n) const {
     if (mode == constant) return x * c;
+    if (mode == product_minus) return x * mul->at(i) - sub->at(i);
     return x * split_at(*table, reversed ? tile::bitrev(i, lg_n) : i);
   }
 };
@@ -75,6 +79,54 @@ void model_pass(std::vector<fr_t>& a, const tile::pass_t& p, unsigned lg_n,
   }
 }
 
+/// run_passes on the host: the plan's passes (reversed for DIT), pre on the first, post on the
+/// last.
+void model_passes(const domain_t& d, std::vector<fr_t>& a, bool dit, bool inverse,
+                  const scale_t& pre, const scale_t& post) {
+  const unsigned lg = d.log_size();
+  const fr_t omega = inverse ? d.omega_inv() : d.omega();
+  const std::vector<fr_t> inner = tile::inner_table(omega, lg);
+  const tile::split_powers_t twist = tile::split_powers(omega, lg, fr_t::one());
+  std::vector<tile::pass_t> passes = tile::plan(lg);
+  if (dit) std::reverse(passes.begin(), passes.end());
+  for (size_t i = 0; i < passes.size(); ++i) {
+    const scale_t first = i == 0 ? pre : scale_t{};
+    const scale_t last = i + 1 == passes.size() ? post : scale_t{};
+    if (dit) {
+      model_pass<true>(a, passes[i], lg, inner, twist, first, last);
+    } else {
+      model_pass<false>(a, passes[i], lg, inner, twist, first, last);
+    }
+  }
+}
+
+/// coset_evaluations_from_bit_reversed on the host: DIT inverse with m^-1·g^i as it stores, then
+/// DIF forward.
+void model_coset_evaluations(const domain_t& d, std::vector<fr_t>& a) {
+  const tile::split_powers_t coset_scaled =
+      tile::split_powers(d.coset_gen(), d.log_size(), d.size_inv());
+  scale_t post;
+  post.mode = scale_t::split;
+  post.table = &coset_scaled;
+  model_passes(d, a, true, true, scale_t{}, post);
+  model_passes(d, a, false, false, scale_t{}, scale_t{});
+}
+
+/// coset_quotient on the host: DIT inverse loading a·b − c, storing times g^-i·m^-1·Z^-1.
+void model_coset_quotient(const domain_t& d, std::vector<fr_t>& a, const std::vector<fr_t>& b,
+                          const std::vector<fr_t>& c) {
+  const tile::split_powers_t quotient =
+      tile::split_powers(d.coset_gen_inv(), d.log_size(), d.size_inv() * d.z_coset_inv());
+  scale_t pre;
+  pre.mode = scale_t::product_minus;
+  pre.mul = &b;
+  pre.sub = &c;
+  scale_t post;
+  post.mode = scale_t::split;
+  post.table = &quotient;
+  model_passes(d, a, true, true, pre, post);
+}
+
 /// transform_device's sequence on the host.
 void model(const domain_t& d, std::vector<fr_t>& a, kind k, ntt_order order, thread_pool& pool) {
   const unsigned lg = d.log_size();
@@ -95,21 +147,8 @@ void model(const domain_t& d, std::vector<fr_t>& a, kind k, ntt_order order, thr
     post.reversed = !dit;
     post.table = &icoset;
   }
-  const fr_t omega = inverse ? d.omega_inv() : d.omega();
-  const std::vector<fr_t> inner = tile::inner_table(omega, lg);
-  const tile::split_powers_t twist = tile::split_powers(omega, lg, fr_t::one());
   if (order == ntt_order::rr) bit_reverse(a, pool);
-  std::vector<tile::pass_t> passes = tile::plan(lg);
-  if (dit) std::reverse(passes.begin(), passes.end());
-  for (size_t i = 0; i < passes.size(); ++i) {
-    const scale_t first = i == 0 ? pre : scale_t{};
-    const scale_t last = i + 1 == passes.size() ? post : scale_t{};
-    if (dit) {
-      model_pass<true>(a, passes[i], lg, inner, twist, first, last);
-    } else {
-      model_pass<false>(a, passes[i], lg, inner, twist, first, last);
-    }
-  }
+  model_passes(d, a, dit, inverse, pre, post);
   if (order == ntt_order::nn) bit_reverse(a, pool);
 }
 
@@ -174,6 +213,36 @@ TEST(NttTile, ElementIndicesArePermutations) {
         }
     }
   }
+}
+
+/// The prover's bit-reversed chain (abc rows in bit-reversed order → coset values → quotient
+/// coefficients) against the CPU NTT's ifft(rn), coset_fft(nr), pointwise, icoset_fft(rn).
+void check_prover_chain(unsigned lg, test_rng& rng, thread_pool& pool) {
+  auto d = domain_t::for_log_size(lg);
+  ASSERT_TRUE(d.ok());
+  std::vector<fr_t> v[3], ref[3];
+  for (int j = 0; j < 3; ++j) {
+    v[j].resize(d->size());
+    for (auto& x : v[j]) x = fr_t::random(rng);
+    ref[j] = v[j];
+    ifft(*d, ref[j], pool, ntt_order::rn);
+    coset_fft(*d, ref[j], pool, ntt_order::nr);
+    model_coset_evaluations(*d, v[j]);
+    EXPECT_EQ(v[j], ref[j]) << "lg " << lg << " coset evaluations of vector " << j;
+  }
+  for (size_t i = 0; i < d->size(); ++i)
+    ref[0][i] = (ref[0][i] * ref[1][i] - ref[2][i]) * d->z_coset_inv();
+  icoset_fft(*d, ref[0], pool, ntt_order::rn);
+  model_coset_quotient(*d, v[0], v[1], v[2]);
+  EXPECT_EQ(v[0], ref[0]) << "lg " << lg << " quotient";
+}
+
+TEST(NttTile, ModelOfTheProverChainMatchesCpuNtt) {
+  auto rng = test_rng::from_env("NttTile.ModelOfTheProverChainMatchesCpuNtt");
+  thread_pool pool(2);
+  for (unsigned lg = 1; lg <= 12; ++lg) check_prover_chain(lg, rng, pool);
+  check_prover_chain(17, rng, pool);  // two passes
+  check_prover_chain(21, rng, pool);  // three passes, as at 2^27
 }
 
 TEST(NttTile, ModelMatchesCpuNttSmall) {
