@@ -131,6 +131,37 @@ struct dmont_t {
 
   uint32_t w[2 * Config::N];
 
+  // ---- global memory as 16-byte vectors -------------------------------------------------------
+  // A plain copy of this 4-byte-aligned struct compiles to one 4-byte access per word (8 for Fr,
+  // 12 for Fp); these issue one 16-byte access per four words, a quarter of the load/store
+  // instructions (a kernel that gathers elements is bound by those: issue 16's a, b, c kernel).
+  // p must be 16-byte aligned: every device allocation is (256 bytes), and so is every element
+  // of an array of these (32 and 48 bytes).
+  static_assert(Config::N % 2 == 0, "whole 16-byte vectors");
+  static constexpr int VECTORS = n / 4;
+
+  __device__ __forceinline__ static dmont_t load(const dmont_t* p) {
+    dmont_t r;
+#pragma unroll
+    for (int i = 0; i < VECTORS; ++i) r.set_vector(i, reinterpret_cast<const uint4*>(p)[i]);
+    return r;
+  }
+  /// Through the read-only data cache: for data no thread of the kernel writes.
+  __device__ __forceinline__ static dmont_t load_ro(const dmont_t* p) {
+    dmont_t r;
+#pragma unroll
+    for (int i = 0; i < VECTORS; ++i) r.set_vector(i, __ldg(reinterpret_cast<const uint4*>(p) + i));
+    return r;
+  }
+  __device__ __forceinline__ void store(dmont_t* p) const {
+#pragma unroll
+    for (int i = 0; i < VECTORS; ++i)
+      reinterpret_cast<uint4*>(p)[i] = make_uint4(w[4 * i], w[4 * i + 1], w[4 * i + 2], w[4 * i + 3]);
+  }
+  __device__ __forceinline__ void set_vector(int i, const uint4& v) {
+    w[4 * i] = v.x, w[4 * i + 1] = v.y, w[4 * i + 2] = v.z, w[4 * i + 3] = v.w;
+  }
+
   // ---- construction ---------------------------------------------------------------------------
 
   __device__ __forceinline__ static dmont_t zero() {

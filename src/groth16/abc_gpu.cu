@@ -50,23 +50,31 @@ struct block_bases {
   const uint32_t* shared;  // this block's row of the shared-reference table
 };
 
-__device__ __forceinline__ const fr_d& resolve(uint32_t ref, const block_bases& b) {
+/// Where the witness value a reference names is. The kinds only choose the address, so a warp
+/// whose threads hold references of different kinds still issues one load per term (resolve).
+__device__ __forceinline__ const fr_d* locate(uint32_t ref, const block_bases& b) {
   const uint32_t index = ref & plan::MAX_REF_INDEX;
   switch (ref >> plan::KIND_SHIFT) {
     case plan::input:
-      return b.inputs[index];
+      return b.inputs + index;
     case plan::aux:
-      return b.aux[index];
+      return b.aux + index;
     case plan::block_input:
-      return b.block_inputs[index];
+      return b.block_inputs + index;
     case plan::block_aux:
-      return b.block_aux[index];
+      return b.block_aux + index;
     default: {  // block_shared: an absolute input or aux reference
       const uint32_t to = b.shared[index];
       const uint32_t i = to & plan::MAX_REF_INDEX;
-      return (to >> plan::KIND_SHIFT) == plan::input ? b.inputs[i] : b.aux[i];
+      return ((to >> plan::KIND_SHIFT) == plan::input ? b.inputs : b.aux) + i;
     }
   }
+}
+
+/// The value, as two 16-byte loads (fr_d::load_ro) instead of eight 4-byte ones: the kernel is
+/// bound by load instructions (issue 16: ncu showed the LSU queue full 41 % of the cycles).
+__device__ __forceinline__ fr_d resolve(uint32_t ref, const block_bases& b) {
+  return fr_d::load_ro(locate(ref, b));
 }
 
 __device__ __forceinline__ fr_d row_value(const uint32_t* offsets, const uint2* terms, uint32_t r,
@@ -75,13 +83,13 @@ __device__ __forceinline__ fr_d row_value(const uint32_t* offsets, const uint2* 
   const uint32_t end = offsets[r + 1];
   for (uint32_t e = offsets[r]; e < end; ++e) {
     const uint2 t = terms[e];
-    const fr_d& v = resolve(t.x, b);
+    const fr_d v = resolve(t.x, b);
     if (t.y == plan::ONE_ID) {
       acc += v;
     } else if (t.y == plan::MINUS_ONE_ID) {
       acc -= v;
     } else {
-      acc += coeffs[t.y] * v;
+      acc += fr_d::load_ro(coeffs + t.y) * v;
     }
   }
   return acc;
@@ -106,9 +114,9 @@ __global__ void __launch_bounds__(256)
   const block_bases bb{inputs, aux, inputs + block_input0 + k * inputs_per_block,
                        aux + block_aux0 + k * aux_per_block, shared + k * shared_slots};
   const uint64_t out = row_slot(first_row + k * rows + s.row_of[r], lg_rev);
-  a[out] = row_value(s.offsets[0], s.terms[0], r, bb, coeffs);
-  b[out] = row_value(s.offsets[1], s.terms[1], r, bb, coeffs);
-  c[out] = row_value(s.offsets[2], s.terms[2], r, bb, coeffs);
+  row_value(s.offsets[0], s.terms[0], r, bb, coeffs).store(a + out);
+  row_value(s.offsets[1], s.terms[1], r, bb, coeffs).store(b + out);
+  row_value(s.offsets[2], s.terms[2], r, bb, coeffs).store(c + out);
 }
 
 /// bellperson's x_j·0 = 0 rows: a = x_j, b = c = 0, from row `first_row`.
@@ -117,9 +125,9 @@ __global__ void input_rows_kernel(const fr_d* inputs, uint64_t n, uint64_t first
   const uint64_t j = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (j >= n) return;
   const uint64_t o = row_slot(first_row + j, lg_rev);
-  a[o] = inputs[j];
-  b[o] = fr_d::zero();
-  c[o] = fr_d::zero();
+  fr_d::load_ro(inputs + j).store(a + o);
+  fr_d::zero().store(b + o);
+  fr_d::zero().store(c + o);
 }
 
 /// The padding rows [first_row, first_row + n) of a bit-reversed domain: zero.
@@ -128,9 +136,9 @@ __global__ void zero_rows_kernel(uint64_t n, uint64_t first_row, unsigned lg_rev
   const uint64_t j = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (j >= n) return;
   const uint64_t o = row_slot(first_row + j, lg_rev);
-  a[o] = fr_d::zero();
-  b[o] = fr_d::zero();
-  c[o] = fr_d::zero();
+  fr_d::zero().store(a + o);
+  fr_d::zero().store(b + o);
+  fr_d::zero().store(c + o);
 }
 
 struct matrix_dev {

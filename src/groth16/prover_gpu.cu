@@ -92,7 +92,8 @@ using cuzk::gpu::cuda_status;
 __global__ void h_pointwise_kernel(ff::device::fr_d* a, const ff::device::fr_d* b,
                                    const ff::device::fr_d* c, ff::device::fr_d zi, size_t m) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < m) a[i] = (a[i] * b[i] - c[i]) * zi;
+  using fr_d = ff::device::fr_d;
+  if (i < m) ((fr_d::load(a + i) * fr_d::load(b + i) - fr_d::load(c + i)) * zi).store(a + i);
 }
 
 /// dst[i] = src[idx[i]], elements of W 16-byte words (Fr: 2, G1 affine: 6, G2 affine: 12).

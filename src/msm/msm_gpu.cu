@@ -97,7 +97,7 @@ __global__ void digits_kernel(const fr_d* scalars, size_t n, unsigned c, unsigne
                               uint32_t* keys, uint32_t* vals) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const fr_d s = scalars[i].from_mont();
+  const fr_d s = fr_d::load_ro(scalars + i).from_mont();
   const uint32_t mask = (1u << c) - 1, half = 1u << (c - 1);
   uint32_t carry = 0;
   for (unsigned w = 0; w < w0 + g; ++w) {
@@ -178,7 +178,7 @@ __global__ void accumulate_kernel(const A* bases, const uint32_t* keys, const ui
       keys + gw * n, lo, hi, X::infinity(),
       [&](X& acc, uint32_t j) {
         const uint32_t x = v[j];
-        A p = bases[x & 0x7fffffffu];
+        A p = A::load_ro(bases + (x & 0x7fffffffu));
         if (x >> 31) p = p.neg();
         acc.add_affine(p);
       },

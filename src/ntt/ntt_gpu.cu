@@ -42,28 +42,6 @@ constexpr unsigned PLANE = TILE + TILE / 32;  // one pad word per 32 elements
 constexpr unsigned WORDS = 8;                 // 32-bit words of an Fr element
 static_assert(sizeof(fr_d) == WORDS * 4);
 
-/// 32-byte global loads/stores as two 16-byte accesses (elements are 32-byte aligned).
-__device__ __forceinline__ fr_d load(const fr_d* p) {
-  const uint4 lo = reinterpret_cast<const uint4*>(p)[0];
-  const uint4 hi = reinterpret_cast<const uint4*>(p)[1];
-  fr_d r;
-  r.w[0] = lo.x, r.w[1] = lo.y, r.w[2] = lo.z, r.w[3] = lo.w;
-  r.w[4] = hi.x, r.w[5] = hi.y, r.w[6] = hi.z, r.w[7] = hi.w;
-  return r;
-}
-__device__ __forceinline__ fr_d load_ro(const fr_d* p) {
-  const uint4 lo = __ldg(reinterpret_cast<const uint4*>(p));
-  const uint4 hi = __ldg(reinterpret_cast<const uint4*>(p) + 1);
-  fr_d r;
-  r.w[0] = lo.x, r.w[1] = lo.y, r.w[2] = lo.z, r.w[3] = lo.w;
-  r.w[4] = hi.x, r.w[5] = hi.y, r.w[6] = hi.z, r.w[7] = hi.w;
-  return r;
-}
-__device__ __forceinline__ void store(fr_d* p, const fr_d& v) {
-  reinterpret_cast<uint4*>(p)[0] = make_uint4(v.w[0], v.w[1], v.w[2], v.w[3]);
-  reinterpret_cast<uint4*>(p)[1] = make_uint4(v.w[4], v.w[5], v.w[6], v.w[7]);
-}
-
 /// The tile in shared memory: word j of element e at plane j, slot e + e/32.
 struct shared_tile {
   uint32_t (*plane)[PLANE];
@@ -83,7 +61,7 @@ struct shared_tile {
 
 struct inner_ref {
   const fr_d* table;
-  __device__ __forceinline__ fr_d operator()(unsigned i) const { return load_ro(table + i); }
+  __device__ __forceinline__ fr_d operator()(unsigned i) const { return fr_d::load_ro(table + i); }
 };
 
 /// s·x^i from split_powers tables on the device.
@@ -92,7 +70,7 @@ struct split_d {
   const fr_d* lo = nullptr;
   unsigned lg_lo = 0;
   __device__ __forceinline__ fr_d at(size_t i) const {
-    return load_ro(hi + (i >> lg_lo)) * load_ro(lo + (i & ((size_t(1) << lg_lo) - 1)));
+    return fr_d::load_ro(hi + (i >> lg_lo)) * fr_d::load_ro(lo + (i & ((size_t(1) << lg_lo) - 1)));
   }
 };
 
@@ -108,7 +86,7 @@ struct scale_d {
   const fr_d* sub = nullptr;  // product_minus: c
   __device__ __forceinline__ fr_d apply(const fr_d& x, size_t i, unsigned lg_n) const {
     if (mode == constant) return x * c;
-    if (mode == product_minus) return x * load_ro(mul + i) - load_ro(sub + i);
+    if (mode == product_minus) return x * fr_d::load_ro(mul + i) - fr_d::load_ro(sub + i);
     return x * table.at(reversed ? tile::bitrev(i, lg_n) : i);
   }
 };
@@ -127,7 +105,7 @@ __global__ void __launch_bounds__(TILE / 4)
 
   for (unsigned e = t; e < T; e += nt) {
     const size_t i = tile::element_index(p, b, e);
-    fr_d x = load(a + i);
+    fr_d x = fr_d::load(a + i);
     if (pre.mode != scale_d::none) x = pre.apply(x, i, lg_n);
     if (DIT && p.lg_slow != 0) x = x * twist.at(tile::twist_exponent(p, lg_n, b, e));
     tl.set(e, x);
@@ -143,7 +121,7 @@ __global__ void __launch_bounds__(TILE / 4)
     fr_d x = tl.get(e);
     if (!DIT && p.lg_slow != 0) x = x * twist.at(tile::twist_exponent(p, lg_n, b, e));
     if (post.mode != scale_d::none) x = post.apply(x, i, lg_n);
-    store(a + i, x);
+    x.store(a + i);
   }
 }
 
@@ -152,9 +130,9 @@ __global__ void bitrev_kernel(fr_d* a, unsigned lg_n) {
   if (i >= (size_t(1) << lg_n)) return;
   const size_t r = tile::bitrev(i, lg_n);
   if (i < r) {
-    const fr_d t = a[i];
-    a[i] = a[r];
-    a[r] = t;
+    const fr_d t = fr_d::load(a + i);
+    fr_d::load(a + r).store(a + i);
+    t.store(a + r);
   }
 }
 
