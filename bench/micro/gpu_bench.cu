@@ -360,9 +360,8 @@ BENCHMARK(BM_gpu_groth16_prove_porep32g)
 /// (synth::stacked_abc_plan) uploaded once, the blank circuit's witness (witness_cs, parallel
 /// synthesis: every SHA-256 and Poseidon value computed; never sealed) uploaded and a, b, c
 /// evaluated on the GPU per proof, then the NTTs and MSMs against a random SRS of the exact shape
-/// (random coordinates). GPU work only (start(), no finalize); synthesis is not timed. Then the
-/// a, b, c kernel alone in both row layouts (abc_natural_ms, abc_bitrev_ms). Registered when
-/// CUZK_BENCH_32G=1 (≈ 60 GB of device memory, ≈ 15 GB of host memory).
+/// (random coordinates). GPU work only (start(), no finalize); synthesis is not timed.
+/// Registered when CUZK_BENCH_32G=1 (≈ 60 GB of device memory, ≈ 15 GB of host memory).
 void BM_gpu_groth16_prove_porep32g_plan(benchmark::State& state) {
   namespace g16 = cuzk::groth16;
   namespace synth = cuzk::synth;
@@ -401,30 +400,6 @@ void BM_gpu_groth16_prove_porep32g_plan(benchmark::State& state) {
     return {};
   });
   state.counters["rows"] = double((*prog)->num_rows());
-
-  // The a, b, c kernel alone in both row layouts (the prover uses the bit-reversed one): the mean
-  // of three evaluations each, the witness already on the device.
-  const cuzk::gpu::device_scope scope(bench_ctx());
-  const auto& strm = bench_stream();
-  const size_t m = size_t(1) << 27;
-  device_buffer<cuzk::ff::fr_t> d_in(asg.num_inputs()), d_aux(asg.num_aux()), da(m), db(m), dc(m);
-  d_in.upload(asg.inputs.data(), asg.num_inputs(), strm);
-  d_aux.upload(asg.aux.data(), asg.num_aux(), strm);
-  for (const bool bit_reversed : {false, true}) {
-    cuzk::gpu::event t0, t1;
-    t0.record(strm);
-    for (int i = 0; i < 3; ++i) {
-      if (bit_reversed) {
-        (*prog)->evaluate_bit_reversed(d_in.data(), d_aux.data(), da.data(), db.data(), dc.data(),
-                                       27, strm);
-      } else {
-        (*prog)->evaluate(d_in.data(), d_aux.data(), da.data(), db.data(), dc.data(), strm);
-      }
-    }
-    t1.record(strm);
-    t1.synchronize();
-    state.counters[bit_reversed ? "abc_bitrev_ms" : "abc_natural_ms"] = t1.since(t0) / 3;
-  }
 }
 
 const bool registered_plan_32g = [] {

@@ -14,11 +14,6 @@ namespace cuzk::gpu {
 template <class F>
 struct affine_d {
   F x, y;
-  /// Through the read-only cache as 16-byte vectors (F::load_ro): bases are never written by the
-  /// kernels that read them. p 16-byte aligned.
-  __device__ __forceinline__ static affine_d load_ro(const affine_d* p) {
-    return {F::load_ro(&p->x), F::load_ro(&p->y)};
-  }
   __device__ __forceinline__ bool is_infinity() const { return x.is_zero() && y.is_zero(); }
   /// −(x, y) = (x, −y); −(0, 0) = (0, 0) since −0 = 0 in the field code.
   __device__ __forceinline__ affine_d neg() const { return {x, -y}; }

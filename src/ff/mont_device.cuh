@@ -156,7 +156,8 @@ struct dmont_t {
   __device__ __forceinline__ void store(dmont_t* p) const {
 #pragma unroll
     for (int i = 0; i < VECTORS; ++i)
-      reinterpret_cast<uint4*>(p)[i] = make_uint4(w[4 * i], w[4 * i + 1], w[4 * i + 2], w[4 * i + 3]);
+      reinterpret_cast<uint4*>(p)[i] =
+          make_uint4(w[4 * i], w[4 * i + 1], w[4 * i + 2], w[4 * i + 3]);
   }
   __device__ __forceinline__ void set_vector(int i, const uint4& v) {
     w[4 * i] = v.x, w[4 * i + 1] = v.y, w[4 * i + 2] = v.z, w[4 * i + 3] = v.w;

@@ -17,12 +17,10 @@
 #include <utility>
 #include <vector>
 
-#include "base/check.hpp"
 #include "ff/mont_device.cuh"
 #include "gpu/cuda_status.hpp"
 #include "gpu/device_memory.cuh"
 #include "groth16/abc_gpu.hpp"
-#include "ntt/ntt_tile.hpp"
 
 namespace cuzk::groth16::gpu {
 namespace {
@@ -95,48 +93,32 @@ __device__ __forceinline__ fr_d row_value(const uint32_t* offsets, const uint2* 
   return acc;
 }
 
-/// Where row j is stored: j, or bitrev(j) over 2^lg_rev rows when lg_rev != 0.
-__device__ __forceinline__ uint64_t row_slot(uint64_t j, unsigned lg_rev) {
-  return lg_rev == 0 ? j : ntt::tile::bitrev(j, lg_rev);
-}
-
 /// Rows [first_row, first_row + blocks·rows): block k's row r is section row r with k's windows.
 __global__ void __launch_bounds__(256)
     evaluate_section_kernel(section_dev s, uint32_t rows, uint64_t blocks, uint64_t first_row,
                             const fr_d* inputs, const fr_d* aux, uint64_t block_input0,
                             uint64_t block_aux0, uint64_t inputs_per_block, uint64_t aux_per_block,
                             const uint32_t* shared, uint64_t shared_slots, const fr_d* coeffs,
-                            unsigned lg_rev, fr_d* a, fr_d* b, fr_d* c) {
+                            fr_d* a, fr_d* b, fr_d* c) {
   const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= uint64_t(rows) * blocks) return;
   const uint64_t k = t / rows;
   const uint32_t r = uint32_t(t - k * rows);
   const block_bases bb{inputs, aux, inputs + block_input0 + k * inputs_per_block,
                        aux + block_aux0 + k * aux_per_block, shared + k * shared_slots};
-  const uint64_t out = row_slot(first_row + k * rows + s.row_of[r], lg_rev);
+  const uint64_t out = first_row + k * rows + s.row_of[r];
   row_value(s.offsets[0], s.terms[0], r, bb, coeffs).store(a + out);
   row_value(s.offsets[1], s.terms[1], r, bb, coeffs).store(b + out);
   row_value(s.offsets[2], s.terms[2], r, bb, coeffs).store(c + out);
 }
 
 /// bellperson's x_j·0 = 0 rows: a = x_j, b = c = 0, from row `first_row`.
-__global__ void input_rows_kernel(const fr_d* inputs, uint64_t n, uint64_t first_row,
-                                  unsigned lg_rev, fr_d* a, fr_d* b, fr_d* c) {
+__global__ void input_rows_kernel(const fr_d* inputs, uint64_t n, uint64_t first_row, fr_d* a,
+                                  fr_d* b, fr_d* c) {
   const uint64_t j = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (j >= n) return;
-  const uint64_t o = row_slot(first_row + j, lg_rev);
+  const uint64_t o = first_row + j;
   fr_d::load_ro(inputs + j).store(a + o);
-  fr_d::zero().store(b + o);
-  fr_d::zero().store(c + o);
-}
-
-/// The padding rows [first_row, first_row + n) of a bit-reversed domain: zero.
-__global__ void zero_rows_kernel(uint64_t n, uint64_t first_row, unsigned lg_rev, fr_d* a, fr_d* b,
-                                 fr_d* c) {
-  const uint64_t j = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (j >= n) return;
-  const uint64_t o = row_slot(first_row + j, lg_rev);
-  fr_d::zero().store(a + o);
   fr_d::zero().store(b + o);
   fr_d::zero().store(c + o);
 }
@@ -337,21 +319,6 @@ result<std::unique_ptr<device_abc_program>> device_abc_program::upload(
 
 void device_abc_program::evaluate(const fr_t* inputs, const fr_t* aux, fr_t* a, fr_t* b, fr_t* c,
                                   const cuzk::gpu::stream& strm) const {
-  enqueue(inputs, aux, a, b, c, 0, strm);
-}
-
-void device_abc_program::evaluate_bit_reversed(const fr_t* inputs, const fr_t* aux, fr_t* a,
-                                               fr_t* b, fr_t* c, unsigned lg_domain,
-                                               const cuzk::gpu::stream& strm) const {
-  if (lg_domain == 0 || lg_domain > 40 || (uint64_t(1) << lg_domain) < impl_->num_rows) {
-    precondition_failed(__func__, "a domain of 2^%u rows for a plan of %llu", lg_domain,
-                        (unsigned long long)impl_->num_rows);
-  }
-  enqueue(inputs, aux, a, b, c, lg_domain, strm);
-}
-
-void device_abc_program::enqueue(const fr_t* inputs, const fr_t* aux, fr_t* a, fr_t* b, fr_t* c,
-                                 unsigned lg_rev, const cuzk::gpu::stream& strm) const {
   const impl& p = *impl_;
   const plan::layout_t& lay = p.layout;
   device_scope scope(p.device);
@@ -365,28 +332,21 @@ void device_abc_program::enqueue(const fr_t* inputs, const fr_t* aux, fr_t* a, f
   const auto grid = [](uint64_t n) { return unsigned((n + threads - 1) / threads); };
   if (p.prologue.rows != 0) {
     evaluate_section_kernel<<<grid(p.prologue.rows), threads, 0, strm.get()>>>(
-        p.prologue.view(), p.prologue.rows, 1, 0, in, ax, 0, 0, 0, 0, p.shared.data(), 0, co,
-        lg_rev, da, db, dc);
+        p.prologue.view(), p.prologue.rows, 1, 0, in, ax, 0, 0, 0, 0, p.shared.data(), 0, co, da,
+        db, dc);
     CUZK_CUDA_LAUNCH_OK();
   }
   if (lay.block_count != 0) {
     const uint64_t n = uint64_t(p.block.rows) * lay.block_count;
     evaluate_section_kernel<<<grid(n), threads, 0, strm.get()>>>(
         p.block.view(), p.block.rows, lay.block_count, p.prologue.rows, in, ax, lay.block_input0,
-        lay.block_aux0, lay.block.inputs, lay.block.aux, p.shared.data(), lay.shared_slots, co,
-        lg_rev, da, db, dc);
+        lay.block_aux0, lay.block.inputs, lay.block.aux, p.shared.data(), lay.shared_slots, co, da,
+        db, dc);
     CUZK_CUDA_LAUNCH_OK();
   }
   input_rows_kernel<<<grid(lay.num_inputs), threads, 0, strm.get()>>>(
-      in, lay.num_inputs, p.num_constraints, lg_rev, da, db, dc);
+      in, lay.num_inputs, p.num_constraints, da, db, dc);
   CUZK_CUDA_LAUNCH_OK();
-  if (lg_rev != 0) {
-    const uint64_t pad = (uint64_t(1) << lg_rev) - p.num_rows;
-    if (pad != 0) {
-      zero_rows_kernel<<<grid(pad), threads, 0, strm.get()>>>(pad, p.num_rows, lg_rev, da, db, dc);
-      CUZK_CUDA_LAUNCH_OK();
-    }
-  }
 }
 
 }  // namespace cuzk::groth16::gpu

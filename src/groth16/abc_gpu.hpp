@@ -45,19 +45,10 @@ class device_abc_program {
   void evaluate(const ff::fr_t* inputs, const ff::fr_t* aux, ff::fr_t* a, ff::fr_t* b, ff::fr_t* c,
                 const cuzk::gpu::stream& strm) const;
 
-  /// The same rows laid out for the prover's NTT: a, b, c hold 2^lg_domain rows (≥ num_rows(),
-  /// else a precondition failure), row j at index bitrev(j) (its lg_domain bits reversed) and the
-  /// rows past num_rows() zero — the input order of the decimation-in-time inverse NTT
-  /// (ntt::gpu::coset_evaluations_from_bit_reversed), so no separate bit reversal is needed.
-  void evaluate_bit_reversed(const ff::fr_t* inputs, const ff::fr_t* aux, ff::fr_t* a, ff::fr_t* b,
-                             ff::fr_t* c, unsigned lg_domain, const cuzk::gpu::stream& strm) const;
-
   struct impl;
 
  private:
   explicit device_abc_program(std::unique_ptr<impl> p);
-  void enqueue(const ff::fr_t* inputs, const ff::fr_t* aux, ff::fr_t* a, ff::fr_t* b, ff::fr_t* c,
-               unsigned lg_rev, const cuzk::gpu::stream& strm) const;
   std::unique_ptr<impl> impl_;
 };
 

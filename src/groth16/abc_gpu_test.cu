@@ -3,10 +3,9 @@
 // evaluate) and against the rows computed from the matrices directly (build_assignment_data): plans
 // of random circuits' explicit matrices (r1cs::abc_plan::from_matrices: prologue rows with ±1, 2
 // and random coefficients, then the input rows) on random and edge witnesses (all zero, all −1),
-// up to 200,000 rows (several thousand thread blocks), in natural order and in the prover's
-// bit-reversed domain layout (evaluate_bit_reversed: padding rows zeroed). The blocked plans of the
-// Filecoin circuits (block windows, block inputs, the shared-reference table) are checked on the
-// GPU by abc_plan_circuit_gpu_test. Label gpu.
+// up to 200,000 rows (several thousand thread blocks). The blocked plans of the Filecoin circuits
+// (block windows, block inputs, the shared-reference table) are checked on the GPU by
+// abc_plan_circuit_gpu_test. Label gpu.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "gpu/cuda_status.hpp"
 #include "gpu/device_memory.cuh"
 #include "groth16/abc_gpu.hpp"
 #include "groth16/test_circuits.hpp"
@@ -81,38 +79,6 @@ TEST(abc_gpu, plans_of_random_circuits_equal_the_cpu) {
     EXPECT_TRUE(std::ranges::equal(a, direct->a)) << what;
     EXPECT_TRUE(std::ranges::equal(b, direct->b)) << what;
     EXPECT_TRUE(std::ranges::equal(c, direct->c)) << what;
-
-    // The prover's layout: row j at bitrev(j) of a 2^lg domain, the padding rows zero (the
-    // smallest domain that holds the rows, and one twice as large).
-    unsigned lg = 0;
-    while ((size_t(1) << lg) < n) ++lg;
-    for (unsigned lg_domain : {lg, lg + 1}) {
-      const size_t m = size_t(1) << lg_domain;
-      const cuzk::gpu::device_scope scope(*ctx);
-      const cuzk::gpu::stream strm(*ctx);
-      device_buffer<fr_t> d_in(ci.inputs.size()), d_aux(ci.aux.size()),
-          dr[3] = {device_buffer<fr_t>(m), device_buffer<fr_t>(m), device_buffer<fr_t>(m)};
-      d_in.upload(ci.inputs.data(), ci.inputs.size(), strm);
-      d_aux.upload(ci.aux.data(), ci.aux.size(), strm);
-      for (auto& v : dr)  // garbage, so a padding row left unwritten shows
-        CUZK_CUDA_OK(cudaMemsetAsync(v.data(), 0xa5, m * sizeof(fr_t), strm.get()));
-      (*prog)->evaluate_bit_reversed(d_in.data(), d_aux.data(), dr[0].data(), dr[1].data(),
-                                     dr[2].data(), lg_domain, strm);
-      const std::vector<fr_t>* natural[3] = {&ca, &cb, &cc};
-      for (int k = 0; k < 3; ++k) {
-        std::vector<fr_t> got(m);
-        dr[k].download(got.data(), m, strm);
-        size_t bad = m;
-        for (size_t j = 0; j < m && bad == m; ++j) {
-          size_t r = 0;
-          for (unsigned bit = 0; bit < lg_domain; ++bit)
-            r |= ((j >> bit) & 1) << (lg_domain - 1 - bit);
-          if (got[r] != (j < n ? (*natural[k])[j] : fr_t::zero())) bad = j;
-        }
-        EXPECT_EQ(bad, m) << what << " bit-reversed over 2^" << lg_domain << ", matrix " << k
-                          << ": first wrong row";
-      }
-    }
 
     // Random, all-zero and all −1 witnesses (inputs[0] stays ONE, as the CPU evaluation requires).
     for (int kind = 0; kind < 3; ++kind) {

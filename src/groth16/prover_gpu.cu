@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // GPU Groth16 prover (prover_gpu.hpp). The order of work in start():
-//   1. h: a, b, c uploaded (pinned, chunked staging on a copy stream) and zero-padded to m on the
-//      device; iFFT (n→r) and coset FFT (r→n) each, exactly prover_cpu's orders; one kernel
-//      a_i ← (a_i·b_i − c_i)·Z^-1 (Z = g^m − 1); inverse coset FFT (n→n); the first m − 1
-//      coefficients are the H scalars, used in place. With a, b, c evaluated on the device from
-//      a compiled plan, the plan writes them in bit-reversed row order (padding zeroed), so each
-//      takes one DIT iFFT and one DIF coset FFT (ntt::gpu::coset_evaluations_from_bit_reversed)
-//      and the quotient is one DIT inverse coset FFT that computes a·b − c as it loads
-//      (ntt::gpu::coset_quotient): the same h, with no bit-reversal pass and no pointwise pass.
+//   1. h: a, b, c uploaded (pinned, chunked staging on a copy stream), or evaluated on the device
+//      from the witness by a compiled plan, and zero-padded to m; each taken to the coset by
+//      ntt::gpu::coset_evaluations (iFFT n→r with m^-1·g^i folded in, coset FFT r→n); then
+//      ntt::gpu::coset_quotient: one inverse coset FFT that computes a·b − c as its first pass
+//      loads and applies Z^-1 (Z = g^m − 1) with the coset factors, then the bit reversal. The
+//      first m − 1 coefficients are the H scalars, used in place. The same h as prover_cpu.
 //   2. H = MSM(h_query, h) straight from the device array.
 //   3. aux uploaded once; the 0/1 split of msm::split_witness computed on the device for L (no
 //      density), A (a_aux_density) and B (b_aux_density, shared by B1 and B2): a ones bitmap over
@@ -87,14 +85,6 @@ struct device_parameters::impl {
 namespace {
 
 using cuzk::gpu::cuda_status;
-
-/// a[i] ← (a[i]·b[i] − c[i])·zi for i < m.
-__global__ void h_pointwise_kernel(ff::device::fr_d* a, const ff::device::fr_d* b,
-                                   const ff::device::fr_d* c, ff::device::fr_d zi, size_t m) {
-  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  using fr_d = ff::device::fr_d;
-  if (i < m) ((fr_d::load(a + i) * fr_d::load(b + i) - fr_d::load(c + i)) * zi).store(a + i);
-}
 
 /// dst[i] = src[idx[i]], elements of W 16-byte words (Fr: 2, G1 affine: 6, G2 affine: 12).
 template <unsigned W>
@@ -517,13 +507,6 @@ auto split_msm_query(const run_t& run, ring_t* ring, size_t qi, query_view<G> q,
 }
 
 /// iFFT (n→r) then coset FFT (r→n) of a zero-padded device array, as prover_cpu.
-void coset_transforms(const run_t& run, const ntt::domain_t& d, device_buffer<fr_t>& v) {
-  ntt::gpu::transform_device(run.ctx, run.strm, d, v.data(), ntt::gpu::ntt_kind::ifft,
-                             ntt::ntt_order::nr);
-  ntt::gpu::transform_device(run.ctx, run.strm, d, v.data(), ntt::gpu::ntt_kind::coset_fft,
-                             ntt::ntt_order::rn);
-}
-
 /// Zeroes out[n, m): the rows past the QAP's up to the domain size.
 void zero_tail(const run_t& run, device_buffer<fr_t>& out, size_t n) {
   const size_t pad = out.size() - n;
@@ -538,7 +521,7 @@ void to_coset(const run_t& run, const ntt::domain_t& d, std::span<const fr_t> v,
   // copy stream need no ordering between them; the NTT waits for both.
   zero_tail(run, out, v.size());
   run.st.upload(out.data(), v.data(), v.size_bytes(), run.pool, run.strm);
-  coset_transforms(run, d, out);
+  ntt::gpu::coset_evaluations(run.ctx, run.strm, d, out.data());
 }
 
 /// `abc` null: a, b, c come from the host (asg.a, b, c). Otherwise the witness is uploaded first
@@ -552,7 +535,6 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   device_buffer<fr_t> da(m);
   std::optional<ring_t> ring;  // host residency
   const cuzk::gpu::stream strm(p.ctx);
-  const cudaStream_t st = strm.get();
   cuzk::gpu::event ev[11], ev_up, ev_abc;  // phase boundaries; ev_up: witness uploaded, ev_abc:
                                            // a, b, c evaluated
   proof_parts out;
@@ -586,16 +568,15 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     stg->upload(d_aux.data(), asg.aux.data(), asg.aux.size_bytes(), pool, strm);
     ev_up.record(strm);
     if (ring) ring->issue_until(2, &ev_up);  // the first H chunks, after the witness
-    // Bit-reversed rows (padding included) straight into the NTT's DIT/DIF pair and the
-    // quotient's DIT transform: no bit-reversal pass anywhere on this path.
-    abc->evaluate_bit_reversed(d_in.data(), d_aux.data(), da.data(), db.data(), dc.data(),
-                               d.log_size(), strm);
+    const size_t n = abc->num_rows();
+    for (device_buffer<fr_t>* v : {&da, &db, &dc}) zero_tail(run, *v, n);
+    abc->evaluate(d_in.data(), d_aux.data(), da.data(), db.data(), dc.data(), strm);
     ev_abc.record(strm);
-    ntt::gpu::coset_evaluations_from_bit_reversed(run.ctx, strm, d, da.data());
+    ntt::gpu::coset_evaluations(run.ctx, strm, d, da.data());
     ev[1].record(strm);
-    ntt::gpu::coset_evaluations_from_bit_reversed(run.ctx, strm, d, db.data());
+    ntt::gpu::coset_evaluations(run.ctx, strm, d, db.data());
     ev[2].record(strm);
-    ntt::gpu::coset_evaluations_from_bit_reversed(run.ctx, strm, d, dc.data());
+    ntt::gpu::coset_evaluations(run.ctx, strm, d, dc.data());
     ev[3].record(strm);
   } else {
     to_coset(run, d, asg.a, da);
@@ -608,21 +589,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     ev[3].record(strm);
     if (ring) ring->issue_until(2, &ev[3]);  // the first H chunks, after a, b, c
   }
-  if (abc != nullptr) {
-    ntt::gpu::coset_quotient(p.ctx, strm, d, da.data(), db.data(), dc.data());
-  } else {
-    const fr_t zi = d.z_coset_inv();
-    ff::device::fr_d zid;
-    static_assert(sizeof(zid) == sizeof(zi));
-    std::memcpy(&zid, &zi, sizeof(zi));
-    h_pointwise_kernel<<<blocks_for(m, 256), 256, 0, st>>>(
-        reinterpret_cast<ff::device::fr_d*>(da.data()),
-        reinterpret_cast<const ff::device::fr_d*>(db.data()),
-        reinterpret_cast<const ff::device::fr_d*>(dc.data()), zid, m);
-    CUZK_CUDA_LAUNCH_OK();
-    ntt::gpu::transform_device(p.ctx, strm, d, da.data(), ntt::gpu::ntt_kind::icoset_fft,
-                               ntt::ntt_order::nn);
-  }
+  ntt::gpu::coset_quotient(p.ctx, strm, d, da.data(), db.data(), dc.data());
   db = device_buffer<fr_t>();  // after the quotient's kernels: freeing waits for them
   dc = device_buffer<fr_t>();
   ev[4].record(strm);

@@ -178,7 +178,7 @@ __global__ void accumulate_kernel(const A* bases, const uint32_t* keys, const ui
       keys + gw * n, lo, hi, X::infinity(),
       [&](X& acc, uint32_t j) {
         const uint32_t x = v[j];
-        A p = A::load_ro(bases + (x & 0x7fffffffu));
+        A p = bases[x & 0x7fffffffu];
         if (x >> 31) p = p.neg();
         acc.add_affine(p);
       },

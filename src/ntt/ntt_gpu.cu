@@ -5,9 +5,9 @@
 // array. Twiddles: the stages of a pass read a table of at most 512 roots of order ≤ 2^10; the
 // four-step twist between passes is one product per element of two √m-sized tables. Coset factors
 // g^i (g^-i·m^-1 for the inverse) and m^-1 are applied while the first (last) pass loads (stores).
-// The prover's chain on bit-reversed rows (coset_evaluations_from_bit_reversed, coset_quotient)
-// pairs a DIT inverse with a DIF forward transform so no bit reversal is needed, folds m^-1 into
-// the coset factors, and computes the quotient's numerator a·b − c in the first pass's load.
+// The prover's chain (coset_evaluations, coset_quotient) pairs a DIF inverse with a DIT forward
+// transform so the coset values need no bit reversal, folds m^-1 into the coset factors, and
+// computes the quotient's numerator a·b − c in the first pass's load.
 // The tile lives in shared memory as 8 planes of 32-bit words, padded by one word per 32 elements,
 // so the strided accesses of the butterflies hit distinct banks.
 #include <cuda_runtime.h>
@@ -263,17 +263,17 @@ void transform_device(device_context& ctx, const stream& strm, const domain_t& d
   run_passes(a, t, lg, dit, inverse, pre, post, st);
   if (order == ntt_order::nn) bit_reverse_device(a, lg, st);
 }
-void coset_evaluations_from_bit_reversed(device_context& ctx, const stream& strm, const domain_t& d,
-                                         fr_t* d_a) {
+void coset_evaluations(device_context& ctx, const stream& strm, const domain_t& d, fr_t* d_a) {
   device_scope scope(ctx);
   fr_d* a = reinterpret_cast<fr_d*>(d_a);
   const tables_t& t = tables_for(ctx, d, strm);
   const unsigned lg = d.log_size();
-  scale_d post;  // coefficient i (natural order after DIT) times m^-1·g^i
+  scale_d post;  // position i holds coefficient bitrev(i): times m^-1·g^bitrev(i)
   post.mode = scale_d::split;
+  post.reversed = true;
   post.table = t.coset_scaled->view();
-  run_passes(a, t, lg, /*dit=*/true, /*inverse=*/true, scale_d{}, post, strm.get());
-  run_passes(a, t, lg, /*dit=*/false, /*inverse=*/false, scale_d{}, scale_d{}, strm.get());
+  run_passes(a, t, lg, /*dit=*/false, /*inverse=*/true, scale_d{}, post, strm.get());
+  run_passes(a, t, lg, /*dit=*/true, /*inverse=*/false, scale_d{}, scale_d{}, strm.get());
 }
 
 void coset_quotient(device_context& ctx, const stream& strm, const domain_t& d, fr_t* d_a,
@@ -281,14 +281,17 @@ void coset_quotient(device_context& ctx, const stream& strm, const domain_t& d, 
   device_scope scope(ctx);
   fr_d* a = reinterpret_cast<fr_d*>(d_a);
   const tables_t& t = tables_for(ctx, d, strm);
+  const unsigned lg = d.log_size();
   scale_d pre;  // element-wise, so the order of the three arrays only has to agree
   pre.mode = scale_d::product_minus;
   pre.mul = reinterpret_cast<const fr_d*>(d_b);
   pre.sub = reinterpret_cast<const fr_d*>(d_c);
-  scale_d post;  // coefficient i times g^-i·m^-1·Z^-1
+  scale_d post;  // position i holds coefficient bitrev(i): times g^-bitrev(i)·m^-1·Z^-1
   post.mode = scale_d::split;
+  post.reversed = true;
   post.table = t.quotient->view();
-  run_passes(a, t, d.log_size(), /*dit=*/true, /*inverse=*/true, pre, post, strm.get());
+  run_passes(a, t, lg, /*dit=*/false, /*inverse=*/true, pre, post, strm.get());
+  bit_reverse_device(a, lg, strm.get());
 }
 
 void transform(device_context& ctx, const stream& strm, const domain_t& d, std::span<fr_t> a,

@@ -27,20 +27,19 @@ void transform_device(device_context& ctx, const stream& s, const domain_t& d, f
                       ntt_kind kind, ntt_order order = ntt_order::nn);
 
 /// The prover's step from the QAP's a (or b, c) to its values on the coset: d_a holds the values
-/// on the domain in bit-reversed order (d.log_size() bits) and is left holding the values on the
-/// coset g·H in bit-reversed order — ifft then coset_fft, as one decimation-in-time inverse
-/// transform (bit-reversed in, natural out; m^-1·g^i applied as its last pass stores) and one
-/// decimation-in-frequency forward transform (natural in, bit-reversed out): no bit reversal.
-/// Enqueued on `s` like transform_device.
-void coset_evaluations_from_bit_reversed(device_context& ctx, const stream& s, const domain_t& d,
-                                         ff::fr_t* d_a);
+/// on the domain H and is left holding the values on the coset g·H, both in natural order —
+/// ifft then coset_fft as a decimation-in-frequency inverse transform (natural → bit-reversed)
+/// with m^-1·g^i applied as its last pass stores and a decimation-in-time forward transform
+/// (bit-reversed → natural) with no factor: no bit reversal, one multiply per element fewer than
+/// the two calls of transform_device. Enqueued on `s` like transform_device.
+void coset_evaluations(device_context& ctx, const stream& s, const domain_t& d, ff::fr_t* d_a);
 
-/// The prover's quotient: d_a, d_b, d_c hold A, B, C on the coset g·H in bit-reversed order
-/// (as coset_evaluations_from_bit_reversed leaves them); d_a is left holding the coefficients
-/// of H = (A·B − C)/Z in natural order, Z = x^m − 1 (the constant g^m − 1 on the coset) — the
-/// pointwise step and icoset_fft as one decimation-in-time inverse transform whose first pass
-/// computes a·b − c as it loads and whose last applies g^-i·m^-1·Z^-1 as it stores. d_b and d_c
-/// are only read. Enqueued on `s`.
+/// The prover's quotient: d_a, d_b, d_c hold A, B, C on the coset g·H in natural order (as
+/// coset_evaluations leaves them); d_a is left holding the coefficients of H = (A·B − C)/Z in
+/// natural order, Z = x^m − 1 (the constant g^m − 1 on the coset) — the pointwise step and
+/// icoset_fft as one decimation-in-frequency inverse transform whose first pass computes
+/// a·b − c as it loads and whose last applies g^-i·m^-1·Z^-1 as it stores, then the bit
+/// reversal. d_b and d_c are only read. Enqueued on `s`.
 void coset_quotient(device_context& ctx, const stream& s, const domain_t& d, ff::fr_t* d_a,
                     const ff::fr_t* d_b, const ff::fr_t* d_c);
 

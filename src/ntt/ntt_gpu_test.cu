@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // GPU NTT against the CPU reference (ntt_cpu.hpp): every kind at every size 2^0…2^22 in natural
 // order, every order at a spread of sizes (single-pass, two-pass and three-pass plans), the
-// prover's three transforms at 2^24 and 2^27, the prover's bit-reversed chain (coset evaluations
-// and the fused quotient) from 2^1 to 2^27, plus round trips and the device-resident entry point.
+// prover's three transforms at 2^24 and 2^27, the prover's chain (coset evaluations and the fused
+// quotient) from 2^1 to 2^27, plus round trips and the device-resident entry point.
 // Label gpu: needs a CUDA device.
 #include <gtest/gtest.h>
 
@@ -134,9 +134,9 @@ TEST(NttGpu, ProverSequence2To24And2To27) {
   prover_sequence(27);
 }
 
-/// The prover's bit-reversed chain on the device (coset_evaluations_from_bit_reversed for a, b, c,
-/// then coset_quotient) against the CPU's ifft(rn), coset_fft(nr), pointwise (a·b − c)·Z^-1,
-/// icoset_fft(rn); `edge` fills b with −1 and c with 0 (the values of bit-heavy rows).
+/// The prover's chain on the device (coset_evaluations for a, b, c, then coset_quotient) against
+/// the CPU's ifft, coset_fft, pointwise (a·b − c)·Z^-1, icoset_fft (natural order throughout);
+/// `edge` fills b with −1 and c with 0 (the values of bit-heavy rows).
 void prover_chain(unsigned lg, bool edge) {
   auto d = domain_t::for_log_size(lg);
   ASSERT_TRUE(d.ok());
@@ -153,17 +153,17 @@ void prover_chain(unsigned lg, bool edge) {
     v[j] = quick_random_vec(m, 1000 * lg + j);
     if (edge && j > 0) std::fill(v[j].begin(), v[j].end(), j == 1 ? -fr_t::one() : fr_t::zero());
     ref[j] = v[j];
-    ifft(*d, ref[j], pool, ntt_order::rn);
-    coset_fft(*d, ref[j], pool, ntt_order::nr);
+    ifft(*d, ref[j], pool);
+    coset_fft(*d, ref[j], pool);
     dv[j].upload(v[j].data(), m, strm);
-    gpu::coset_evaluations_from_bit_reversed(ctx, strm, *d, dv[j].data());
+    gpu::coset_evaluations(ctx, strm, *d, dv[j].data());
     dv[j].download(v[j].data(), m, strm);
     const size_t i = first_mismatch(v[j], ref[j]);
     EXPECT_EQ(i, m) << "lg " << lg << " coset evaluations of vector " << j << ": first mismatch at "
                     << i;
   }
   for (size_t i = 0; i < m; ++i) ref[0][i] = (ref[0][i] * ref[1][i] - ref[2][i]) * d->z_coset_inv();
-  icoset_fft(*d, ref[0], pool, ntt_order::rn);
+  icoset_fft(*d, ref[0], pool);
   gpu::coset_quotient(ctx, strm, *d, dv[0].data(), dv[1].data(), dv[2].data());
   dv[0].download(v[0].data(), m, strm);
   const size_t i = first_mismatch(v[0], ref[0]);
@@ -174,7 +174,7 @@ void prover_chain(unsigned lg, bool edge) {
   EXPECT_EQ(first_mismatch(b_after, ref[1]), m) << "lg " << lg << " b written";
 }
 
-TEST(NttGpu, BitReversedProverChain) {
+TEST(NttGpu, ProverChain) {
   for (unsigned lg : {1u, 2u, 3u, 9u, 10u, 11u, 14u, 17u, 20u, 21u, 24u}) prover_chain(lg, false);
   prover_chain(16, true);
   prover_chain(27, false);

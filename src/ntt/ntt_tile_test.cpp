@@ -3,8 +3,7 @@
 // ntt_gpu.cu's transform_device does (same plan, tile indices, radix-4/radix-2 steps, inner and
 // twist tables, fused coset and m^-1 factors), thread by thread between the kernel's barriers,
 // checked against the CPU NTT for every kind and order at 2^1…2^14, and at 2^20 (two passes)
-// and 2^21 (three); likewise the prover's bit-reversed chain (coset_evaluations_from_bit_reversed,
-// coset_quotient). Needs no GPU.
+// and 2^21 (three); likewise the prover's chain (coset_evaluations, coset_quotient). Needs no GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -100,21 +99,23 @@ void model_passes(const domain_t& d, std::vector<fr_t>& a, bool dit, bool invers
   }
 }
 
-/// coset_evaluations_from_bit_reversed on the host: DIT inverse with m^-1·g^i as it stores, then
-/// DIF forward.
+/// coset_evaluations on the host: DIF inverse with m^-1·g^bitrev(i) as it stores, then DIT
+/// forward.
 void model_coset_evaluations(const domain_t& d, std::vector<fr_t>& a) {
   const tile::split_powers_t coset_scaled =
       tile::split_powers(d.coset_gen(), d.log_size(), d.size_inv());
   scale_t post;
   post.mode = scale_t::split;
+  post.reversed = true;
   post.table = &coset_scaled;
-  model_passes(d, a, true, true, scale_t{}, post);
-  model_passes(d, a, false, false, scale_t{}, scale_t{});
+  model_passes(d, a, false, true, scale_t{}, post);
+  model_passes(d, a, true, false, scale_t{}, scale_t{});
 }
 
-/// coset_quotient on the host: DIT inverse loading a·b − c, storing times g^-i·m^-1·Z^-1.
+/// coset_quotient on the host: DIF inverse loading a·b − c, storing times
+/// g^-bitrev(i)·m^-1·Z^-1, then the bit reversal.
 void model_coset_quotient(const domain_t& d, std::vector<fr_t>& a, const std::vector<fr_t>& b,
-                          const std::vector<fr_t>& c) {
+                          const std::vector<fr_t>& c, thread_pool& pool) {
   const tile::split_powers_t quotient =
       tile::split_powers(d.coset_gen_inv(), d.log_size(), d.size_inv() * d.z_coset_inv());
   scale_t pre;
@@ -123,8 +124,10 @@ void model_coset_quotient(const domain_t& d, std::vector<fr_t>& a, const std::ve
   pre.sub = &c;
   scale_t post;
   post.mode = scale_t::split;
+  post.reversed = true;
   post.table = &quotient;
-  model_passes(d, a, true, true, pre, post);
+  model_passes(d, a, false, true, pre, post);
+  bit_reverse(a, pool);
 }
 
 /// transform_device's sequence on the host.
@@ -215,8 +218,8 @@ TEST(NttTile, ElementIndicesArePermutations) {
   }
 }
 
-/// The prover's bit-reversed chain (abc rows in bit-reversed order → coset values → quotient
-/// coefficients) against the CPU NTT's ifft(rn), coset_fft(nr), pointwise, icoset_fft(rn).
+/// The prover's chain (a, b, c → coset values → quotient coefficients, natural order) against the
+/// CPU NTT's ifft, coset_fft, pointwise, icoset_fft.
 void check_prover_chain(unsigned lg, test_rng& rng, thread_pool& pool) {
   auto d = domain_t::for_log_size(lg);
   ASSERT_TRUE(d.ok());
@@ -225,15 +228,15 @@ void check_prover_chain(unsigned lg, test_rng& rng, thread_pool& pool) {
     v[j].resize(d->size());
     for (auto& x : v[j]) x = fr_t::random(rng);
     ref[j] = v[j];
-    ifft(*d, ref[j], pool, ntt_order::rn);
-    coset_fft(*d, ref[j], pool, ntt_order::nr);
+    ifft(*d, ref[j], pool);
+    coset_fft(*d, ref[j], pool);
     model_coset_evaluations(*d, v[j]);
     EXPECT_EQ(v[j], ref[j]) << "lg " << lg << " coset evaluations of vector " << j;
   }
   for (size_t i = 0; i < d->size(); ++i)
     ref[0][i] = (ref[0][i] * ref[1][i] - ref[2][i]) * d->z_coset_inv();
-  icoset_fft(*d, ref[0], pool, ntt_order::rn);
-  model_coset_quotient(*d, v[0], v[1], v[2]);
+  icoset_fft(*d, ref[0], pool);
+  model_coset_quotient(*d, v[0], v[1], v[2], pool);
   EXPECT_EQ(v[0], ref[0]) << "lg " << lg << " quotient";
 }
 
