@@ -13,18 +13,6 @@ namespace cuzk::ff::device {
 struct fp2_d {
   fp_d c0, c1;
 
-  /// 16-byte vector access (fp_d::load/load_ro/store); p 16-byte aligned.
-  __device__ __forceinline__ static fp2_d load(const fp2_d* p) {
-    return {fp_d::load(&p->c0), fp_d::load(&p->c1)};
-  }
-  __device__ __forceinline__ static fp2_d load_ro(const fp2_d* p) {
-    return {fp_d::load_ro(&p->c0), fp_d::load_ro(&p->c1)};
-  }
-  __device__ __forceinline__ void store(fp2_d* p) const {
-    c0.store(&p->c0);
-    c1.store(&p->c1);
-  }
-
   __device__ __forceinline__ static fp2_d zero() { return {fp_d::zero(), fp_d::zero()}; }
   __device__ __forceinline__ static fp2_d one() { return {fp_d::one(), fp_d::zero()}; }
 

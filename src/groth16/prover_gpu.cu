@@ -506,7 +506,6 @@ auto split_msm_query(const run_t& run, ring_t* ring, size_t qi, query_view<G> q,
   return acc;
 }
 
-/// iFFT (n→r) then coset FFT (r→n) of a zero-padded device array, as prover_cpu.
 /// Zeroes out[n, m): the rows past the QAP's up to the domain size.
 void zero_tail(const run_t& run, device_buffer<fr_t>& out, size_t n) {
   const size_t pad = out.size() - n;

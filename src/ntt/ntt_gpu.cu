@@ -263,6 +263,7 @@ void transform_device(device_context& ctx, const stream& strm, const domain_t& d
   run_passes(a, t, lg, dit, inverse, pre, post, st);
   if (order == ntt_order::nn) bit_reverse_device(a, lg, st);
 }
+
 void coset_evaluations(device_context& ctx, const stream& strm, const domain_t& d, fr_t* d_a) {
   device_scope scope(ctx);
   fr_d* a = reinterpret_cast<fr_d*>(d_a);
