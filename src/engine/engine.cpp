@@ -252,6 +252,10 @@ struct job {
   uint64_t prepared_charged = 0;
   std::shared_ptr<const groth16::prepared_verifying_key> pvk;
   std::vector<srs_entry*> pins;
+  // Workers whose parameters (or plan) failed to load for this job while others' loaded: they
+  // never take its partitions (take_out_of_rotation_locked lifts this if they are all that is
+  // left).
+  std::set<size_t> excluded_workers;
   std::shared_ptr<const compiled_plan> plan;  // null: partitions are synthesized in full
 
   job_state state = job_state::queued;
@@ -296,7 +300,11 @@ int numeric(priority p) {
 class engine_impl final : public proving_engine {
  public:
   engine_impl(const engine_config& cfg, engine_parts parts)
-      : cfg_(cfg), handlers_(std::move(parts.handlers)), make_backend_(parts.make_backend) {
+      : cfg_(cfg),
+        handlers_(std::move(parts.handlers)),
+        make_backend_(parts.make_backend),
+        list_devices_(parts.list_devices) {
+    if (!list_devices_) list_devices_ = proofs::list_gpus;
     if (!make_backend_) {
       make_backend_ = [](const groth16::params_file& file, groth16::point_checks checks, int device,
                          proofs::srs_residency residency, thread_pool& pool, const log_sink& log,
@@ -322,12 +330,19 @@ class engine_impl final : public proving_engine {
     }
 
     const std::vector<proofs::gpu_device_t> gpus =
-        cfg_.disable_gpus ? std::vector<proofs::gpu_device_t>{} : proofs::list_gpus();
+        cfg_.disable_gpus ? std::vector<proofs::gpu_device_t>{} : list_devices_();
     std::vector<proofs::gpu_device_t> chosen;
     if (cfg_.gpu_devices.empty() || cfg_.disable_gpus) {
       chosen = gpus;
     } else {
-      for (int ordinal : cfg_.gpu_devices) {
+      for (size_t i = 0; i < cfg_.gpu_devices.size(); ++i) {
+        const int ordinal = cfg_.gpu_devices[i];
+        // Twice would mean two workers each loading its own copy of the parameters on one GPU.
+        if (std::find(cfg_.gpu_devices.begin(), cfg_.gpu_devices.begin() + i, ordinal) !=
+            cfg_.gpu_devices.begin() + i) {
+          return cuzk::status(status_code::invalid_argument,
+                              "GPU " + std::to_string(ordinal) + " is listed twice");
+        }
         auto it = std::find_if(gpus.begin(), gpus.end(),
                                [&](const proofs::gpu_device_t& g) { return g.ordinal == ordinal; });
         if (it == gpus.end()) {
@@ -1072,41 +1087,17 @@ class engine_impl final : public proving_engine {
       fail_locked(*j, s);
       return;
     }
-    // Parameters on every healthy prover worker, pinned for the job's lifetime: loaded before
-    // any of its partitions takes a buffer, so a load never waits on buffers that wait on it.
+    // Parameters (and the plan) on every healthy prover worker, pinned for the job's lifetime:
+    // loaded before any of its partitions takes a buffer, so a load never waits on buffers that
+    // wait on it.
     const auto t1 = clock_type::now();
-    cuzk::status load_error;
-    for (size_t w = 0; w < workers_.size() && load_error.ok(); ++w) {
-      if (!workers_[w]->healthy) continue;
-      auto e = acquire_srs_locked(lk, j->prepared->circuit(), w, j.get(), nullptr);
-      if (!e) {
-        load_error = e.error();
-        break;
-      }
-      j->pins.push_back(*e);
-      if (!j->pvk) {
-        j->pvk = std::make_shared<const groth16::prepared_verifying_key>(
-            groth16::prepare_verifying_key((*e)->backend->vk()));
-      }
+    if (cuzk::status s = load_on_workers_locked(lk, j); !s) {
+      j->timings.srs_load = ms_between(t1, clock_type::now());
+      fail_locked(*j, s);
+      return;
     }
     j->timings.srs_load = ms_between(t1, clock_type::now());
-    if (!load_error.ok()) {
-      fail_locked(*j, load_error);
-      return;
-    }
     if (j->stopping()) return;  // cancelled while the parameters loaded
-    if (j->pins.empty()) {
-      fail_locked(*j, cuzk::status(status_code::unavailable, "no healthy prover worker"));
-      return;
-    }
-    if (j->plan) {
-      for (srs_entry* e : j->pins) {
-        if (cuzk::status s = ready_plan_locked(lk, *e, *j); !s) {
-          fail_locked(*j, s);
-          return;
-        }
-      }
-    }
     uint64_t pinned_host = 0;
     for (const srs_entry* e : j->pins) pinned_host += e->host_charged;
     if (cuzk::status s = check_fits_locked(*j, pinned_host); !s) {
@@ -1124,6 +1115,75 @@ class engine_impl final : public proving_engine {
     }
     queued_at_[j.get()] = clock_type::now();
     cv_.notify_all();
+  }
+
+  // The job's parameters (and its plan) loaded and pinned on every healthy prover worker, the
+  // workers at once: a thread each, since every load is bound by its own device's upload and the
+  // file's pages are read from disk once for all of them (the page cache); one after the other,
+  // eight GPUs would wait eight loads of 47 GB before a 32 GiB PoRep's first proof. A worker
+  // whose load fails while another's succeeds is left out of the job (excluded_workers) and, for
+  // a device fault, counts as a failure of its device (two in a row take it out of rotation); when
+  // every worker fails the input is blamed (the file, the budget), no device, and the job fails
+  // with the first error. Called by PREPARE, which holds `j` in flight.
+  cuzk::status load_on_workers_locked(std::unique_lock<std::mutex>& lk,
+                                      const std::shared_ptr<job>& j) {
+    std::vector<size_t> targets;
+    for (size_t w = 0; w < workers_.size(); ++w)
+      if (workers_[w]->healthy) targets.push_back(w);
+    if (targets.empty()) return cuzk::status(status_code::unavailable, "no healthy prover worker");
+    std::vector<cuzk::status> outcome(targets.size());
+    const auto load_one = [&](std::unique_lock<std::mutex>& held, size_t i) {
+      auto e = acquire_srs_locked(held, j->prepared->circuit(), targets[i], j.get(), nullptr);
+      if (!e) {
+        outcome[i] = e.error();
+        return;
+      }
+      j->pins.push_back(*e);
+      if (j->plan) outcome[i] = ready_plan_locked(held, **e, *j);
+    };
+    if (targets.size() == 1) {
+      load_one(lk, 0);
+    } else {
+      lk.unlock();
+      std::vector<std::thread> loaders;
+      for (size_t i = 0; i < targets.size(); ++i) {
+        loaders.emplace_back([&, i] {
+          std::unique_lock held(mu_);
+          load_one(held, i);
+        });
+      }
+      for (std::thread& t : loaders) t.join();
+      lk.lock();
+    }
+    size_t loaded = 0;
+    for (const cuzk::status& st : outcome) loaded += st.ok() ? 1 : 0;
+    if (loaded == 0) return outcome.front();
+    for (size_t i = 0; i < targets.size(); ++i) {
+      if (outcome[i].ok()) {
+        if (!j->pvk) {
+          for (srs_entry* e : j->pins) {
+            if (e->worker != targets[i]) continue;
+            j->pvk = std::make_shared<const groth16::prepared_verifying_key>(
+                groth16::prepare_verifying_key(e->backend->vk()));
+          }
+        }
+        continue;
+      }
+      const size_t w = targets[i];
+      prover_worker& wk = *workers_[w];
+      j->excluded_workers.insert(w);
+      const status_code code = outcome[i].code();
+      if (code == status_code::cancelled) continue;
+      logf(cfg_.log, log_level::warn,
+           "engine: job %s: the parameters failed on %s (%s): its partitions go to the other "
+           "workers",
+           j->id.c_str(), wk.name.c_str(), outcome[i].to_string().c_str());
+      // Memory that cannot hold them is the worker's size, not a fault of its device.
+      const bool device_fault = wk.device >= 0 && code != status_code::resource_exhausted;
+      if (device_fault && ++wk.consecutive_failures >= 2 && wk.healthy)
+        take_out_of_rotation_locked(w);
+    }
+    return {};
   }
 
   // The compiled plan of the job's circuit: compiled on this thread by the first job of the
@@ -1308,11 +1368,15 @@ class engine_impl final : public proving_engine {
     for (;;) {
       prover_worker& wk = *workers_[w];
       if (exit_ || !wk.healthy) return;
-      if (prover_queue_.empty()) {
+      // The first ready partition of a job this worker is not excluded from.
+      auto next = prover_queue_.begin();
+      while (next != prover_queue_.end() && next->second.owner->excluded_workers.count(w) > 0)
+        ++next;
+      if (next == prover_queue_.end()) {
         cv_.wait(lk);
         continue;
       }
-      auto node = prover_queue_.extract(prover_queue_.begin());
+      auto node = prover_queue_.extract(next);
       const unsigned k = unsigned(node.key().partition);
       ready_partition rp = std::move(node.mapped());
       cv_.notify_all();  // the lookahead has room again
@@ -1453,15 +1517,24 @@ class engine_impl final : public proving_engine {
     wk.healthy = false;
     logf(cfg_.log, log_level::error, "engine: %s taken out of rotation after repeated failures",
          wk.name.c_str());
-    const bool any_healthy =
-        std::any_of(workers_.begin(), workers_.end(), [](const auto& x) { return x->healthy; });
-    if (!any_healthy) {
+    const unsigned healthy = unsigned(
+        std::count_if(workers_.begin(), workers_.end(), [](const auto& x) { return x->healthy; }));
+    lookahead_ = 2 * std::max(1u, healthy);
+    // A job whose every worker left in rotation is excluded from it would wait forever: those
+    // workers try it after all (loading its parameters when they take a partition; a failure
+    // then fails the job with its reason).
+    for (job* j : active_) {
+      bool served = false;
+      for (size_t v = 0; v < workers_.size() && !served; ++v)
+        served = workers_[v]->healthy && j->excluded_workers.count(v) == 0;
+      if (!served) j->excluded_workers.clear();
+    }
+    if (healthy == 0) {
       logf(cfg_.log, log_level::warn, "engine: no healthy GPU left: proving on the CPU");
       const unsigned threads = cfg_.prover_threads
                                    ? cfg_.prover_threads
                                    : std::max(1u, std::thread::hardware_concurrency());
       add_cpu_worker(threads);
-      lookahead_ = 2;
       start_prover(workers_.size() - 1);
     }
     cv_.notify_all();
@@ -1554,6 +1627,7 @@ class engine_impl final : public proving_engine {
   const engine_config cfg_;
   const handler_list handlers_;
   backend_factory make_backend_;
+  device_lister list_devices_;
   uint64_t host_budget_ = 0;
   unsigned synthesis_workers_ = 0;
   unsigned lookahead_ = 2;

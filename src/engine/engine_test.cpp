@@ -11,11 +11,13 @@
 // in flight while the test acts on it).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "engine/engine_test_worker.hpp"
@@ -880,6 +882,188 @@ TEST_F(engine_test, a_missing_parameter_file_fails_the_job_with_its_path) {
   ASSERT_EQ(res->state, job_state::failed);
   EXPECT_NE(res->error.message().find("missing.params"), std::string::npos)
       << res->error.to_string();
+}
+
+// ---- several devices --------------------------------------------------------------------
+//
+// Two GPU workers, "gpu 0" and "gpu 1", listed through engine_parts::list_devices. On the GPU run
+// (CUZK_ENGINE_TEST_WORKER=gpu) both are GPU 0 for real: two workers, each with its own parameter
+// copy and streams, on one device. Elsewhere each is a CPU prover behind a GPU worker: the
+// engine's N-device paths (spreading, per-device parameters, failover) run in CI too.
+
+// Per simulated device: a delay before each proof, faults to inject, and the loads seen.
+struct device_faults {
+  std::array<std::atomic<int>, 2> start_sleep_ms{};
+  std::array<std::atomic<bool>, 2> start_fails{};
+  std::array<std::atomic<bool>, 2> load_fails{};
+  std::array<std::atomic<int>, 2> loads{};
+  // When set, every load waits (up to 10 s) until both devices are loading at once.
+  std::atomic<bool> loads_meet{false};
+  std::atomic<int> loading{0};
+  std::atomic<bool> met{false};
+};
+
+struct device_backend final : proofs::prover_backend {
+  device_backend(std::unique_ptr<proofs::prover_backend> b, int d, device_faults& f)
+      : inner(std::move(b)), device(d), faults(f) {}
+  const std::string& name() const override { return inner->name(); }
+  const groth16::verifying_key& vk() const override { return inner->vk(); }
+  uint64_t host_bytes() const override { return inner->host_bytes(); }
+  uint64_t device_bytes() const override { return inner->device_bytes(); }
+  result<groth16::proof_parts> start(const groth16::assignment& asg, thread_pool& pool,
+                                     groth16::prover_timings* t) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(faults.start_sleep_ms[device].load()));
+    if (faults.start_fails[device]) return status(status_code::internal, "injected device fault");
+    return inner->start(asg, pool, t);
+  }
+  std::unique_ptr<proofs::prover_backend> inner;
+  int device;
+  device_faults& faults;
+};
+
+class two_devices_test : public engine_test {
+ protected:
+  static engine_config two_device_config() {
+    engine_config c = config();
+    c.disable_gpus = false;
+    c.gpu_devices.clear();  // every device listed
+    return c;
+  }
+  engine_parts two_device_parts() {
+    engine_parts ps = parts();
+    ps.list_devices = [] {
+      const uint64_t bytes = uint64_t(8) << 30;
+      return std::vector<proofs::gpu_device_t>{{0, "simulated A", bytes},
+                                               {1, "simulated B", bytes}};
+    };
+    device_faults* f = &faults_;
+    ps.make_backend =
+        [f](const groth16::params_file& file, groth16::point_checks c, int d,
+            proofs::srs_residency where, thread_pool& pool, const log_sink& log,
+            const progress_fn& progress) -> result<std::unique_ptr<proofs::prover_backend>> {
+      if (d < 0 || d > 1) return status(status_code::internal, "test: unexpected device");
+      ++f->loads[d];
+      if (f->loads_meet) {
+        ++f->loading;
+        for (int i = 0; i < 1000 && f->loading.load() < 2; ++i) std::this_thread::sleep_for(10ms);
+        if (f->loading.load() >= 2) f->met = true;
+      }
+      if (f->load_fails[d]) return status(status_code::internal, "injected upload failure");
+      auto b = proofs::make_prover_backend(file, c, on_gpu() ? 0 : -1, pool, log, progress, where);
+      if (!b) return b.error();
+      return std::unique_ptr<proofs::prover_backend>(new device_backend(std::move(*b), d, *f));
+    };
+    return ps;
+  }
+  static std::set<std::string> workers_of(const job_result& r) {
+    std::set<std::string> names;
+    for (const auto& p : r.timings.partitions) names.insert(p.worker);
+    return names;
+  }
+  device_faults faults_;
+};
+
+// One job's partitions go to both devices; each device holds its own parameters.
+TEST_F(two_devices_test, the_partitions_of_one_job_spread_over_both) {
+  faults_.start_sleep_ms[0] = faults_.start_sleep_ms[1] = 100;
+  auto e = make(two_device_config(), two_device_parts());
+  auto r = e->submit(request(101, 6));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  auto res = e->await(r->job_id, 120s);
+  ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
+  EXPECT_TRUE(proof_verifies(res->proof, 101, 6));
+  EXPECT_EQ(workers_of(*res), (std::set<std::string>{"gpu 0", "gpu 1"}));
+  const engine_status st = e->status();
+  ASSERT_EQ(st.workers.size(), 2u);
+  for (int d = 0; d < 2; ++d) {
+    EXPECT_EQ(st.workers[d].name, "gpu " + std::to_string(d));
+    EXPECT_EQ(st.workers[d].device, d);
+    EXPECT_TRUE(st.workers[d].healthy);
+    EXPECT_GT(st.workers[d].busy_seconds, 0);
+    EXPECT_EQ(faults_.loads[d], 1);
+  }
+  std::set<std::string> holders;
+  for (const auto& s : st.srs) holders.insert(s.worker);
+  EXPECT_EQ(holders, (std::set<std::string>{"gpu 0", "gpu 1"}));
+}
+
+// The parameters load on both devices at once, not one after the other.
+TEST_F(two_devices_test, parameters_load_on_both_devices_at_once) {
+  faults_.loads_meet = true;
+  auto e = make(two_device_config(), two_device_parts());
+  auto r = e->submit(request(102, 2));
+  ASSERT_EQ(e->await(r->job_id, 120s)->state, job_state::completed);
+  EXPECT_TRUE(faults_.met) << "the second load began only after the first ended";
+}
+
+// A device whose proofs keep failing leaves the rotation; its partitions are retried on the
+// other device, which finishes every job; no CPU worker is added while a GPU is left.
+TEST_F(two_devices_test, a_failing_device_leaves_the_rotation_and_the_other_proves) {
+  faults_.start_sleep_ms[0] = 100;
+  faults_.start_fails[1] = true;
+  auto e = make(two_device_config(), two_device_parts());
+  for (uint64_t s = 0; s < 4 && e->status().workers.at(1).healthy; ++s) {
+    auto r = e->submit(request(110 + s, 4));
+    auto res = e->await(r->job_id, 120s);
+    ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
+    EXPECT_TRUE(proof_verifies(res->proof, 110 + s, 4));
+    EXPECT_EQ(workers_of(*res), std::set<std::string>{"gpu 0"});
+  }
+  const engine_status st = e->status();
+  ASSERT_EQ(st.workers.size(), 2u);
+  EXPECT_TRUE(st.workers[0].healthy);
+  EXPECT_FALSE(st.workers[1].healthy);
+  auto r = e->submit(request(120, 3));
+  auto res = e->await(r->job_id, 120s);
+  ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
+  EXPECT_EQ(workers_of(*res), std::set<std::string>{"gpu 0"});
+}
+
+// A device whose parameter upload fails is left out of the job, which completes on the other;
+// the second failure in a row takes it out of the rotation, and no load is tried on it again.
+TEST_F(two_devices_test, a_device_that_cannot_load_is_left_out_not_the_job) {
+  faults_.load_fails[1] = true;
+  auto e = make(two_device_config(), two_device_parts());
+  for (uint64_t s = 0; s < 3; ++s) {
+    auto r = e->submit(request(130 + s, 3));
+    auto res = e->await(r->job_id, 120s);
+    ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
+    EXPECT_TRUE(proof_verifies(res->proof, 130 + s, 3));
+    EXPECT_EQ(workers_of(*res), std::set<std::string>{"gpu 0"});
+    // Parameters stay resident on gpu 0 between jobs: the failed uploads are the only new loads.
+    EXPECT_EQ(e->status().workers.at(1).healthy, s == 0) << "after job " << s;
+  }
+  EXPECT_EQ(faults_.loads[0], 1);
+  EXPECT_EQ(faults_.loads[1], 2);
+}
+
+// When every device fails to load, the input is blamed, not the devices: the job fails with the
+// reason and both stay in rotation.
+TEST_F(two_devices_test, a_load_failing_everywhere_fails_the_job_and_blames_no_device) {
+  faults_.load_fails[0] = faults_.load_fails[1] = true;
+  auto e = make(two_device_config(), two_device_parts());
+  for (uint64_t s = 0; s < 3; ++s) {
+    auto r = e->submit(request(140 + s, 2));
+    auto res = e->await(r->job_id, 60s);
+    ASSERT_EQ(res->state, job_state::failed);
+    EXPECT_NE(res->error.message().find("injected upload failure"), std::string::npos)
+        << res->error.to_string();
+  }
+  const engine_status st = e->status();
+  ASSERT_EQ(st.workers.size(), 2u);
+  EXPECT_TRUE(st.workers[0].healthy);
+  EXPECT_TRUE(st.workers[1].healthy);
+}
+
+TEST_F(two_devices_test, a_device_listed_twice_is_refused) {
+  engine_config c = two_device_config();
+  c.gpu_devices = {1, 0, 1};
+  auto e = create_engine(c, two_device_parts());
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.error().code(), status_code::invalid_argument);
+  EXPECT_NE(e.error().message().find("GPU 1 is listed twice"), std::string::npos);
+  c.gpu_devices = {2};
+  EXPECT_EQ(create_engine(c, two_device_parts()).error().code(), status_code::invalid_argument);
 }
 
 }  // namespace

@@ -133,10 +133,16 @@ using backend_factory = std::function<result<std::unique_ptr<proofs::prover_back
     proofs::srs_residency residency, thread_pool& pool, const log_sink& log,
     const progress_fn& progress)>;
 
+/// The CUDA devices the engine may prove on (engine_config::gpu_devices picks among them).
+using device_lister = std::function<std::vector<proofs::gpu_device_t>()>;
+
 /// What create() fixes and a test may replace.
 struct engine_parts {
   handler_list handlers = builtin_handlers();
   backend_factory make_backend;  ///< empty: proofs::make_prover_backend
+  /// Empty: proofs::list_gpus. Tests list simulated devices (several GPU workers on a machine
+  /// with one GPU, or none) and map them to real backends in make_backend.
+  device_lister list_devices;
 };
 
 /// proving_engine::create with explicit parts (tests: extra kinds, fault-injecting backends).

@@ -189,5 +189,26 @@ TEST(seal, eight_mib_cc_c1_verifies) {
   EXPECT_TRUE(verify_c1_output(*c1, s->config()).ok());
 }
 
+// An end-to-end oracle from upstream: lotus-bench's `simple` command documents its sealing of a
+// 2 KiB CC sector with its defaults — miner t01000 (prover_id = LEB128(1000)), sector 1,
+// StackedDrg2KiBV1_1, ticket 32 zero bytes (the default from 2022-03 to 2023-11) — as
+// d:baga6ea4seaqpy7usqklokfx2vxuynmupslkeutzexe2uqurdg5vhtebhxqmpqmy and
+// r:bagboea4b5abcbrshxgmmpaucffwp2elaofbcrvb7hmcu3653o4lsw2arlor4hn3c (filecoin-project/lotus,
+// cmd/lotus-bench/simple.go, the help text of simpleCmd; the hex below is the CIDs' digests).
+// Real rust-fil-proofs output: the whole labeling, both trees and the comm_r hash at once.
+TEST(seal, lotus_bench_2kib_cc_comm_r) {
+  seal_request_t r;
+  r.config = *porep_config(registered_seal_proof::stacked_drg_2kib_v1_1);
+  r.prover_id = prover_id_from_actor(1000);
+  r.sector_id = 1;
+  r.ticket.fill(0);
+  auto s = seal_sector(r, {});
+  ASSERT_TRUE(s.ok()) << s.error().to_string();
+  EXPECT_EQ(cuzk::to_hex(s->comm_d),
+            "fc7e928296e516faade986b28f92d44a4f24b935485223376a799027bc18f833");
+  EXPECT_EQ(cuzk::to_hex(s->comm_r),
+            "c647b998c78282296cfd1160714228d43f3b054dfbbb77172b68115ba3c3b762");
+}
+
 }  // namespace
 }  // namespace cuzk::porep
