@@ -74,20 +74,19 @@ struct split_d {
   }
 };
 
-/// A diagonal factor applied while a pass loads (pre) or stores (post): none, a constant,
-/// split(logical index) where the logical index of position i is bitrev(i) when `reversed`, or
-/// (pre only) the quotient's numerator x·b[i] − c[i].
+/// A diagonal factor applied while a pass loads (pre) or stores (post) position i: none, a
+/// constant, table.at(i) (a bit-reversed array's factors come from a table built bit-reversed,
+/// tile::split_powers_bit_reversed), or (pre only) the quotient's numerator x·b[i] − c[i].
 struct scale_d {
   enum mode_t : unsigned { none, constant, split, product_minus } mode = none;
-  bool reversed = false;
   fr_d c{};
   split_d table;
   const fr_d* mul = nullptr;  // product_minus: b
   const fr_d* sub = nullptr;  // product_minus: c
-  __device__ __forceinline__ fr_d apply(const fr_d& x, size_t i, unsigned lg_n) const {
+  __device__ __forceinline__ fr_d apply(const fr_d& x, size_t i) const {
     if (mode == constant) return x * c;
     if (mode == product_minus) return x * fr_d::load_ro(mul + i) - fr_d::load_ro(sub + i);
-    return x * table.at(reversed ? tile::bitrev(i, lg_n) : i);
+    return x * table.at(i);
   }
 };
 
@@ -106,7 +105,7 @@ __global__ void __launch_bounds__(TILE / 4)
   for (unsigned e = t; e < T; e += nt) {
     const size_t i = tile::element_index(p, b, e);
     fr_d x = fr_d::load(a + i);
-    if (pre.mode != scale_d::none) x = pre.apply(x, i, lg_n);
+    if (pre.mode != scale_d::none) x = pre.apply(x, i);
     if (DIT && p.lg_slow != 0) x = x * twist.at(tile::twist_exponent(p, lg_n, b, e));
     tl.set(e, x);
   }
@@ -120,7 +119,7 @@ __global__ void __launch_bounds__(TILE / 4)
     const size_t i = tile::element_index(p, b, e);
     fr_d x = tl.get(e);
     if (!DIT && p.lg_slow != 0) x = x * twist.at(tile::twist_exponent(p, lg_n, b, e));
-    if (post.mode != scale_d::none) x = post.apply(x, i, lg_n);
+    if (post.mode != scale_d::none) x = post.apply(x, i);
     x.store(a + i);
   }
 }
@@ -158,8 +157,7 @@ struct split_powers {
   device_buffer<fr_d> lo, hi;
   unsigned lg_lo = 0;
 
-  split_powers(const fr_t& x, unsigned lg, const fr_t& s, const stream& strm) {
-    const tile::split_powers_t t = tile::split_powers(x, lg, s);
+  split_powers(const tile::split_powers_t& t, const stream& strm) {
     lo = upload(t.lo, strm);
     hi = upload(t.hi, strm);
     lg_lo = t.lg_lo;
@@ -167,13 +165,15 @@ struct split_powers {
   split_d view() const { return {hi.data(), lo.data(), lg_lo}; }
 };
 
-/// Tables of one size (a few √m-sized arrays; 2^27: 1.5 MiB in all).
+/// Tables of one size (a few √m-sized arrays; 2^27: 2 MiB in all). *_br: at position i the
+/// factor of exponent bitrev(i), for the arrays a pass holds in bit-reversed order.
 struct tables_t {
   device_buffer<fr_d> inner_fwd, inner_inv;            // ω_(2^lg_inner)^±i, i < 2^(lg_inner-1)
   std::unique_ptr<split_powers> twist_fwd, twist_inv;  // ω^±e, e < m
-  std::unique_ptr<split_powers> coset, icoset;         // g^i; g^-i·m^-1
-  std::unique_ptr<split_powers> coset_scaled;          // g^i·m^-1 (ifft's m^-1 folded in)
-  std::unique_ptr<split_powers> quotient;              // g^-i·m^-1·(g^m − 1)^-1
+  std::unique_ptr<split_powers> coset, coset_br;       // g^i
+  std::unique_ptr<split_powers> icoset, icoset_br;     // g^-i·m^-1
+  std::unique_ptr<split_powers> coset_scaled_br;       // g^i·m^-1 (ifft's m^-1 folded in)
+  std::unique_ptr<split_powers> quotient_br;           // g^-i·m^-1·(g^m − 1)^-1
   fr_t size_inv;
 };
 
@@ -184,13 +184,20 @@ std::shared_ptr<tables_t> build_tables(const domain_t& d, const stream& strm) {
   const unsigned lg = d.log_size();
   t->inner_fwd = upload(tile::inner_table(d.omega(), lg), strm);
   t->inner_inv = upload(tile::inner_table(d.omega_inv(), lg), strm);
-  t->twist_fwd = std::make_unique<split_powers>(d.omega(), lg, fr_t::one(), strm);
-  t->twist_inv = std::make_unique<split_powers>(d.omega_inv(), lg, fr_t::one(), strm);
-  t->coset = std::make_unique<split_powers>(d.coset_gen(), lg, fr_t::one(), strm);
-  t->icoset = std::make_unique<split_powers>(d.coset_gen_inv(), lg, d.size_inv(), strm);
-  t->coset_scaled = std::make_unique<split_powers>(d.coset_gen(), lg, d.size_inv(), strm);
-  t->quotient =
-      std::make_unique<split_powers>(d.coset_gen_inv(), lg, d.size_inv() * d.z_coset_inv(), strm);
+  const auto natural = [&](const fr_t& x, const fr_t& s) {
+    return std::make_unique<split_powers>(tile::split_powers(x, lg, s), strm);
+  };
+  const auto reversed = [&](const fr_t& x, const fr_t& s) {
+    return std::make_unique<split_powers>(tile::split_powers_bit_reversed(x, lg, s), strm);
+  };
+  t->twist_fwd = natural(d.omega(), fr_t::one());
+  t->twist_inv = natural(d.omega_inv(), fr_t::one());
+  t->coset = natural(d.coset_gen(), fr_t::one());
+  t->coset_br = reversed(d.coset_gen(), fr_t::one());
+  t->icoset = natural(d.coset_gen_inv(), d.size_inv());
+  t->icoset_br = reversed(d.coset_gen_inv(), d.size_inv());
+  t->coset_scaled_br = reversed(d.coset_gen(), d.size_inv());
+  t->quotient_br = reversed(d.coset_gen_inv(), d.size_inv() * d.z_coset_inv());
   t->size_inv = d.size_inv();
   strm.synchronize();
   return t;
@@ -249,15 +256,13 @@ void transform_device(device_context& ctx, const stream& strm, const domain_t& d
   scale_d pre, post;
   if (kind == ntt_kind::coset_fft) {
     pre.mode = scale_d::split;
-    pre.reversed = dit;
-    pre.table = t.coset->view();
+    pre.table = (dit ? t.coset_br : t.coset)->view();
   } else if (kind == ntt_kind::ifft) {
     post.mode = scale_d::constant;
     post.c = to_device(t.size_inv);
   } else if (kind == ntt_kind::icoset_fft) {
     post.mode = scale_d::split;
-    post.reversed = !dit;
-    post.table = t.icoset->view();
+    post.table = (dit ? t.icoset : t.icoset_br)->view();
   }
   if (order == ntt_order::rr) bit_reverse_device(a, lg, st);
   run_passes(a, t, lg, dit, inverse, pre, post, st);
@@ -271,8 +276,7 @@ void coset_evaluations(device_context& ctx, const stream& strm, const domain_t& 
   const unsigned lg = d.log_size();
   scale_d post;  // position i holds coefficient bitrev(i): times m^-1·g^bitrev(i)
   post.mode = scale_d::split;
-  post.reversed = true;
-  post.table = t.coset_scaled->view();
+  post.table = t.coset_scaled_br->view();
   run_passes(a, t, lg, /*dit=*/false, /*inverse=*/true, scale_d{}, post, strm.get());
   run_passes(a, t, lg, /*dit=*/true, /*inverse=*/false, scale_d{}, scale_d{}, strm.get());
 }
@@ -289,8 +293,7 @@ void coset_quotient(device_context& ctx, const stream& strm, const domain_t& d, 
   pre.sub = reinterpret_cast<const fr_d*>(d_c);
   scale_d post;  // position i holds coefficient bitrev(i): times g^-bitrev(i)·m^-1·Z^-1
   post.mode = scale_d::split;
-  post.reversed = true;
-  post.table = t.quotient->view();
+  post.table = t.quotient_br->view();
   run_passes(a, t, lg, /*dit=*/false, /*inverse=*/true, pre, post, strm.get());
   bit_reverse_device(a, lg, strm.get());
 }

@@ -61,6 +61,7 @@ inline std::vector<pass_t> plan(unsigned lg_n) {
 struct split_powers_t {
   std::vector<ff::fr_t> lo, hi;
   unsigned lg_lo = 0;
+  ff::fr_t at(size_t i) const { return hi[i >> lg_lo] * lo[i & ((size_t(1) << lg_lo) - 1)]; }
 };
 inline split_powers_t split_powers(const ff::fr_t& x, unsigned lg, const ff::fr_t& s) {
   split_powers_t t;
@@ -108,6 +109,27 @@ CUZK_HD_INLINE size_t bitrev(size_t i, unsigned lg) {
   for (unsigned b = 0; b < lg; ++b, i >>= 1) r = (r << 1) | (i & 1);
   return r;
 #endif
+}
+
+/// The powers at bit-reversed exponents, for a pass storing (or loading) position i of a
+/// bit-reversed array: hi[i >> lg_lo]·lo[i mod 2^lg_lo] = s·x^bitrev_lg(i). With
+/// i = i_hi·2^lg_lo + i_lo, bitrev_lg(i) = bitrev_lg_lo(i_lo)·2^(lg − lg_lo) +
+/// bitrev_(lg−lg_lo)(i_hi), so lo[j] = y^bitrev_lg_lo(j) with y = x^(2^(lg − lg_lo)), and hi[j] =
+/// s·x^bitrev_(lg−lg_lo)(j): neighbouring positions read neighbouring entries, where split_powers
+/// read at bitrev(i) scatters a warp over the hi table.
+inline split_powers_t split_powers_bit_reversed(const ff::fr_t& x, unsigned lg, const ff::fr_t& s) {
+  split_powers_t t;
+  t.lg_lo = (lg + 1) / 2;
+  const unsigned lg_hi = lg - t.lg_lo;
+  ff::fr_t y = x;
+  for (unsigned b = 0; b < lg_hi; ++b) y = y * y;
+  const split_powers_t lo = split_powers(y, t.lg_lo, ff::fr_t::one());  // at(j) = y^j
+  const split_powers_t hi = split_powers(x, lg_hi, s);                  // at(j) = s·x^j
+  t.lo.resize(size_t(1) << t.lg_lo);
+  for (size_t j = 0; j < t.lo.size(); ++j) t.lo[j] = lo.at(bitrev(j, t.lg_lo));
+  t.hi.resize(size_t(1) << lg_hi);
+  for (size_t j = 0; j < t.hi.size(); ++j) t.hi[j] = hi.at(bitrev(j, lg_hi));
+  return t;
 }
 
 /// Tiles per pass and threads per tile (each thread holds 4 elements in a radix-4 step).

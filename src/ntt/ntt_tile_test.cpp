@@ -29,22 +29,17 @@ struct host_tile {
   void set(unsigned e, const fr_t& x) { v[e] = x; }
 };
 
-fr_t split_at(const tile::split_powers_t& t, size_t i) {
-  return t.hi[i >> t.lg_lo] * t.lo[i & ((size_t(1) << t.lg_lo) - 1)];
-}
-
 /// ntt_gpu.cu's scale_d.
 struct scale_t {
   enum { none, constant, split, product_minus } mode = none;
-  bool reversed = false;
   fr_t c{};
   const tile::split_powers_t* table = nullptr;
   const std::vector<fr_t>* mul = nullptr;
   const std::vector<fr_t>* sub = nullptr;
-  fr_t apply(const fr_t& x, size_t i, unsigned lg_n) const {
+  fr_t apply(const fr_t& x, size_t i) const {
     if (mode == constant) return x * c;
     if (mode == product_minus) return x * mul->at(i) - sub->at(i);
-    return x * split_at(*table, reversed ? tile::bitrev(i, lg_n) : i);
+    return x * table->at(i);
   }
 };
 
@@ -62,8 +57,8 @@ void model_pass(std::vector<fr_t>& a, const tile::pass_t& p, unsigned lg_n,
     for (unsigned e = 0; e < T; ++e) {
       const size_t i = tile::element_index(p, b, e);
       fr_t x = a.at(i);
-      if (pre.mode != scale_t::none) x = pre.apply(x, i, lg_n);
-      if (DIT && p.lg_slow != 0) x = x * split_at(twist, tile::twist_exponent(p, lg_n, b, e));
+      if (pre.mode != scale_t::none) x = pre.apply(x, i);
+      if (DIT && p.lg_slow != 0) x = x * twist.at(tile::twist_exponent(p, lg_n, b, e));
       tl.set(e, x);
     }
     for (unsigned s = 0; s < tile::step_count(p); ++s)
@@ -71,8 +66,8 @@ void model_pass(std::vector<fr_t>& a, const tile::pass_t& p, unsigned lg_n,
     for (unsigned e = 0; e < T; ++e) {
       const size_t i = tile::element_index(p, b, e);
       fr_t x = tl.get(e);
-      if (!DIT && p.lg_slow != 0) x = x * split_at(twist, tile::twist_exponent(p, lg_n, b, e));
-      if (post.mode != scale_t::none) x = post.apply(x, i, lg_n);
+      if (!DIT && p.lg_slow != 0) x = x * twist.at(tile::twist_exponent(p, lg_n, b, e));
+      if (post.mode != scale_t::none) x = post.apply(x, i);
       a.at(i) = x;
     }
   }
@@ -103,10 +98,9 @@ void model_passes(const domain_t& d, std::vector<fr_t>& a, bool dit, bool invers
 /// forward.
 void model_coset_evaluations(const domain_t& d, std::vector<fr_t>& a) {
   const tile::split_powers_t coset_scaled =
-      tile::split_powers(d.coset_gen(), d.log_size(), d.size_inv());
+      tile::split_powers_bit_reversed(d.coset_gen(), d.log_size(), d.size_inv());
   scale_t post;
   post.mode = scale_t::split;
-  post.reversed = true;
   post.table = &coset_scaled;
   model_passes(d, a, false, true, scale_t{}, post);
   model_passes(d, a, true, false, scale_t{}, scale_t{});
@@ -116,15 +110,14 @@ void model_coset_evaluations(const domain_t& d, std::vector<fr_t>& a) {
 /// g^-bitrev(i)·m^-1·Z^-1, then the bit reversal.
 void model_coset_quotient(const domain_t& d, std::vector<fr_t>& a, const std::vector<fr_t>& b,
                           const std::vector<fr_t>& c, thread_pool& pool) {
-  const tile::split_powers_t quotient =
-      tile::split_powers(d.coset_gen_inv(), d.log_size(), d.size_inv() * d.z_coset_inv());
+  const tile::split_powers_t quotient = tile::split_powers_bit_reversed(
+      d.coset_gen_inv(), d.log_size(), d.size_inv() * d.z_coset_inv());
   scale_t pre;
   pre.mode = scale_t::product_minus;
   pre.mul = &b;
   pre.sub = &c;
   scale_t post;
   post.mode = scale_t::split;
-  post.reversed = true;
   post.table = &quotient;
   model_passes(d, a, false, true, pre, post);
   bit_reverse(a, pool);
@@ -135,19 +128,22 @@ void model(const domain_t& d, std::vector<fr_t>& a, kind k, ntt_order order, thr
   const unsigned lg = d.log_size();
   const bool inverse = k == kind::ifft || k == kind::icoset_fft;
   const bool dit = order == ntt_order::rn;
-  const tile::split_powers_t coset = tile::split_powers(d.coset_gen(), lg, fr_t::one());
-  const tile::split_powers_t icoset = tile::split_powers(d.coset_gen_inv(), lg, d.size_inv());
+  // A bit-reversed array's factors come from the table built bit-reversed (as ntt_gpu.cu's *_br).
+  const tile::split_powers_t coset =
+      dit ? tile::split_powers_bit_reversed(d.coset_gen(), lg, fr_t::one())
+          : tile::split_powers(d.coset_gen(), lg, fr_t::one());
+  const tile::split_powers_t icoset =
+      dit ? tile::split_powers(d.coset_gen_inv(), lg, d.size_inv())
+          : tile::split_powers_bit_reversed(d.coset_gen_inv(), lg, d.size_inv());
   scale_t pre, post;
   if (k == kind::coset_fft) {
     pre.mode = scale_t::split;
-    pre.reversed = dit;
     pre.table = &coset;
   } else if (k == kind::ifft) {
     post.mode = scale_t::constant;
     post.c = d.size_inv();
   } else if (k == kind::icoset_fft) {
     post.mode = scale_t::split;
-    post.reversed = !dit;
     post.table = &icoset;
   }
   if (order == ntt_order::rr) bit_reverse(a, pool);
@@ -184,6 +180,25 @@ void check(unsigned lg, kind k, ntt_order o, test_rng& rng, thread_pool& pool) {
   while (i < a.size() && a[i] == ref[i]) ++i;
   EXPECT_EQ(i, a.size()) << "lg " << lg << " kind " << int(k) << " order " << int(o)
                          << ": first mismatch at " << i;
+}
+
+// The tables at bit-reversed exponents against s·x^bitrev(i) computed directly (x a random
+// element, not only roots of unity), for every lg up to 13 (odd and even splits, lg 0 and 1).
+TEST(NttTile, SplitPowersBitReversedAreThePowersAtBitrev) {
+  auto rng = test_rng::from_env("NttTile.SplitPowersBitReversedAreThePowersAtBitrev");
+  for (unsigned lg = 0; lg <= 13; ++lg) {
+    const fr_t x = fr_t::random(rng), s = fr_t::random(rng);
+    const tile::split_powers_t t = tile::split_powers_bit_reversed(x, lg, s);
+    ASSERT_EQ(t.lo.size() * t.hi.size(), size_t(1) << lg);
+    std::vector<fr_t> natural(size_t(1) << lg);
+    fr_t acc = s;
+    for (auto& v : natural) {
+      v = acc;
+      acc *= x;
+    }
+    for (size_t i = 0; i < natural.size(); ++i)
+      ASSERT_EQ(t.at(i), natural[tile::bitrev(i, lg)]) << "lg " << lg << " i " << i;
+  }
 }
 
 TEST(NttTile, PlanCoversEveryStageOnce) {
