@@ -3,7 +3,8 @@
 // memory (index and twiddle arithmetic: ntt_tile.hpp, shared with the CPU model in
 // ntt_tile_test.cpp). 2^27 = 3 passes (9 + 8 + 10 stages), each one read and one write of the
 // array. Twiddles: the stages of a pass read a table of at most 512 roots of order ≤ 2^10; the
-// four-step twist between passes is one product per element of two √m-sized tables. Coset factors
+// four-step twist between passes is one product per element of two √m-sized tables (one load from
+// a table of N' powers in a pass whose block N' ≤ 2^18). Coset factors
 // g^i (g^-i·m^-1 for the inverse) and m^-1 are applied while the first (last) pass loads (stores).
 // The prover's chain (coset_evaluations, coset_quotient) pairs a DIF inverse with a DIT forward
 // transform so the coset values need no bit reversal, folds m^-1 into the coset factors, and
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -74,6 +76,17 @@ struct split_d {
   }
 };
 
+/// The twist of one pass: from its single table (tile::single_twist: ω_N'^j) when it has one,
+/// else from the split tables of ω^e.
+struct twist_d {
+  split_d split;
+  const fr_d* single = nullptr;
+  __device__ __forceinline__ fr_d at(const pass_t& p, unsigned lg_n, size_t b, unsigned e) const {
+    if (single != nullptr) return fr_d::load_ro(single + tile::twist_step(p, b, e));
+    return split.at(tile::twist_exponent(p, lg_n, b, e));
+  }
+};
+
 /// A diagonal factor applied while a pass loads (pre) or stores (post) position i: none, a
 /// constant, table.at(i) (a bit-reversed array's factors come from a table built bit-reversed,
 /// tile::split_powers_bit_reversed), or (pre only) the quotient's numerator x·b[i] − c[i].
@@ -93,7 +106,7 @@ struct scale_d {
 template <bool DIT>
 __global__ void __launch_bounds__(TILE / 4)
     ntt_pass_kernel(fr_d* a, pass_t p, unsigned lg_n, const fr_d* inner, unsigned lg_inner,
-                    split_d twist, scale_d pre, scale_d post) {
+                    twist_d twist, scale_d pre, scale_d post) {
   __shared__ uint32_t sh[WORDS][PLANE];
   shared_tile tl{sh};
   const inner_ref in{inner};
@@ -106,7 +119,7 @@ __global__ void __launch_bounds__(TILE / 4)
     const size_t i = tile::element_index(p, b, e);
     fr_d x = fr_d::load(a + i);
     if (pre.mode != scale_d::none) x = pre.apply(x, i);
-    if (DIT && p.lg_slow != 0) x = x * twist.at(tile::twist_exponent(p, lg_n, b, e));
+    if (DIT && p.lg_slow != 0) x = x * twist.at(p, lg_n, b, e);
     tl.set(e, x);
   }
   __syncthreads();
@@ -118,7 +131,7 @@ __global__ void __launch_bounds__(TILE / 4)
   for (unsigned e = t; e < T; e += nt) {
     const size_t i = tile::element_index(p, b, e);
     fr_d x = tl.get(e);
-    if (!DIT && p.lg_slow != 0) x = x * twist.at(tile::twist_exponent(p, lg_n, b, e));
+    if (!DIT && p.lg_slow != 0) x = x * twist.at(p, lg_n, b, e);
     if (post.mode != scale_d::none) x = post.apply(x, i);
     x.store(a + i);
   }
@@ -170,10 +183,12 @@ struct split_powers {
 struct tables_t {
   device_buffer<fr_d> inner_fwd, inner_inv;            // ω_(2^lg_inner)^±i, i < 2^(lg_inner-1)
   std::unique_ptr<split_powers> twist_fwd, twist_inv;  // ω^±e, e < m
-  std::unique_ptr<split_powers> coset, coset_br;       // g^i
-  std::unique_ptr<split_powers> icoset, icoset_br;     // g^-i·m^-1
-  std::unique_ptr<split_powers> coset_scaled_br;       // g^i·m^-1 (ifft's m^-1 folded in)
-  std::unique_ptr<split_powers> quotient_br;           // g^-i·m^-1·(g^m − 1)^-1
+  // The single twist tables ω_N'^±j of the passes with tile::single_twist, by log2 N'.
+  std::map<unsigned, device_buffer<fr_d>> single_fwd, single_inv;
+  std::unique_ptr<split_powers> coset, coset_br;    // g^i
+  std::unique_ptr<split_powers> icoset, icoset_br;  // g^-i·m^-1
+  std::unique_ptr<split_powers> coset_scaled_br;    // g^i·m^-1 (ifft's m^-1 folded in)
+  std::unique_ptr<split_powers> quotient_br;        // g^-i·m^-1·(g^m − 1)^-1
   fr_t size_inv;
 };
 
@@ -192,6 +207,12 @@ std::shared_ptr<tables_t> build_tables(const domain_t& d, const stream& strm) {
   };
   t->twist_fwd = natural(d.omega(), fr_t::one());
   t->twist_inv = natural(d.omega_inv(), fr_t::one());
+  for (const pass_t& p : tile::plan(lg)) {
+    if (!tile::single_twist(p)) continue;
+    const unsigned lg_block = p.k + p.lg_slow;
+    t->single_fwd[lg_block] = upload(tile::single_twist_table(d.omega(), lg, lg_block), strm);
+    t->single_inv[lg_block] = upload(tile::single_twist_table(d.omega_inv(), lg, lg_block), strm);
+  }
   t->coset = natural(d.coset_gen(), fr_t::one());
   t->coset_br = reversed(d.coset_gen(), fr_t::one());
   t->icoset = natural(d.coset_gen_inv(), d.size_inv());
@@ -215,12 +236,15 @@ void run_passes(fr_d* a, const tables_t& tb, unsigned lg_n, bool dit, bool inver
   std::vector<pass_t> p = tile::plan(lg_n);
   if (dit) std::reverse(p.begin(), p.end());
   const fr_d* inner = (inverse ? tb.inner_inv : tb.inner_fwd).data();
-  const split_d twist = (inverse ? tb.twist_inv : tb.twist_fwd)->view();
+  const split_d split = (inverse ? tb.twist_inv : tb.twist_fwd)->view();
+  const auto& singles = inverse ? tb.single_inv : tb.single_fwd;
   const unsigned lg_inner = tile::inner_log(lg_n);
   for (size_t i = 0; i < p.size(); ++i) {
     const pass_t& s = p[i];
     const scale_d first = i == 0 ? pre : scale_d{};
     const scale_d last = i + 1 == p.size() ? post : scale_d{};
+    twist_d twist{split};
+    if (tile::single_twist(s)) twist.single = singles.at(s.k + s.lg_slow).data();
     const unsigned threads = tile::threads_per_tile(s);
     const unsigned blocks = unsigned(tile::tiles(s, lg_n));
     if (dit) {

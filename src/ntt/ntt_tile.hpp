@@ -148,12 +148,39 @@ CUZK_HD_INLINE size_t element_index(const pass_t& p, size_t b, unsigned e) {
   return base + (size_t(e >> lg_L) << p.lg_slow) + (e & ((1u << lg_L) - 1));
 }
 
-/// e in ω^e of the twist of tile element e (0 in a pass with lg_slow = 0: no twist).
-CUZK_HD_INLINE size_t twist_exponent(const pass_t& p, unsigned lg_n, size_t b, unsigned e) {
+/// j in ω_N'^j (N' = 2^(k + lg_slow), the pass's block) of the twist of tile element e:
+/// col·bitrev_k(r) < N' (0 in a pass with lg_slow = 0: no twist).
+CUZK_HD_INLINE size_t twist_step(const pass_t& p, size_t b, unsigned e) {
   const unsigned lg_L = p.lg_tile - p.k;
   const size_t chunks = (size_t(1) << p.lg_slow) >> lg_L;
   const size_t col = ((b % chunks) << lg_L) + (e & ((1u << lg_L) - 1));
-  return (col * bitrev(e >> lg_L, p.k)) << (lg_n - p.k - p.lg_slow);
+  return col * bitrev(e >> lg_L, p.k);
+}
+/// e in ω^e (ω of order m = 2^lg_n) of the same twist: ω_N' = ω^(m/N').
+CUZK_HD_INLINE size_t twist_exponent(const pass_t& p, unsigned lg_n, size_t b, unsigned e) {
+  return twist_step(p, b, e) << (lg_n - p.k - p.lg_slow);
+}
+
+/// A pass whose block N' has at most 2^SINGLE_TWIST_LG elements reads its twists from one table
+/// of the N' powers ω_N'^j (2^18 × 32 B = 8 MiB, L2-resident on the H200): one load per element
+/// instead of two loads and a product from the split tables. At 2^27 the middle pass qualifies
+/// (N' = 2^18), the first (N' = 2^27) does not.
+inline constexpr unsigned SINGLE_TWIST_LG = 18;
+CUZK_HD_INLINE bool single_twist(const pass_t& p) {
+  return p.lg_slow != 0 && p.k + p.lg_slow <= SINGLE_TWIST_LG;
+}
+/// ω_N'^j for j < N' = 2^lg_block, from ω of order 2^lg_n.
+inline std::vector<ff::fr_t> single_twist_table(const ff::fr_t& omega, unsigned lg_n,
+                                                unsigned lg_block) {
+  ff::fr_t root = omega;
+  for (unsigned i = lg_block; i < lg_n; ++i) root = root * root;
+  std::vector<ff::fr_t> t(size_t(1) << lg_block);
+  ff::fr_t acc = ff::fr_t::one();
+  for (auto& v : t) {
+    v = acc;
+    acc *= root;
+  }
+  return t;
 }
 
 /// Index into the inner table (ω_(2^lg_inner)^i, i < 2^(lg_inner-1)) of the twiddle of the

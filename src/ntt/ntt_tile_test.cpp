@@ -47,7 +47,12 @@ struct scale_t {
 template <bool DIT>
 void model_pass(std::vector<fr_t>& a, const tile::pass_t& p, unsigned lg_n,
                 const std::vector<fr_t>& inner, const tile::split_powers_t& twist,
-                const scale_t& pre, const scale_t& post) {
+                const std::vector<fr_t>* single, const scale_t& pre, const scale_t& post) {
+  // ntt_gpu.cu's twist_d: the pass's single table when it has one, else the split tables.
+  const auto twist_at = [&](size_t b, unsigned e) {
+    if (single != nullptr) return single->at(tile::twist_step(p, b, e));
+    return twist.at(tile::twist_exponent(p, lg_n, b, e));
+  };
   const unsigned T = 1u << p.lg_tile;
   const unsigned nt = tile::threads_per_tile(p);
   const unsigned lg_inner = tile::inner_log(lg_n);
@@ -58,7 +63,7 @@ void model_pass(std::vector<fr_t>& a, const tile::pass_t& p, unsigned lg_n,
       const size_t i = tile::element_index(p, b, e);
       fr_t x = a.at(i);
       if (pre.mode != scale_t::none) x = pre.apply(x, i);
-      if (DIT && p.lg_slow != 0) x = x * twist.at(tile::twist_exponent(p, lg_n, b, e));
+      if (DIT && p.lg_slow != 0) x = x * twist_at(b, e);
       tl.set(e, x);
     }
     for (unsigned s = 0; s < tile::step_count(p); ++s)
@@ -66,7 +71,7 @@ void model_pass(std::vector<fr_t>& a, const tile::pass_t& p, unsigned lg_n,
     for (unsigned e = 0; e < T; ++e) {
       const size_t i = tile::element_index(p, b, e);
       fr_t x = tl.get(e);
-      if (!DIT && p.lg_slow != 0) x = x * twist.at(tile::twist_exponent(p, lg_n, b, e));
+      if (!DIT && p.lg_slow != 0) x = x * twist_at(b, e);
       if (post.mode != scale_t::none) x = post.apply(x, i);
       a.at(i) = x;
     }
@@ -86,10 +91,14 @@ void model_passes(const domain_t& d, std::vector<fr_t>& a, bool dit, bool invers
   for (size_t i = 0; i < passes.size(); ++i) {
     const scale_t first = i == 0 ? pre : scale_t{};
     const scale_t last = i + 1 == passes.size() ? post : scale_t{};
+    std::vector<fr_t> single_table;
+    if (tile::single_twist(passes[i]))
+      single_table = tile::single_twist_table(omega, lg, passes[i].k + passes[i].lg_slow);
+    const std::vector<fr_t>* single = single_table.empty() ? nullptr : &single_table;
     if (dit) {
-      model_pass<true>(a, passes[i], lg, inner, twist, first, last);
+      model_pass<true>(a, passes[i], lg, inner, twist, single, first, last);
     } else {
-      model_pass<false>(a, passes[i], lg, inner, twist, first, last);
+      model_pass<false>(a, passes[i], lg, inner, twist, single, first, last);
     }
   }
 }
