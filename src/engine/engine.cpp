@@ -550,16 +550,25 @@ class engine_impl final : public proving_engine {
     auto c = circuit_by_id(circuit_id);
     if (!c) return c.error();
     std::unique_lock lk(mu_);
-    bool loaded_now = false;
-    for (size_t w = 0; w < workers_.size(); ++w) {
-      if (!workers_[w]->healthy) continue;
-      bool was_loaded = false;
-      auto e = acquire_srs_locked(lk, *c, w, nullptr, &was_loaded);
-      if (!e) return e.error();
-      release_srs_locked(**e);
-      loaded_now = loaded_now || !was_loaded;
-    }
-    return loaded_now;
+    std::vector<size_t> targets;
+    for (size_t w = 0; w < workers_.size(); ++w)
+      if (workers_[w]->healthy) targets.push_back(w);
+    std::vector<cuzk::status> outcome(targets.size());
+    std::vector<char> was_loaded(targets.size(), 1);
+    on_workers_at_once_locked(lk, targets.size(),
+                              [&](std::unique_lock<std::mutex>& held, size_t i) {
+                                bool loaded = false;
+                                auto e = acquire_srs_locked(held, *c, targets[i], nullptr, &loaded);
+                                if (!e) {
+                                  outcome[i] = e.error();
+                                  return;
+                                }
+                                release_srs_locked(**e);
+                                was_loaded[i] = loaded;
+                              });
+    for (const cuzk::status& st : outcome)
+      if (!st.ok()) return st;
+    return std::find(was_loaded.begin(), was_loaded.end(), 0) != was_loaded.end();
   }
 
   result<uint64_t> evict(const std::string& circuit_id) override {
@@ -1117,6 +1126,27 @@ class engine_impl final : public proving_engine {
     cv_.notify_all();
   }
 
+  // per_worker(held, i) for i < count at once: a thread each, taking mu_ itself (the parameter
+  // loads in it release mu_ while they work), this thread's lock released until all are done;
+  // inline for one.
+  template <class Fn>
+  void on_workers_at_once_locked(std::unique_lock<std::mutex>& lk, size_t count, Fn per_worker) {
+    if (count == 1) {
+      per_worker(lk, 0);
+      return;
+    }
+    lk.unlock();
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < count; ++i) {
+      threads.emplace_back([&, i] {
+        std::unique_lock held(mu_);
+        per_worker(held, i);
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    lk.lock();
+  }
+
   // The job's parameters (and its plan) loaded and pinned on every healthy prover worker, the
   // workers at once: a thread each, since every load is bound by its own device's upload and the
   // file's pages are read from disk once for all of them (the page cache); one after the other,
@@ -1132,29 +1162,16 @@ class engine_impl final : public proving_engine {
       if (workers_[w]->healthy) targets.push_back(w);
     if (targets.empty()) return cuzk::status(status_code::unavailable, "no healthy prover worker");
     std::vector<cuzk::status> outcome(targets.size());
-    const auto load_one = [&](std::unique_lock<std::mutex>& held, size_t i) {
-      auto e = acquire_srs_locked(held, j->prepared->circuit(), targets[i], j.get(), nullptr);
-      if (!e) {
-        outcome[i] = e.error();
-        return;
-      }
-      j->pins.push_back(*e);
-      if (j->plan) outcome[i] = ready_plan_locked(held, **e, *j);
-    };
-    if (targets.size() == 1) {
-      load_one(lk, 0);
-    } else {
-      lk.unlock();
-      std::vector<std::thread> loaders;
-      for (size_t i = 0; i < targets.size(); ++i) {
-        loaders.emplace_back([&, i] {
-          std::unique_lock held(mu_);
-          load_one(held, i);
+    on_workers_at_once_locked(
+        lk, targets.size(), [&](std::unique_lock<std::mutex>& held, size_t i) {
+          auto e = acquire_srs_locked(held, j->prepared->circuit(), targets[i], j.get(), nullptr);
+          if (!e) {
+            outcome[i] = e.error();
+            return;
+          }
+          j->pins.push_back(*e);
+          if (j->plan) outcome[i] = ready_plan_locked(held, **e, *j);
         });
-      }
-      for (std::thread& t : loaders) t.join();
-      lk.lock();
-    }
     size_t loaded = 0;
     for (const cuzk::status& st : outcome) loaded += st.ok() ? 1 : 0;
     if (loaded == 0) return outcome.front();

@@ -996,6 +996,20 @@ TEST_F(two_devices_test, parameters_load_on_both_devices_at_once) {
   EXPECT_TRUE(faults_.met) << "the second load began only after the first ended";
 }
 
+// preload() loads on both devices at once too; a second preload finds them resident.
+TEST_F(two_devices_test, preload_loads_both_devices_at_once) {
+  faults_.loads_meet = true;
+  auto e = make(two_device_config(), two_device_parts());
+  auto first = e->preload("chain");
+  ASSERT_TRUE(first.ok()) << first.error().to_string();
+  EXPECT_TRUE(*first);
+  EXPECT_TRUE(faults_.met) << "the second load began only after the first ended";
+  EXPECT_FALSE(*e->preload("chain"));
+  EXPECT_EQ(e->status().srs.size(), 2u);
+  EXPECT_EQ(faults_.loads[0], 1);
+  EXPECT_EQ(faults_.loads[1], 1);
+}
+
 // A device whose proofs keep failing leaves the rotation; its partitions are retried on the
 // other device, which finishes every job; no CPU worker is added while a GPU is left.
 TEST_F(two_devices_test, a_failing_device_leaves_the_rotation_and_the_other_proves) {
