@@ -116,7 +116,13 @@ void BM_gpu_ntt_nn(benchmark::State& state) {
   ntt_bench(state, cuzk::ntt::ntt_order::nn);
 }
 BENCHMARK(BM_gpu_ntt)->DenseRange(20, 27)->Unit(benchmark::kMillisecond)->UseRealTime();
+/// Bit-reversed in, natural out: the DIT passes (the second transform of the prover's
+/// coset_evaluations), whose twists multiply as a pass loads instead of as it stores.
+void BM_gpu_ntt_rn(benchmark::State& state) {
+  ntt_bench(state, cuzk::ntt::ntt_order::rn);
+}
 BENCHMARK(BM_gpu_ntt_nn)->Arg(24)->Arg(27)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_gpu_ntt_rn)->Arg(24)->Arg(27)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_gpu_msm_g1(benchmark::State& state) {
   const size_t n = size_t(1) << state.range(0);
