@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GPU micro-benchmarks on device-resident data (CUDA builds only): BM_gpu_ntt/<lg> (forward fft,
-// nr order: no permutation pass, the prover's form), BM_gpu_ntt_nn/<lg> (natural order),
+// nr order: no permutation pass, the prover's form), BM_gpu_ntt_nn/<lg> (natural order), BM_gpu_ntt_rn/<lg> (DIT),
 // BM_gpu_msm_g1/<lg> and BM_gpu_msm_g2/<lg> (uniform 255-bit scalars; BM_gpu_msm_g1_window/<lg>/<c>
 // at a forced window width), BM_gpu_batch_add/<lg>
 // (50 % density bitmap), BM_gpu_groth16_prove/<lg> (a whole GPU proof, start + finalize, over a
