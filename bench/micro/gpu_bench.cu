@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // GPU micro-benchmarks on device-resident data (CUDA builds only): BM_gpu_ntt/<lg> (forward fft,
-// nr order: no permutation pass, the prover's form), BM_gpu_ntt_nn/<lg> (natural order), BM_gpu_ntt_rn/<lg> (DIT),
-// BM_gpu_msm_g1/<lg> and BM_gpu_msm_g2/<lg> (uniform 255-bit scalars; BM_gpu_msm_g1_window/<lg>/<c>
-// at a forced window width), BM_gpu_batch_add/<lg>
-// (50 % density bitmap), BM_gpu_groth16_prove/<lg> (a whole GPU proof, start + finalize, over a
-// synthetic assignment of 2^lg rows and 2^lg aux shaped like a PoRep partition: A density 99.7 %,
-// B density 25.4 %, aux 45 % zeros, 45 % ones, 10 % uniform; the SRS resident on the device) and
+// nr order: no permutation pass, the prover's form), BM_gpu_ntt_nn/<lg> (natural order),
+// BM_gpu_ntt_rn/<lg> (DIT), BM_gpu_msm_g1/<lg> and BM_gpu_msm_g2/<lg> (uniform 255-bit scalars;
+// BM_gpu_msm_g1_window/<lg>/<c> at a forced window width), BM_gpu_batch_add/<lg> (50 % density
+// bitmap), BM_gpu_groth16_prove/<lg> (a whole GPU proof, start + finalize, over a synthetic
+// assignment of 2^lg rows and 2^lg aux shaped like a PoRep partition: A density 99.7 %, B
+// density 25.4 %, aux 45 % zeros, 45 % ones, 10 % uniform; the SRS resident on the device) and
 // BM_gpu_groth16_prove_porep32g (the same at the exact size of a 32 GiB PoRep partition;
 // BM_gpu_groth16_prove_porep32g_plan, in cuzk-microbench only, with CUZK_BENCH_32G=1: the real
 // compiled plan and a blank-circuit witness through the engine's device a, b, c path).
