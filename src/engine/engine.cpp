@@ -1176,16 +1176,7 @@ class engine_impl final : public proving_engine {
     for (const cuzk::status& st : outcome) loaded += st.ok() ? 1 : 0;
     if (loaded == 0) return outcome.front();
     for (size_t i = 0; i < targets.size(); ++i) {
-      if (outcome[i].ok()) {
-        if (!j->pvk) {
-          for (srs_entry* e : j->pins) {
-            if (e->worker != targets[i]) continue;
-            j->pvk = std::make_shared<const groth16::prepared_verifying_key>(
-                groth16::prepare_verifying_key(e->backend->vk()));
-          }
-        }
-        continue;
-      }
+      if (outcome[i].ok()) continue;
       const size_t w = targets[i];
       prover_worker& wk = *workers_[w];
       j->excluded_workers.insert(w);
@@ -1199,6 +1190,12 @@ class engine_impl final : public proving_engine {
       const bool device_fault = wk.device >= 0 && code != status_code::resource_exhausted;
       if (device_fault && ++wk.consecutive_failures >= 2 && wk.healthy)
         take_out_of_rotation_locked(w);
+    }
+    for (const srs_entry* e : j->pins) {
+      if (j->excluded_workers.count(e->worker) > 0) continue;
+      j->pvk = std::make_shared<const groth16::prepared_verifying_key>(
+          groth16::prepare_verifying_key(e->backend->vk()));
+      break;
     }
     return {};
   }

@@ -178,8 +178,9 @@ struct split_powers {
   split_d view() const { return {hi.data(), lo.data(), lg_lo}; }
 };
 
-/// Tables of one size (a few √m-sized arrays; 2^27: 2 MiB in all). *_br: at position i the
-/// factor of exponent bitrev(i), for the arrays a pass holds in bit-reversed order.
+/// Tables of one size (√m-sized arrays, 2 MiB at 2^27, plus the single twist tables: 16 MiB). *_br:
+/// at position i the factor of exponent bitrev(i), for the arrays a pass holds in bit-reversed
+/// order.
 struct tables_t {
   device_buffer<fr_d> inner_fwd, inner_inv;            // ω_(2^lg_inner)^±i, i < 2^(lg_inner-1)
   std::unique_ptr<split_powers> twist_fwd, twist_inv;  // ω^±e, e < m
