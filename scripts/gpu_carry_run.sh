@@ -208,7 +208,9 @@ if [[ ${CUZK_GPU_SKIP_POREP:-0} != 1 && $kernels == 1 ]]; then
     done
     step "verify (gpu proof, one byte flipped: must be rejected)"
     cp "$w/gpu.bin" "$w/bad.bin"
-    printf '\x01' | dd of="$w/bad.bin" bs=1 seek=100 conv=notrunc status=none
+    # XOR, not a fixed byte: a byte already holding the written value would leave the proof intact.
+    perl -e 'open(my $f, "+<", $ARGV[0]) or die; seek($f, 100, 0); read($f, my $b, 1);
+      seek($f, 100, 0); print $f chr(ord($b) ^ 1)' "$w/bad.bin"
     ./cuzk verify porep --c1 "$w/sector/c1.json" --params-dir "$w/params" --proof "$w/bad.bin"
     echo "rc=$? (non-zero = rejected: 1 invalid proof, 2 undecodable bytes)"
     rm -rf "$w"
