@@ -103,8 +103,14 @@ struct scale_d {
   }
 };
 
+/// Resident blocks of 256 threads per SM the pass kernel is compiled for. Without it the DIT
+/// instantiation took 102 registers: two blocks per SM against DIF's three (78 registers), a
+/// third fewer warps to hide the Fr products' latency, and 14 % more time per transform
+/// (bench/results/h200/2026-12-03-ntt-occupancy.md). Three fit both in 80 registers, no spills.
+constexpr unsigned PASS_MIN_BLOCKS = 3;
+
 template <bool DIT>
-__global__ void __launch_bounds__(TILE / 4)
+__global__ void __launch_bounds__(TILE / 4, PASS_MIN_BLOCKS)
     ntt_pass_kernel(fr_d* a, pass_t p, unsigned lg_n, const fr_d* inner, unsigned lg_inner,
                     twist_d twist, scale_d pre, scale_d post) {
   __shared__ uint32_t sh[WORDS][PLANE];
