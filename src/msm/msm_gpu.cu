@@ -19,8 +19,9 @@
 //                  Σ B_b, then + (lo − 1)·Σ B_b by double-and-add; blocks sum the segments, in
 //                  two stages when a window has more than 1024.
 //   6. host:       Horner over the W window sums (c doublings between windows).
-// Batch add: one thread per 4 bitmap words adds the selected bases; partial sums are reduced by
-// blocks of 128 threads until one point is left.
+// Batch add: the ones of the bitmap are counted per word and ranked (exclusive scan); every thread
+// adds the same number of selected bases (msm_gpu_plan.hpp, batch_per_thread) from the one of
+// rank t·per on; partial sums are reduced by blocks of 128 threads until one point is left.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -269,23 +270,44 @@ __global__ void __launch_bounds__(SUM_THREADS<X>)
   if (threadIdx.x == 0) out[blockIdx.x] = sh[0];
 }
 
-constexpr size_t BATCH_WORDS = 4;  // bitmap words per batch-add thread (256 bases)
+/// Word wi of the bitmap of n bits, the bits past n cleared.
+__device__ __forceinline__ uint64_t bitmap_word(const uint64_t* words, size_t wi, size_t n) {
+  const uint64_t w = words[wi];
+  const size_t tail = n - wi * 64;  // bits of this word inside the bitmap
+  return tail >= 64 ? w : w & ((uint64_t(1) << tail) - 1);
+}
 
+__global__ void popcount_kernel(const uint64_t* words, size_t n, size_t nwords, uint32_t* count) {
+  const size_t wi = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (wi < nwords) count[wi] = uint32_t(__popcll(bitmap_word(words, wi, n)));
+}
+
+/// start[t] = the word that holds the one of rank t·per (rank[wi] ones precede word wi).
+__global__ void batch_start_kernel(const uint32_t* count, const uint32_t* rank, size_t nwords,
+                                   uint32_t per, uint32_t* start) {
+  const size_t wi = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (wi >= nwords) return;
+  const thread_span ts = threads_starting_in(rank[wi], count[wi], per);
+  for (uint32_t t = ts.first; t < ts.last; ++t) start[t] = uint32_t(wi);
+}
+
+/// Thread t adds the selected bases of ranks [t·per, min(ones, (t + 1)·per)).
 template <class A, class X>
-__global__ void batch_add_kernel(const A* bases, const uint64_t* words, size_t n, size_t threads,
-                                 X* out) {
-  const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+__global__ void batch_add_kernel(const A* bases, const uint64_t* words, size_t n,
+                                 const uint32_t* rank, const uint32_t* start, uint32_t ones,
+                                 uint32_t per, uint32_t threads, X* out) {
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= threads) return;
-  const size_t nwords = (n + 63) / 64;
+  const uint32_t first = t * per;
+  size_t wi = start[t];
+  uint64_t w = bitmap_word(words, wi, n);
+  for (uint32_t skip = first - rank[wi]; skip != 0; --skip) w &= w - 1;  // earlier threads' ones
   X acc = X::infinity();
-  for (size_t wi = t * BATCH_WORDS; wi < min(nwords, (t + 1) * BATCH_WORDS); ++wi) {
-    uint64_t w = words[wi];
-    if (wi == nwords - 1 && n % 64 != 0) w &= (uint64_t(1) << (n % 64)) - 1;
-    while (w != 0) {
-      const unsigned bit = __ffsll((long long)w) - 1;
-      w &= w - 1;
-      acc.add_affine(bases[wi * 64 + bit]);
-    }
+  for (uint32_t left = min(per, ones - first); left != 0; --left) {
+    while (w == 0) w = bitmap_word(words, ++wi, n);
+    const unsigned bit = __ffsll((long long)w) - 1;
+    w &= w - 1;
+    acc.add_affine(bases[wi * 64 + bit]);
   }
   out[t] = acc;
 }
@@ -465,23 +487,47 @@ typename group_t<G>::jacobian msm_host_impl(std::span<const G> bases,
 
 template <class G>
 typename group_t<G>::jacobian batch_add_device_impl(const G* d_bases, const uint64_t* d_words,
-                                                    size_t n, const stream& strm) {
+                                                    size_t n, const batch_config& cfg,
+                                                    const stream& strm) {
   cudaStream_t st = strm.get();
   using A = typename group_t<G>::A;
   using X = typename group_t<G>::X;
-  if (n == 0) return group_t<G>::jacobian::infinity();
+  using J = typename group_t<G>::jacobian;
+  if (n == 0) return J::infinity();
+  if (n >= (size_t(1) << 32)) {
+    precondition_failed(__func__, "%zu bits exceed 2^32 - 1", n);
+  }
   const size_t nwords = (n + 63) / 64;
-  const size_t threads = (nwords + BATCH_WORDS - 1) / BATCH_WORDS;
+  device_buffer<uint32_t> count(nwords), rank(nwords);
+  popcount_kernel<<<blocks_for(nwords, 256), 256, 0, st>>>(d_words, n, nwords, count.data());
+  CUZK_CUDA_LAUNCH_OK();
+  size_t scan_bytes = 0;
+  CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, count.data(), rank.data(),
+                                             int(nwords), st));
+  device_buffer<uint8_t> scan_temp(scan_bytes);
+  CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), scan_bytes, count.data(),
+                                             rank.data(), int(nwords), st));
+  uint32_t last[2];
+  read_last(count.data() + nwords - 1, rank.data() + nwords - 1, last, strm);
+  const uint32_t ones = last[0] + last[1];  // ≤ n < 2^32
+  if (ones == 0) return J::infinity();
+  const uint32_t per = batch_per_thread(ones, cfg.per_thread);
+  const uint32_t threads = (ones + per - 1) / per;
+  device_buffer<uint32_t> start(threads);
+  batch_start_kernel<<<blocks_for(nwords, 256), 256, 0, st>>>(count.data(), rank.data(), nwords,
+                                                              per, start.data());
+  CUZK_CUDA_LAUNCH_OK();
   device_buffer<X> partial(threads);
   batch_add_kernel<A, X><<<blocks_for(threads, 128), 128, 0, st>>>(
-      reinterpret_cast<const A*>(d_bases), d_words, n, threads, partial.data());
+      reinterpret_cast<const A*>(d_bases), d_words, n, rank.data(), start.data(), ones, per,
+      threads, partial.data());
   CUZK_CUDA_LAUNCH_OK();
   return sum_all<G>(partial, threads, strm).to_jacobian();
 }
 
 template <class G>
 typename group_t<G>::jacobian batch_add_host_impl(std::span<const G> bases, bitmap_view mask,
-                                                  const stream& strm) {
+                                                  const batch_config& cfg, const stream& strm) {
   if (mask.count != bases.size() || mask.words.size() < (bases.size() + 63) / 64) {
     precondition_failed(__func__, "mask of %zu bits for %zu bases", mask.count, bases.size());
   }
@@ -491,7 +537,7 @@ typename group_t<G>::jacobian batch_add_host_impl(std::span<const G> bases, bitm
   device_buffer<uint64_t> dw((n + 63) / 64);
   db.upload(bases.data(), n, strm);
   dw.upload(mask.words.data(), (n + 63) / 64, strm);
-  return batch_add_device_impl<G>(db.data(), dw.data(), n, strm);
+  return batch_add_device_impl<G>(db.data(), dw.data(), n, cfg, strm);
 }
 
 }  // namespace
@@ -525,26 +571,28 @@ ec::g2_jacobian_t msm(device_context& ctx, const stream& s, std::span<const ec::
 
 ec::g1_jacobian_t batch_add_device(device_context& ctx, const stream& s,
                                    const ec::g1_affine_t* d_bases, const uint64_t* d_words,
-                                   size_t n) {
+                                   size_t n, const batch_config& cfg) {
   device_scope scope(ctx);
-  return batch_add_device_impl<ec::g1_affine_t>(d_bases, d_words, n, s);
+  return batch_add_device_impl<ec::g1_affine_t>(d_bases, d_words, n, cfg, s);
 }
 ec::g2_jacobian_t batch_add_g2_device(device_context& ctx, const stream& s,
                                       const ec::g2_affine_t* d_bases, const uint64_t* d_words,
-                                      size_t n) {
+                                      size_t n, const batch_config& cfg) {
   device_scope scope(ctx);
-  return batch_add_device_impl<ec::g2_affine_t>(d_bases, d_words, n, s);
+  return batch_add_device_impl<ec::g2_affine_t>(d_bases, d_words, n, cfg, s);
 }
 
 ec::g1_jacobian_t batch_add(device_context& ctx, const stream& s,
-                            std::span<const ec::g1_affine_t> bases, bitmap_view mask) {
+                            std::span<const ec::g1_affine_t> bases, bitmap_view mask,
+                            const batch_config& cfg) {
   device_scope scope(ctx);
-  return batch_add_host_impl<ec::g1_affine_t>(bases, mask, s);
+  return batch_add_host_impl<ec::g1_affine_t>(bases, mask, cfg, s);
 }
 ec::g2_jacobian_t batch_add(device_context& ctx, const stream& s,
-                            std::span<const ec::g2_affine_t> bases, bitmap_view mask) {
+                            std::span<const ec::g2_affine_t> bases, bitmap_view mask,
+                            const batch_config& cfg) {
   device_scope scope(ctx);
-  return batch_add_host_impl<ec::g2_affine_t>(bases, mask, s);
+  return batch_add_host_impl<ec::g2_affine_t>(bases, mask, cfg, s);
 }
 
 }  // namespace cuzk::msm::gpu

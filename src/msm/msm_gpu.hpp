@@ -40,18 +40,27 @@ ec::g1_jacobian_t msm(device_context& ctx, const stream& s, std::span<const ec::
 ec::g2_jacobian_t msm(device_context& ctx, const stream& s, std::span<const ec::g2_affine_t> bases,
                       std::span<const ff::fr_t> scalars, const msm_config& cfg = {});
 
-/// Σ bases[i] over the set bits of the bitmap d_words (⌈n/64⌉ words, bit i = word i/64 bit i%64),
-/// device arrays, on `s`; returns when the result is on the host.
+/// Batch addition's tuning; the defaults are what the prover uses.
+struct batch_config {
+  /// Selected bases each thread adds (1..256); 0 picks it from the count (batch_per_thread).
+  uint32_t per_thread = 0;
+};
+
+/// Σ bases[i] over the set bits of the bitmap d_words (⌈n/64⌉ words, bit i = word i/64 bit i%64;
+/// bits past n are ignored), device arrays, n < 2^32, on `s`; returns when the result is on the
+/// host.
 ec::g1_jacobian_t batch_add_device(device_context& ctx, const stream& s,
                                    const ec::g1_affine_t* d_bases, const uint64_t* d_words,
-                                   size_t n);
+                                   size_t n, const batch_config& cfg = {});
 ec::g2_jacobian_t batch_add_g2_device(device_context& ctx, const stream& s,
                                       const ec::g2_affine_t* d_bases, const uint64_t* d_words,
-                                      size_t n);
+                                      size_t n, const batch_config& cfg = {});
 /// Host arrays (mask.count == bases.size()).
 ec::g1_jacobian_t batch_add(device_context& ctx, const stream& s,
-                            std::span<const ec::g1_affine_t> bases, bitmap_view mask);
+                            std::span<const ec::g1_affine_t> bases, bitmap_view mask,
+                            const batch_config& cfg = {});
 ec::g2_jacobian_t batch_add(device_context& ctx, const stream& s,
-                            std::span<const ec::g2_affine_t> bases, bitmap_view mask);
+                            std::span<const ec::g2_affine_t> bases, bitmap_view mask,
+                            const batch_config& cfg = {});
 
 }  // namespace cuzk::msm::gpu

@@ -118,4 +118,31 @@ inline group_plan plan_groups(size_t n, unsigned c, size_t point_bytes) {
   return {group, range, uint32_t((n + range - 1) / range)};
 }
 
+/// Batch addition (0/1 scalars): every thread adds the same number of selected bases, wherever
+/// they are in the bitmap, so a warp never waits on its densest lane (one thread per fixed span of
+/// bitmap words ran as long as the fullest word of each step: 128 bits of mean 64 ones per word
+/// at 50 % density cost a warp ≈ 1.26× its mean work). About 2^19 threads (≈ 15 waves of the
+/// kernel's resident threads on an H200, so the tail wave is small), 16 to 256 ones each.
+constexpr unsigned BATCH_THREADS_LG = 19;
+constexpr uint32_t BATCH_PER_MIN = 16;
+constexpr uint32_t BATCH_PER_MAX = 256;
+
+/// Ones per batch-add thread for `ones` selected bases; `requested` (nonzero) overrides the choice
+/// (tests), clamped to [1, BATCH_PER_MAX].
+inline uint32_t batch_per_thread(uint64_t ones, uint32_t requested = 0) {
+  if (requested != 0) return std::min(requested, BATCH_PER_MAX);
+  const uint64_t per = (ones + (uint64_t(1) << BATCH_THREADS_LG) - 1) >> BATCH_THREADS_LG;
+  return uint32_t(std::clamp<uint64_t>(per, BATCH_PER_MIN, BATCH_PER_MAX));
+}
+
+/// Threads whose first one lies in a word of `count` ones that follows `before` ones, with `per`
+/// ones per thread: [first, last) where thread t starts at the one of rank t·per.
+struct thread_span {
+  uint32_t first, last;
+};
+CUZK_HD_INLINE thread_span threads_starting_in(uint32_t before, uint32_t count, uint32_t per) {
+  if (count == 0) return {0, 0};
+  return {(before + per - 1) / per, (before + count - 1) / per + 1};
+}
+
 }  // namespace cuzk::msm::gpu

@@ -198,6 +198,30 @@ TEST(MsmGpu, BatchAdd) {
               msm::batch_add(mixed, {all, n}, pool()));
 }
 
+// Every thread adds the same number of ones wherever they lie (batch_per_thread): thread spans
+// that start mid-word, span empty words, or several in one word, on uniform, skewed (dense head,
+// empty tail) and sparse masks, with the per-thread count forced through its whole range.
+TEST(MsmGpu, BatchAddBalancedThreads) {
+  auto rng = test::test_rng::from_env("MsmGpu.BatchAddBalancedThreads");
+  const size_t n = (1 << 16) + 77;
+  bases_t b = make_bases(n, rng);
+  const size_t nwords = (n + 63) / 64;
+  std::vector<uint64_t> uniform(nwords), skewed(nwords), sparse(nwords);
+  for (auto& w : uniform) w = rng();
+  for (size_t wi = 0; wi < nwords / 8; ++wi) skewed[wi] = rng() | rng();
+  for (size_t i = 5; i < n; i += 1001) sparse[i / 64] |= uint64_t(1) << (i % 64);
+  const std::span<const g1_affine_t> bs{b.pts.data(), n};
+  for (const auto* words : {&uniform, &skewed, &sparse}) {
+    const bitmap_view m{*words, n};
+    const auto want = msm::batch_add(bs, m, pool());
+    for (uint32_t per : {0u, 1u, 7u, 16u, 64u, 100u, 256u}) {
+      EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), bs, m, {per}) == want)
+          << "mask " << (words == &uniform ? "uniform" : words == &skewed ? "skewed" : "sparse")
+          << " per_thread=" << per;
+    }
+  }
+}
+
 // ---- G2 -----------------------------------------------------------------------------------
 
 struct g2_bases_t {
@@ -313,6 +337,11 @@ TEST(MsmGpuG2, BatchAdd) {
   const std::span<const g2_affine_t> ms(mixed);
   EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), ms, {all, 4096}) ==
               msm::batch_add(ms, {all, 4096}, pool()));
+  for (uint32_t per : {1u, 64u, 256u}) {
+    EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), ms, {all, 4096}, {per}) ==
+                msm::batch_add(ms, {all, 4096}, pool()))
+        << "per_thread=" << per;
+  }
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <vector>
 
@@ -517,6 +518,77 @@ TEST(MsmGpuPlan, WindowAndGroups) {
       }
     }
   }
+}
+
+/// The batch-add kernels' indexing run on the host: per word its ones and their rank, the start
+/// word of every thread (batch_start_kernel), then each thread's walk (batch_add_kernel); every
+/// selected index must be visited exactly once, in bitmap order, per ones per thread.
+void check_batch_walk(const std::vector<uint64_t>& words, size_t n, uint32_t per,
+                      const char* what) {
+  SCOPED_TRACE(testing::Message() << what << " n=" << n << " per=" << per);
+  const size_t nwords = (n + 63) / 64;
+  auto word = [&](size_t wi) {
+    const size_t tail = n - wi * 64;
+    return tail >= 64 ? words[wi] : words[wi] & ((uint64_t(1) << tail) - 1);
+  };
+  std::vector<uint32_t> count(nwords), rank(nwords);
+  uint32_t ones = 0;
+  for (size_t wi = 0; wi < nwords; ++wi) {
+    count[wi] = uint32_t(std::popcount(word(wi)));
+    rank[wi] = ones;
+    ones += count[wi];
+  }
+  const uint32_t threads = (ones + per - 1) / per;
+  std::vector<uint32_t> start(threads, UINT32_MAX);
+  for (size_t wi = 0; wi < nwords; ++wi) {
+    const gpu::thread_span ts = gpu::threads_starting_in(rank[wi], count[wi], per);
+    for (uint32_t t = ts.first; t < ts.last; ++t) {
+      ASSERT_LT(t, threads);
+      ASSERT_EQ(start[t], UINT32_MAX) << "two start words for thread " << t;
+      start[t] = uint32_t(wi);
+    }
+  }
+  std::vector<size_t> visited;
+  for (uint32_t t = 0; t < threads; ++t) {
+    ASSERT_NE(start[t], UINT32_MAX) << "no start word for thread " << t;
+    size_t wi = start[t];
+    uint64_t w = word(wi);
+    for (uint32_t skip = t * per - rank[wi]; skip != 0; --skip) w &= w - 1;
+    for (uint32_t left = std::min(per, ones - t * per); left != 0; --left) {
+      while (w == 0) w = word(++wi);
+      visited.push_back(wi * 64 + size_t(std::countr_zero(w)));
+      w &= w - 1;
+    }
+  }
+  std::vector<size_t> expected;
+  for (size_t i = 0; i < n; ++i)
+    if ((words[i / 64] >> (i % 64)) & 1) expected.push_back(i);
+  EXPECT_EQ(visited, expected);
+}
+
+TEST(MsmGpuPlan, BatchAddThreadsVisitEveryOneOnce) {
+  auto rng = test_rng::from_env("MsmGpuPlan.BatchAddThreadsVisitEveryOneOnce");
+  for (size_t n : {size_t(1), size_t(63), size_t(64), size_t(65), size_t(1000), size_t(20000)}) {
+    const size_t nwords = (n + 63) / 64;
+    std::vector<uint64_t> uniform(nwords), sparse(nwords), skewed(nwords), all(nwords, ~0ull);
+    for (auto& w : uniform) w = rng();
+    for (size_t i = 0; i < n; i += 97) sparse[i / 64] |= uint64_t(1) << (i % 64);
+    for (size_t wi = 0; wi < nwords / 8 + 1; ++wi) skewed[wi] = ~0ull;  // dense head, empty tail
+    for (uint32_t per : {1u, 3u, 16u, 63u, 64u, 65u, 128u, 256u}) {
+      check_batch_walk(uniform, n, per, "uniform");
+      check_batch_walk(sparse, n, per, "sparse");
+      check_batch_walk(skewed, n, per, "skewed");
+      check_batch_walk(all, n, per, "all");
+    }
+  }
+}
+
+TEST(MsmGpuPlan, BatchPerThread) {
+  EXPECT_EQ(gpu::batch_per_thread(1), gpu::BATCH_PER_MIN);
+  EXPECT_EQ(gpu::batch_per_thread(uint64_t(1) << 26), 128u);  // 2^27 bits at 50 %: 2^19 threads
+  EXPECT_EQ(gpu::batch_per_thread(uint64_t(1) << 31), gpu::BATCH_PER_MAX);
+  EXPECT_EQ(gpu::batch_per_thread(uint64_t(1) << 26, 5), 5u);
+  EXPECT_EQ(gpu::batch_per_thread(10, 1000), gpu::BATCH_PER_MAX);
 }
 
 }  // namespace
