@@ -7,6 +7,7 @@
 // the same treatment at 2^1…2^16 (same kernels over Fp2). Label gpu: needs a CUDA device.
 #include <gtest/gtest.h>
 
+#include <utility>
 #include <vector>
 
 #include "ec/curves.hpp"
@@ -211,13 +212,14 @@ TEST(MsmGpu, BatchAddBalancedThreads) {
   for (size_t wi = 0; wi < nwords / 8; ++wi) skewed[wi] = rng() | rng();
   for (size_t i = 5; i < n; i += 1001) sparse[i / 64] |= uint64_t(1) << (i % 64);
   const std::span<const g1_affine_t> bs{b.pts.data(), n};
-  for (const auto* words : {&uniform, &skewed, &sparse}) {
+  const std::pair<const char*, const std::vector<uint64_t>*> masks[] = {
+      {"uniform", &uniform}, {"skewed", &skewed}, {"sparse", &sparse}};
+  for (const auto& [name, words] : masks) {
     const bitmap_view m{*words, n};
     const auto want = msm::batch_add(bs, m, pool());
     for (uint32_t per : {0u, 1u, 7u, 16u, 64u, 100u, 256u}) {
       EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), bs, m, {per}) == want)
-          << "mask " << (words == &uniform ? "uniform" : words == &skewed ? "skewed" : "sparse")
-          << " per_thread=" << per;
+          << "mask " << name << " per_thread=" << per;
     }
   }
 }
