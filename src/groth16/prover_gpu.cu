@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "ff/mont_device.cuh"
+#include "gpu/bitmap_rank.cuh"
 #include "gpu/cuda_status.hpp"
 #include "gpu/device_memory.cuh"
 #include "msm/msm_gpu.hpp"
@@ -122,16 +123,6 @@ void gather(const T* src, const uint32_t* idx, size_t n, T* dst, cudaStream_t st
   gather_kernel<W><<<blocks_for(n, 128), 128, 0, st>>>(reinterpret_cast<const blob_t<W>*>(src), idx,
                                                        n, first, reinterpret_cast<blob_t<W>*>(dst));
   CUZK_CUDA_LAUNCH_OK();
-}
-
-/// out[i] = popcount of density word i, bits at or past `count` masked off (bitmap_view
-/// semantics: the last word may carry garbage there).
-__global__ void word_popc_kernel(const uint64_t* words, size_t nw, size_t count, uint32_t* out) {
-  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= nw) return;
-  uint64_t v = words[i];
-  if (i + 1 == nw && (count & 63) != 0) v &= (uint64_t(1) << (count & 63)) - 1;
-  out[i] = uint32_t(__popcll(v));
 }
 
 /// The Montgomery form of 1 in Fr, as four limbs (a kernel argument).
@@ -282,14 +273,7 @@ device_split classify(const fr_t* d_aux, size_t n, const bitmap_view* density, c
     run.st.upload(d_words.data(), density->words.data(), nw * sizeof(uint64_t), run.pool, run.strm);
     device_buffer<uint32_t> cnt(nw);
     rank = device_buffer<uint32_t>(nw);
-    word_popc_kernel<<<blocks_for(nw, 256), 256, 0, st>>>(d_words.data(), nw, n, cnt.data());
-    CUZK_CUDA_LAUNCH_OK();
-    size_t temp_bytes = 0;
-    CUZK_CUDA_OK(
-        cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, cnt.data(), rank.data(), int(nw), st));
-    device_buffer<uint8_t> temp(std::max<size_t>(temp_bytes, 1));
-    CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, cnt.data(), rank.data(),
-                                               int(nw), st));
+    cuzk::gpu::rank_bitmap_words(d_words.data(), n, cnt.data(), rank.data(), run.strm);
   } else {
     sp.count = n;
   }

@@ -34,6 +34,7 @@
 
 #include "base/check.hpp"
 #include "ec/ec_device.cuh"
+#include "gpu/bitmap_rank.cuh"
 #include "gpu/device_memory.cuh"
 #include "msm/msm_gpu.hpp"
 #include "msm/msm_gpu_plan.hpp"
@@ -41,6 +42,7 @@
 namespace cuzk::msm::gpu {
 namespace {
 
+using cuzk::gpu::bitmap_word;
 using cuzk::gpu::device_buffer;
 using cuzk::gpu::device_context;
 using cuzk::gpu::device_scope;
@@ -48,6 +50,7 @@ using cuzk::gpu::g1_affine_d;
 using cuzk::gpu::g1_xyzz_d;
 using cuzk::gpu::g2_affine_d;
 using cuzk::gpu::g2_xyzz_d;
+using cuzk::gpu::rank_bitmap_words;
 using cuzk::gpu::stream;
 using fr_d = ff::device::fr_d;
 
@@ -189,7 +192,7 @@ __global__ void accumulate_kernel(const A* bases, const uint32_t* keys, const ui
 
 /// next[t]: bucket t's chunk count after one more merge level — ⌈cur[t]/MERGE_FAN⌉ when it has
 /// more than MERGE_FAN partial sums, else 0 (bucket_kernel finished it at this level).
-__global__ void ceil_div_kernel(const uint32_t* cur, size_t buckets, uint32_t* next) {
+__global__ void next_chunks_kernel(const uint32_t* cur, size_t buckets, uint32_t* next) {
   const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= buckets) return;
   const uint32_t c = cur[t];
@@ -271,18 +274,6 @@ __global__ void __launch_bounds__(SUM_THREADS<X>)
     __syncthreads();
   }
   if (threadIdx.x == 0) out[blockIdx.x] = sh[0];
-}
-
-/// Word wi of the bitmap of n bits, the bits past n cleared.
-__device__ __forceinline__ uint64_t bitmap_word(const uint64_t* words, size_t wi, size_t n) {
-  const uint64_t w = words[wi];
-  const size_t tail = n - wi * 64;  // bits of this word inside the bitmap
-  return tail >= 64 ? w : w & ((uint64_t(1) << tail) - 1);
-}
-
-__global__ void popcount_kernel(const uint64_t* words, size_t n, size_t nwords, uint32_t* count) {
-  const size_t wi = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (wi < nwords) count[wi] = uint32_t(__popcll(bitmap_word(words, wi, n)));
 }
 
 /// start[t] = the word that holds the one of rank t·per (rank[wi] ones precede word wi).
@@ -432,7 +423,7 @@ typename group_t<G>::jacobian msm_device_impl(const G* d_bases_h, const ff::fr_t
           <<<blocks_for(nb, 128), 128, 0, st>>>(partial.data(), cnt, off, nb, buckets.data());
       CUZK_CUDA_LAUNCH_OK();
       if (m <= MERGE_FAN) break;
-      ceil_div_kernel<<<blocks_for(nb, 256), 256, 0, st>>>(cnt, nb, cnt2);
+      next_chunks_kernel<<<blocks_for(nb, 256), 256, 0, st>>>(cnt, nb, cnt2);
       CUZK_CUDA_LAUNCH_OK();
       size_t sb = scan_bytes;
       CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), sb, cnt2, off2, int(nb), st));
@@ -500,19 +491,9 @@ typename group_t<G>::jacobian batch_add_device_impl(const G* d_bases, const uint
   using X = typename group_t<G>::X;
   using J = typename group_t<G>::jacobian;
   if (n == 0) return J::infinity();
-  if (n >= (size_t(1) << 32)) {
-    precondition_failed(__func__, "%zu bits exceed 2^32 - 1", n);
-  }
   const size_t nwords = (n + 63) / 64;
   device_buffer<uint32_t> count(nwords), rank(nwords);
-  popcount_kernel<<<blocks_for(nwords, 256), 256, 0, st>>>(d_words, n, nwords, count.data());
-  CUZK_CUDA_LAUNCH_OK();
-  size_t scan_bytes = 0;
-  CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, count.data(), rank.data(),
-                                             int(nwords), st));
-  device_buffer<uint8_t> scan_temp(scan_bytes);
-  CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), scan_bytes, count.data(),
-                                             rank.data(), int(nwords), st));
+  rank_bitmap_words(d_words, n, count.data(), rank.data(), strm);
   uint32_t last[2];
   read_last(count.data() + nwords - 1, rank.data() + nwords - 1, last, strm);
   const uint32_t ones = last[0] + last[1];  // ≤ n < 2^32
