@@ -21,13 +21,19 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <mutex>
 #include <random>
+#include <span>
+#include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "base/thread_pool.hpp"
 #include "ec/curves.hpp"
 #include "gpu/device_memory.cuh"
+#include "gpu/host_registration.hpp"
 #include "groth16/abc_gpu.hpp"
 #include "groth16/prover_gpu.hpp"
 #include "groth16/setup.hpp"
@@ -364,48 +370,126 @@ BENCHMARK(BM_gpu_groth16_prove_porep32g)
 #if defined(CUZK_BENCH_PLANS)
 /// The engine's device path for one 32 GiB PoRep partition: the circuit's compiled plan
 /// (synth::stacked_abc_plan) uploaded once, the blank circuit's witness (witness_cs, parallel
-/// synthesis: every SHA-256 and Poseidon value computed; never sealed) uploaded and a, b, c
-/// evaluated on the GPU per proof, then the NTTs and MSMs against a random SRS of the exact shape
-/// (random coordinates). GPU work only (start(), no finalize); synthesis is not timed.
-/// Registered when CUZK_BENCH_32G=1 (≈ 60 GB of device memory, ≈ 15 GB of host memory).
-void BM_gpu_groth16_prove_porep32g_plan(benchmark::State& state) {
+/// synthesis: every SHA-256 and Poseidon value computed; never sealed) page-locked as the
+/// engine's recycled buffers are, uploaded and a, b, c evaluated on the GPU per proof, then the
+/// NTTs and MSMs against a random SRS of the exact shape (random coordinates). GPU work only
+/// (start(), no finalize); synthesis is not timed. Registered when CUZK_BENCH_32G=1 (≈ 60 GB of
+/// device memory, ≈ 15 GB of host memory).
+struct porep32g_plan_fixture {
+  cuzk::r1cs::witness_cs w;
+  cuzk::r1cs::density_bitmaps dens;
+  std::unique_ptr<cuzk::groth16::gpu::device_abc_program> prog;
+  std::unique_ptr<cuzk::gpu::host_registration> pinned;
+  std::unique_ptr<cuzk::groth16::gpu::device_parameters> dp;
+  cuzk::groth16::assignment witness() const {
+    return {
+        {}, {}, {}, w.inputs(), w.aux(), dens.a_aux.view(), dens.b_input.view(), dens.b_aux.view()};
+  }
+};
+
+cuzk::result<std::unique_ptr<porep32g_plan_fixture>> make_porep32g_plan_fixture() {
   namespace g16 = cuzk::groth16;
   namespace synth = cuzk::synth;
   auto& pool = cuzk::thread_pool::default_pool();
   const auto cfg =
       cuzk::porep::porep_config(cuzk::porep::registered_seal_proof::stacked_drg_32gib_v1_1);
   const synth::stacked_circuit_t c = synth::blank_stacked_circuit(*cfg);
-  cuzk::r1cs::witness_cs w;
-  if (cuzk::status st = synth::synthesize_stacked_circuit_parallel(w, c, pool); !st) {
-    state.SkipWithError(st.to_string().c_str());
-    return;
-  }
+  auto f = std::make_unique<porep32g_plan_fixture>();
+  if (cuzk::status st = synth::synthesize_stacked_circuit_parallel(f->w, c, pool); !st) return st;
   auto plan =
       synth::stacked_abc_plan(c.layers, c.tree_d, c.tree_r, cfg->challenges_per_partition());
-  if (!plan) {
-    state.SkipWithError(plan.error().to_string().c_str());
-    return;
-  }
-  const cuzk::r1cs::density_bitmaps dens = plan->densities();
+  if (!plan) return plan.error();
+  f->dens = plan->densities();
   auto prog = g16::gpu::device_abc_program::upload(*plan, bench_ctx());
-  if (!prog) {
-    state.SkipWithError(prog.error().to_string().c_str());
+  if (!prog) return prog.error();
+  f->prog = std::move(*prog);
+  const std::span<const cuzk::ff::fr_t> aux = f->w.aux();
+  auto pin = cuzk::gpu::host_registration::make(aux.data(), aux.size_bytes());
+  if (!pin) return pin.error();
+  f->pinned = std::move(*pin);
+  auto dp = random_device_parameters(query_sizes_of(f->witness(), f->prog->num_rows()));
+  if (!dp) return dp.error();
+  f->dp = std::move(*dp);
+  return cuzk::result<std::unique_ptr<porep32g_plan_fixture>>(std::move(f));
+}
+
+void BM_gpu_groth16_prove_porep32g_plan(benchmark::State& state) {
+  auto f = make_porep32g_plan_fixture();
+  if (!f) {
+    state.SkipWithError(f.error().to_string().c_str());
     return;
   }
-  const g16::assignment asg{
-      {}, {}, {}, w.inputs(), w.aux(), dens.a_aux.view(), dens.b_input.view(), dens.b_aux.view()};
-  auto dp = random_device_parameters(query_sizes_of(asg, (*prog)->num_rows()));
-  if (!dp) {
-    state.SkipWithError(dp.error().to_string().c_str());
-    return;
-  }
-  prover_phases(state, **dp, [&](g16::prover_timings& tm) -> cuzk::status {
-    auto parts = g16::gpu::start(**dp, **prog, asg, pool, &tm);
+  const cuzk::groth16::assignment asg = (*f)->witness();
+  prover_phases(state, *(*f)->dp, [&](cuzk::groth16::prover_timings& tm) -> cuzk::status {
+    auto parts = cuzk::groth16::gpu::start(*(*f)->dp, *(*f)->prog, asg,
+                                           cuzk::thread_pool::default_pool(), &tm);
     if (!parts) return parts.error();
     benchmark::DoNotOptimize(parts);
     return {};
   });
-  state.counters["rows"] = double((*prog)->num_rows());
+  state.counters["rows"] = double((*f)->prog->num_rows());
+}
+
+/// BM_gpu_groth16_prove_porep32g_plan_lanes/<lanes>: the same partition proved by `lanes` threads
+/// at once on one device_parameters, each proving 4 partitions back to back — the engine's prover
+/// lanes on one GPU: a lane uploads its witness while another lane's kernels run, the device's
+/// compute lock keeps their kernels apart. One iteration is the 4 · lanes partitions;
+/// ms_per_partition (wall time / partitions) is the throughput the engine can reach,
+/// wait_ms the mean time a lane waited for the device.
+void BM_gpu_groth16_prove_porep32g_plan_lanes(benchmark::State& state) {
+  const unsigned lanes = unsigned(state.range(0));
+  constexpr unsigned per_lane = 4;
+  auto f = make_porep32g_plan_fixture();
+  if (!f) {
+    state.SkipWithError(f.error().to_string().c_str());
+    return;
+  }
+  const cuzk::groth16::assignment asg = (*f)->witness();
+  std::vector<std::unique_ptr<cuzk::thread_pool>> pools;
+  for (unsigned i = 0; i < lanes; ++i) pools.push_back(std::make_unique<cuzk::thread_pool>(4));
+  // Warm-up: NTT tables, staging sets, the pool's memory.
+  if (auto parts = cuzk::groth16::gpu::start(*(*f)->dp, *(*f)->prog, asg, *pools[0]); !parts) {
+    state.SkipWithError(parts.error().to_string().c_str());
+    return;
+  }
+  double wall_ms = 0, wait_ms = 0, upload_ms = 0;
+  std::string error;
+  std::mutex error_mu;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::thread> threads;
+    std::vector<double> waits(lanes, 0), uploads(lanes, 0);
+    for (unsigned i = 0; i < lanes; ++i) {
+      threads.emplace_back([&, i] {
+        for (unsigned k = 0; k < per_lane; ++k) {
+          cuzk::groth16::prover_timings tm;
+          auto parts = cuzk::groth16::gpu::start(*(*f)->dp, *(*f)->prog, asg, *pools[i], &tm);
+          if (!parts) {
+            std::lock_guard lock(error_mu);
+            error = parts.error().to_string();
+            return;
+          }
+          waits[i] += tm.device_wait;
+          uploads[i] += tm.upload;
+        }
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    wall_ms +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    for (unsigned i = 0; i < lanes; ++i) {
+      wait_ms += waits[i];
+      upload_ms += uploads[i];
+    }
+    if (!error.empty()) {
+      state.SkipWithError(error.c_str());
+      return;
+    }
+  }
+  const double partitions = double(state.iterations()) * lanes * per_lane;
+  state.counters["ms_per_partition"] = wall_ms / partitions;
+  state.counters["wait_ms"] = wait_ms / partitions;
+  state.counters["upload_ms"] = upload_ms / partitions;
 }
 
 const bool registered_plan_32g = [] {
@@ -414,6 +498,13 @@ const bool registered_plan_32g = [] {
     benchmark::RegisterBenchmark("BM_gpu_groth16_prove_porep32g_plan",
                                  BM_gpu_groth16_prove_porep32g_plan)
         ->Iterations(3)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark("BM_gpu_groth16_prove_porep32g_plan_lanes",
+                                 BM_gpu_groth16_prove_porep32g_plan_lanes)
+        ->Arg(1)
+        ->Arg(2)
+        ->Iterations(1)
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
   }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// device_buffer<T>: a cudaMalloc'd array of T on the current device, freed on scope exit, movable,
-// not copyable. Copies are enqueued on a gpu::stream (runtime.hpp). Every call is checked with
-// CUZK_CUDA_OK, so a failed allocation surfaces as gpu_error naming the call (out-of-memory
-// included). nvcc only.
+// device_buffer<T>: an array of T on the current device, freed on scope exit, movable, not
+// copyable. Made with cudaMalloc and freed with cudaFree (which waits for the whole device), or,
+// inside a gpu::stream_ordered_allocations scope (runtime.hpp), taken from the device's pool and
+// returned to it in the order of that scope's stream. Copies are enqueued on a gpu::stream. Every
+// call is checked with CUZK_CUDA_OK, so a failed allocation surfaces as gpu_error naming the call
+// (out-of-memory included). nvcc only.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -20,20 +22,27 @@ class device_buffer {
  public:
   device_buffer() = default;
   explicit device_buffer(size_t count) : count_(count) {
-    if (count_ != 0) CUZK_CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&ptr_), bytes()));
+    if (count_ == 0) return;
+    stream_ = allocation_stream();
+    if (stream_ != nullptr) {
+      CUZK_CUDA_OK(cudaMallocAsync(reinterpret_cast<void**>(&ptr_), bytes(), stream_));
+    } else {
+      CUZK_CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&ptr_), bytes()));
+    }
   }
-  ~device_buffer() {
-    if (ptr_ != nullptr) cudaFree(ptr_);  // no throw from a destructor; errors are sticky anyway
-  }
+  ~device_buffer() { release(); }
   device_buffer(const device_buffer&) = delete;
   device_buffer& operator=(const device_buffer&) = delete;
   device_buffer(device_buffer&& o) noexcept
-      : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+      : ptr_(std::exchange(o.ptr_, nullptr)),
+        count_(std::exchange(o.count_, 0)),
+        stream_(std::exchange(o.stream_, nullptr)) {}
   device_buffer& operator=(device_buffer&& o) noexcept {
     if (this != &o) {
-      if (ptr_ != nullptr) cudaFree(ptr_);
+      release();
       ptr_ = std::exchange(o.ptr_, nullptr);
       count_ = std::exchange(o.count_, 0);
+      stream_ = std::exchange(o.stream_, nullptr);
     }
     return *this;
   }
@@ -71,8 +80,20 @@ class device_buffer {
   }
 
  private:
+  // No throw from a destructor; a failed free leaves a sticky error the next call reports.
+  void release() noexcept {
+    if (ptr_ == nullptr) return;
+    if (stream_ != nullptr) {
+      cudaFreeAsync(ptr_, stream_);
+    } else {
+      cudaFree(ptr_);
+    }
+    ptr_ = nullptr;
+  }
+
   T* ptr_ = nullptr;
   size_t count_ = 0;
+  cudaStream_t stream_ = nullptr;  ///< the stream it was taken from the pool on; null: cudaMalloc
 };
 
 /// Checks the launch that just happened (bad configuration, missing kernel image).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -97,6 +98,7 @@ std::shared_ptr<void> device_context::find_or_make(
   std::shared_ptr<void>& slot = s_->cache[{type, key}];
   if (!slot) {
     device_scope scope(s_->ordinal);
+    plain_allocations outlives_the_call;  // cached: freed with the context, not a call's stream
     slot = make();
   }
   return slot;
@@ -137,6 +139,88 @@ device_scope::device_scope(int ordinal) {
 }
 device_scope::~device_scope() {
   cudaSetDevice(prev_);
+}
+
+// ---- stream-ordered allocations ----
+
+namespace {
+
+thread_local const stream* tls_allocation_stream = nullptr;
+
+struct pool_state {
+  int supported = -1;   // -1: not asked yet
+  unsigned scopes = 0;  // stream_ordered_allocations alive on the device
+};
+std::mutex pools_mutex;
+std::map<int, pool_state> pools;  // by ordinal
+
+bool pools_supported_locked(int ordinal) {
+  pool_state& p = pools[ordinal];
+  if (p.supported < 0) {
+    int v = 0;
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrMemoryPoolsSupported, ordinal) != cudaSuccess) {
+      cudaGetLastError();
+      v = 0;
+    }
+    p.supported = v != 0 ? 1 : 0;
+    if (p.supported) {
+      // Keep what the pool grew to across synchronizations (the default, 0, would unmap it at
+      // every stream synchronization); the last scope's end trims it.
+      cudaMemPool_t mp{};
+      uint64_t keep = UINT64_MAX;
+      CUZK_CUDA_OK(cudaDeviceGetDefaultMemPool(&mp, ordinal));
+      CUZK_CUDA_OK(cudaMemPoolSetAttribute(mp, cudaMemPoolAttrReleaseThreshold, &keep));
+    }
+  }
+  return p.supported == 1;
+}
+
+}  // namespace
+
+stream_ordered_allocations::stream_ordered_allocations(const stream& s)
+    : s_(&s), outer_(tls_allocation_stream) {
+  {
+    std::lock_guard<std::mutex> lock(pools_mutex);
+    pooled_ = pools_supported_locked(s.device());
+    if (pooled_) ++pools[s.device()].scopes;
+  }
+  tls_allocation_stream = s_;
+}
+
+stream_ordered_allocations::~stream_ordered_allocations() {
+  tls_allocation_stream = outer_;
+  if (!pooled_) return;
+  cudaStreamSynchronize(s_->get());  // this scope's frees have completed
+  std::lock_guard<std::mutex> lock(pools_mutex);
+  if (--pools[s_->device()].scopes == 0) {
+    cudaMemPool_t mp{};
+    if (cudaDeviceGetDefaultMemPool(&mp, s_->device()) == cudaSuccess) cudaMemPoolTrimTo(mp, 0);
+  }
+}
+
+plain_allocations::plain_allocations() : outer_(tls_allocation_stream) {
+  tls_allocation_stream = nullptr;
+}
+plain_allocations::~plain_allocations() {
+  tls_allocation_stream = outer_;
+}
+
+CUstream_st* allocation_stream() {
+  const stream* s = tls_allocation_stream;
+  if (s == nullptr) return nullptr;
+  int current = -1;
+  if (cudaGetDevice(&current) != cudaSuccess || current != s->device()) return nullptr;
+  std::lock_guard<std::mutex> lock(pools_mutex);
+  return pools_supported_locked(current) ? s->get() : nullptr;
+}
+
+std::mutex& device_compute_lock(int ordinal) {
+  static std::mutex guard;
+  static std::map<int, std::unique_ptr<std::mutex>> locks;
+  std::lock_guard<std::mutex> lock(guard);
+  std::unique_ptr<std::mutex>& m = locks[ordinal];
+  if (!m) m = std::make_unique<std::mutex>();
+  return *m;
 }
 
 // ---- stream ----

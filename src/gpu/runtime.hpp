@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <typeindex>
 #include <typeinfo>
@@ -42,6 +43,7 @@ std::string runtime_version();
 
 class event;
 class stager;
+class stream;
 
 /// One CUDA device as a library sees it: the ordinal every call on this context runs on, and the
 /// per-device resources that outlive one call (twiddle tables keyed by their owner's type and a
@@ -84,6 +86,58 @@ class device_context {
                                      const std::function<std::shared_ptr<void>()>& make);
   std::unique_ptr<state> s_;
 };
+
+/// While alive on the calling thread, device_buffer (device_memory.cuh) allocates on `s`'s device
+/// from the device's stream-ordered pool, ordered on `s`, and frees ordered on `s`
+/// (cudaMallocAsync / cudaFreeAsync) instead of cudaMalloc / cudaFree. cudaFree waits for the
+/// work of every stream on the device: two provers sharing a GPU, one uploading its witness
+/// while the other computes, would otherwise stall the computing one on the other's copy at its
+/// first freed temporary. Rules: every buffer allocated in the scope is destroyed before the
+/// scope ends, on this thread; work on other streams that uses such a buffer is joined into `s`
+/// (an event) before the buffer is destroyed. The pool keeps the memory it grew to while any
+/// scope on the device is alive (the next call reuses it without mapping), and the last scope to
+/// end returns it to the device. Objects that outlive the call (device_context's caches) are made
+/// with the scope suspended (plain_allocations). The inner of nested scopes wins until it ends.
+/// Devices without memory pools (cudaDevAttrMemoryPoolsSupported = 0) keep cudaMalloc / cudaFree.
+class stream_ordered_allocations {
+ public:
+  explicit stream_ordered_allocations(const stream& s);
+  /// Synchronizes `s` (its frees complete), then returns the pool's memory to the device when
+  /// this is the device's last scope.
+  ~stream_ordered_allocations();
+  stream_ordered_allocations(const stream_ordered_allocations&) = delete;
+  stream_ordered_allocations& operator=(const stream_ordered_allocations&) = delete;
+
+ private:
+  const stream* s_;
+  const stream* outer_;
+  bool pooled_ = false;
+};
+
+/// Suspends the calling thread's stream_ordered_allocations for a scope: buffers made meanwhile
+/// use cudaMalloc / cudaFree and may outlive the scope's stream.
+class plain_allocations {
+ public:
+  plain_allocations();
+  ~plain_allocations();
+  plain_allocations(const plain_allocations&) = delete;
+  plain_allocations& operator=(const plain_allocations&) = delete;
+
+ private:
+  const stream* outer_;
+};
+
+/// The stream device_buffer allocates on for the calling thread on the current device: the
+/// active stream_ordered_allocations' stream when it is on this device and the device has memory
+/// pools, else null (cudaMalloc). For device_memory.cuh.
+CUstream_st* allocation_stream();
+
+/// Serializes the compute of the provers sharing device `ordinal` (one lock per device, for the
+/// process): a prover uploads its witness, takes this lock, runs its kernels, and releases it
+/// when they have finished, so a second prover's upload overlaps the first one's kernels while
+/// their kernels never interleave (which would hold two working sets at once for no gain: each
+/// saturates the device).
+std::mutex& device_compute_lock(int ordinal);
 
 /// Makes a device current for a scope and restores the caller's device after; clears a stale
 /// non-sticky error left by someone else's failed call, so it is not misreported as ours.

@@ -38,6 +38,9 @@ struct prover_timings {
   /// streamed_bytes / stream_copy; the copies overlap the MSMs).
   uint64_t streamed_bytes = 0;
   double stream_copy = 0;
+  /// GPU: host milliseconds waiting for the device's other provers to finish their work
+  /// (gpu::device_compute_lock; the witness upload overlaps them). Not part of start.
+  double device_wait = 0;
   double start = 0;     ///< the whole start(): every phase above
   double epilogue = 0;  ///< finalize: the r/s combination and the three affine conversions
   double total = 0;     ///< create_proof from entry to return

@@ -25,6 +25,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <cub/device/device_scan.cuh>
@@ -110,6 +111,30 @@ struct run_t {
   const cuzk::gpu::stream& strm;
   cuzk::gpu::stager& st;
   thread_pool& pool;
+};
+
+/// One start()'s turn on the device (gpu::device_compute_lock): take() blocks until the other
+/// provers of the device have finished their work and adds the wait to tm.device_wait; the
+/// destructor waits for this call's stream (its kernels, and the frees of the buffers destroyed
+/// before it) and only then hands the device on, so the next prover finds the memory in the pool.
+class device_turn {
+ public:
+  device_turn(int ordinal, const cuzk::gpu::stream& s)
+      : lock_(cuzk::gpu::device_compute_lock(ordinal), std::defer_lock), s_(s) {}
+  ~device_turn() {
+    if (lock_.owns_lock()) cudaStreamSynchronize(s_.get());  // no throw from a destructor
+  }
+  device_turn(const device_turn&) = delete;
+  device_turn& operator=(const device_turn&) = delete;
+  void take(prover_timings& tm) {
+    const auto t0 = std::chrono::steady_clock::now();
+    lock_.lock();
+    tm.device_wait += ms_since(t0);
+  }
+
+ private:
+  std::unique_lock<std::mutex> lock_;  // released after the destructor's body
+  const cuzk::gpu::stream& s_;
 };
 
 /// dst[i] = src[idx[i] − first] for i < n on `st` (nothing for n = 0): src holds the elements
@@ -513,13 +538,20 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
                        const assignment& asg, const ntt::domain_t& d, thread_pool& pool,
                        prover_timings& tm) {
   const size_t m = d.size();
-  // h on the device; b and c are freed before the MSMs. The first allocation comes before the
-  // stream and the staging set are made, so running out of device memory is reported as such.
-  device_buffer<fr_t> da(m);
-  std::optional<ring_t> ring;  // host residency
   const cuzk::gpu::stream strm(p.ctx);
-  cuzk::gpu::event ev[11], ev_up, ev_abc;  // phase boundaries; ev_up: witness uploaded, ev_abc:
-                                           // a, b, c evaluated
+  // Every buffer below is taken from the device's pool and returned in this stream's order: no
+  // device-wide synchronization, which would stall another prover's kernels on this call's
+  // upload (and this call on its).
+  const cuzk::gpu::stream_ordered_allocations pool_order(strm);
+  cuzk::gpu::event ev[11], ev_up, ev_abc,
+      ev_turn;  // ev_up: witness uploaded, ev_abc: a, b, c evaluated, ev_turn: device taken
+  // The device's compute lock, held from after the witness upload (device residency: another
+  // prover's kernels run meanwhile) or from the start (the parameters streamed from the host:
+  // the ring's copies and buffers belong to the turn) until this call's work has finished and
+  // its buffers are back in the pool (declared before them, so released after them).
+  device_turn turn(p.ctx.ordinal(), strm);
+  const bool upload_first = abc != nullptr && p.where == residency::device;
+  if (!upload_first) turn.take(tm);
   proof_parts out;
   std::unique_ptr<cuzk::gpu::stager> stg = p.ctx.take_stager();
   const run_t run{p.ctx, strm, *stg, pool};
@@ -527,6 +559,23 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   const size_t n_in = asg.num_inputs();
   const bitmap_view& b_in = asg.b_input_density;
   const size_t nb_in = b_in.popcount();
+  device_buffer<fr_t> d_aux, d_in;  // the witness, on the device only when abc is given
+  ev[0].record(strm);
+  if (abc != nullptr) {
+    d_aux = device_buffer<fr_t>(n_aux);
+    d_in = device_buffer<fr_t>(asg.num_inputs());
+    stg->upload(d_in.data(), asg.inputs.data(), asg.inputs.size_bytes(), pool, strm);
+    stg->upload(d_aux.data(), asg.aux.data(), asg.aux.size_bytes(), pool, strm);
+    ev_up.record(strm);
+  }
+  if (upload_first) {
+    ev_up.synchronize();
+    turn.take(tm);
+  }
+  ev_turn.record(strm);
+  // h on the device; b and c are freed before the MSMs.
+  device_buffer<fr_t> da(m);
+  std::optional<ring_t> ring;  // host residency
   // Host residency: the ring and the whole schedule of chunks (H, L, A, B1, B2: the bases of
   // the split's compacted index spaces), before a, b, c, so the first copies overlap them.
   size_t q_h = 0, q_l = 0, q_a = 0, q_b1 = 0, q_b2 = 0;
@@ -539,17 +588,10 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     q_b1 = ring->add_query(p.host_b_g1.data() + nb_in, nb, sizeof(g1_affine_t));
     q_b2 = ring->add_query(p.host_b_g2.data() + nb_in, nb, sizeof(g2_affine_t));
   }
-  device_buffer<fr_t> d_aux, d_in;  // the witness, on the device only when abc is given
   device_buffer<fr_t> db, dc;
-  ev[0].record(strm);
   if (abc != nullptr) {
     db = device_buffer<fr_t>(m);
     dc = device_buffer<fr_t>(m);
-    d_aux = device_buffer<fr_t>(n_aux);
-    d_in = device_buffer<fr_t>(asg.num_inputs());
-    stg->upload(d_in.data(), asg.inputs.data(), asg.inputs.size_bytes(), pool, strm);
-    stg->upload(d_aux.data(), asg.aux.data(), asg.aux.size_bytes(), pool, strm);
-    ev_up.record(strm);
     if (ring) ring->issue_until(2, &ev_up);  // the first H chunks, after the witness
     const size_t n = abc->num_rows();
     for (device_buffer<fr_t>* v : {&da, &db, &dc}) zero_tail(run, *v, n);
@@ -573,7 +615,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     if (ring) ring->issue_until(2, &ev[3]);  // the first H chunks, after a, b, c
   }
   ntt::gpu::coset_quotient(p.ctx, strm, d, da.data(), db.data(), dc.data());
-  db = device_buffer<fr_t>();  // after the quotient's kernels: freeing waits for them
+  db = device_buffer<fr_t>();  // back to the pool after the quotient's kernels
   dc = device_buffer<fr_t>();
   ev[4].record(strm);
 
@@ -625,7 +667,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
 
   if (abc != nullptr) {
     tm.upload = ev_up.since(ev[0]);
-    tm.abc = ev_abc.since(ev_up);
+    tm.abc = ev_abc.since(ev_turn);
     tm.ntt_a = ev[1].since(ev_abc);
   } else {
     tm.ntt_a = ev[1].since(ev[0]);
@@ -639,7 +681,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   tm.msm_a = ev[8].since(ev[7]);
   tm.msm_b_g1 = ev[9].since(ev[8]);
   tm.msm_b_g2 = ev[10].since(ev[9]);
-  tm.start = ev[10].since(ev[0]);
+  tm.start = (abc != nullptr ? tm.upload : 0) + ev[10].since(ev_turn);
   return out;
 }
 

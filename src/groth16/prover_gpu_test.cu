@@ -12,7 +12,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ec/curves.hpp"
@@ -153,6 +155,70 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
     ASSERT_FALSE(mismatch.ok());
     EXPECT_EQ(mismatch.error().code(), status_code::size_mismatch) << mismatch.error().to_string();
   }
+}
+
+// Provers sharing one device (the engine's lanes): threads proving at once on one
+// device_parameters, from the witness (upload before the device's compute lock) and from host
+// a, b, c (the lock from the start), give the CPU's proof bytes for their r, s; their buffers come
+// from the stream-ordered pool, which is handed back to the device once the last prover ends.
+TEST(Groth16Gpu, ConcurrentProversShareTheDevice) {
+  auto rng = test::test_rng::from_env("Groth16Gpu.ConcurrentProversShareTheDevice");
+  const fixture f = make_fixture(3000, 2, rng);
+  auto dp = upload(f.params);
+  ASSERT_TRUE(dp);
+  auto plan = r1cs::abc_plan::from_matrices(f.ci.cs);
+  ASSERT_TRUE(plan.ok()) << plan.error().to_string();
+  auto prog = gpu::device_abc_program::upload(*plan, dp->context());
+  ASSERT_TRUE(prog.ok()) << prog.error().to_string();
+  assignment witness_only = f.oa.view();
+  witness_only.a = witness_only.b = witness_only.c = {};
+  constexpr int threads = 3, proofs = 4;
+  std::vector<std::unique_ptr<thread_pool>> pools;
+  for (int t = 0; t < threads; ++t) pools.push_back(std::make_unique<thread_pool>(2));
+  // One round: every lane proves `proofs` partitions (lane 0 from host a, b, c, the others from
+  // the witness), each proof compared with the CPU's for its r, s.
+  const auto round = [&] {
+    std::vector<fr_t> r(threads * proofs), s(threads * proofs);
+    for (size_t i = 0; i < r.size(); ++i) {
+      r[i] = fr_t::random(rng);
+      s[i] = fr_t::random(rng);
+    }
+    std::vector<decltype(encode_proof(std::declval<proof>()))> got(r.size());
+    std::vector<std::string> errors(threads);
+    std::vector<std::thread> lanes;
+    for (int t = 0; t < threads; ++t) {
+      lanes.emplace_back([&, t] {
+        for (int k = 0; k < proofs; ++k) {
+          const size_t i = size_t(t * proofs + k);
+          auto pf = start_and_finalize(dp->vk(), r[i], s[i], nullptr, [&](prover_timings* tm) {
+            return t == 0 ? gpu::start(*dp, f.oa.view(), *pools[t], tm)
+                          : gpu::start(*dp, **prog, witness_only, *pools[t], tm);
+          });
+          if (!pf) {
+            errors[t] = pf.error().to_string();
+            return;
+          }
+          got[i] = encode_proof(*pf);
+        }
+      });
+    }
+    for (std::thread& l : lanes) l.join();
+    for (int t = 0; t < threads; ++t) EXPECT_EQ(errors[t], "") << "lane " << t;
+    for (size_t i = 0; i < r.size(); ++i) {
+      auto cpu = create_proof(f.params, f.oa.view(), r[i], s[i], pool());
+      ASSERT_TRUE(cpu.ok());
+      EXPECT_EQ(got[i], encode_proof(*cpu)) << "proof " << i;
+    }
+  };
+  // The first round also makes what is cached on purpose (the NTT tables, a staging set and its
+  // stream per concurrent lane); the second must leave the device as the first did.
+  round();
+  auto before = gpu::memory_info(0);
+  ASSERT_TRUE(before.ok());
+  round();
+  auto after = gpu::memory_info(0);
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->first, before->first) << "the pool kept device memory after the last prover";
 }
 
 TEST(Groth16Gpu, CubicCircuit) {
