@@ -76,6 +76,22 @@ std::unique_ptr<gpu::device_parameters> upload(const parameters& p) {
   return std::move(*dp);
 }
 
+/// The fixture's compiled a, b, c plan on dp's device, and its assignment without a, b, c (the
+/// prover evaluates them from the plan).
+struct device_plan {
+  std::unique_ptr<gpu::device_abc_program> prog;
+  assignment witness_only;
+};
+result<device_plan> device_plan_of(const fixture& f, const gpu::device_parameters& dp) {
+  auto plan = r1cs::abc_plan::from_matrices(f.ci.cs);
+  if (!plan) return plan.error();
+  auto prog = gpu::device_abc_program::upload(*plan, dp.context());
+  if (!prog) return prog.error();
+  device_plan out{std::move(*prog), f.oa.view()};
+  out.witness_only.a = out.witness_only.b = out.witness_only.c = {};
+  return result<device_plan>(std::move(out));
+}
+
 void expect_same_proof(const fixture& f, const gpu::device_parameters& dp, const fr_t& r,
                        const fr_t& s, const std::string& what) {
   auto cpu = create_proof(f.params, f.oa.view(), r, s, pool());
@@ -126,18 +142,16 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
     const fixture f = make_fixture(rows, pub, rng);
     auto dp = upload(f.params);
     ASSERT_TRUE(dp);
-    auto plan = r1cs::abc_plan::from_matrices(f.ci.cs);
+    auto plan = device_plan_of(f, *dp);
     ASSERT_TRUE(plan.ok()) << plan.error().to_string();
-    auto prog = gpu::device_abc_program::upload(*plan, dp->context());
-    ASSERT_TRUE(prog.ok()) << prog.error().to_string();
-    assignment witness_only = f.oa.view();
-    witness_only.a = witness_only.b = witness_only.c = {};
+    const gpu::device_abc_program* prog = plan->prog.get();
+    const assignment& witness_only = plan->witness_only;
     const std::string what = "rows=" + std::to_string(rows) + " public=" + std::to_string(pub);
     const fr_t r = fr_t::random(rng), s = fr_t::random(rng);
     auto host = gpu::create_proof(*dp, f.oa.view(), r, s, pool());
     ASSERT_TRUE(host.ok()) << what << ": " << host.error().to_string();
     auto dev = start_and_finalize(dp->vk(), r, s, nullptr, [&](prover_timings* tm) {
-      return gpu::start(*dp, **prog, witness_only, pool(), tm);
+      return gpu::start(*dp, *prog, witness_only, pool(), tm);
     });
     ASSERT_TRUE(dev.ok()) << what << ": " << dev.error().to_string();
     EXPECT_EQ(encode_proof(*dev), encode_proof(*host)) << what;
@@ -146,12 +160,12 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
     EXPECT_TRUE(*ok) << what;
     if (rows != 64) continue;
     // Misuse: a, b, c given as well; a program for another witness.
-    auto both = gpu::start(*dp, **prog, f.oa.view(), pool());
+    auto both = gpu::start(*dp, *prog, f.oa.view(), pool());
     ASSERT_FALSE(both.ok());
     EXPECT_EQ(both.error().code(), status_code::invalid_argument);
     assignment short_aux = witness_only;
     short_aux.aux = short_aux.aux.first(short_aux.aux.size() - 1);
-    auto mismatch = gpu::start(*dp, **prog, short_aux, pool());
+    auto mismatch = gpu::start(*dp, *prog, short_aux, pool());
     ASSERT_FALSE(mismatch.ok());
     EXPECT_EQ(mismatch.error().code(), status_code::size_mismatch) << mismatch.error().to_string();
   }
@@ -166,12 +180,10 @@ TEST(Groth16Gpu, ConcurrentProversShareTheDevice) {
   const fixture f = make_fixture(3000, 2, rng);
   auto dp = upload(f.params);
   ASSERT_TRUE(dp);
-  auto plan = r1cs::abc_plan::from_matrices(f.ci.cs);
+  auto plan = device_plan_of(f, *dp);
   ASSERT_TRUE(plan.ok()) << plan.error().to_string();
-  auto prog = gpu::device_abc_program::upload(*plan, dp->context());
-  ASSERT_TRUE(prog.ok()) << prog.error().to_string();
-  assignment witness_only = f.oa.view();
-  witness_only.a = witness_only.b = witness_only.c = {};
+  const gpu::device_abc_program* prog = plan->prog.get();
+  const assignment& witness_only = plan->witness_only;
   constexpr int threads = 3, proofs = 4;
   std::vector<std::unique_ptr<thread_pool>> pools;
   for (int t = 0; t < threads; ++t) pools.push_back(std::make_unique<thread_pool>(2));
@@ -192,7 +204,7 @@ TEST(Groth16Gpu, ConcurrentProversShareTheDevice) {
           const size_t i = size_t(t * proofs + k);
           auto pf = start_and_finalize(dp->vk(), r[i], s[i], nullptr, [&](prover_timings* tm) {
             return t == 0 ? gpu::start(*dp, f.oa.view(), *pools[t], tm)
-                          : gpu::start(*dp, **prog, witness_only, *pools[t], tm);
+                          : gpu::start(*dp, *prog, witness_only, *pools[t], tm);
           });
           if (!pf) {
             errors[t] = pf.error().to_string();
