@@ -35,21 +35,20 @@ struct fp2_d {
   // MSM's accumulation stalled 2.58 cycles per instruction on instruction fetch. Out of line:
   // 0.09 cycles, the MSM at 2^22 153 → 140 ms; operands by value (in registers, where references
   // went through a 1.5 KB stack frame): 119 ms (H200, bench/results/h200/2026-12-04-msm-merge.md).
-  // Fp's own product stays inline (out of line it made the G1 MSM 18 % slower).
+  // Fp's own product stays inline (out of line it made the G1 MSM 18 % slower). The square (two
+  // Fp products) is inline again: on top of the by-value product, G2 MSM 2^22 119 → 106 ms
+  // (bench/results/h200/2026-12-04-prover-lanes.md).
   __device__ __forceinline__ friend fp2_d operator*(const fp2_d& a, const fp2_d& b) {
     return mul_out_of_line(a, b);
   }
-  __device__ __forceinline__ fp2_d sqr() const { return sqr_out_of_line(*this); }
+  /// Complex squaring, 2M: (a0 + a1)(a0 − a1) + 2·a0·a1·u.
+  __device__ __forceinline__ fp2_d sqr() const { return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()}; }
 
   /// Karatsuba, 3M: (a0 b0 − a1 b1) + ((a0 + a1)(b0 + b1) − a0 b0 − a1 b1)·u.
   __device__ __noinline__ static fp2_d mul_out_of_line(fp2_d a, fp2_d b) {
     const fp_d t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
     const fp_d t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
     return {t0 - t1, t2 - t0 - t1};
-  }
-  /// Complex squaring, 2M: (a0 + a1)(a0 − a1) + 2·a0·a1·u.
-  __device__ __noinline__ static fp2_d sqr_out_of_line(fp2_d a) {
-    return {(a.c0 + a.c1) * (a.c0 - a.c1), (a.c0 * a.c1).dbl()};
   }
 
   __device__ __forceinline__ fp2_d& operator+=(const fp2_d& b) { return *this = *this + b; }
