@@ -184,7 +184,8 @@ stream_ordered_allocations::stream_ordered_allocations(const stream& s)
     pooled_ = pools_supported_locked(s.device());
     if (pooled_) ++pools[s.device()].scopes;
   }
-  tls_allocation_stream = s_;
+  // Without pools the scope changes nothing: allocations stay plain.
+  tls_allocation_stream = pooled_ ? s_ : nullptr;
 }
 
 stream_ordered_allocations::~stream_ordered_allocations() {
@@ -206,12 +207,11 @@ plain_allocations::~plain_allocations() {
 }
 
 CUstream_st* allocation_stream() {
-  const stream* s = tls_allocation_stream;
+  const stream* s = tls_allocation_stream;  // set only where the device has pools
   if (s == nullptr) return nullptr;
   int current = -1;
   if (cudaGetDevice(&current) != cudaSuccess || current != s->device()) return nullptr;
-  std::lock_guard<std::mutex> lock(pools_mutex);
-  return pools_supported_locked(current) ? s->get() : nullptr;
+  return s->get();
 }
 
 std::mutex& device_compute_lock(int ordinal) {
