@@ -33,9 +33,10 @@ start_daemon() {
 }
 
 # The engine's timeline from the status page at $1 (every phase of every partition, the prover's
-# split) saved to $out/timeline.json, and per phase: count, mean, min, max.
+# split) saved to $out/${timeline_name:-timeline}.json, and per phase: count, mean, min, max; for
+# the proves, the lanes seen and the interval between partitions over the proving span.
 timeline_summary() {
-  python3 - "$1" "$out/timeline.json" <<'PY'
+  python3 - "$1" "$out/${timeline_name:-timeline}.json" <<'PY'
 import json, statistics, sys, urllib.request
 doc = json.load(urllib.request.urlopen(f"http://{sys.argv[1]}/timeline.json?since=0", timeout=10))
 json.dump(doc, open(sys.argv[2], "w"))
@@ -46,7 +47,13 @@ for phase in ("compile", "load", "synthesis", "prove", "finalize", "verify"):
         print(f"{phase:9s} n={len(d):3d} mean {statistics.mean(d):9.1f} ms  min {min(d):9.1f}  max {max(d):9.1f}")
 splits = [e["split"] for e in ev if e["phase"] == "prove" and e.get("split")]
 for key in (splits[0].keys() if splits else []):
-    print(f"  prove split {key:9s} mean {statistics.mean(s[key] for s in splits):8.1f} ms")
+    print(f"  prove split {key:11s} mean {statistics.mean(s[key] for s in splits):8.1f} ms")
+proves = sorted((e["start"], e["end"], e["lane"]) for e in ev if e["phase"] == "prove")
+if len(proves) > 1:
+    span = proves[-1][1] - proves[0][0]
+    lanes = sorted({p[2] for p in proves})
+    print(f"prove lanes {lanes}; span {span:.2f} s for {len(proves)} partitions: "
+          f"{1e3 * span / len(proves):.1f} ms per partition (idle gaps between jobs included)")
 PY
 }
 

@@ -21,7 +21,11 @@
 # batch`, BATCH_JOBS at a time, default 2), GPU_CAP_MIB (default none: the consumer-card case — from
 # step 3 on, gpu_memory_hog holds all of GPU 0's memory but this many MiB, and the daemon's
 # gpus.memory_budget is 1 GiB less, as its auto budget would be on a card of that size: the
-# parameters then stay in page-locked host memory and are streamed to the device per partition).
+# parameters then stay in page-locked host memory and are streamed to the device per partition),
+# LANES (default: the daemon's, 2: gpus.gpu_workers_per_device, the prover lanes per GPU),
+# BATCH_ONE_LANE (default 0: after the verification, the daemon restarted with one lane per GPU
+# and that many proofs batched again, an A/B of the lanes on the same machine;
+# timeline-one-lane.json; not with GPU_CAP_MIB).
 set -uo pipefail
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH="$(pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -72,10 +76,13 @@ start_gpu_sampler
     hog=$!
     for _ in $(seq 600); do [[ -s $out/hog.txt ]] && break; sleep 0.1; done
     echo "GPU 0 capped: $(cat "$out/hog.txt")"
-    printf '[gpus]\nmemory_budget = "%sMiB"\n' $((GPU_CAP_MIB - 1024)) >>"$w/cuzk.toml"
+    gpus="${gpus:-}memory_budget = \"$((GPU_CAP_MIB - 1024))MiB\""$'\n'
   fi
+  [[ -n ${LANES:-} ]] && gpus="${gpus:-}gpu_workers_per_device = $LANES"$'\n'
+  [[ -n ${gpus:-} ]] && printf '[gpus]\n%s' "$gpus" >>"$w/cuzk.toml"
   [[ -n ${SYNTH_WORKERS:-} ]] &&
     printf '[pipeline]\nmax_parallel_synthesis = %s\n' "$SYNTH_WORKERS" >>"$w/cuzk.toml"
+  cat "$w/cuzk.toml"
   start_daemon "$w/cuzk.toml" "$w/cuzk.sock"
   for i in $(seq "$proofs"); do
     t=$SECONDS
@@ -101,6 +108,23 @@ start_gpu_sampler
   timeout "$(left)" ./cuzk verify porep --c1 "$w/c1.json" --params-dir "$w/params" \
     --proof "$w/proof-$proofs.bin"
   echo "verify rc=$? (0 = valid)"
+  if [[ ${BATCH_ONE_LANE:-0} -gt 0 && -z ${GPU_CAP_MIB:-} ]]; then
+    step "5. the daemon again with one prover lane per GPU: $BATCH_ONE_LANE proofs, ${BATCH_JOBS:-2} in flight"
+    grep -v gpu_workers_per_device "$w/cuzk.toml" >"$w/one-lane.toml"
+    if grep -q '^\[gpus\]' "$w/one-lane.toml"; then
+      sed -i 's/^\[gpus\]$/[gpus]\ngpu_workers_per_device = 1/' "$w/one-lane.toml"
+    else
+      printf '[gpus]\ngpu_workers_per_device = 1\n' >>"$w/one-lane.toml"
+    fi
+    mv "$out/daemon.log" "$out/daemon-lanes.log"
+    rm -f "$w/cuzk.sock"  # start_daemon waits for the new daemon's socket
+    start_daemon "$w/one-lane.toml" "$w/cuzk.sock"
+    timeout "$(left)" ./cuzk-bench -a "unix://$w/cuzk.sock" batch --c1 "$w/c1.json" \
+      --registered-proof $proof --sector-num 1 --miner-id 1000 -c "$BATCH_ONE_LANE" \
+      -j "${BATCH_JOBS:-2}" 2>&1
+    echo "one-lane batch rc=$?"
+    timeline_name=timeline-one-lane stop_daemon 127.0.0.1:9821
+  fi
   step "done"
 } >"$out/run.log" 2>&1
 kill $gpu_sampler 2>/dev/null

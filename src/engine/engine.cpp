@@ -22,6 +22,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
 #include <span>
@@ -225,6 +226,7 @@ struct srs_entry {
   circuit_params circuit;
   size_t worker = 0;
   bool in_host_memory = false;  // the CPU's, or a GPU's streamed from page-locked host memory
+  uint64_t working_bytes = 0;   // a GPU's working set per proof beside them (gpu_working_bytes)
   std::unique_ptr<proofs::prover_backend> backend;
   uint64_t host_charged = 0, device_charged = 0;
   unsigned refs = 0;
@@ -278,6 +280,25 @@ struct job {
   bool stopping() const { return cancel_requested || !error.ok(); }
 };
 
+// What one partition a lane proves holds on its device, for admitting another lane's partition
+// beside it (the GPU prover: witness uploaded, then the device's compute lock for the kernels).
+struct lane_work {
+  // From a compiled plan on parameters resident on the device with the plan ready: while it waits
+  // for the device it holds its witness only. Otherwise it proves alone on the worker.
+  bool shares_device = false;
+  uint64_t working = 0;  // device bytes while its kernels run (proofs::gpu_working_bytes)
+  uint64_t waiting = 0;  // device bytes while it waits for the device (its witness)
+};
+
+struct prover_lane {
+  std::string name;  // the timeline's lane
+  std::thread thread;
+  std::string current_job;
+  proof_kind current_kind{};
+  int partition = -1;
+  std::optional<lane_work> work;  // set while it proves
+};
+
 struct prover_worker {
   std::string name;
   int device = -1;  // -1: the CPU prover
@@ -287,9 +308,10 @@ struct prover_worker {
   unsigned consecutive_failures = 0;
   uint64_t device_budget = 0, device_used = 0;
   std::unique_ptr<thread_pool> pool;
-  std::thread thread;
-  std::string current_job;
-  proof_kind current_kind{};
+  std::vector<prover_lane> lanes;  // sized before the threads start, never resized
+  // Busy: at least one lane proving. busy_ms sums the ended busy periods.
+  unsigned proving = 0;
+  clock_type::time_point busy_since;
   double busy_ms = 0;
 };
 
@@ -365,8 +387,10 @@ class engine_impl final : public proving_engine {
       w->device_budget = cfg_.device_memory_budget
                              ? cfg_.device_memory_budget
                              : (g.total_bytes > reserve ? g.total_bytes - reserve : g.total_bytes);
-      // The GPU worker's pool stages host arrays into pinned memory; a few threads saturate it.
+      // The GPU worker's pool stages host arrays into pinned memory; a few threads saturate it
+      // (its lanes share it: thread_pool runs their loops at once).
       w->pool = std::make_unique<thread_pool>(std::min(prover_threads, 4u));
+      w->lanes.resize(std::max(1u, cfg_.gpu_lanes));
       workers_.push_back(std::move(w));
     }
     if (chosen.empty() || cfg_.cpu_worker_with_gpus) add_cpu_worker(prover_threads);
@@ -396,8 +420,10 @@ class engine_impl final : public proving_engine {
     for (unsigned i = 0; i < synthesis_workers_; ++i)
       synth_threads_.emplace_back([this, i] { synthesis_loop(i); });
     logf(cfg_.log, log_level::info,
-         "engine: %zu prover worker(s), %u synthesis worker(s), host budget %s", workers_.size(),
-         synthesis_workers_, gib(host_budget_).c_str());
+         "engine: %zu prover worker(s) (%u lane(s) per GPU), %u synthesis worker(s), host "
+         "budget %s",
+         workers_.size(), std::max(1u, cfg_.gpu_lanes), synthesis_workers_,
+         gib(host_budget_).c_str());
     return cuzk::status();
   }
 
@@ -488,9 +514,14 @@ class engine_impl final : public proving_engine {
       ws.name = w->name;
       ws.device = w->device;
       ws.healthy = w->healthy;
-      ws.current_job = w->current_job;
-      ws.current_kind = w->current_kind;
-      ws.busy_seconds = w->busy_ms / 1000;
+      for (const prover_lane& l : w->lanes) {
+        ws.lanes.push_back({l.name, l.current_job, l.current_kind, l.partition});
+        if (ws.current_job.empty() && !l.current_job.empty()) {
+          ws.current_job = l.current_job;
+          ws.current_kind = l.current_kind;
+        }
+      }
+      ws.busy_seconds = (w->busy_ms + (w->proving > 0 ? ms_between(w->busy_since, now) : 0)) / 1000;
       ws.device_name = w->device_name;
       ws.device_total_bytes = w->device_total;
       ws.device_budget = w->device_budget;
@@ -603,7 +634,8 @@ class engine_impl final : public proving_engine {
     lk.unlock();
     for (auto& t : synth_threads_) t.join();
     for (auto& w : workers_)
-      if (w->thread.joinable()) w->thread.join();
+      for (prover_lane& l : w->lanes)
+        if (l.thread.joinable()) l.thread.join();
     lk.lock();
     // What the engine still holds: recycled buffers and parameters.
     free_buffers_.clear();
@@ -757,8 +789,9 @@ class engine_impl final : public proving_engine {
   // The job's plan readied on pinned parameters `e` (prover_backend::prepare_plan: uploaded to
   // the GPU, or the CPU's a, b, c buffers), once per entry, after room is made for it like for
   // parameters. The entry is pinned, so it is not evicted meanwhile; no prover uses the plan on
-  // it before this returns (only jobs past their prepare reach the provers). Called by PREPARE,
-  // which holds `j` in flight while mu_ is released here.
+  // it before this returns (only jobs past their prepare reach the provers, and a prover lane
+  // readying it proves alone on its worker: lane_work). Called by PREPARE, or by a lane of a
+  // worker that joined after the prepare; each holds `j` in flight while mu_ is released here.
   cuzk::status ready_plan_locked(std::unique_lock<std::mutex>& lk, srs_entry& e, job& j) {
     const std::shared_ptr<const r1cs::abc_plan>& plan = j.plan->plan;
     for (;;) {
@@ -877,6 +910,7 @@ class engine_impl final : public proving_engine {
       cv_.wait_for(lk, std::chrono::seconds(1));
     }
     e->in_host_memory = on_host;
+    e->working_bytes = wk.device >= 0 ? proofs::gpu_working_bytes(file->sizes()) : 0;
     e->host_charged = host_need;
     e->device_charged = device_need;
     host_used_ += host_need;
@@ -1370,23 +1404,79 @@ class engine_impl final : public proving_engine {
     w->name = "cpu";
     w->device = -1;
     w->pool = std::make_unique<thread_pool>(threads);
+    w->lanes.resize(1);  // its pool is every core: a second partition would only share them
     workers_.push_back(std::move(w));
   }
 
+  // Starts the worker's lanes: the first is named as the worker, the others "gpu 0.1", ...
   void start_prover(size_t w) {
-    workers_[w]->thread = std::thread([this, w] { prover_loop(w); });
+    prover_worker& wk = *workers_[w];
+    for (size_t l = 0; l < wk.lanes.size(); ++l) {
+      wk.lanes[l].name = l == 0 ? wk.name : wk.name + "." + std::to_string(l);
+      wk.lanes[l].thread = std::thread([this, w, l] { prover_loop(w, l); });
+    }
   }
 
-  void prover_loop(size_t w) {
+  // The parameters job `j` pinned on worker `w` (null: the worker joined after its prepare).
+  static srs_entry* pinned_on(const job& j, size_t w) {
+    for (srs_entry* p : j.pins)
+      if (p->worker == w) return p;
+    return nullptr;
+  }
+
+  // What `rp` would hold on worker `w`'s device while a lane proves it.
+  lane_work work_of_locked(size_t w, const ready_partition& rp) const {
+    lane_work lw;
+    const job& j = *rp.owner;
+    const srs_entry* e = pinned_on(j, w);
+    if (workers_[w]->device < 0 || !e || e->in_host_memory || !rp.buf->witness_only || !j.plan ||
+        e->plan != j.plan->plan)
+      return lw;
+    lw.shares_device = true;
+    lw.working = e->working_bytes;
+    lw.waiting = (rp.buf->wcs.inputs().size() + rp.buf->wcs.aux().size()) * sizeof(ff::fr_t);
+    return lw;
+  }
+
+  // Whether a lane of `wk` may start proving `next` now: always when no other lane proves; beside
+  // others only when every one of them shares the device and the device's peak fits its budget
+  // beside what is charged there. The lane whose kernels run holds its working set and each
+  // other one its witness: peak = max_i (working_i + Σ_{j≠i} waiting_j).
+  static bool admits(const prover_worker& wk, const lane_work& next) {
+    std::vector<const lane_work*> all;
+    for (const prover_lane& l : wk.lanes)
+      if (l.work) all.push_back(&*l.work);
+    if (all.empty()) return true;
+    all.push_back(&next);
+    uint64_t waiting = 0;
+    for (const lane_work* x : all) {
+      if (!x->shares_device) return false;
+      waiting += x->waiting;
+    }
+    uint64_t peak = 0;
+    for (const lane_work* x : all) peak = std::max(peak, x->working + waiting - x->waiting);
+    return wk.device_used + peak <= wk.device_budget;
+  }
+
+  // Lane `l` of worker `w`: takes the first ready partition the worker may prove (priority order,
+  // admitted beside its other lanes), proves it, finalizes it.
+  void prover_loop(size_t w, size_t l) {
     std::unique_lock lk(mu_);
     for (;;) {
       prover_worker& wk = *workers_[w];
+      prover_lane& lane = wk.lanes[l];
       if (exit_ || !wk.healthy) return;
       // The first ready partition of a job this worker is not excluded from.
       auto next = prover_queue_.begin();
       while (next != prover_queue_.end() && next->second.owner->excluded_workers.count(w) > 0)
         ++next;
       if (next == prover_queue_.end()) {
+        cv_.wait(lk);
+        continue;
+      }
+      // Not beside the other lanes: it waits for them (a lower priority one does not jump it).
+      const lane_work work = work_of_locked(w, next->second);
+      if (!admits(wk, work)) {
         cv_.wait(lk);
         continue;
       }
@@ -1400,16 +1490,23 @@ class engine_impl final : public proving_engine {
         settle_locked(j);
         continue;
       }
+      const std::shared_ptr<const compiled_plan> plan =
+          rp.buf->witness_only ? j.plan : std::shared_ptr<const compiled_plan>();
+      // Held before mu_ is first released below, so the other lanes admit against it.
+      lane.work = work;
+      const auto lane_done = [&] {
+        lane.work.reset();
+        cv_.notify_all();  // another lane's partition may fit now
+      };
       // The job pinned the parameters on every worker healthy at its prepare; a worker added
-      // later (the CPU fallback) loads them now.
-      srs_entry* e = nullptr;
-      for (srs_entry* p : j.pins)
-        if (p->worker == w) e = p;
+      // later (the CPU fallback) loads them now, and readies the plan on them.
+      srs_entry* e = pinned_on(j, w);
       ++j.in_flight;
       if (!e) {
         auto got = acquire_srs_locked(lk, j.prepared->circuit(), w, &j, nullptr);
         if (!got) {
           --j.in_flight;
+          lane_done();
           recycle_locked(std::move(rp.buf));
           fail_locked(j, got.error());
           continue;
@@ -1417,16 +1514,25 @@ class engine_impl final : public proving_engine {
         e = *got;
         j.pins.push_back(e);
       }
+      if (plan && e->plan != plan->plan) {
+        if (cuzk::status st = ready_plan_locked(lk, *e, j); !st.ok()) {
+          --j.in_flight;
+          lane_done();
+          recycle_locked(std::move(rp.buf));
+          fail_locked(j, st);
+          continue;
+        }
+      }
       partition_timings& pt = j.timings.partitions[k];
       const auto t0 = clock_type::now();
       pt.prover_wait = ms_between(rp.ready_at, t0);
       pt.worker = wk.name;
       pt.attempts = j.attempts[k];
-      wk.current_job = j.id;
-      wk.current_kind = j.kind;
+      lane.current_job = j.id;
+      lane.current_kind = j.kind;
+      lane.partition = int(k);
+      if (wk.proving++ == 0) wk.busy_since = t0;
       proofs::prover_backend& backend = *e->backend;
-      const std::shared_ptr<const compiled_plan> plan =
-          rp.buf->witness_only ? j.plan : std::shared_ptr<const compiled_plan>();
       lk.unlock();
 
       groth16::prover_timings ptm;
@@ -1449,12 +1555,13 @@ class engine_impl final : public proving_engine {
                  : result<groth16::proof_parts>(!r ? r.error() : s.error());
       const auto t1 = clock_type::now();
       {
-        // The witness is no longer needed: the buffer goes back before the epilogue. A worker
-        // that joined after the job's prepare (the CPU fallback) readied the plan in
-        // start_witness: its backend grew.
+        // The witness is no longer needed: the buffer goes back before the epilogue, and the
+        // device is free for the worker's other lanes.
         std::lock_guard relock(mu_);
         recharge_locked(*e);
         recycle_locked(std::move(rp.buf));
+        if (--wk.proving == 0) wk.busy_ms += ms_between(wk.busy_since, t1);
+        lane_done();
       }
       result<groth16::proof> pf =
           parts ? groth16::finalize(backend.vk(), *parts, *r, *s, &ptm) : parts.error();
@@ -1462,13 +1569,14 @@ class engine_impl final : public proving_engine {
 
       lk.lock();
       --j.in_flight;
-      wk.current_job.clear();
-      wk.busy_ms += ms_between(t0, t1);
+      lane.current_job.clear();
+      lane.partition = -1;
       pt.prove = ms_between(t0, t1);
       pt.finalize = ms_between(t1, t2);
       {
-        timeline_event& ev = record_locked(wk.name, j, int(k), "prove", t0, t1);
+        timeline_event& ev = record_locked(lane.name, j, int(k), "prove", t0, t1);
         ev.upload = ptm.upload;
+        ev.device_wait = ptm.device_wait;
         ev.abc = ptm.abc;
         ev.ntt = ptm.ntt_a + ptm.ntt_b + ptm.ntt_c;
         ev.h = ptm.h_compute;
@@ -1479,9 +1587,10 @@ class engine_impl final : public proving_engine {
         ev.msm_b_g2 = ptm.msm_b_g2;
         ev.stream_copy = ptm.stream_copy;
         ev.bytes = ptm.streamed_bytes;
-        record_locked(wk.name, j, int(k), "finalize", t1, t2);
+        record_locked(lane.name, j, int(k), "finalize", t1, t2);
       }
       pt.upload = ptm.upload;
+      pt.device_wait = ptm.device_wait;
       pt.abc = ptm.abc;
       pt.ntt = ptm.ntt_a + ptm.ntt_b + ptm.ntt_c;
       pt.h = ptm.h_compute;
@@ -1502,7 +1611,7 @@ class engine_impl final : public proving_engine {
         continue;
       }
       j.proofs[k] = *pf;
-      if (++j.done == j.partitions) complete_locked(lk, rp.owner, wk.name);
+      if (++j.done == j.partitions) complete_locked(lk, rp.owner, lane.name);
     }
   }
 
@@ -1517,7 +1626,8 @@ class engine_impl final : public proving_engine {
     // A device that failed twice in a row is blamed, not the input: it leaves the rotation and the
     // partition goes to the workers left (the CPU when no GPU is), whatever its attempts.
     const bool blamed_device = wk.device >= 0 && ++wk.consecutive_failures >= 2;
-    if (blamed_device) take_out_of_rotation_locked(w);
+    // Its other lanes may fail too before they see it out: the device leaves once.
+    if (blamed_device && wk.healthy) take_out_of_rotation_locked(w);
     if (wk.device >= 0 && (blamed_device || j.attempts[k] < 2) && !j.stopping()) {
       synth_queue_.emplace(task_key{j.prio, j.seq, int(k)}, find_shared_locked(j));
       cv_.notify_all();

@@ -170,6 +170,7 @@ struct shared_params {
   std::string dir, path;
   groth16::prepared_verifying_key pvk;
   uint64_t bytes = 0;
+  groth16::query_sizes sizes;
 };
 shared_params* g_params = nullptr;
 
@@ -192,6 +193,7 @@ class engine_test : public ::testing::Test {
     ASSERT_TRUE(groth16::write_params(*params, p->path, thread_pool::default_pool()).ok());
     p->pvk = groth16::prepare_verifying_key(params->vk);
     p->bytes = groth16::query_bytes(params->sizes());
+    p->sizes = params->sizes();
     g_params = p.release();
   }
   static void TearDownTestSuite() {
@@ -299,8 +301,9 @@ TEST_F(engine_test, concurrent_jobs_complete_and_verify) {
       if (ev.phase == "synthesis") {
         EXPECT_EQ(ev.lane.rfind("synthesis ", 0), 0u) << ev.lane;
       }
-      if (ev.phase == "prove") {
-        EXPECT_EQ(ev.lane, worker_name());
+      if (ev.phase == "prove") {  // the worker's lanes: "gpu 0", "gpu 0.1" (the CPU has one)
+        EXPECT_TRUE(ev.lane == worker_name() || (on_gpu() && ev.lane == worker_name() + ".1"))
+            << ev.lane;
       }
     }
     EXPECT_EQ(phases["prepare"], 1) << id;
@@ -901,6 +904,10 @@ struct device_faults {
   std::atomic<bool> loads_meet{false};
   std::atomic<int> loading{0};
   std::atomic<bool> met{false};
+  // Proofs in start() at once on the device, and the most seen.
+  std::array<std::atomic<int>, 2> proving{}, most_proving{};
+  // When not 0: what the device's backend reports holding (device_bytes), for budget cases.
+  std::array<std::atomic<uint64_t>, 2> device_bytes{};
 };
 
 struct device_backend final : proofs::prover_backend {
@@ -909,10 +916,17 @@ struct device_backend final : proofs::prover_backend {
   const std::string& name() const override { return inner->name(); }
   const groth16::verifying_key& vk() const override { return inner->vk(); }
   uint64_t host_bytes() const override { return inner->host_bytes(); }
-  uint64_t device_bytes() const override { return inner->device_bytes(); }
+  uint64_t device_bytes() const override {
+    const uint64_t simulated = faults.device_bytes[device];
+    return simulated ? simulated : inner->device_bytes();
+  }
   result<groth16::proof_parts> start(const groth16::assignment& asg, thread_pool& pool,
                                      groth16::prover_timings* t) override {
+    const int now = ++faults.proving[device];
+    for (int most = faults.most_proving[device]; now > most;)
+      if (faults.most_proving[device].compare_exchange_weak(most, now)) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(faults.start_sleep_ms[device].load()));
+    --faults.proving[device];
     if (faults.start_fails[device]) return status(status_code::internal, "injected device fault");
     return inner->start(asg, pool, t);
   }
@@ -1067,6 +1081,97 @@ TEST_F(two_devices_test, a_load_failing_everywhere_fails_the_job_and_blames_no_d
   ASSERT_EQ(st.workers.size(), 2u);
   EXPECT_TRUE(st.workers[0].healthy);
   EXPECT_TRUE(st.workers[1].healthy);
+}
+
+// ---- prover lanes ------------------------------------------------------------------------
+
+class lanes_test : public two_devices_test {
+ protected:
+  // GPU 0 alone with `lanes` lanes.
+  static engine_config one_device_config(unsigned lanes) {
+    engine_config c = two_device_config();
+    c.gpu_devices = {0};
+    c.gpu_lanes = lanes;
+    return c;
+  }
+  // Proves a 6-partition job and checks it; returns the timeline's prove lanes.
+  std::set<std::string> prove_one_job(proving_engine& e, uint64_t seed) {
+    auto r = e.submit(request(seed, 6));
+    EXPECT_TRUE(r.ok()) << r.error().to_string();
+    if (!r.ok()) return {};
+    auto res = e.await(r->job_id, 120s);
+    EXPECT_EQ(res->state, job_state::completed) << res->error.to_string();
+    EXPECT_TRUE(proof_verifies(res->proof, seed, 6));
+    EXPECT_EQ(workers_of(*res), std::set<std::string>{"gpu 0"});
+    std::set<std::string> lanes;
+    for (const timeline_event& ev : e.timeline(0))
+      if (ev.phase == "prove") lanes.insert(ev.lane);
+    return lanes;
+  }
+};
+
+// Two lanes prove two partitions of one device at once, each on its own timeline lane; the
+// device counts as busy while either proves (not the sum of both).
+TEST_F(lanes_test, two_lanes_prove_side_by_side_on_one_device) {
+  faults_.start_sleep_ms[0] = 150;
+  auto e = make(one_device_config(2), two_device_parts());
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(prove_one_job(*e, 150), (std::set<std::string>{"gpu 0", "gpu 0.1"}));
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(faults_.most_proving[0], 2);
+  const engine_status st = e->status();
+  ASSERT_EQ(st.workers.size(), 1u);
+  const worker_status& w = st.workers[0];
+  ASSERT_EQ(w.lanes.size(), 2u);
+  EXPECT_EQ(w.lanes[0].name, "gpu 0");
+  EXPECT_EQ(w.lanes[1].name, "gpu 0.1");
+  for (const lane_status& l : w.lanes) {
+    EXPECT_EQ(l.current_job, "");
+    EXPECT_EQ(l.partition, -1);
+  }
+  EXPECT_EQ(w.current_job, "");
+  // Six proofs of ≥ 150 ms each: 0.9 s summed, at most the wall time as busy.
+  EXPECT_GT(w.busy_seconds, 0.45);
+  EXPECT_LE(w.busy_seconds, wall);
+}
+
+// One lane: one partition at a time, one timeline lane.
+TEST_F(lanes_test, one_lane_proves_one_partition_at_a_time) {
+  faults_.start_sleep_ms[0] = 50;
+  auto e = make(one_device_config(1), two_device_parts());
+  EXPECT_EQ(prove_one_job(*e, 151), std::set<std::string>{"gpu 0"});
+  EXPECT_EQ(faults_.most_proving[0], 1);
+  EXPECT_EQ(e->status().workers.at(0).lanes.size(), 1u);
+}
+
+// A second lane starts only when the device's budget holds what is charged there, one working set
+// (proofs::gpu_working_bytes) and the other lane's witness: one byte short, the lanes take turns.
+TEST_F(lanes_test, a_second_lane_waits_when_the_budget_lacks_room_for_its_witness) {
+  const uint64_t budget = uint64_t(4) << 30;
+  const uint64_t working = proofs::gpu_working_bytes(g_params->sizes);
+  // The chain's witness is ≈ 65 elements of 32 bytes: 1 MiB holds it many times over.
+  for (const uint64_t room : {uint64_t(1), uint64_t(1) << 20}) {
+    faults_.most_proving[0] = 0;
+    faults_.start_sleep_ms[0] = 100;
+    faults_.device_bytes[0] = budget - working - room;
+    engine_config c = one_device_config(2);
+    c.device_memory_budget = budget;
+    auto e = make(c, two_device_parts());
+    prove_one_job(*e, 152 + room);
+    EXPECT_EQ(faults_.most_proving[0], room == 1 ? 1 : 2) << "room " << room;
+  }
+}
+
+// Partitions without a compiled plan (full synthesis: a, b, c uploaded from the host) prove one
+// at a time whatever the lanes.
+TEST_F(lanes_test, fully_synthesized_partitions_take_turns) {
+  faults_.start_sleep_ms[0] = 50;
+  auto e = make(one_device_config(2), two_device_parts());
+  auto r = e->submit(request(153, 6, 0, proof_kind::winning_post));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  auto res = e->await(r->job_id, 120s);
+  ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
+  EXPECT_EQ(faults_.most_proving[0], 1);
 }
 
 TEST_F(two_devices_test, a_device_listed_twice_is_refused) {

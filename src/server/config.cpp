@@ -562,6 +562,8 @@ result<daemon_config> parse_daemon_config(std::string_view toml_text,
   if (!cfg.pipeline.enabled)
     warn(warnings,
          "pipeline.enabled = false has no effect: cuzk always runs the partition pipeline");
+  if (cfg.gpus.gpu_workers_per_device == 0)
+    warn(warnings, "gpus.gpu_workers_per_device = 0: each GPU proves with one lane");
   return cfg;
 }
 
@@ -586,6 +588,7 @@ engine::engine_config to_engine_config(const daemon_config& cfg, log_sink sink) 
   engine::engine_config e;
   e.gpu_devices = cfg.gpus.devices;
   e.prover_threads = cfg.gpus.gpu_threads;
+  e.gpu_lanes = std::max(1u, cfg.gpus.gpu_workers_per_device);
   e.synthesis_threads = cfg.synthesis.threads;
   e.max_synthesis_workers =
       cfg.pipeline.max_parallel_synthesis ? cfg.pipeline.max_parallel_synthesis : 18;

@@ -25,6 +25,7 @@
 // | memory.eviction_min_idle    | 5m                          | eviction_min_idle              |
 // | gpus.devices                | [] (every device)           | gpu_devices                    |
 // | gpus.gpu_threads            | 0 (every core)              | prover_threads (1)             |
+// | gpus.gpu_workers_per_device | 2                           | gpu_lanes (3); 0 acts as 1     |
 // | gpus.memory_budget (ours)   | auto                        | device_memory_budget; auto: 0, |
 // |                             |                             | each device's memory - 1 GiB;  |
 // |                             |                             | parameters that do not fit it  |
@@ -44,10 +45,11 @@
 //     CUZK_DISABLE_PCE=1, full synthesis), at least 2, capped
 //     by pipeline.max_parallel_synthesis (Rust caps its synthesis workers with it too; its own
 //     count is budget / 14 GiB, ours is admitted against the memory budget partition by partition).
+// (3) As in Rust, N provers per GPU sharing the device: Rust's workers share one CUDA mutex;
+//     ours (lanes) share the parameters and the device's compute lock, and a lane proves beside
+//     another only when the device budget holds its witness too (engine_config::gpu_lanes).
 //
 // Keys read, checked and kept, with no effect on our engine, and why:
-// - gpus.gpu_workers_per_device (2): Rust runs two workers per GPU sharing one CUDA mutex to
-//   overlap host work with kernels; our one worker per GPU overlaps through its staging threads.
 // - scheduler.max_batch_size (1), scheduler.max_batch_wait_ms (10000): cross-sector batching; our
 //   engine proves partition by partition and has no batch collector.
 // - scheduler.sort_by_type (true): never read by Rust either.

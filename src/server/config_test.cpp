@@ -228,6 +228,24 @@ TEST(daemon_config, gpu_memory_budget) {
   }
 }
 
+// gpus.gpu_workers_per_device: the engine's prover lanes per GPU (2 by default, as Rust); 0 proves
+// with one lane and says so.
+TEST(daemon_config, gpu_workers_per_device_are_the_engine_lanes) {
+  std::vector<std::string> warnings;
+  auto r = parse_daemon_config("", &warnings);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(to_engine_config(*r, {}).gpu_lanes, 2u);
+  r = parse_daemon_config("[gpus]\ngpu_workers_per_device = 3\n", &warnings);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(to_engine_config(*r, {}).gpu_lanes, 3u);
+  r = parse_daemon_config("[gpus]\ngpu_workers_per_device = 0\n", &warnings);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(to_engine_config(*r, {}).gpu_lanes, 1u);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("gpu_workers_per_device = 0"), std::string::npos) << warnings[0];
+}
+
 // srs.param_checks (ours): how parameter points are checked on load; the curve equation only by
 // default, "batched" or "full" subgroup checks on request; anything else refused, naming the key.
 TEST(daemon_config, param_checks) {

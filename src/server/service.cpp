@@ -177,17 +177,20 @@ grpc::Status proving_service::CancelProof(grpc::ServerContext*,
 grpc::Status proving_service::GetStatus(grpc::ServerContext*, const cuzk::v1::GetStatusRequest*,
                                         cuzk::v1::GetStatusResponse* resp) {
   const engine::engine_status st = engine_.status();
+  // One entry per prover lane, as Rust has one per GPU worker (a device listed once per lane).
   for (const auto& w : st.workers) {
     if (w.device < 0) continue;
-    auto* g = resp->add_gpus();
-    g->set_ordinal(uint32_t(w.device));
-    g->set_name(w.device_name);
-    g->set_vram_total_bytes(w.device_total_bytes);
-    // What the engine has not committed of its budget on the device.
-    g->set_vram_free_bytes(w.device_budget > w.device_used ? w.device_budget - w.device_used : 0);
-    g->set_current_job_id(w.current_job);
-    if (!w.current_job.empty())
-      g->set_current_proof_kind(std::string(engine::to_string(w.current_kind)));
+    for (const auto& lane : w.lanes) {
+      auto* g = resp->add_gpus();
+      g->set_ordinal(uint32_t(w.device));
+      g->set_name(w.device_name);
+      g->set_vram_total_bytes(w.device_total_bytes);
+      // What the engine has not committed of its budget on the device.
+      g->set_vram_free_bytes(w.device_budget > w.device_used ? w.device_budget - w.device_used : 0);
+      g->set_current_job_id(lane.current_job);
+      if (!lane.current_job.empty())
+        g->set_current_proof_kind(std::string(engine::to_string(lane.current_kind)));
+    }
   }
   for (const auto& s : st.srs) {
     auto* e = resp->add_loaded_srs();

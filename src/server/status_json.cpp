@@ -55,11 +55,11 @@ std::string quoted(std::string_view s) {
 }
 
 std::string prove_split_json(const engine::timeline_event& e) {
-  return "{\"upload\":" + number(e.upload) + ",\"abc\":" + number(e.abc) +
-         ",\"ntt\":" + number(e.ntt) + ",\"h\":" + number(e.h) + ",\"msm_h\":" + number(e.msm_h) +
-         ",\"msm_l\":" + number(e.msm_l) + ",\"msm_a\":" + number(e.msm_a) +
-         ",\"msm_b_g1\":" + number(e.msm_b_g1) + ",\"msm_b_g2\":" + number(e.msm_b_g2) +
-         ",\"stream_copy\":" + number(e.stream_copy) + "}";
+  return "{\"upload\":" + number(e.upload) + ",\"device_wait\":" + number(e.device_wait) +
+         ",\"abc\":" + number(e.abc) + ",\"ntt\":" + number(e.ntt) + ",\"h\":" + number(e.h) +
+         ",\"msm_h\":" + number(e.msm_h) + ",\"msm_l\":" + number(e.msm_l) +
+         ",\"msm_a\":" + number(e.msm_a) + ",\"msm_b_g1\":" + number(e.msm_b_g1) +
+         ",\"msm_b_g2\":" + number(e.msm_b_g2) + ",\"stream_copy\":" + number(e.stream_copy) + "}";
 }
 
 }  // namespace
@@ -128,7 +128,14 @@ std::string status_json(const engine::engine_status& st, bool serving, uint64_t 
          ",\"device_used\":" + std::to_string(w.device_used) +
          ",\"healthy\":" + (w.healthy ? "true" : "false") +
          ",\"current_job\":" + quoted(w.current_job) +
-         ",\"busy_seconds\":" + number(w.busy_seconds) + "}";
+         ",\"busy_seconds\":" + number(w.busy_seconds) + ",\"lanes\":[";
+    for (size_t l = 0; l < w.lanes.size(); ++l) {
+      const auto& lane = w.lanes[l];
+      if (l) o += ",";
+      o += "{\"name\":" + quoted(lane.name) + ",\"current_job\":" + quoted(lane.current_job) +
+           ",\"partition\":" + std::to_string(lane.partition) + "}";
+    }
+    o += "]}";
   }
   o += "],\"srs\":[";
   for (size_t i = 0; i < st.srs.size(); ++i) {
@@ -165,7 +172,10 @@ std::string timeline_json(const std::vector<engine::timeline_event>& events,
   std::vector<std::string> lanes;
   for (unsigned i = 0; i < st.synthesis_workers; ++i)
     lanes.push_back("synthesis " + std::to_string(i));
-  for (const auto& w : st.workers) lanes.push_back(w.name);
+  for (const auto& w : st.workers) {
+    if (w.lanes.empty()) lanes.push_back(w.name);
+    for (const auto& l : w.lanes) lanes.push_back(l.name);
+  }
   std::set<std::string> known(lanes.begin(), lanes.end());
   for (const auto& e : events)
     if (known.insert(e.lane).second) lanes.push_back(e.lane);

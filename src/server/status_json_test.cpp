@@ -19,7 +19,15 @@ engine::engine_status sample_status(const std::string& job_id) {
   w.name = "cpu";
   w.busy_seconds = 4.25;
   w.current_job = job_id;
+  w.lanes.push_back({"cpu", job_id, engine::proof_kind::porep_seal_commit, 3});
   st.workers.push_back(w);
+  engine::worker_status g;  // a GPU with two lanes, the second one proving
+  g.name = "gpu 0";
+  g.device = 0;
+  g.current_job = "gpu-job";
+  g.lanes.push_back({"gpu 0", "", engine::proof_kind::porep_seal_commit, -1});
+  g.lanes.push_back({"gpu 0.1", "gpu-job", engine::proof_kind::winning_post, 0});
+  st.workers.push_back(g);
   engine::job_summary j;
   j.job_id = job_id;
   j.state = engine::job_state::running;
@@ -56,6 +64,7 @@ TEST(timeline_json, parses_with_any_request_id_and_lists_every_lane) {
   e.start = 1.5;
   e.end = 2.25;
   e.upload = 3.25;
+  e.device_wait = 2.5;
   e.ntt = 7;
   e.msm_b_g2 = 11.5;
   engine::timeline_event v = e;
@@ -66,13 +75,15 @@ TEST(timeline_json, parses_with_any_request_id_and_lists_every_lane) {
   const auto doc = nlohmann::json::parse(text);  // throws on invalid JSON or UTF-8
   EXPECT_EQ(doc["since"], 1.0);
   EXPECT_EQ(doc["now"], 12.5);
-  EXPECT_EQ(doc["lanes"], nlohmann::json({"synthesis 0", "synthesis 1", "cpu", "gpu 9"}));
+  EXPECT_EQ(doc["lanes"],
+            nlohmann::json({"synthesis 0", "synthesis 1", "cpu", "gpu 0", "gpu 0.1", "gpu 9"}));
   ASSERT_EQ(doc["events"].size(), 2u);
   const std::string expected_id = std::string("id \"<&>\\ \xe2\x9c\x93 \xef\xbf\xbd\x00 end", 18);
   EXPECT_EQ(doc["events"][0]["job"], expected_id);
   EXPECT_EQ(doc["events"][0]["kind"], "porep-c2");
   EXPECT_EQ(doc["events"][0]["partition"], 3);
   EXPECT_EQ(doc["events"][0]["split"]["upload"], 3.25);
+  EXPECT_EQ(doc["events"][0]["split"]["device_wait"], 2.5);
   EXPECT_EQ(doc["events"][0]["split"]["ntt"], 7.0);
   EXPECT_EQ(doc["events"][0]["split"]["msm_b_g2"], 11.5);
   EXPECT_FALSE(doc["events"][1].contains("split"));
@@ -83,6 +94,12 @@ TEST(timeline_json, parses_with_any_request_id_and_lists_every_lane) {
   EXPECT_EQ(st["memory"]["rss"], 123);
   EXPECT_EQ(st["workers"][0]["busy_seconds"], 4.25);
   EXPECT_EQ(st["workers"][0]["current_job"], expected_id);
+  EXPECT_EQ(st["workers"][0]["lanes"][0]["current_job"], expected_id);
+  EXPECT_EQ(st["workers"][0]["lanes"][0]["partition"], 3);
+  EXPECT_EQ(st["workers"][1]["lanes"][0]["name"], "gpu 0");
+  EXPECT_EQ(st["workers"][1]["lanes"][0]["current_job"], "");
+  EXPECT_EQ(st["workers"][1]["lanes"][1]["name"], "gpu 0.1");
+  EXPECT_EQ(st["workers"][1]["lanes"][1]["current_job"], "gpu-job");
   EXPECT_EQ(st["jobs"][0]["job_id"], expected_id);
   EXPECT_EQ(st["jobs"][0]["state"], "running");
   EXPECT_EQ(st["jobs"][0]["partitions_done"], 4);
