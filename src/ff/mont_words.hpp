@@ -209,23 +209,31 @@ CUZK_HD_INLINE void finish_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&e)
   reduce_once<n>(ops, r, s, p);
 }
 
+/// Row 0 of a split product: a·x on disjoint pairs, no additions (even j → e[j], e[j+1]; odd j →
+/// o[j-1], o[j]); words n.. of e and o (when M > n) are left as they are.
+template <int n, int M, class Ops>
+CUZK_HD_INLINE void split_first_row(Ops& ops, uint32_t (&e)[M], uint32_t (&o)[M],
+                                    const uint32_t (&a)[n], uint32_t x) {
+  static_assert(M >= n);
+  CUZK_UNROLL
+  for (int j = 0; j < n; j += 2) {
+    e[j] = ops.mul_lo(a[j], x);
+    e[j + 1] = ops.mul_hi(a[j], x);
+  }
+  CUZK_UNROLL
+  for (int j = 1; j < n; j += 2) {
+    o[j - 1] = ops.mul_lo(a[j], x);
+    o[j] = ops.mul_hi(a[j], x);
+  }
+}
+
 /// a·b·2^(-32n) mod p, fully reduced, for a, b < p, n even, 2p < 2^(32n).
 template <int n, class Ops>
 CUZK_HD_INLINE void mul_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n],
                               const uint32_t (&b)[n], const uint32_t (&p)[n], uint32_t m0) {
   static_assert(n % 2 == 0 && n >= 4, "even word count");
   uint32_t e[n], o[n], pend;
-  // row 0: the products land on disjoint pairs, no additions
-  CUZK_UNROLL
-  for (int j = 0; j < n; j += 2) {
-    e[j] = ops.mul_lo(a[j], b[0]);
-    e[j + 1] = ops.mul_hi(a[j], b[0]);
-  }
-  CUZK_UNROLL
-  for (int j = 1; j < n; j += 2) {
-    o[j - 1] = ops.mul_lo(a[j], b[0]);
-    o[j] = ops.mul_hi(a[j], b[0]);
-  }
+  split_first_row<n>(ops, e, o, a, b[0]);
   reduce_step<n, false, false>(ops, e, o, p, m0);
   shift_split<n>(e, o, pend);
   CUZK_UNROLL
@@ -247,6 +255,49 @@ CUZK_HD_INLINE void mul_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n]
     shift_split<n>(e, o, pend);
   }
   finish_split<n>(ops, r, e, o, pend, p);
+}
+
+/// u·2^(-32n) mod p, fully reduced, for u < p·2^(32n) over 2n words, n even, 2p < 2^(32n): the
+/// low half L = u[0..n-1] by n split Montgomery steps (mul_split's rows without the a·b half:
+/// (L + M·p)/2^(32n) ≤ p; the bound (L + M·p)/2^(32k) < 2^(32n) + 2^32·p keeps O from carrying
+/// out), plus the high half H < p: below 2p, one conditional subtraction.
+template <int n, class Ops>
+CUZK_HD_INLINE void redc_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&u)[2 * n],
+                               const uint32_t (&p)[n], uint32_t m0) {
+  constexpr int W = 2 * n;
+  uint32_t le[n], ro[n], pend;
+  CUZK_UNROLL
+  for (int k = 0; k < n; ++k) {
+    le[k] = u[k];
+    ro[k] = 0;
+  }
+  // first step: O is empty, so its m·p half is plain products
+  {
+    const uint32_t m = ops.mul_lo(le[0], m0);
+    CUZK_UNROLL
+    for (int j = 1; j < n; j += 2) {
+      ro[j - 1] = ops.mul_lo(p[j], m);
+      ro[j] = ops.mul_hi(p[j], m);
+    }
+    even_chain<n>(ops, le, ro, p, m);
+    shift_split<n>(le, ro, pend);
+  }
+  CUZK_UNROLL
+  for (int i = 1; i < n; ++i) {
+    le[0] = ops.add_cc(le[0], pend);
+    reduce_step<n, true, true>(ops, le, ro, p, m0);
+    shift_split<n>(le, ro, pend);
+  }
+  uint32_t s[n];
+  s[0] = ops.add_cc(le[0], pend);
+  CUZK_UNROLL
+  for (int k = 1; k < n - 1; ++k) s[k] = ops.addc_cc(le[k], ro[k - 1]);
+  s[n - 1] = ops.addc(le[n - 1], 0);
+  s[0] = ops.add_cc(s[0], u[n]);
+  CUZK_UNROLL
+  for (int k = 1; k < n - 1; ++k) s[k] = ops.addc_cc(s[k], u[n + k]);
+  s[n - 1] = ops.addc(s[n - 1], u[W - 1]);
+  reduce_once<n>(ops, r, s, p);
 }
 
 // ---- squaring: half the word products, then a separate reduction ----------------------------
@@ -344,42 +395,97 @@ CUZK_HD_INLINE void sqr_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n]
   u[W - 2] = ops.madc_lo_cc(a[n - 1], a[n - 1], u[W - 2]);
   u[W - 1] = ops.madc_hi(a[n - 1], a[n - 1], u[W - 1]);  // a² < 2^(64n)
 
-  // Montgomery reduction of the low half L = u[0..n-1]: n split steps (as in mul_split, without
-  // the a·b half). Bound: (L + M·p)/2^(32k) < 2^(32n) + 2^32·p, so O never carries out.
-  uint32_t le[n], ro[n], pend;
+  redc_split<n>(ops, r, u, p, m0);
+}
+
+// ---- Fp2 product with lazy reduction -------------------------------------------------------
+//
+// (a0 + a1·u)(b0 + b1·u) with u² = −1 by Karatsuba over unreduced double-width products and two
+// Montgomery reductions, where three mul_split calls reduce three times:
+//   t0 = a0·b0, t1 = a1·b1, t2 = (a0 + a1)(b0 + b1)   (the sums unreduced: < 2p < 2^(32n))
+//   c0 = REDC(t0 − t1, plus p·2^(32n) when negative),  c1 = REDC(t2 − t0 − t1 = a0·b1 + a1·b0)
+// redc_split needs u < p·2^(32n): t0 − t1 ∈ (−p², p²) with p² < p·2^(32n), and
+// a0·b1 + a1·b0 < 2p² < p·2^(32n) as 2p < 2^(32n). Word products: 3n² + 2(n² + n) = 744 for Fp
+// (n = 12) against 3(2n² + n) = 900.
+
+/// u = a·b over 2n words for any a, b < 2^(32n), in sqr_split's split accumulators over every
+/// word product: row i is the chain of odd j (its top pair at (i + n − 1, i + n) still empty),
+/// then the chain of even j, whose carry out at position i + n goes to the first chain's top
+/// word (every partial sum through row i is < 2^(32(n + i + 1)), so that word never overflows).
+template <int n, class Ops>
+CUZK_HD_INLINE void mul_wide_split(Ops& ops, uint32_t (&u)[2 * n], const uint32_t (&a)[n],
+                                   const uint32_t (&b)[n]) {
+  static_assert(n % 2 == 0 && n >= 4, "even word count");
+  constexpr int W = 2 * n;
+  uint32_t e[W], o[W];
   CUZK_UNROLL
-  for (int k = 0; k < n; ++k) {
-    le[k] = u[k];
-    ro[k] = 0;
-  }
-  // first step: O is empty, so its m·p half is plain products
-  {
-    const uint32_t m = ops.mul_lo(le[0], m0);
-    CUZK_UNROLL
-    for (int j = 1; j < n; j += 2) {
-      ro[j - 1] = ops.mul_lo(p[j], m);
-      ro[j] = ops.mul_hi(p[j], m);
-    }
-    even_chain<n>(ops, le, ro, p, m);
-    shift_split<n>(le, ro, pend);
-  }
+  for (int k = n; k < W; ++k) e[k] = o[k] = 0;
+  split_first_row<n>(ops, e, o, a, b[0]);
   CUZK_UNROLL
   for (int i = 1; i < n; ++i) {
-    le[0] = ops.add_cc(le[0], pend);
-    reduce_step<n, true, true>(ops, le, ro, p, m0);
-    shift_split<n>(le, ro, pend);
+    // position i + j is even (E, index i + j) or odd (O, index i + j − 1)
+    if (i % 2 == 1) {
+      sqr_chain<n>(ops, e, i, a, b[i], 1, n - 1, true);
+      sqr_chain<n>(ops, o, i - 1, a, b[i], 0, n - 2, false);
+      e[i + n] = ops.addc(e[i + n], 0);
+    } else {
+      sqr_chain<n>(ops, o, i - 1, a, b[i], 1, n - 1, true);
+      sqr_chain<n>(ops, e, i, a, b[i], 0, n - 2, false);
+      o[i + n - 1] = ops.addc(o[i + n - 1], 0);
+    }
   }
-  // (L + M·p)/2^(32n) ≤ p, plus the high half < p: below 2p, one conditional subtraction
-  uint32_t s[n];
-  s[0] = ops.add_cc(le[0], pend);
+  // u = E + 2^32·O (O's top two words stay 0: its highest pair ends at position 2n − 2)
+  u[0] = e[0];
+  u[1] = ops.add_cc(e[1], o[0]);
   CUZK_UNROLL
-  for (int k = 1; k < n - 1; ++k) s[k] = ops.addc_cc(le[k], ro[k - 1]);
-  s[n - 1] = ops.addc(le[n - 1], 0);
-  s[0] = ops.add_cc(s[0], u[n]);
+  for (int k = 2; k < W - 1; ++k) u[k] = ops.addc_cc(e[k], o[k - 1]);
+  u[W - 1] = ops.addc(e[W - 1], o[W - 2]);
+}
+
+/// (r0 + r1·u) = (a0 + a1·u)(b0 + b1·u)·2^(-32n) mod p with u² = −1, each part fully reduced,
+/// for a0, a1, b0, b1 < p, n even, 2p < 2^(32n). The outputs may alias the inputs.
+template <int n, class Ops>
+CUZK_HD_INLINE void mul2_lazy(Ops& ops, uint32_t (&r0)[n], uint32_t (&r1)[n],
+                              const uint32_t (&a0)[n], const uint32_t (&a1)[n],
+                              const uint32_t (&b0)[n], const uint32_t (&b1)[n],
+                              const uint32_t (&p)[n], uint32_t m0) {
+  constexpr int W = 2 * n;
+  uint32_t sa[n], sb[n];  // a0 + a1, b0 + b1 < 2p < 2^(32n)
+  sa[0] = ops.add_cc(a0[0], a1[0]);
   CUZK_UNROLL
-  for (int k = 1; k < n - 1; ++k) s[k] = ops.addc_cc(s[k], u[n + k]);
-  s[n - 1] = ops.addc(s[n - 1], u[W - 1]);
-  reduce_once<n>(ops, r, s, p);
+  for (int k = 1; k < n - 1; ++k) sa[k] = ops.addc_cc(a0[k], a1[k]);
+  sa[n - 1] = ops.addc(a0[n - 1], a1[n - 1]);
+  sb[0] = ops.add_cc(b0[0], b1[0]);
+  CUZK_UNROLL
+  for (int k = 1; k < n - 1; ++k) sb[k] = ops.addc_cc(b0[k], b1[k]);
+  sb[n - 1] = ops.addc(b0[n - 1], b1[n - 1]);
+  uint32_t t0[W], t1[W];
+  mul_wide_split<n>(ops, t0, a0, b0);
+  mul_wide_split<n>(ops, t1, a1, b1);
+  // d = t0 − t1 mod 2^(64n), plus p·2^(32n) when it borrowed (the add's carry is the wrap back)
+  uint32_t d[W];
+  d[0] = ops.sub_cc(t0[0], t1[0]);
+  CUZK_UNROLL
+  for (int k = 1; k < W; ++k) d[k] = ops.subc_cc(t0[k], t1[k]);
+  const uint32_t negative = ops.subc(0, 0);  // all ones when t0 < t1
+  d[n] = ops.add_cc(d[n], p[0] & negative);
+  CUZK_UNROLL
+  for (int k = 1; k < n; ++k) d[n + k] = ops.addc_cc(d[n + k], p[k] & negative);
+  // s = t0 + t1 < 2p² < 2^(64n)
+  uint32_t s[W];
+  s[0] = ops.add_cc(t0[0], t1[0]);
+  CUZK_UNROLL
+  for (int k = 1; k < W - 1; ++k) s[k] = ops.addc_cc(t0[k], t1[k]);
+  s[W - 1] = ops.addc(t0[W - 1], t1[W - 1]);
+  redc_split<n>(ops, r0, d, p, m0);
+  // t2 − s = a0·b1 + a1·b0 ≥ 0
+  uint32_t t2[W];
+  mul_wide_split<n>(ops, t2, sa, sb);
+  t2[0] = ops.sub_cc(t2[0], s[0]);
+  CUZK_UNROLL
+  for (int k = 1; k < W - 1; ++k) t2[k] = ops.subc_cc(t2[k], s[k]);
+  t2[W - 1] = ops.subc(t2[W - 1], s[W - 1]);
+  redc_split<n>(ops, r1, t2, p, m0);
 }
 
 }  // namespace cuzk::ff::words

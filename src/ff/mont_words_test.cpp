@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ff/fields.hpp"
+#include "ff/fp2.hpp"
 #include "ff/mont_words.hpp"
 #include "gmp_oracle.hpp"
 #include "test_rng.hpp"
@@ -136,6 +137,85 @@ void check_field(const char* name) {
 
 TEST(MontWords, Fp) {
   check_field<fp_t>("MontWords.Fp");
+}
+
+// The Fp2 product with lazy reduction (words::mul2_lazy, what the device's fp2_d multiply runs)
+// against the host fp2_t product and GMP, on every pair of edge coefficients in both slots and
+// 10^5 random pairs; and its double-width product alone (words::mul_wide_split) against GMP on
+// values up to 2^(32n) − 1 (the unreduced sums reach 2p).
+TEST(MontWords, Fp2LazyProduct) {
+  constexpr int n = n_words<fp_t>;
+  const words_of<fp_t> p = split<fp_t>(fp_t::MODULUS);
+  const mpz_class pz = test::to_mpz(fp_t::MODULUS);
+  const mpz_class r = mpz_class(1) << (32 * n);
+  mpz_class rinv;
+  mpz_invert(rinv.get_mpz_t(), r.get_mpz_t(), pz.get_mpz_t());
+  size_t failures = 0, cases = 0;
+  const auto check = [&](const limbs<fp_t::N>& a0, const limbs<fp_t::N>& a1,
+                         const limbs<fp_t::N>& b0, const limbs<fp_t::N>& b1) {
+    words::emu_ops ops;
+    words_of<fp_t> r0{}, r1{};
+    words::mul2_lazy<n>(ops, r0.v, r1.v, split<fp_t>(a0).v, split<fp_t>(a1).v, split<fp_t>(b0).v,
+                        split<fp_t>(b1).v, p.v, uint32_t(fp_t::INV));
+    const fp2_t want = fp2_t{fp_t::from_raw(a0), fp_t::from_raw(a1)} *
+                       fp2_t{fp_t::from_raw(b0), fp_t::from_raw(b1)};
+    const mpz_class x0 = test::to_mpz(a0), x1 = test::to_mpz(a1), y0 = test::to_mpz(b0),
+                    y1 = test::to_mpz(b1);
+    mpz_class want0 = (x0 * y0 - x1 * y1) * rinv % pz;
+    if (want0 < 0) want0 += pz;
+    const mpz_class want1 = (x0 * y1 + x1 * y0) * rinv % pz;
+    const limbs<fp_t::N> g0 = join<fp_t>(r0), g1 = join<fp_t>(r1);
+    const bool ok = !ops.lost && test::to_mpz(g0) == want0 && test::to_mpz(g1) == want1 &&
+                    fp_t::from_raw(g0) == want.c0 && fp_t::from_raw(g1) == want.c1;
+    if (!ok && failures++ < 5) {
+      ADD_FAILURE() << (ops.lost ? "(dropped carry) " : "") << "a0=0x" << x0.get_str(16) << " a1=0x"
+                    << x1.get_str(16) << " b0=0x" << y0.get_str(16) << " b1=0x" << y1.get_str(16);
+    }
+    ++cases;
+  };
+  const auto edges = edge_values<fp_t>();
+  const limbs<fp_t::N> zero{}, pm1 = test::from_mpz<fp_t::N>(pz - 1);
+  for (const auto& x : edges) {
+    for (const auto& y : edges) {
+      check(x, y, x, y);
+      check(x, zero, y, pm1);
+      check(zero, x, pm1, y);
+      check(pm1, x, y, pm1);
+    }
+  }
+  auto rng = test::test_rng::from_env("MontWords.Fp2LazyProduct");
+  for (int i = 0; i < 100000; ++i) {
+    const auto pick = [&] {
+      return (i % 4 == 0) ? edges[rng.below(edges.size())] : fp_t::random(rng).raw();
+    };
+    const limbs<fp_t::N> a0 = pick(), a1 = fp_t::random(rng).raw(), b0 = fp_t::random(rng).raw(),
+                         b1 = pick();
+    check(a0, a1, b0, b1);
+  }
+  EXPECT_EQ(failures, 0u) << "over " << cases << " cases";
+
+  // The double-width product alone, on operands up to 2^(32n) − 1.
+  size_t wide_failures = 0;
+  const mpz_class top = r - 1;
+  std::vector<mpz_class> wide_edges = {0, 1, top, top - 1, pz, 2 * pz - 1, r / 2};
+  for (int i = 0; i < 2000; ++i) wide_edges.push_back(test::to_mpz(fp_t::random(rng).raw()) * 2);
+  for (size_t i = 0; i < wide_edges.size(); ++i) {
+    const mpz_class& x = wide_edges[i];
+    const mpz_class& y = wide_edges[(i * 7 + 3) % wide_edges.size()];
+    words_of<fp_t> wx{}, wy{};
+    for (int k = 0; k < n; ++k) {
+      wx.v[k] = uint32_t(mpz_class((x >> (32 * k)) & 0xffffffffu).get_ui());
+      wy.v[k] = uint32_t(mpz_class((y >> (32 * k)) & 0xffffffffu).get_ui());
+    }
+    words::emu_ops ops;
+    uint32_t u[2 * n];
+    words::mul_wide_split<n>(ops, u, wx.v, wy.v);
+    mpz_class got = 0;
+    for (int k = 2 * n - 1; k >= 0; --k) got = (got << 32) + u[k];
+    if ((ops.lost || got != x * y) && wide_failures++ < 5)
+      ADD_FAILURE() << "wide product x=0x" << x.get_str(16) << " y=0x" << y.get_str(16);
+  }
+  EXPECT_EQ(wide_failures, 0u);
 }
 TEST(MontWords, Fr) {
   check_field<fr_t>("MontWords.Fr");
