@@ -37,7 +37,7 @@ struct xyzz_d {
     F u = y.dbl(), v = u.sqr(), w = u * v, s = x * v;
     F x2 = x.sqr(), m = x2.dbl() + x2;
     F x3 = m.sqr() - s.dbl();
-    F y3 = m * (s - x3) - w * y;
+    F y3 = F::mul_sub(m, s - x3, w, y);
     return {x3, y3, v * zz, w * zzz};
   }
 
@@ -46,7 +46,7 @@ struct xyzz_d {
     F u = a.y.dbl(), v = u.sqr(), w = u * v, s = a.x * v;
     F x2 = a.x.sqr(), m = x2.dbl() + x2;
     F x3 = m.sqr() - s.dbl();
-    F y3 = m * (s - x3) - w * a.y;
+    F y3 = F::mul_sub(m, s - x3, w, a.y);
     return {x3, y3, v, w};
   }
 
@@ -66,7 +66,7 @@ struct xyzz_d {
     }
     F pp = P.sqr(), ppp = P * pp, Q = x * pp;
     F x3 = R.sqr() - ppp - Q.dbl();
-    F y3 = R * (Q - x3) - y * ppp;
+    F y3 = F::mul_sub(R, Q - x3, y, ppp);
     *this = {x3, y3, zz * pp, zzz * ppp};
   }
 
@@ -86,7 +86,7 @@ struct xyzz_d {
     }
     F pp = P.sqr(), ppp = P * pp, Q = u1 * pp;
     F x3 = R.sqr() - ppp - Q.dbl();
-    F y3 = R * (Q - x3) - s1 * ppp;
+    F y3 = F::mul_sub(R, Q - x3, s1, ppp);
     *this = {x3, y3, zz * q.zz * pp, zzz * q.zzz * ppp};
   }
 };

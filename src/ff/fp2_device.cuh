@@ -56,6 +56,12 @@ struct fp2_d {
     return r;
   }
 
+  /// a·b − c·d (dmont_t's member set; each product reduced on its own here).
+  __device__ __forceinline__ static fp2_d mul_sub(const fp2_d& a, const fp2_d& b, const fp2_d& c,
+                                                  const fp2_d& d) {
+    return a * b - c * d;
+  }
+
   __device__ __forceinline__ fp2_d& operator+=(const fp2_d& b) { return *this = *this + b; }
   __device__ __forceinline__ fp2_d& operator-=(const fp2_d& b) { return *this = *this - b; }
   __device__ __forceinline__ fp2_d& operator*=(const fp2_d& b) { return *this = *this * b; }

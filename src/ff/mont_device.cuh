@@ -306,6 +306,16 @@ struct dmont_t {
     words::mul_split<n>(ops, r.w, a.w, b.w, p.v, m0_const<Config>);
     return r;
   }
+  /// a·b − c·d with one Montgomery reduction for both products (words::mul_sub_lazy), as in
+  /// the Y coordinate of an XYZZ addition: n² + n word products fewer than two products.
+  __device__ __forceinline__ static dmont_t mul_sub(const dmont_t& a, const dmont_t& b,
+                                                    const dmont_t& c, const dmont_t& d) {
+    constexpr words_t<2 * Config::N> p = P;
+    device_ops ops;
+    dmont_t r;
+    words::mul_sub_lazy<n>(ops, r.w, a.w, b.w, c.w, d.w, p.v, m0_const<Config>);
+    return r;
+  }
   /// a² by words::sqr_split: n(n-1)/2 + n word products, then a separate reduction.
   __device__ __forceinline__ dmont_t sqr_fast() const {
     constexpr words_t<2 * Config::N> p = P;

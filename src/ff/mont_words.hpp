@@ -398,7 +398,10 @@ CUZK_HD_INLINE void sqr_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n]
   redc_split<n>(ops, r, u, p, m0);
 }
 
-// ---- Fp2 product with lazy reduction -------------------------------------------------------
+// ---- lazy reduction: a·b − c·d and the Fp2 product -------------------------------------------
+//
+// a·b − c·d (mul_sub_lazy: the Y of an XYZZ addition) is two double-width products and one
+// reduction of their difference (redc_difference). The Fp2 product:
 //
 // (a0 + a1·u)(b0 + b1·u) with u² = −1 by Karatsuba over unreduced double-width products and two
 // Montgomery reductions, where three mul_split calls reduce three times:
@@ -442,6 +445,38 @@ CUZK_HD_INLINE void mul_wide_split(Ops& ops, uint32_t (&u)[2 * n], const uint32_
   u[W - 1] = ops.addc(e[W - 1], o[W - 2]);
 }
 
+/// REDC(t0 − t1) = (t0 − t1)·2^(-32n) mod p, fully reduced, for t0, t1 < p² over 2n words: the
+/// difference mod 2^(64n) plus p·2^(32n) when it borrowed (the add's carry is the wrap back), so
+/// that redc_split gets t0 − t1 + p·2^(32n) ∈ (0, p·2^(32n)) or t0 − t1 ∈ [0, p²).
+template <int n, class Ops>
+CUZK_HD_INLINE void redc_difference(Ops& ops, uint32_t (&r)[n], const uint32_t (&t0)[2 * n],
+                                    const uint32_t (&t1)[2 * n], const uint32_t (&p)[n],
+                                    uint32_t m0) {
+  constexpr int W = 2 * n;
+  uint32_t d[W];
+  d[0] = ops.sub_cc(t0[0], t1[0]);
+  CUZK_UNROLL
+  for (int k = 1; k < W; ++k) d[k] = ops.subc_cc(t0[k], t1[k]);
+  const uint32_t negative = ops.subc(0, 0);  // all ones when t0 < t1
+  d[n] = ops.add_cc(d[n], p[0] & negative);
+  CUZK_UNROLL
+  for (int k = 1; k < n; ++k) d[n + k] = ops.addc_cc(d[n + k], p[k] & negative);
+  redc_split<n>(ops, r, d, p, m0);
+}
+
+/// (a·b − c·d)·2^(-32n) mod p, fully reduced, for a, b, c, d < p: two double-width products and
+/// one reduction (n² + n word products saved against two mul_split), as in the Y coordinate of
+/// an XYZZ addition, R·(Q − X3) − Y·PPP.
+template <int n, class Ops>
+CUZK_HD_INLINE void mul_sub_lazy(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n],
+                                 const uint32_t (&b)[n], const uint32_t (&c)[n],
+                                 const uint32_t (&d)[n], const uint32_t (&p)[n], uint32_t m0) {
+  uint32_t t0[2 * n], t1[2 * n];
+  mul_wide_split<n>(ops, t0, a, b);
+  mul_wide_split<n>(ops, t1, c, d);
+  redc_difference<n>(ops, r, t0, t1, p, m0);
+}
+
 /// (r0 + r1·u) = (a0 + a1·u)(b0 + b1·u)·2^(-32n) mod p with u² = −1, each part fully reduced,
 /// for a0, a1, b0, b1 < p, n even, 2p < 2^(32n). The outputs may alias the inputs.
 template <int n, class Ops>
@@ -462,22 +497,13 @@ CUZK_HD_INLINE void mul2_lazy(Ops& ops, uint32_t (&r0)[n], uint32_t (&r1)[n],
   uint32_t t0[W], t1[W];
   mul_wide_split<n>(ops, t0, a0, b0);
   mul_wide_split<n>(ops, t1, a1, b1);
-  // d = t0 − t1 mod 2^(64n), plus p·2^(32n) when it borrowed (the add's carry is the wrap back)
-  uint32_t d[W];
-  d[0] = ops.sub_cc(t0[0], t1[0]);
-  CUZK_UNROLL
-  for (int k = 1; k < W; ++k) d[k] = ops.subc_cc(t0[k], t1[k]);
-  const uint32_t negative = ops.subc(0, 0);  // all ones when t0 < t1
-  d[n] = ops.add_cc(d[n], p[0] & negative);
-  CUZK_UNROLL
-  for (int k = 1; k < n; ++k) d[n + k] = ops.addc_cc(d[n + k], p[k] & negative);
   // s = t0 + t1 < 2p² < 2^(64n)
   uint32_t s[W];
   s[0] = ops.add_cc(t0[0], t1[0]);
   CUZK_UNROLL
   for (int k = 1; k < W - 1; ++k) s[k] = ops.addc_cc(t0[k], t1[k]);
   s[W - 1] = ops.addc(t0[W - 1], t1[W - 1]);
-  redc_split<n>(ops, r0, d, p, m0);
+  redc_difference<n>(ops, r0, t0, t1, p, m0);
   // t2 − s = a0·b1 + a1·b0 ≥ 0
   uint32_t t2[W];
   mul_wide_split<n>(ops, t2, sa, sb);

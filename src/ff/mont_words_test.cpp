@@ -139,6 +139,62 @@ TEST(MontWords, Fp) {
   check_field<fp_t>("MontWords.Fp");
 }
 
+/// words::mul_sub_lazy (a·b − c·d with one reduction, the device XYZZ formulas' Y) against GMP
+/// and the host field, on every pair of edge values as (a, b) with (c, d) from three patterns
+/// (both signs of the difference and zero), and 10^5 random quadruples.
+template <class F>
+void check_mul_sub(const char* name) {
+  constexpr int n = n_words<F>;
+  const words_of<F> p = split<F>(F::MODULUS);
+  const mpz_class pz = test::to_mpz(F::MODULUS);
+  mpz_class rinv;
+  const mpz_class r = mpz_class(1) << (32 * n);
+  mpz_invert(rinv.get_mpz_t(), r.get_mpz_t(), pz.get_mpz_t());
+  size_t failures = 0, cases = 0;
+  const auto check = [&](const limbs<F::N>& a, const limbs<F::N>& b, const limbs<F::N>& c,
+                         const limbs<F::N>& d) {
+    words::emu_ops ops;
+    words_of<F> got{};
+    words::mul_sub_lazy<n>(ops, got.v, split<F>(a).v, split<F>(b).v, split<F>(c).v, split<F>(d).v,
+                           p.v, uint32_t(F::INV));
+    mpz_class want =
+        (test::to_mpz(a) * test::to_mpz(b) - test::to_mpz(c) * test::to_mpz(d)) * rinv % pz;
+    if (want < 0) want += pz;
+    const F host = F::from_raw(a) * F::from_raw(b) - F::from_raw(c) * F::from_raw(d);
+    const limbs<F::N> g = join<F>(got);
+    if ((ops.lost || test::to_mpz(g) != want || F::from_raw(g) != host) && failures++ < 5) {
+      ADD_FAILURE() << name << (ops.lost ? " (dropped carry)" : "") << " a=0x"
+                    << test::to_mpz(a).get_str(16) << " b=0x" << test::to_mpz(b).get_str(16)
+                    << " c=0x" << test::to_mpz(c).get_str(16) << " d=0x"
+                    << test::to_mpz(d).get_str(16);
+    }
+    ++cases;
+  };
+  const auto edges = edge_values<F>();
+  const limbs<F::N> zero{}, pm1 = test::from_mpz<F::N>(pz - 1);
+  for (const auto& x : edges) {
+    for (const auto& y : edges) {
+      check(x, y, y, x);      // zero
+      check(x, y, pm1, pm1);  // mostly negative
+      check(pm1, pm1, x, y);  // mostly positive
+      check(x, zero, x, y);
+    }
+  }
+  auto rng = test::test_rng::from_env(name);
+  for (int i = 0; i < 100000; ++i) {
+    const auto pick = [&] {
+      return (i % 4 == 0) ? edges[rng.below(edges.size())] : F::random(rng).raw();
+    };
+    check(pick(), F::random(rng).raw(), F::random(rng).raw(), pick());
+  }
+  EXPECT_EQ(failures, 0u) << name << " over " << cases << " cases";
+}
+
+TEST(MontWords, MulSubLazy) {
+  check_mul_sub<fp_t>("MontWords.MulSubLazy.Fp");
+  check_mul_sub<fr_t>("MontWords.MulSubLazy.Fr");
+}
+
 // The Fp2 product with lazy reduction (words::mul2_lazy, what the device's fp2_d multiply runs)
 // against the host fp2_t product and GMP, on every pair of edge coefficients in both slots and
 // 10^5 random pairs; and its double-width product alone (words::mul_wide_split) against GMP on
