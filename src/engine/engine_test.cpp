@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -955,7 +956,8 @@ class two_devices_test : public engine_test {
         [f](const groth16::params_file& file, groth16::point_checks c, int d,
             proofs::srs_residency where, thread_pool& pool, const log_sink& log,
             const progress_fn& progress) -> result<std::unique_ptr<proofs::prover_backend>> {
-      if (d < 0 || d > 1) return status(status_code::internal, "test: unexpected device");
+      if (d < 0) return proofs::make_prover_backend(file, c, -1, pool, log, progress, where);
+      if (d > 1) return status(status_code::internal, "test: unexpected device");
       ++f->loads[d];
       if (f->loads_meet) {
         ++f->loading;
@@ -1172,6 +1174,33 @@ TEST_F(lanes_test, fully_synthesized_partitions_take_turns) {
   auto res = e->await(r->job_id, 120s);
   ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
   EXPECT_EQ(faults_.most_proving[0], 1);
+}
+
+// Lanes of one device failing at once take it out of rotation once (the third failure finds it
+// out already; one CPU fallback worker); the job completes on the CPU.
+TEST_F(lanes_test, lanes_failing_together_take_their_device_out_once) {
+  faults_.start_sleep_ms[0] = 200;
+  faults_.start_fails[0] = true;
+  engine_config c = one_device_config(3);
+  std::mutex log_mu;
+  int taken_out = 0;
+  c.log = [&](log_level, std::string_view m) {
+    std::lock_guard g(log_mu);
+    if (m.find("taken out of rotation") != std::string_view::npos) ++taken_out;
+  };
+  auto e = make(c, two_device_parts());
+  auto r = e->submit(request(154, 6));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  auto res = e->await(r->job_id, 120s);
+  ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
+  EXPECT_TRUE(proof_verifies(res->proof, 154, 6));
+  EXPECT_EQ(faults_.most_proving[0], 3) << "the three lanes did not fail together";
+  const engine_status st = e->status();
+  ASSERT_EQ(st.workers.size(), 2u);
+  EXPECT_FALSE(st.workers[0].healthy);
+  EXPECT_EQ(st.workers[1].name, "cpu");
+  std::lock_guard g(log_mu);
+  EXPECT_EQ(taken_out, 1);
 }
 
 TEST_F(two_devices_test, a_device_listed_twice_is_refused) {
