@@ -315,6 +315,21 @@ struct prover_worker {
   double busy_ms = 0;
 };
 
+// The prover's split into a timeline event or a partition's timings (the same field names).
+template <class T>
+void copy_prover_split(const groth16::prover_timings& p, T& out) {
+  out.upload = p.upload;
+  out.device_wait = p.device_wait;
+  out.abc = p.abc;
+  out.ntt = p.ntt_a + p.ntt_b + p.ntt_c;
+  out.h = p.h_compute;
+  out.msm_h = p.msm_h;
+  out.msm_l = p.msm_l;
+  out.msm_a = p.msm_a;
+  out.msm_b_g1 = p.msm_b_g1;
+  out.msm_b_g2 = p.msm_b_g2;
+}
+
 int numeric(priority p) {
   return int(p);
 }
@@ -1443,18 +1458,19 @@ class engine_impl final : public proving_engine {
   // beside what is charged there. The lane whose kernels run holds its working set and each
   // other one its witness: peak = max_i (working_i + Σ_{j≠i} waiting_j).
   static bool admits(const prover_worker& wk, const lane_work& next) {
-    std::vector<const lane_work*> all;
-    for (const prover_lane& l : wk.lanes)
-      if (l.work) all.push_back(&*l.work);
-    if (all.empty()) return true;
-    all.push_back(&next);
-    uint64_t waiting = 0;
-    for (const lane_work* x : all) {
-      if (!x->shares_device) return false;
-      waiting += x->waiting;
+    bool alone = true;
+    uint64_t waiting = next.waiting;
+    for (const prover_lane& l : wk.lanes) {
+      if (!l.work) continue;
+      if (!l.work->shares_device) return false;
+      alone = false;
+      waiting += l.work->waiting;
     }
-    uint64_t peak = 0;
-    for (const lane_work* x : all) peak = std::max(peak, x->working + waiting - x->waiting);
+    if (alone) return true;
+    if (!next.shares_device) return false;
+    uint64_t peak = next.working + waiting - next.waiting;
+    for (const prover_lane& l : wk.lanes)
+      if (l.work) peak = std::max(peak, l.work->working + waiting - l.work->waiting);
     return wk.device_used + peak <= wk.device_budget;
   }
 
@@ -1575,30 +1591,12 @@ class engine_impl final : public proving_engine {
       pt.finalize = ms_between(t1, t2);
       {
         timeline_event& ev = record_locked(lane.name, j, int(k), "prove", t0, t1);
-        ev.upload = ptm.upload;
-        ev.device_wait = ptm.device_wait;
-        ev.abc = ptm.abc;
-        ev.ntt = ptm.ntt_a + ptm.ntt_b + ptm.ntt_c;
-        ev.h = ptm.h_compute;
-        ev.msm_h = ptm.msm_h;
-        ev.msm_l = ptm.msm_l;
-        ev.msm_a = ptm.msm_a;
-        ev.msm_b_g1 = ptm.msm_b_g1;
-        ev.msm_b_g2 = ptm.msm_b_g2;
+        copy_prover_split(ptm, ev);
         ev.stream_copy = ptm.stream_copy;
         ev.bytes = ptm.streamed_bytes;
         record_locked(lane.name, j, int(k), "finalize", t1, t2);
       }
-      pt.upload = ptm.upload;
-      pt.device_wait = ptm.device_wait;
-      pt.abc = ptm.abc;
-      pt.ntt = ptm.ntt_a + ptm.ntt_b + ptm.ntt_c;
-      pt.h = ptm.h_compute;
-      pt.msm_h = ptm.msm_h;
-      pt.msm_l = ptm.msm_l;
-      pt.msm_a = ptm.msm_a;
-      pt.msm_b_g1 = ptm.msm_b_g1;
-      pt.msm_b_g2 = ptm.msm_b_g2;
+      copy_prover_split(ptm, pt);
       j.timings.prove += pt.prove;
       j.timings.finalize += pt.finalize;
       if (!pf) {
