@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // GPU field multiply throughput: BM_gpu_field_<op>/<field>/<variant> with op mul or sqr, field fp
-// (12 words) or fr (8 words), variant cios (dmont_t::mul_cios, the first device product), fast
-// (dmont_t::mul_fast / sqr_fast: what operator* and sqr() run), and for mul the word sequences side
-// by side whatever dmont_t picks: split (words::mul_split, generic low words), goldilocks (the
-// same with Fr's low words by additions) and karatsuba (words::mul_wide_karatsuba + redc_split).
-// Each of 2^20 threads runs a dependent chain of K = 512 products in registers (x ← x·y or x ← x²)
-// and stores x, so nothing is optimised away. Counter Gmul/s = 2^20 · K per second of wall time
-// (kernel plus launch, after a sync).
+// (12 words) or fr (8 words), variant cios (dmont_t::mul_cios, what operator* runs) or fast (the
+// even/odd split dmont_t::mul_fast / sqr_fast). Each of 2^20 threads runs a dependent chain of
+// K = 512 products in registers (x ← x·y or x ← x²) and stores x, so nothing is optimised away.
+// Counter Gmul/s = 2^20 · K per second of wall time (kernel plus launch, after a sync).
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
@@ -25,31 +22,10 @@ using cuzk::gpu::device_buffer;
 constexpr unsigned LG_THREADS = 20;
 constexpr int K = 512;
 
-enum class variant_t {
-  mul_cios,
-  mul_fast,
-  sqr_cios,
-  sqr_fast,
-  mul_split,
-  mul_goldilocks,
-  mul_karatsuba
-};
-
-/// One product by a word sequence of ff/mont_words.hpp through the device primitives.
-template <class D, cuzk::ff::words::low_form L, cuzk::ff::words::wide_form W>
-__device__ __forceinline__ D mul_words(const D& a, const D& b) {
-  constexpr cuzk::ff::device::words_t<D::n> p = D::P;
-  cuzk::ff::device::device_ops ops;
-  D r;
-  cuzk::ff::words::mul_reduced<D::n, L, W>(ops, r.w, a.w, b.w, p.v,
-                                           cuzk::ff::device::m0_const<typename D::config_t>);
-  return r;
-}
+enum class variant_t { mul_cios, mul_fast, sqr_cios, sqr_fast };
 
 template <class D, variant_t V>
 __global__ void chain_kernel(D* x, const D* y, size_t n) {
-  constexpr auto generic = cuzk::ff::words::low_form::generic;
-  constexpr auto schoolbook = cuzk::ff::words::wide_form::schoolbook;
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   D a = x[i];
@@ -62,12 +38,6 @@ __global__ void chain_kernel(D* x, const D* y, size_t n) {
       a = D::mul_fast(a, b);
     } else if constexpr (V == variant_t::sqr_cios) {
       a = D::mul_cios(a, a);
-    } else if constexpr (V == variant_t::mul_split) {
-      a = mul_words<D, generic, schoolbook>(a, b);
-    } else if constexpr (V == variant_t::mul_goldilocks) {
-      a = mul_words<D, cuzk::ff::words::low_form::goldilocks, schoolbook>(a, b);
-    } else if constexpr (V == variant_t::mul_karatsuba) {
-      a = mul_words<D, D::LOW, cuzk::ff::words::wide_form::karatsuba>(a, b);
     } else {
       a = a.sqr_fast();
     }
@@ -111,15 +81,10 @@ const bool registered = [] {
   using cuzk::ff::fr_config;
   reg<fp_config, variant_t::mul_cios>("BM_gpu_field_mul/fp/cios");
   reg<fp_config, variant_t::mul_fast>("BM_gpu_field_mul/fp/fast");
-  reg<fp_config, variant_t::mul_split>("BM_gpu_field_mul/fp/split");
-  reg<fp_config, variant_t::mul_karatsuba>("BM_gpu_field_mul/fp/karatsuba");
   reg<fp_config, variant_t::sqr_cios>("BM_gpu_field_sqr/fp/cios");
   reg<fp_config, variant_t::sqr_fast>("BM_gpu_field_sqr/fp/fast");
   reg<fr_config, variant_t::mul_cios>("BM_gpu_field_mul/fr/cios");
   reg<fr_config, variant_t::mul_fast>("BM_gpu_field_mul/fr/fast");
-  reg<fr_config, variant_t::mul_split>("BM_gpu_field_mul/fr/split");
-  reg<fr_config, variant_t::mul_goldilocks>("BM_gpu_field_mul/fr/goldilocks");
-  reg<fr_config, variant_t::mul_karatsuba>("BM_gpu_field_mul/fr/karatsuba");
   reg<fr_config, variant_t::sqr_cios>("BM_gpu_field_sqr/fr/cios");
   reg<fr_config, variant_t::sqr_fast>("BM_gpu_field_sqr/fr/fast");
   return true;

@@ -51,8 +51,8 @@ struct fp2_d {
     constexpr words_t<fp_d::n> p = fp_d::P;
     device_ops ops;
     fp2_d r;
-    words::mul2_lazy<fp_d::n, fp_d::LOW, fp_d::WIDE>(ops, r.c0.w, r.c1.w, a.c0.w, a.c1.w, b.c0.w,
-                                                     b.c1.w, p.v, m0_const<fp_config>);
+    words::mul2_lazy<fp_d::n>(ops, r.c0.w, r.c1.w, a.c0.w, a.c1.w, b.c0.w, b.c1.w, p.v,
+                              m0_const<fp_config>);
     return r;
   }
 

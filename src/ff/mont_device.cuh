@@ -113,17 +113,14 @@ struct device_ops {
 };
 
 /// -p^-1 mod 2^32 in constant memory for mul_fast/sqr_fast: an operand ptxas cannot see through.
-/// Fr's is 0xffffffff (r = 1 mod 2^32), and as an immediate ptxas rewrote m = -t0 and the m·p
+/// Fr's is 0xffffffff (r = 1 mod 2^32), and as an immediate ptxas rewrites m = -t0 and the m·p
 /// rows into 32-bit IMAD/IMAD.HI pairs: 296 SASS instructions per Fr multiply instead of 248.
-/// Fr now takes words::low_form::goldilocks, which forms those words by additions itself and
-/// does not read m0.
 template <class Config>
 __constant__ uint32_t m0_const = uint32_t(mont_t<Config>::INV);
 
 template <class Config>
 struct dmont_t {
   using host_t = mont_t<Config>;
-  using config_t = Config;
   static constexpr int n = int(2 * Config::N);
   // Constants as scalars/literal structs evaluated on the host at compile time.
   static constexpr words_t<2 * Config::N> P = split_words<Config::N>(host_t::MODULUS);
@@ -131,12 +128,6 @@ struct dmont_t {
   static constexpr uint32_t M0 =
       uint32_t(host_t::INV);  // -p^-1 mod 2^32 (low word of -p^-1 mod 2^64)
   static_assert(P.v[2 * Config::N - 1] < 0x7fffffffu, "need a spare top bit");
-  /// How the reductions form m·p's two lowest words (words::low_form): goldilocks for Fr, whose
-  /// r ≡ 2^64 − 2^32 + 1 (mod 2^64) makes m = −t0 and m·r[0], m·r[1] additions.
-  static constexpr words::low_form LOW = words::low_form_of(P.v[0], P.v[1]);
-  /// How products are formed before their reduction (words::wide_form).
-  static constexpr words::wide_form WIDE =
-      n >= 12 ? words::wide_form::karatsuba : words::wide_form::schoolbook;
 
   uint32_t w[2 * Config::N];
 
@@ -312,7 +303,7 @@ struct dmont_t {
     constexpr words_t<2 * Config::N> p = P;
     device_ops ops;
     dmont_t r;
-    words::mul_reduced<n, LOW, WIDE>(ops, r.w, a.w, b.w, p.v, m0_const<Config>);
+    words::mul_split<n>(ops, r.w, a.w, b.w, p.v, m0_const<Config>);
     return r;
   }
   /// a·b − c·d with one Montgomery reduction for both products (words::mul_sub_lazy), as in
@@ -322,7 +313,7 @@ struct dmont_t {
     constexpr words_t<2 * Config::N> p = P;
     device_ops ops;
     dmont_t r;
-    words::mul_sub_lazy<n, LOW, WIDE>(ops, r.w, a.w, b.w, c.w, d.w, p.v, m0_const<Config>);
+    words::mul_sub_lazy<n>(ops, r.w, a.w, b.w, c.w, d.w, p.v, m0_const<Config>);
     return r;
   }
   /// a² by words::sqr_split: n(n-1)/2 + n word products, then a separate reduction.
@@ -330,7 +321,7 @@ struct dmont_t {
     constexpr words_t<2 * Config::N> p = P;
     device_ops ops;
     dmont_t r;
-    words::sqr_split<n, LOW>(ops, r.w, w, p.v, m0_const<Config>);
+    words::sqr_split<n>(ops, r.w, w, p.v, m0_const<Config>);
     return r;
   }
 

@@ -147,16 +147,11 @@ CUZK_HD_INLINE void mul_cios(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n],
 // position n-1 fits in o[n-1]. Same PTX multiply count as CIOS (4n² + n), half as many SASS ones.
 
 /// e += a_even·x (one chain, ignoring the incoming CF; its carry out at position n into o[n-1]).
-/// `from` = 2 starts at the pair (2, 3) and consumes CF: the reduction's low_form::goldilocks has
-/// already added position 0's carry at position 1.
-template <int n, int from = 0, class Ops>
+template <int n, class Ops>
 CUZK_HD_INLINE void even_chain(Ops& ops, uint32_t (&e)[n], uint32_t (&o)[n], const uint32_t (&a)[n],
                                uint32_t x) {
-  static_assert(from == 0 || from == 2);
-  if constexpr (from == 0) {
-    e[0] = ops.mad_lo_cc(a[0], x, e[0]);
-    e[1] = ops.madc_hi_cc(a[0], x, e[1]);
-  }
+  e[0] = ops.mad_lo_cc(a[0], x, e[0]);
+  e[1] = ops.madc_hi_cc(a[0], x, e[1]);
   CUZK_UNROLL
   for (int j = 2; j < n; j += 2) {
     e[j] = ops.madc_lo_cc(a[j], x, e[j]);
@@ -165,37 +160,18 @@ CUZK_HD_INLINE void even_chain(Ops& ops, uint32_t (&e)[n], uint32_t (&o)[n], con
   o[n - 1] = ops.addc(o[n - 1], 0);
 }
 
-// ---- the reduction's two lowest words ---------------------------------------------------------
-//
-// low_form::generic: m = t0·m0 with m0 = −p⁻¹ mod 2^32, and m·p[0], m·p[1] are word products.
-// low_form::goldilocks, for p ≡ 2^64 − 2^32 + 1 (mod 2^64) (BLS12-381's r, whose 2-adicity puts
-// 2^32 | r − 1): p[0] = 1 and p[1] = 2^32 − 1, so m0 = −1 and, with t0 the low word,
-//   m = −t0 mod 2^32,   t0 + m·p[0] = t0 + m = c·2^32 with c = [t0 ≠ 0],
-//   m·p[1] = m·2^32 − m = h·2^32 + t0 with h = m − c   (m = 0 exactly when t0 = 0).
-// The row then adds t0 and h at positions 1, 2 (the O pair) and c at position 1 (E): the same
-// words and carries as the two IMAD.WIDE and the IMAD they replace, from four ALU operations —
-// the multiply pipe is what bounds the product (Fr: 136 → 112 wide-multiply slots).
-
-/// Which form the reduction's low words take (see above); goldilocks requires p[0] = 1 and
-/// p[1] = 0xffffffff, and then ignores m0.
-enum class low_form { generic, goldilocks };
-
-/// The form a modulus with low words p[0], p[1] allows.
-constexpr low_form low_form_of(uint32_t p0, uint32_t p1) {
-  return p0 == 1u && p1 == 0xffffffffu ? low_form::goldilocks : low_form::generic;
-}
-
-/// The goldilocks row's values for the low word t0.
-struct goldilocks_low {
-  uint32_t t0, m, c, h;
-  CUZK_HD_INLINE explicit goldilocks_low(uint32_t low)
-      : t0(low), m(0u - low), c(low != 0u ? 1u : 0u), h(0u - low - (low != 0u ? 1u : 0u)) {}
-};
-
-/// The O chain of T += m·p after its first pair (p[1]): p[3], p[5], …, p[n−1], consuming CF.
-template <int n, bool fresh_top, class Ops>
-CUZK_HD_INLINE void reduce_odd_tail(Ops& ops, uint32_t (&o)[n], const uint32_t (&p)[n],
-                                    uint32_t m) {
+/// m = e[0]·m0, then T += m·p (e[0] becomes 0). `carry_in`: the O chain consumes CF (the carry
+/// of the pending add at position 0); the O chain's top pair is empty when `fresh_top`.
+template <int n, bool carry_in, bool fresh_top, class Ops>
+CUZK_HD_INLINE void reduce_step(Ops& ops, uint32_t (&e)[n], uint32_t (&o)[n],
+                                const uint32_t (&p)[n], uint32_t m0) {
+  const uint32_t m = ops.mul_lo(e[0], m0);  // no CF effect: a pending carry survives it
+  if constexpr (carry_in) {
+    o[0] = ops.madc_lo_cc(p[1], m, o[0]);
+  } else {
+    o[0] = ops.mad_lo_cc(p[1], m, o[0]);
+  }
+  o[1] = ops.madc_hi_cc(p[1], m, o[1]);
   CUZK_UNROLL
   for (int j = 3; j < n - 1; j += 2) {
     o[j - 1] = ops.madc_lo_cc(p[j], m, o[j - 1]);
@@ -203,39 +179,7 @@ CUZK_HD_INLINE void reduce_odd_tail(Ops& ops, uint32_t (&o)[n], const uint32_t (
   }
   o[n - 2] = ops.madc_lo_cc(p[n - 1], m, fresh_top ? 0u : o[n - 2]);
   o[n - 1] = ops.madc_hi(p[n - 1], m, fresh_top ? 0u : o[n - 1]);  // O < 2^(32n): no carry
-}
-
-/// m = e[0]·m0, then T += m·p (e[0] becomes 0). `carry_in`: the O chain consumes CF (the carry
-/// of the pending add at position 0); the O chain's top pair is empty when `fresh_top`.
-template <int n, bool carry_in, bool fresh_top, low_form L, class Ops>
-CUZK_HD_INLINE void reduce_step(Ops& ops, uint32_t (&e)[n], uint32_t (&o)[n],
-                                const uint32_t (&p)[n], uint32_t m0) {
-  if constexpr (L == low_form::goldilocks) {
-    // plain C arithmetic: the compiler's instructions do not touch CC.CF, so a pending carry
-    // survives them
-    const goldilocks_low g(e[0]);
-    const uint32_t m = g.m;
-    if constexpr (carry_in) {
-      o[0] = ops.addc_cc(o[0], g.t0);
-    } else {
-      o[0] = ops.add_cc(o[0], g.t0);
-    }
-    o[1] = ops.addc_cc(o[1], g.h);
-    reduce_odd_tail<n, fresh_top>(ops, o, p, m);
-    e[0] = 0;
-    e[1] = ops.add_cc(e[1], g.c);
-    even_chain<n, 2>(ops, e, o, p, m);
-  } else {
-    const uint32_t m = ops.mul_lo(e[0], m0);  // no CF effect: a pending carry survives it
-    if constexpr (carry_in) {
-      o[0] = ops.madc_lo_cc(p[1], m, o[0]);
-    } else {
-      o[0] = ops.mad_lo_cc(p[1], m, o[0]);
-    }
-    o[1] = ops.madc_hi_cc(p[1], m, o[1]);
-    reduce_odd_tail<n, fresh_top>(ops, o, p, m);
-    even_chain<n>(ops, e, o, p, m);
-  }
+  even_chain<n>(ops, e, o, p, m);
 }
 
 /// The division by 2^32 (register renaming only): see the section comment.
@@ -284,13 +228,13 @@ CUZK_HD_INLINE void split_first_row(Ops& ops, uint32_t (&e)[M], uint32_t (&o)[M]
 }
 
 /// a·b·2^(-32n) mod p, fully reduced, for a, b < p, n even, 2p < 2^(32n).
-template <int n, low_form L = low_form::generic, class Ops>
+template <int n, class Ops>
 CUZK_HD_INLINE void mul_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n],
                               const uint32_t (&b)[n], const uint32_t (&p)[n], uint32_t m0) {
   static_assert(n % 2 == 0 && n >= 4, "even word count");
   uint32_t e[n], o[n], pend;
   split_first_row<n>(ops, e, o, a, b[0]);
-  reduce_step<n, false, false, L>(ops, e, o, p, m0);
+  reduce_step<n, false, false>(ops, e, o, p, m0);
   shift_split<n>(e, o, pend);
   CUZK_UNROLL
   for (int i = 1; i < n; ++i) {
@@ -307,7 +251,7 @@ CUZK_HD_INLINE void mul_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n]
     o[n - 2] = ops.madc_lo_cc(a[n - 1], x, 0);
     o[n - 1] = ops.madc_hi(a[n - 1], x, 0);  // hi32 < 2^32 − 1: room for the carry
     even_chain<n>(ops, e, o, a, x);
-    reduce_step<n, false, false, L>(ops, e, o, p, m0);
+    reduce_step<n, false, false>(ops, e, o, p, m0);
     shift_split<n>(e, o, pend);
   }
   finish_split<n>(ops, r, e, o, pend, p);
@@ -317,7 +261,7 @@ CUZK_HD_INLINE void mul_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n]
 /// low half L = u[0..n-1] by n split Montgomery steps (mul_split's rows without the a·b half:
 /// (L + M·p)/2^(32n) ≤ p; the bound (L + M·p)/2^(32k) < 2^(32n) + 2^32·p keeps O from carrying
 /// out), plus the high half H < p: below 2p, one conditional subtraction.
-template <int n, low_form L = low_form::generic, class Ops>
+template <int n, class Ops>
 CUZK_HD_INLINE void redc_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&u)[2 * n],
                                const uint32_t (&p)[n], uint32_t m0) {
   constexpr int W = 2 * n;
@@ -328,19 +272,7 @@ CUZK_HD_INLINE void redc_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&u)[2
     ro[k] = 0;
   }
   // first step: O is empty, so its m·p half is plain products
-  if constexpr (L == low_form::goldilocks) {
-    const goldilocks_low g(le[0]);
-    ro[0] = g.t0;
-    ro[1] = g.h;
-    CUZK_UNROLL
-    for (int j = 3; j < n; j += 2) {
-      ro[j - 1] = ops.mul_lo(p[j], g.m);
-      ro[j] = ops.mul_hi(p[j], g.m);
-    }
-    le[0] = 0;
-    le[1] = ops.add_cc(le[1], g.c);
-    even_chain<n, 2>(ops, le, ro, p, g.m);
-  } else {
+  {
     const uint32_t m = ops.mul_lo(le[0], m0);
     CUZK_UNROLL
     for (int j = 1; j < n; j += 2) {
@@ -348,12 +280,12 @@ CUZK_HD_INLINE void redc_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&u)[2
       ro[j] = ops.mul_hi(p[j], m);
     }
     even_chain<n>(ops, le, ro, p, m);
+    shift_split<n>(le, ro, pend);
   }
-  shift_split<n>(le, ro, pend);
   CUZK_UNROLL
   for (int i = 1; i < n; ++i) {
     le[0] = ops.add_cc(le[0], pend);
-    reduce_step<n, true, true, L>(ops, le, ro, p, m0);
+    reduce_step<n, true, true>(ops, le, ro, p, m0);
     shift_split<n>(le, ro, pend);
   }
   uint32_t s[n];
@@ -403,7 +335,7 @@ CUZK_HD_INLINE void sqr_chain(Ops& ops, uint32_t (&acc)[W], int base, const uint
 }
 
 /// a²·2^(-32n) mod p, fully reduced, for a < p, n even, 2p < 2^(32n).
-template <int n, low_form L = low_form::generic, class Ops>
+template <int n, class Ops>
 CUZK_HD_INLINE void sqr_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n],
                               const uint32_t (&p)[n], uint32_t m0) {
   static_assert(n % 2 == 0 && n >= 4, "even word count");
@@ -463,7 +395,7 @@ CUZK_HD_INLINE void sqr_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n]
   u[W - 2] = ops.madc_lo_cc(a[n - 1], a[n - 1], u[W - 2]);
   u[W - 1] = ops.madc_hi(a[n - 1], a[n - 1], u[W - 1]);  // a² < 2^(64n)
 
-  redc_split<n, L>(ops, r, u, p, m0);
+  redc_split<n>(ops, r, u, p, m0);
 }
 
 // ---- lazy reduction: a·b − c·d and the Fp2 product -------------------------------------------
@@ -513,105 +445,10 @@ CUZK_HD_INLINE void mul_wide_split(Ops& ops, uint32_t (&u)[2 * n], const uint32_
   u[W - 1] = ops.addc(e[W - 1], o[W - 2]);
 }
 
-/// |x − y| over h words; returns all ones when x < y (the sign), else 0: the difference, then
-/// (d ^ m) − m (m = 2^(32h) − 1 when negative: ~d + 1) as one borrow chain whose borrow out is
-/// the wrap of two's complement.
-template <int h, class Ops>
-CUZK_HD_INLINE uint32_t abs_difference(Ops& ops, uint32_t (&r)[h], const uint32_t* x,
-                                       const uint32_t* y) {
-  uint32_t d[h];
-  d[0] = ops.sub_cc(x[0], y[0]);
-  CUZK_UNROLL
-  for (int k = 1; k < h; ++k) d[k] = ops.subc_cc(x[k], y[k]);
-  const uint32_t negative = ops.subc(0, 0);
-  r[0] = ops.sub_cc(d[0] ^ negative, negative);
-  CUZK_UNROLL
-  for (int k = 1; k < h - 1; ++k) r[k] = ops.subc_cc(d[k] ^ negative, negative);
-  r[h - 1] = ops.subc(d[h - 1] ^ negative, negative);
-  return negative;
-}
-
-/// u = a·b over 2n words for any a, b < 2^(32n), by one level of subtractive Karatsuba over the
-/// halves (h = n/2 words, each product by mul_wide_split<h>):
-///   z0 = a0·b0, z2 = a1·b1, d = |a0 − a1|·|b0 − b1|,
-///   z1 = a0·b1 + a1·b0 = z0 + z2 − σ·d   (σ = +1 when a0 − a1 and b0 − b1 have the same sign),
-///   u = z0 + z1·2^(32h) + z2·2^(32n),
-/// 3h² word products instead of n² (Fp: 108 instead of 144) for ≈ 5n more additions; the
-/// multiply pipe bounds the product, the adder pipe has room. z1 < 2^(32n + 1): n + 1 words.
-template <int n, class Ops>
-CUZK_HD_INLINE void mul_wide_karatsuba(Ops& ops, uint32_t (&u)[2 * n], const uint32_t (&a)[n],
-                                       const uint32_t (&b)[n]) {
-  constexpr int h = n / 2;
-  static_assert(n % 4 == 0 && h >= 4, "halves of an even word count");
-  uint32_t a0[h], a1[h], b0[h], b1[h];
-  CUZK_UNROLL
-  for (int k = 0; k < h; ++k) a0[k] = a[k], a1[k] = a[h + k], b0[k] = b[k], b1[k] = b[h + k];
-  uint32_t da[h], db[h];
-  const uint32_t sa = abs_difference<h>(ops, da, a0, a1);
-  const uint32_t sb = abs_difference<h>(ops, db, b0, b1);
-  uint32_t z0[n], z2[n], d[n];
-  mul_wide_split<h>(ops, z0, a0, b0);
-  mul_wide_split<h>(ops, z2, a1, b1);
-  mul_wide_split<h>(ops, d, da, db);
-  // t = z0 + z2 over n + 1 words
-  uint32_t t[n + 1];
-  t[0] = ops.add_cc(z0[0], z2[0]);
-  CUZK_UNROLL
-  for (int k = 1; k < n; ++k) t[k] = ops.addc_cc(z0[k], z2[k]);
-  t[n] = ops.addc(0, 0);
-  // z1 = t − d when σ = +1; t + d = t − (~d + 1) when σ = −1 (add = all ones): one borrow chain
-  // from an initial borrow of add & 1 over the words d ^ add; its borrow out is the wrap
-  const uint32_t add = sa ^ sb;
-  uint32_t z1[n + 1];
-  ops.sub_cc(0, add & 1u);
-  CUZK_UNROLL
-  for (int k = 0; k < n; ++k) z1[k] = ops.subc_cc(t[k], d[k] ^ add);
-  z1[n] = ops.subc(t[n], add);
-  // u = z0 + z2·2^(32n), then + z1·2^(32h) with the carry through the top (a·b < 2^(64n))
-  CUZK_UNROLL
-  for (int k = 0; k < n; ++k) u[k] = z0[k], u[n + k] = z2[k];
-  u[h] = ops.add_cc(u[h], z1[0]);
-  CUZK_UNROLL
-  for (int k = 1; k <= n; ++k) u[h + k] = ops.addc_cc(u[h + k], z1[k]);
-  CUZK_UNROLL
-  for (int k = h + n + 1; k < 2 * n - 1; ++k) u[k] = ops.addc_cc(u[k], 0);
-  u[2 * n - 1] = ops.addc(u[2 * n - 1], 0);
-}
-
-// ---- how a double-width product is formed --------------------------------------------------
-
-/// schoolbook: mul_wide_split (and mul_split's interleaved rows for a reduced product);
-/// karatsuba: mul_wide_karatsuba, then redc_split.
-enum class wide_form { schoolbook, karatsuba };
-
-template <int n, wide_form F, class Ops>
-CUZK_HD_INLINE void mul_wide(Ops& ops, uint32_t (&u)[2 * n], const uint32_t (&a)[n],
-                             const uint32_t (&b)[n]) {
-  if constexpr (F == wide_form::karatsuba) {
-    mul_wide_karatsuba<n>(ops, u, a, b);
-  } else {
-    mul_wide_split<n>(ops, u, a, b);
-  }
-}
-
-/// a·b·2^(-32n) mod p, fully reduced, for a, b < p: mul_split, or the Karatsuba double-width
-/// product and one reduction.
-template <int n, low_form L = low_form::generic, wide_form F = wide_form::schoolbook, class Ops>
-CUZK_HD_INLINE void mul_reduced(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n],
-                                const uint32_t (&b)[n], const uint32_t (&p)[n], uint32_t m0) {
-  if constexpr (F == wide_form::karatsuba) {
-    uint32_t u[2 * n];
-    mul_wide_karatsuba<n>(ops, u, a, b);
-    redc_split<n, L>(ops, r, u, p, m0);  // a·b < p² < p·2^(32n)
-  } else {
-    mul_split<n, L>(ops, r, a, b, p, m0);
-  }
-}
-
 /// REDC(t0 − t1) = (t0 − t1)·2^(-32n) mod p, fully reduced, for t0, t1 < p² over 2n words: the
 /// difference mod 2^(64n) plus p·2^(32n) when it borrowed (the add's carry is the wrap back), so
 /// that redc_split gets t0 − t1 + p·2^(32n) ∈ (0, p·2^(32n)) or t0 − t1 ∈ [0, p²).
-template <int n, low_form L = low_form::generic, class Ops>
+template <int n, class Ops>
 CUZK_HD_INLINE void redc_difference(Ops& ops, uint32_t (&r)[n], const uint32_t (&t0)[2 * n],
                                     const uint32_t (&t1)[2 * n], const uint32_t (&p)[n],
                                     uint32_t m0) {
@@ -624,25 +461,25 @@ CUZK_HD_INLINE void redc_difference(Ops& ops, uint32_t (&r)[n], const uint32_t (
   d[n] = ops.add_cc(d[n], p[0] & negative);
   CUZK_UNROLL
   for (int k = 1; k < n; ++k) d[n + k] = ops.addc_cc(d[n + k], p[k] & negative);
-  redc_split<n, L>(ops, r, d, p, m0);
+  redc_split<n>(ops, r, d, p, m0);
 }
 
 /// (a·b − c·d)·2^(-32n) mod p, fully reduced, for a, b, c, d < p: two double-width products and
 /// one reduction (n² + n word products saved against two mul_split), as in the Y coordinate of
 /// an XYZZ addition, R·(Q − X3) − Y·PPP.
-template <int n, low_form L = low_form::generic, wide_form F = wide_form::schoolbook, class Ops>
+template <int n, class Ops>
 CUZK_HD_INLINE void mul_sub_lazy(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n],
                                  const uint32_t (&b)[n], const uint32_t (&c)[n],
                                  const uint32_t (&d)[n], const uint32_t (&p)[n], uint32_t m0) {
   uint32_t t0[2 * n], t1[2 * n];
-  mul_wide<n, F>(ops, t0, a, b);
-  mul_wide<n, F>(ops, t1, c, d);
-  redc_difference<n, L>(ops, r, t0, t1, p, m0);
+  mul_wide_split<n>(ops, t0, a, b);
+  mul_wide_split<n>(ops, t1, c, d);
+  redc_difference<n>(ops, r, t0, t1, p, m0);
 }
 
 /// (r0 + r1·u) = (a0 + a1·u)(b0 + b1·u)·2^(-32n) mod p with u² = −1, each part fully reduced,
 /// for a0, a1, b0, b1 < p, n even, 2p < 2^(32n). The outputs may alias the inputs.
-template <int n, low_form L = low_form::generic, wide_form F = wide_form::schoolbook, class Ops>
+template <int n, class Ops>
 CUZK_HD_INLINE void mul2_lazy(Ops& ops, uint32_t (&r0)[n], uint32_t (&r1)[n],
                               const uint32_t (&a0)[n], const uint32_t (&a1)[n],
                               const uint32_t (&b0)[n], const uint32_t (&b1)[n],
@@ -658,23 +495,23 @@ CUZK_HD_INLINE void mul2_lazy(Ops& ops, uint32_t (&r0)[n], uint32_t (&r1)[n],
   for (int k = 1; k < n - 1; ++k) sb[k] = ops.addc_cc(b0[k], b1[k]);
   sb[n - 1] = ops.addc(b0[n - 1], b1[n - 1]);
   uint32_t t0[W], t1[W];
-  mul_wide<n, F>(ops, t0, a0, b0);
-  mul_wide<n, F>(ops, t1, a1, b1);
+  mul_wide_split<n>(ops, t0, a0, b0);
+  mul_wide_split<n>(ops, t1, a1, b1);
   // s = t0 + t1 < 2p² < 2^(64n)
   uint32_t s[W];
   s[0] = ops.add_cc(t0[0], t1[0]);
   CUZK_UNROLL
   for (int k = 1; k < W - 1; ++k) s[k] = ops.addc_cc(t0[k], t1[k]);
   s[W - 1] = ops.addc(t0[W - 1], t1[W - 1]);
-  redc_difference<n, L>(ops, r0, t0, t1, p, m0);
+  redc_difference<n>(ops, r0, t0, t1, p, m0);
   // t2 − s = a0·b1 + a1·b0 ≥ 0
   uint32_t t2[W];
-  mul_wide<n, F>(ops, t2, sa, sb);
+  mul_wide_split<n>(ops, t2, sa, sb);
   t2[0] = ops.sub_cc(t2[0], s[0]);
   CUZK_UNROLL
   for (int k = 1; k < W - 1; ++k) t2[k] = ops.subc_cc(t2[k], s[k]);
   t2[W - 1] = ops.subc(t2[W - 1], s[W - 1]);
-  redc_split<n, L>(ops, r1, t2, p, m0);
+  redc_split<n>(ops, r1, t2, p, m0);
 }
 
 }  // namespace cuzk::ff::words
