@@ -23,9 +23,17 @@ void apply(field_op op, std::span<const ff::fp_t> a, std::span<const ff::fp_t> b
 void apply(field_op op, std::span<const ff::fr_t> a, std::span<const ff::fr_t> b,
            std::span<ff::fr_t> out);
 
-/// out[i] = acc[i] + q[i] (madd-2008-s on the device).
+/// The same for add, sub, mul, sqr, neg and dbl over ff::device::fp_lazy_d (values kept below
+/// 2p): element i enters as a[i] + p when i is odd and b[i] + p when bit 1 of i is set (the other
+/// representation of the same residue), the result leaves reduced below p. Other ops:
+/// std::invalid_argument.
+void apply_lazy(field_op op, std::span<const ff::fp_t> a, std::span<const ff::fp_t> b,
+                std::span<ff::fp_t> out);
+
+/// out[i] = acc[i] + q[i] (madd-2008-s on the device); `lazy`: over ff::device::fp_lazy_d, as the
+/// MSM accumulation runs it.
 void g1_add_affine(std::span<const ec::g1_xyzz_t> acc, std::span<const ec::g1_affine_t> q,
-                   std::span<ec::g1_xyzz_t> out);
+                   std::span<ec::g1_xyzz_t> out, bool lazy = false);
 /// out[i] = a[i] + b[i] (add-2008-s), and out[i] = 2·a[i] when b is empty.
 void g1_add(std::span<const ec::g1_xyzz_t> a, std::span<const ec::g1_xyzz_t> b,
             std::span<ec::g1_xyzz_t> out);

@@ -6,6 +6,7 @@
 // CUDA device.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <vector>
 
 #include "ec/arith_gpu.hpp"
@@ -93,6 +94,53 @@ void check_field(const char* name) {
 TEST(ArithGpu, Fp) {
   check_field<fp_t>("ArithGpu.Fp");
 }
+// fp_lazy_d (values below 2p, the MSM accumulation's coordinates): every op on both
+// representatives of each input residue, reduced, against the host.
+TEST(ArithGpu, FpLazy) {
+  auto rng = test::test_rng::from_env("ArithGpu.FpLazy");
+  const size_t n = 1 << 16;
+  std::vector<fp_t> a = values<fp_t>(n, rng), b = values<fp_t>(n, rng), out(n);
+  // every pair of edge values, each at four consecutive slots (the four representative patterns)
+  for (size_t i = 0; i < n_edges; ++i)
+    for (size_t j = 0; j < n_edges; ++j)
+      for (size_t k = 0; k < 4; ++k) {
+        const size_t slot = 64 + 4 * (n_edges * i + j) + k;
+        a[slot] = a[i];
+        b[slot] = b[j];
+      }
+  for (field_op op :
+       {field_op::add, field_op::sub, field_op::mul, field_op::sqr, field_op::neg, field_op::dbl}) {
+    apply_lazy(op, a, b, out);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; ++i) {
+      fp_t ref{};
+      switch (op) {
+        case field_op::add:
+          ref = a[i] + b[i];
+          break;
+        case field_op::sub:
+          ref = a[i] - b[i];
+          break;
+        case field_op::mul:
+          ref = a[i] * b[i];
+          break;
+        case field_op::sqr:
+          ref = a[i].sqr();
+          break;
+        case field_op::neg:
+          ref = -a[i];
+          break;
+        default:
+          ref = a[i].dbl();
+          break;
+      }
+      if (out[i] != ref && bad++ < 3) ADD_FAILURE() << "lazy op " << int(op) << " at " << i;
+    }
+    EXPECT_EQ(bad, 0u) << "lazy op " << int(op);
+  }
+  EXPECT_THROW(apply_lazy(field_op::inverse, a, b, out), std::invalid_argument);
+}
+
 TEST(ArithGpu, Fr) {
   check_field<fr_t>("ArithGpu.Fr");
 }
@@ -149,6 +197,9 @@ TEST(ArithGpu, G1Points) {
   std::vector<g1_xyzz_t> out(n);
   g1_add_affine(acc, q, out);
   for (size_t i = 0; i < n; ++i) EXPECT_TRUE(out[i] == acc[i].add_affine(q[i])) << "madd " << i;
+  g1_add_affine(acc, q, out, /*lazy=*/true);  // coordinates below 2p, as the MSM adds
+  for (size_t i = 0; i < n; ++i)
+    EXPECT_TRUE(out[i] == acc[i].add_affine(q[i])) << "lazy madd " << i;
   g1_add(acc, other, out);
   for (size_t i = 0; i < n; ++i) EXPECT_TRUE(out[i] == acc[i] + other[i]) << "add " << i;
   g1_add(acc, {}, out);

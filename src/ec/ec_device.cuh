@@ -91,6 +91,19 @@ struct xyzz_d {
   }
 };
 
+/// The same point with coordinates kept below 2p (ff::device::dmont_lazy_t), and back.
+template <class C>
+__device__ __forceinline__ affine_d<ff::device::dmont_lazy_t<C>> to_lazy(
+    const affine_d<ff::device::dmont_t<C>>& a) {
+  using L = ff::device::dmont_lazy_t<C>;
+  return {L::from(a.x), L::from(a.y)};
+}
+template <class C>
+__device__ __forceinline__ xyzz_d<ff::device::dmont_t<C>> reduced(
+    const xyzz_d<ff::device::dmont_lazy_t<C>>& p) {
+  return {p.x.reduced(), p.y.reduced(), p.zz.reduced(), p.zzz.reduced()};
+}
+
 using g1_affine_d = affine_d<ff::device::fp_d>;
 using g1_xyzz_d = xyzz_d<ff::device::fp_d>;
 static_assert(sizeof(g1_affine_d) == 96 && sizeof(g1_xyzz_d) == 192);

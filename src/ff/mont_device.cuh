@@ -34,6 +34,18 @@ struct words_t {
   uint32_t v[N32];
 };
 
+/// 2·x over the same words (x < 2^(32n − 1)).
+template <size_t N32>
+constexpr words_t<N32> twice(const words_t<N32>& x) {
+  words_t<N32> r{};
+  uint32_t carry = 0;
+  for (size_t i = 0; i < N32; ++i) {
+    r.v[i] = (x.v[i] << 1) | carry;
+    carry = x.v[i] >> 31;
+  }
+  return r;
+}
+
 template <size_t N>
 constexpr words_t<2 * N> split_words(const limbs<N>& x) {
   words_t<2 * N> r{};
@@ -91,6 +103,11 @@ struct device_ops {
     return d;
   }
   __device__ __forceinline__ uint32_t addc(uint32_t x, uint32_t y) const {
+    uint32_t d;
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(d) : "r"(x), "r"(y));
+    return d;
+  }
+  __device__ __forceinline__ uint32_t addc_wrap(uint32_t x, uint32_t y) const {
     uint32_t d;
     asm volatile("addc.u32 %0, %1, %2;" : "=r"(d) : "r"(x), "r"(y));
     return d;
@@ -202,48 +219,20 @@ struct dmont_t {
 
   // ---- ring operations ------------------------------------------------------------------------
 
-  /// r = t - p if t >= p else t, for t < 2p (n words).
-  __device__ __forceinline__ static void reduce_once(uint32_t (&t)[2 * Config::N]) {
-    constexpr words_t<2 * Config::N> p = P;
-    uint32_t s[2 * Config::N], borrow;
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(t[0]), "r"(p.v[0]));
-#pragma unroll
-    for (int i = 1; i < n; ++i)
-      asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(t[i]), "r"(p.v[i]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));  // all ones when t < p
-#pragma unroll
-    for (int i = 0; i < n; ++i) t[i] = borrow ? t[i] : s[i];
-  }
-
   __device__ __forceinline__ friend dmont_t operator+(const dmont_t& a, const dmont_t& b) {
+    constexpr words_t<2 * Config::N> p = P;
+    device_ops ops;
     dmont_t r;
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.w[0]) : "r"(a.w[0]), "r"(b.w[0]));
-#pragma unroll
-    for (int i = 1; i < n - 1; ++i)
-      asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.w[i]) : "r"(a.w[i]), "r"(b.w[i]));
-    // a + b < 2p < 2^(32n): no carry out of the top word
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(r.w[n - 1]) : "r"(a.w[n - 1]), "r"(b.w[n - 1]));
-    reduce_once(r.w);
+    words::add_mod<n>(ops, r.w, a.w, b.w, p.v);
     return r;
   }
-
   __device__ __forceinline__ friend dmont_t operator-(const dmont_t& a, const dmont_t& b) {
     constexpr words_t<2 * Config::N> p = P;
+    device_ops ops;
     dmont_t r;
-    uint32_t mask;
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r.w[0]) : "r"(a.w[0]), "r"(b.w[0]));
-#pragma unroll
-    for (int i = 1; i < n; ++i)
-      asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r.w[i]) : "r"(a.w[i]), "r"(b.w[i]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(mask));  // all ones when a < b: add p back
-    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(r.w[0]) : "r"(p.v[0] & mask));
-#pragma unroll
-    for (int i = 1; i < n - 1; ++i)
-      asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(r.w[i]) : "r"(p.v[i] & mask));
-    asm volatile("addc.u32 %0, %0, %1;" : "+r"(r.w[n - 1]) : "r"(p.v[n - 1] & mask));
+    words::sub_mod<n>(ops, r.w, a.w, b.w, p.v);
     return r;
   }
-
   __device__ __forceinline__ dmont_t operator-() const {
     return zero() - *this;
   }
@@ -284,10 +273,12 @@ struct dmont_t {
       for (int j = 0; j < n; ++j) t[j] = t[j + 1];
       t[n] = 0;
     }
-    dmont_t r;
+    uint32_t s[2 * Config::N];
 #pragma unroll
-    for (int j = 0; j < n; ++j) r.w[j] = t[j];
-    reduce_once(r.w);
+    for (int j = 0; j < n; ++j) s[j] = t[j];
+    device_ops ops;
+    dmont_t r;
+    words::reduce_once<n>(ops, r.w, s, p.v);
     return r;
   }
   __device__ __forceinline__ friend dmont_t operator*(const dmont_t& a, const dmont_t& b) {
@@ -336,7 +327,106 @@ struct dmont_t {
   }
 };
 
+/// An element of the field kept in [0, 2p) — the residue class of a dmont_t, not always below p
+/// — for the inner loop of a kernel: a product skips its final conditional subtraction
+/// (words::reduction::partial: 25 of an Fp product's ≈ 450 instructions, and the products are
+/// bound by instruction issue, bench/results/h200/2026-12-04-product-forms.md), sums and
+/// differences are taken mod 2p, zero is tested as 0 or p. A dmont_t value is valid as it is
+/// (from); reduced() brings one back below p. Needs 4p < 2^(32n): Fp (4p ≈ 0.41·2^384), not Fr.
+template <class Config>
+struct dmont_lazy_t {
+  using field_t = dmont_t<Config>;
+  static constexpr int n = field_t::n;
+  static constexpr words_t<2 * Config::N> P = field_t::P;
+  static constexpr words_t<2 * Config::N> P2 = twice(field_t::P);
+  static_assert(P.v[n - 1] < 0x40000000u, "4p < 2^(32n)");
+
+  uint32_t w[2 * Config::N];
+
+  __device__ __forceinline__ static dmont_lazy_t from(const field_t& a) {
+    dmont_lazy_t r;
+#pragma unroll
+    for (int i = 0; i < n; ++i) r.w[i] = a.w[i];
+    return r;
+  }
+  /// The same residue below p.
+  __device__ __forceinline__ field_t reduced() const {
+    constexpr words_t<2 * Config::N> p = P;
+    device_ops ops;
+    field_t r;
+    words::reduce_once<n>(ops, r.w, w, p.v);
+    return r;
+  }
+  __device__ __forceinline__ static dmont_lazy_t zero() {
+    return from(field_t::zero());
+  }
+  __device__ __forceinline__ static dmont_lazy_t one() {
+    return from(field_t::one());
+  }
+  /// ≡ 0 (mod p): 0 or p.
+  __device__ __forceinline__ bool is_zero() const {
+    constexpr words_t<2 * Config::N> p = P;
+    uint32_t zero = 0, is_p = 0;
+#pragma unroll
+    for (int i = 0; i < n; ++i) {
+      zero |= w[i];
+      is_p |= w[i] ^ p.v[i];
+    }
+    return zero == 0 || is_p == 0;
+  }
+  __device__ __forceinline__ friend dmont_lazy_t operator+(const dmont_lazy_t& a,
+                                                           const dmont_lazy_t& b) {
+    constexpr words_t<2 * Config::N> p2 = P2;
+    device_ops ops;
+    dmont_lazy_t r;
+    words::add_mod<n>(ops, r.w, a.w, b.w, p2.v);
+    return r;
+  }
+  __device__ __forceinline__ friend dmont_lazy_t operator-(const dmont_lazy_t& a,
+                                                           const dmont_lazy_t& b) {
+    constexpr words_t<2 * Config::N> p2 = P2;
+    device_ops ops;
+    dmont_lazy_t r;
+    words::sub_mod<n>(ops, r.w, a.w, b.w, p2.v);
+    return r;
+  }
+  __device__ __forceinline__ dmont_lazy_t operator-() const {
+    return zero() - *this;
+  }
+  __device__ __forceinline__ dmont_lazy_t dbl() const {
+    return *this + *this;
+  }
+  __device__ __forceinline__ friend dmont_lazy_t operator*(const dmont_lazy_t& a,
+                                                           const dmont_lazy_t& b) {
+    constexpr words_t<2 * Config::N> p = P;
+    device_ops ops;
+    dmont_lazy_t r;
+    words::mul_split<n, words::reduction::partial>(ops, r.w, a.w, b.w, p.v, m0_const<Config>);
+    return r;
+  }
+  __device__ __forceinline__ dmont_lazy_t sqr() const {
+    constexpr words_t<2 * Config::N> p = P;
+    device_ops ops;
+    dmont_lazy_t r;
+    words::sqr_split<n, words::reduction::partial>(ops, r.w, w, p.v, m0_const<Config>);
+    return r;
+  }
+  /// a·b − c·d with one reduction (words::mul_sub_lazy), below 2p.
+  __device__ __forceinline__ static dmont_lazy_t mul_sub(const dmont_lazy_t& a,
+                                                         const dmont_lazy_t& b,
+                                                         const dmont_lazy_t& c,
+                                                         const dmont_lazy_t& d) {
+    constexpr words_t<2 * Config::N> p = P;
+    device_ops ops;
+    dmont_lazy_t r;
+    words::mul_sub_lazy<n, words::reduction::partial>(ops, r.w, a.w, b.w, c.w, d.w, p.v,
+                                                      m0_const<Config>);
+    return r;
+  }
+};
+
 using fp_d = dmont_t<fp_config>;
+using fp_lazy_d = dmont_lazy_t<fp_config>;
 using fr_d = dmont_t<fr_config>;
 
 // The layout contract with the host types: same size, words alias limbs.

@@ -22,6 +22,7 @@ namespace cuzk::ff::words {
 //  madc_hi_cc(x,y,c)  hi32(x·y) + c + CF     CF := carry out
 //  madc_hi(x,y,c)     hi32(x·y) + c + CF     carry out dropped
 //  add_cc / addc_cc / addc     x + y (+ CF), same pattern
+//  addc_wrap          x + y + CF, carry out dropped by design (the wrap of a modular add-back)
 //  sub_cc / subc_cc / subc     x − y (− CF), CF := borrow out (PTX's view of CC.CF for sub)
 //
 // A primitive that drops its carry is only used where a bound proves the carry is zero; the
@@ -63,6 +64,7 @@ struct emu_ops {
   constexpr uint32_t add_cc(uint32_t x, uint32_t y) { return set(uint64_t(x) + y); }
   constexpr uint32_t addc_cc(uint32_t x, uint32_t y) { return set(uint64_t(x) + y + cf); }
   constexpr uint32_t addc(uint32_t x, uint32_t y) { return drop(uint64_t(x) + y + cf); }
+  constexpr uint32_t addc_wrap(uint32_t x, uint32_t y) { return uint32_t(uint64_t(x) + y + cf); }
   constexpr uint32_t sub_cc(uint32_t x, uint32_t y) {
     const uint64_t d = uint64_t(x) - y;
     cf = uint32_t(d >> 63);
@@ -87,6 +89,51 @@ CUZK_HD_INLINE void reduce_once(Ops& ops, uint32_t (&r)[n], const uint32_t (&t)[
   const uint32_t borrow = ops.subc(0, 0);  // all ones when t < p
   CUZK_UNROLL
   for (int i = 0; i < n; ++i) r[i] = borrow ? t[i] : s[i];
+}
+
+/// How far a product is reduced. full: the result is < p (inputs < p). partial: the final
+/// conditional subtraction is skipped, for inputs < 2p and a modulus with 4p < 2^(32n) (Fp of
+/// BLS12-381, 4p ≈ 0.41·2^384; not Fr): a·b < 4p² < p·2^(32n), so the Montgomery result
+/// (a·b + M·p)/2^(32n) < 4p²/2^(32n) + p < 2p and the running value of the split rows stays below
+/// 3p (T' < T/2^32 + 2p + p) — the bounds the carry emulation checks on inputs up to 2p − 1.
+enum class reduction { full, partial };
+
+/// r = a + b mod m for a, b < m with 2m < 2^(32n) (m = p, or 2p for values kept below 2p).
+template <int n, class Ops>
+CUZK_HD_INLINE void add_mod(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n],
+                            const uint32_t (&b)[n], const uint32_t (&m)[n]) {
+  uint32_t s[n];
+  s[0] = ops.add_cc(a[0], b[0]);
+  CUZK_UNROLL
+  for (int i = 1; i < n - 1; ++i) s[i] = ops.addc_cc(a[i], b[i]);
+  s[n - 1] = ops.addc(a[n - 1], b[n - 1]);  // a + b < 2m < 2^(32n): no carry out
+  reduce_once<n>(ops, r, s, m);
+}
+
+/// r = a − b mod m for a, b < m: the difference, plus m when it borrowed.
+template <int n, class Ops>
+CUZK_HD_INLINE void sub_mod(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n],
+                            const uint32_t (&b)[n], const uint32_t (&m)[n]) {
+  r[0] = ops.sub_cc(a[0], b[0]);
+  CUZK_UNROLL
+  for (int i = 1; i < n; ++i) r[i] = ops.subc_cc(a[i], b[i]);
+  const uint32_t mask = ops.subc(0, 0);  // all ones when a < b
+  r[0] = ops.add_cc(r[0], m[0] & mask);
+  CUZK_UNROLL
+  for (int i = 1; i < n - 1; ++i) r[i] = ops.addc_cc(r[i], m[i] & mask);
+  r[n - 1] = ops.addc_wrap(r[n - 1], m[n - 1] & mask);  // the wrap back below m
+}
+
+/// The last step of a product: reduce_once for reduction::full, a copy for partial.
+template <int n, reduction Rd, class Ops>
+CUZK_HD_INLINE void finish_product(Ops& ops, uint32_t (&r)[n], const uint32_t (&s)[n],
+                                   const uint32_t (&p)[n]) {
+  if constexpr (Rd == reduction::full) {
+    reduce_once<n>(ops, r, s, p);
+  } else {
+    CUZK_UNROLL
+    for (int i = 0; i < n; ++i) r[i] = s[i];
+  }
 }
 
 // ---- the previous device multiply (CIOS, one row = two 32-bit chains) ------------------------
@@ -198,7 +245,7 @@ CUZK_HD_INLINE void shift_split(uint32_t (&e)[n], uint32_t (&o)[n], uint32_t& pe
 }
 
 /// r = E + pend + 2^32·O (o[n-2] = o[n-1] = 0 after a shift) then reduce_once.
-template <int n, class Ops>
+template <int n, reduction Rd = reduction::full, class Ops>
 CUZK_HD_INLINE void finish_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&e)[n],
                                  const uint32_t (&o)[n], uint32_t pend, const uint32_t (&p)[n]) {
   uint32_t s[n];
@@ -206,7 +253,7 @@ CUZK_HD_INLINE void finish_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&e)
   CUZK_UNROLL
   for (int k = 1; k < n - 1; ++k) s[k] = ops.addc_cc(e[k], o[k - 1]);
   s[n - 1] = ops.addc(e[n - 1], 0);  // the value is < 2p < 2^(32n)
-  reduce_once<n>(ops, r, s, p);
+  finish_product<n, Rd>(ops, r, s, p);
 }
 
 /// Row 0 of a split product: a·x on disjoint pairs, no additions (even j → e[j], e[j+1]; odd j →
@@ -228,7 +275,7 @@ CUZK_HD_INLINE void split_first_row(Ops& ops, uint32_t (&e)[M], uint32_t (&o)[M]
 }
 
 /// a·b·2^(-32n) mod p, fully reduced, for a, b < p, n even, 2p < 2^(32n).
-template <int n, class Ops>
+template <int n, reduction Rd = reduction::full, class Ops>
 CUZK_HD_INLINE void mul_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n],
                               const uint32_t (&b)[n], const uint32_t (&p)[n], uint32_t m0) {
   static_assert(n % 2 == 0 && n >= 4, "even word count");
@@ -254,14 +301,14 @@ CUZK_HD_INLINE void mul_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n]
     reduce_step<n, false, false>(ops, e, o, p, m0);
     shift_split<n>(e, o, pend);
   }
-  finish_split<n>(ops, r, e, o, pend, p);
+  finish_split<n, Rd>(ops, r, e, o, pend, p);
 }
 
 /// u·2^(-32n) mod p, fully reduced, for u < p·2^(32n) over 2n words, n even, 2p < 2^(32n): the
 /// low half L = u[0..n-1] by n split Montgomery steps (mul_split's rows without the a·b half:
 /// (L + M·p)/2^(32n) ≤ p; the bound (L + M·p)/2^(32k) < 2^(32n) + 2^32·p keeps O from carrying
 /// out), plus the high half H < p: below 2p, one conditional subtraction.
-template <int n, class Ops>
+template <int n, reduction Rd = reduction::full, class Ops>
 CUZK_HD_INLINE void redc_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&u)[2 * n],
                                const uint32_t (&p)[n], uint32_t m0) {
   constexpr int W = 2 * n;
@@ -297,7 +344,7 @@ CUZK_HD_INLINE void redc_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&u)[2
   CUZK_UNROLL
   for (int k = 1; k < n - 1; ++k) s[k] = ops.addc_cc(s[k], u[n + k]);
   s[n - 1] = ops.addc(s[n - 1], u[W - 1]);
-  reduce_once<n>(ops, r, s, p);
+  finish_product<n, Rd>(ops, r, s, p);
 }
 
 // ---- squaring: half the word products, then a separate reduction ----------------------------
@@ -335,7 +382,7 @@ CUZK_HD_INLINE void sqr_chain(Ops& ops, uint32_t (&acc)[W], int base, const uint
 }
 
 /// a²·2^(-32n) mod p, fully reduced, for a < p, n even, 2p < 2^(32n).
-template <int n, class Ops>
+template <int n, reduction Rd = reduction::full, class Ops>
 CUZK_HD_INLINE void sqr_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n],
                               const uint32_t (&p)[n], uint32_t m0) {
   static_assert(n % 2 == 0 && n >= 4, "even word count");
@@ -395,7 +442,7 @@ CUZK_HD_INLINE void sqr_split(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n]
   u[W - 2] = ops.madc_lo_cc(a[n - 1], a[n - 1], u[W - 2]);
   u[W - 1] = ops.madc_hi(a[n - 1], a[n - 1], u[W - 1]);  // a² < 2^(64n)
 
-  redc_split<n>(ops, r, u, p, m0);
+  redc_split<n, Rd>(ops, r, u, p, m0);
 }
 
 // ---- lazy reduction: a·b − c·d and the Fp2 product -------------------------------------------
@@ -448,7 +495,7 @@ CUZK_HD_INLINE void mul_wide_split(Ops& ops, uint32_t (&u)[2 * n], const uint32_
 /// REDC(t0 − t1) = (t0 − t1)·2^(-32n) mod p, fully reduced, for t0, t1 < p² over 2n words: the
 /// difference mod 2^(64n) plus p·2^(32n) when it borrowed (the add's carry is the wrap back), so
 /// that redc_split gets t0 − t1 + p·2^(32n) ∈ (0, p·2^(32n)) or t0 − t1 ∈ [0, p²).
-template <int n, class Ops>
+template <int n, reduction Rd = reduction::full, class Ops>
 CUZK_HD_INLINE void redc_difference(Ops& ops, uint32_t (&r)[n], const uint32_t (&t0)[2 * n],
                                     const uint32_t (&t1)[2 * n], const uint32_t (&p)[n],
                                     uint32_t m0) {
@@ -461,20 +508,20 @@ CUZK_HD_INLINE void redc_difference(Ops& ops, uint32_t (&r)[n], const uint32_t (
   d[n] = ops.add_cc(d[n], p[0] & negative);
   CUZK_UNROLL
   for (int k = 1; k < n; ++k) d[n + k] = ops.addc_cc(d[n + k], p[k] & negative);
-  redc_split<n>(ops, r, d, p, m0);
+  redc_split<n, Rd>(ops, r, d, p, m0);
 }
 
 /// (a·b − c·d)·2^(-32n) mod p, fully reduced, for a, b, c, d < p: two double-width products and
 /// one reduction (n² + n word products saved against two mul_split), as in the Y coordinate of
 /// an XYZZ addition, R·(Q − X3) − Y·PPP.
-template <int n, class Ops>
+template <int n, reduction Rd = reduction::full, class Ops>
 CUZK_HD_INLINE void mul_sub_lazy(Ops& ops, uint32_t (&r)[n], const uint32_t (&a)[n],
                                  const uint32_t (&b)[n], const uint32_t (&c)[n],
                                  const uint32_t (&d)[n], const uint32_t (&p)[n], uint32_t m0) {
   uint32_t t0[2 * n], t1[2 * n];
   mul_wide_split<n>(ops, t0, a, b);
   mul_wide_split<n>(ops, t1, c, d);
-  redc_difference<n>(ops, r, t0, t1, p, m0);
+  redc_difference<n, Rd>(ops, r, t0, t1, p, m0);
 }
 
 /// (r0 + r1·u) = (a0 + a1·u)(b0 + b1·u)·2^(-32n) mod p with u² = −1, each part fully reduced,

@@ -277,5 +277,142 @@ TEST(MontWords, Fr) {
   check_field<fr_t>("MontWords.Fr");
 }
 
+/// words::add_mod / sub_mod (what dmont_t's + and − run) modulo p on values below p, against GMP.
+template <class F>
+void check_add_sub(const char* name) {
+  constexpr int n = n_words<F>;
+  const words_of<F> p = split<F>(F::MODULUS);
+  const mpz_class pz = test::to_mpz(F::MODULUS);
+  const auto edges = edge_values<F>();
+  auto rng = test::test_rng::from_env(name);
+  size_t failures = 0;
+  const auto check = [&](const limbs<F::N>& a, const limbs<F::N>& b) {
+    words::emu_ops ops;
+    words_of<F> sum{}, diff{};
+    words::add_mod<n>(ops, sum.v, split<F>(a).v, split<F>(b).v, p.v);
+    words::sub_mod<n>(ops, diff.v, split<F>(a).v, split<F>(b).v, p.v);
+    const mpz_class x = test::to_mpz(a), y = test::to_mpz(b);
+    mpz_class want_diff = (x - y) % pz;
+    if (want_diff < 0) want_diff += pz;
+    if ((ops.lost || test::to_mpz(join<F>(sum)) != (x + y) % pz ||
+         test::to_mpz(join<F>(diff)) != want_diff) &&
+        failures++ < 5)
+      ADD_FAILURE() << name << " a=0x" << x.get_str(16) << " b=0x" << y.get_str(16);
+  };
+  for (const auto& a : edges)
+    for (const auto& b : edges) check(a, b);
+  for (int i = 0; i < 100000; ++i) check(F::random(rng).raw(), F::random(rng).raw());
+  EXPECT_EQ(failures, 0u) << name;
+}
+
+TEST(MontWords, AddSub) {
+  check_add_sub<fp_t>("MontWords.AddSub.Fp");
+  check_add_sub<fr_t>("MontWords.AddSub.Fr");
+}
+
+// The partial reduction of dmont_lazy_t (values kept in [0, 2p), Fp only: 4p < 2^384): the
+// product, square and a·b − c·d without their final subtraction, and sums and differences modulo
+// 2p, on inputs up to 2p − 1 (every edge value and the same plus p, and 10^5 random ones): each
+// result below 2p, congruent to GMP's, and no carry dropped on the way.
+TEST(MontWords, PartialReductionBelowTwiceP) {
+  using F = fp_t;
+  constexpr int n = n_words<F>;
+  constexpr auto partial = words::reduction::partial;
+  const words_of<F> p = split<F>(F::MODULUS);
+  const mpz_class pz = test::to_mpz(F::MODULUS), p2z = 2 * pz;
+  ASSERT_LT(4 * pz, mpz_class(1) << (32 * n));
+  words_of<F> p2{};
+  for (int k = 0; k < n; ++k)
+    p2.v[k] = uint32_t(mpz_class((p2z >> (32 * k)) & 0xffffffffu).get_ui());
+  mpz_class rinv;
+  const mpz_class r = mpz_class(1) << (32 * n);
+  mpz_invert(rinv.get_mpz_t(), r.get_mpz_t(), pz.get_mpz_t());
+  const auto to_words = [&](const mpz_class& x) {
+    words_of<F> w{};
+    for (int k = 0; k < n; ++k)
+      w.v[k] = uint32_t(mpz_class((x >> (32 * k)) & 0xffffffffu).get_ui());
+    return w;
+  };
+  const auto value = [&](const words_of<F>& w) {
+    mpz_class x = 0;
+    for (int k = n - 1; k >= 0; --k) x = (x << 32) + w.v[k];
+    return x;
+  };
+  size_t failures = 0, cases = 0;
+  const auto expect = [&](const char* op, const words_of<F>& got, bool lost, mpz_class want,
+                          const mpz_class& a, const mpz_class& b) {
+    want %= pz;
+    if (want < 0) want += pz;
+    const mpz_class g = value(got);
+    if ((lost || g >= p2z || g % pz != want) && failures++ < 5)
+      ADD_FAILURE() << op << (lost ? " (dropped carry)" : "") << " a=0x" << a.get_str(16) << " b=0x"
+                    << b.get_str(16) << " got=0x" << g.get_str(16);
+    ++cases;
+  };
+  const auto check = [&](const mpz_class& a, const mpz_class& b, const mpz_class& c,
+                         const mpz_class& d) {
+    const words_of<F> wa = to_words(a), wb = to_words(b), wc = to_words(c), wd = to_words(d);
+    words_of<F> got{};
+    {
+      words::emu_ops ops;
+      words::mul_split<n, partial>(ops, got.v, wa.v, wb.v, p.v, uint32_t(F::INV));
+      expect("mul", got, ops.lost, a * b * rinv, a, b);
+    }
+    {
+      words::emu_ops ops;
+      words::sqr_split<n, partial>(ops, got.v, wa.v, p.v, uint32_t(F::INV));
+      expect("sqr", got, ops.lost, a * a * rinv, a, a);
+    }
+    {
+      words::emu_ops ops;
+      words::mul_sub_lazy<n, partial>(ops, got.v, wa.v, wb.v, wc.v, wd.v, p.v, uint32_t(F::INV));
+      expect("mul_sub", got, ops.lost, (a * b - c * d) * rinv, a, b);
+    }
+    {
+      words::emu_ops ops;
+      words::add_mod<n>(ops, got.v, wa.v, wb.v, p2.v);
+      expect("add mod 2p", got, ops.lost, a + b, a, b);
+    }
+    {
+      words::emu_ops ops;
+      words::sub_mod<n>(ops, got.v, wa.v, wb.v, p2.v);
+      expect("sub mod 2p", got, ops.lost, a - b, a, b);
+    }
+  };
+  std::vector<mpz_class> v;
+  for (const auto& e : edge_values<F>()) {
+    v.push_back(test::to_mpz(e));
+    v.push_back(test::to_mpz(e) + pz);
+  }
+  v.push_back(p2z - 1);
+  v.push_back(p2z - 2);
+  const mpz_class top = p2z - 1;
+  // every pair as (a, b); (c, d) in turn the reverse pair (a zero difference), the largest
+  // operands (most negative) and (a, b) against the largest (most positive)
+  size_t turn = 0;
+  for (const auto& x : v) {
+    for (const auto& y : v) {
+      switch (turn++ % 3) {
+        case 0:
+          check(x, y, y, x);
+          break;
+        case 1:
+          check(x, y, top, top);
+          break;
+        default:
+          check(top, top, x, y);
+          break;
+      }
+    }
+  }
+  auto rng = test::test_rng::from_env("MontWords.PartialReductionBelowTwiceP");
+  const auto pick = [&] {
+    const mpz_class x = test::to_mpz(F::random(rng).raw());
+    return rng.below(2) ? x + pz : x;
+  };
+  for (int i = 0; i < 100000; ++i) check(pick(), pick(), pick(), pick());
+  EXPECT_EQ(failures, 0u) << "over " << cases << " cases";
+}
+
 }  // namespace
 }  // namespace cuzk::ff
