@@ -6,6 +6,8 @@
 // CUDA device.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -43,102 +45,81 @@ std::vector<F> values(size_t n, test::test_rng& rng) {
 
 constexpr size_t n_edges = 7;  // the fixed values at the front of values()
 
+/// The host's result of op (the reference every device op is compared with).
 template <class F>
-void check_field(const char* name) {
+F reference(field_op op, const F& a, const F& b) {
+  switch (op) {
+    case field_op::add:
+      return a + b;
+    case field_op::sub:
+      return a - b;
+    case field_op::mul:
+    case field_op::mul_cios:
+      return a * b;
+    case field_op::sqr:
+    case field_op::sqr_fast:
+      return a.sqr();
+    case field_op::neg:
+      return -a;
+    case field_op::dbl:
+      return a.dbl();
+    case field_op::inverse:
+      return a.inverse();  // the host's (0 ↦ 0 too)
+  }
+  return F{};
+}
+
+/// run(op, a, b, out) for each op over 2^16 inputs: the edge values first, then every pair of
+/// them at `copies` consecutive slots each from `first` on, then random values.
+template <class F, class Run>
+void check_ops(const char* name, std::initializer_list<field_op> ops, size_t first, size_t copies,
+               Run run) {
   auto rng = test::test_rng::from_env(name);
   const size_t n = 1 << 16;
   std::vector<F> a = values<F>(n, rng), b = values<F>(n, rng), out(n);
-  // pair every edge value with every other one too
   for (size_t i = 0; i < n_edges; ++i)
-    for (size_t j = 0; j < n_edges; ++j) {
-      a[n_edges + n_edges * i + j] = a[i];
-      b[n_edges + n_edges * i + j] = b[j];
-    }
-  for (field_op op : {field_op::add, field_op::sub, field_op::mul, field_op::sqr, field_op::neg,
-                      field_op::dbl, field_op::mul_cios, field_op::sqr_fast, field_op::inverse}) {
-    apply(op, a, b, out);
-    size_t bad = 0;
-    for (size_t i = 0; i < n; ++i) {
-      F ref{};
-      switch (op) {
-        case field_op::add:
-          ref = a[i] + b[i];
-          break;
-        case field_op::sub:
-          ref = a[i] - b[i];
-          break;
-        case field_op::mul:
-        case field_op::mul_cios:
-          ref = a[i] * b[i];
-          break;
-        case field_op::sqr:
-        case field_op::sqr_fast:
-          ref = a[i].sqr();
-          break;
-        case field_op::neg:
-          ref = -a[i];
-          break;
-        case field_op::dbl:
-          ref = a[i].dbl();
-          break;
-        case field_op::inverse:
-          ref = a[i].inverse();  // the host's (0 ↦ 0 too)
-          break;
+    for (size_t j = 0; j < n_edges; ++j)
+      for (size_t k = 0; k < copies; ++k) {
+        const size_t slot = first + copies * (n_edges * i + j) + k;
+        a[slot] = a[i];
+        b[slot] = b[j];
       }
-      if (out[i] != ref && bad++ < 3) ADD_FAILURE() << name << " op " << int(op) << " at " << i;
-    }
+  for (field_op op : ops) {
+    run(op, a, b, out);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; ++i)
+      if (out[i] != reference(op, a[i], b[i]) && bad++ < 3)
+        ADD_FAILURE() << name << " op " << int(op) << " at " << i;
     EXPECT_EQ(bad, 0u) << name << " op " << int(op);
   }
+}
+
+template <class F>
+void check_field(const char* name) {
+  check_ops<F>(name,
+               {field_op::add, field_op::sub, field_op::mul, field_op::sqr, field_op::neg,
+                field_op::dbl, field_op::mul_cios, field_op::sqr_fast, field_op::inverse},
+               n_edges, 1, [](field_op op, const auto& a, const auto& b, auto& out) {
+                 apply(op, std::span<const F>(a), std::span<const F>(b), std::span<F>(out));
+               });
 }
 
 TEST(ArithGpu, Fp) {
   check_field<fp_t>("ArithGpu.Fp");
 }
+
 // fp_lazy_d (values below 2p, the MSM accumulation's coordinates): every op on both
-// representatives of each input residue, reduced, against the host.
+// representatives of each input residue (apply_lazy shifts odd slots' a and b's at bit 1 by p;
+// each edge pair sits at four consecutive slots, so it meets all four patterns), reduced.
 TEST(ArithGpu, FpLazy) {
-  auto rng = test::test_rng::from_env("ArithGpu.FpLazy");
-  const size_t n = 1 << 16;
-  std::vector<fp_t> a = values<fp_t>(n, rng), b = values<fp_t>(n, rng), out(n);
-  // every pair of edge values, each at four consecutive slots (the four representative patterns)
-  for (size_t i = 0; i < n_edges; ++i)
-    for (size_t j = 0; j < n_edges; ++j)
-      for (size_t k = 0; k < 4; ++k) {
-        const size_t slot = 64 + 4 * (n_edges * i + j) + k;
-        a[slot] = a[i];
-        b[slot] = b[j];
-      }
-  for (field_op op :
-       {field_op::add, field_op::sub, field_op::mul, field_op::sqr, field_op::neg, field_op::dbl}) {
-    apply_lazy(op, a, b, out);
-    size_t bad = 0;
-    for (size_t i = 0; i < n; ++i) {
-      fp_t ref{};
-      switch (op) {
-        case field_op::add:
-          ref = a[i] + b[i];
-          break;
-        case field_op::sub:
-          ref = a[i] - b[i];
-          break;
-        case field_op::mul:
-          ref = a[i] * b[i];
-          break;
-        case field_op::sqr:
-          ref = a[i].sqr();
-          break;
-        case field_op::neg:
-          ref = -a[i];
-          break;
-        default:
-          ref = a[i].dbl();
-          break;
-      }
-      if (out[i] != ref && bad++ < 3) ADD_FAILURE() << "lazy op " << int(op) << " at " << i;
-    }
-    EXPECT_EQ(bad, 0u) << "lazy op " << int(op);
-  }
-  EXPECT_THROW(apply_lazy(field_op::inverse, a, b, out), std::invalid_argument);
+  check_ops<fp_t>(
+      "ArithGpu.FpLazy",
+      {field_op::add, field_op::sub, field_op::mul, field_op::sqr, field_op::neg, field_op::dbl},
+      64, 4, [](field_op op, const auto& a, const auto& b, auto& out) {
+        apply_lazy(op, std::span<const fp_t>(a), std::span<const fp_t>(b), std::span<fp_t>(out));
+      });
+  std::vector<fp_t> x(4, fp_t::one()), out(4);
+  EXPECT_THROW(apply_lazy(field_op::inverse, x, x, out), std::invalid_argument);
 }
 
 TEST(ArithGpu, Fr) {
