@@ -135,8 +135,33 @@ struct device_ops {
 template <class Config>
 __constant__ uint32_t m0_const = uint32_t(mont_t<Config>::INV);
 
+/// +, −, negation and doubling modulo T::RING_MODULUS (words::add_mod / sub_mod), written once
+/// for a word-array field type T: dmont_t (modulo p) and dmont_lazy_t (modulo 2p).
+template <class T>
+struct modular_ring {
+  __device__ __forceinline__ friend T operator+(const T& a, const T& b) {
+    constexpr auto m = T::RING_MODULUS;
+    device_ops ops;
+    T r;
+    words::add_mod<T::n>(ops, r.w, a.w, b.w, m.v);
+    return r;
+  }
+  __device__ __forceinline__ friend T operator-(const T& a, const T& b) {
+    constexpr auto m = T::RING_MODULUS;
+    device_ops ops;
+    T r;
+    words::sub_mod<T::n>(ops, r.w, a.w, b.w, m.v);
+    return r;
+  }
+  __device__ __forceinline__ T operator-() const { return T::zero() - self(); }
+  __device__ __forceinline__ T dbl() const { return self() + self(); }
+
+ private:
+  __device__ __forceinline__ const T& self() const { return static_cast<const T&>(*this); }
+};
+
 template <class Config>
-struct dmont_t {
+struct dmont_t : modular_ring<dmont_t<Config>> {
   using host_t = mont_t<Config>;
   static constexpr int n = int(2 * Config::N);
   // Constants as scalars/literal structs evaluated on the host at compile time.
@@ -145,6 +170,7 @@ struct dmont_t {
   static constexpr uint32_t M0 =
       uint32_t(host_t::INV);  // -p^-1 mod 2^32 (low word of -p^-1 mod 2^64)
   static_assert(P.v[2 * Config::N - 1] < 0x7fffffffu, "need a spare top bit");
+  static constexpr words_t<2 * Config::N> RING_MODULUS = P;  // what + and − reduce by
 
   uint32_t w[2 * Config::N];
 
@@ -219,26 +245,7 @@ struct dmont_t {
 
   // ---- ring operations ------------------------------------------------------------------------
 
-  __device__ __forceinline__ friend dmont_t operator+(const dmont_t& a, const dmont_t& b) {
-    constexpr words_t<2 * Config::N> p = P;
-    device_ops ops;
-    dmont_t r;
-    words::add_mod<n>(ops, r.w, a.w, b.w, p.v);
-    return r;
-  }
-  __device__ __forceinline__ friend dmont_t operator-(const dmont_t& a, const dmont_t& b) {
-    constexpr words_t<2 * Config::N> p = P;
-    device_ops ops;
-    dmont_t r;
-    words::sub_mod<n>(ops, r.w, a.w, b.w, p.v);
-    return r;
-  }
-  __device__ __forceinline__ dmont_t operator-() const {
-    return zero() - *this;
-  }
-  __device__ __forceinline__ dmont_t dbl() const {
-    return *this + *this;
-  }
+  // +, −, unary − and dbl(): modular_ring
 
   /// t[0..n] += a·b (n+1 words; the caller guarantees no carry out of t[n]).
   __device__ __forceinline__ static void mul_add_row(uint32_t (&t)[2 * Config::N + 1],
@@ -334,11 +341,11 @@ struct dmont_t {
 /// differences are taken mod 2p, zero is tested as 0 or p. A dmont_t value is valid as it is
 /// (from); reduced() brings one back below p. Needs 4p < 2^(32n): Fp (4p ≈ 0.41·2^384), not Fr.
 template <class Config>
-struct dmont_lazy_t {
+struct dmont_lazy_t : modular_ring<dmont_lazy_t<Config>> {
   using field_t = dmont_t<Config>;
   static constexpr int n = field_t::n;
   static constexpr words_t<2 * Config::N> P = field_t::P;
-  static constexpr words_t<2 * Config::N> P2 = twice(field_t::P);
+  static constexpr words_t<2 * Config::N> RING_MODULUS = twice(field_t::P);  // + and −: mod 2p
   static_assert(P.v[n - 1] < 0x40000000u, "4p < 2^(32n)");
 
   uint32_t w[2 * Config::N];
@@ -374,28 +381,7 @@ struct dmont_lazy_t {
     }
     return zero == 0 || is_p == 0;
   }
-  __device__ __forceinline__ friend dmont_lazy_t operator+(const dmont_lazy_t& a,
-                                                           const dmont_lazy_t& b) {
-    constexpr words_t<2 * Config::N> p2 = P2;
-    device_ops ops;
-    dmont_lazy_t r;
-    words::add_mod<n>(ops, r.w, a.w, b.w, p2.v);
-    return r;
-  }
-  __device__ __forceinline__ friend dmont_lazy_t operator-(const dmont_lazy_t& a,
-                                                           const dmont_lazy_t& b) {
-    constexpr words_t<2 * Config::N> p2 = P2;
-    device_ops ops;
-    dmont_lazy_t r;
-    words::sub_mod<n>(ops, r.w, a.w, b.w, p2.v);
-    return r;
-  }
-  __device__ __forceinline__ dmont_lazy_t operator-() const {
-    return zero() - *this;
-  }
-  __device__ __forceinline__ dmont_lazy_t dbl() const {
-    return *this + *this;
-  }
+  // +, −, unary − and dbl() modulo 2p: modular_ring
   __device__ __forceinline__ friend dmont_lazy_t operator*(const dmont_lazy_t& a,
                                                            const dmont_lazy_t& b) {
     constexpr words_t<2 * Config::N> p = P;
