@@ -114,3 +114,28 @@ function(cuzk_write_fuzzer_list)
   file(WRITE ${PROJECT_BINARY_DIR}/fuzz_targets.txt "${lines}\n")
   add_custom_target(cuzk_fuzzers DEPENDS ${fuzzers})
 endfunction()
+
+# cuzk_resolved_cuda_architectures(<out> <list>): a CUDA_ARCHITECTURES value with CMake's special
+# words replaced by what they build: `native` by the GPUs found at configure time
+# (CMAKE_CUDA_ARCHITECTURES_NATIVE, "90-real"), `all` / `all-major` by SASS of each and PTX of
+# the newest. For the binary's own record of its device code (gpu::built_cuda_architectures).
+function(cuzk_resolved_cuda_architectures out list)
+  set(resolved)
+  foreach(arch IN LISTS list)
+    if(arch STREQUAL "native")
+      list(APPEND resolved ${CMAKE_CUDA_ARCHITECTURES_NATIVE})
+    elseif(arch STREQUAL "all" OR arch STREQUAL "all-major")
+      if(arch STREQUAL "all")
+        set(every ${CMAKE_CUDA_ARCHITECTURES_ALL})
+      else()
+        set(every ${CMAKE_CUDA_ARCHITECTURES_ALL_MAJOR})
+      endif()
+      list(POP_BACK every newest)
+      list(TRANSFORM every APPEND "-real")
+      list(APPEND resolved ${every} ${newest})
+    else()
+      list(APPEND resolved ${arch})
+    endif()
+  endforeach()
+  set(${out} "${resolved}" PARENT_SCOPE)
+endfunction()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# README command 1: install what is missing, build, and run the main job on its embedded default:
+# README command 1: install what is missing, build (CUDA device code for the GPUs present, or sm_90
+# PTX only without one: scripts/build.sh), and run the main job on its embedded default:
 #   1. `cuzk demo`: the arithmetic foundation (MSM, NTT, pairing) with timings and self-checks;
 #   2. a 2 KiB PoRep end to end: seal a small sector (deterministic defaults: miner 1000, sector 1),
 #      generate Groth16 parameters once into a cache directory (minutes; progress on stderr), prove

@@ -43,16 +43,45 @@ namespace {
 using cuzk::app::EXIT_BAD;
 using cuzk::app::EXIT_OK;
 
+#if defined(CUZK_WITH_CUDA)
+/// How device `d` runs this binary's kernels, for `cuzk version`.
+std::string gpu_support_line(const cuzk::gpu::device_info& d) {
+  using cuzk::gpu::code_path;
+  const cuzk::gpu::device_support s = cuzk::gpu::query_device_support(d.ordinal);
+  const std::string arch = std::to_string(s.code.arch);
+  if (s.loads && s.code.path == code_path::native) {
+    const bool exact = s.code.arch == d.sm_major * 10 + d.sm_minor;
+    return "native code (sm_" + arch + (exact ? ")" : " SASS, binary compatible)");
+  }
+  if (s.loads && s.code.path == code_path::ptx) {
+    return "PTX compute_" + arch +
+           ", JIT-compiled by the driver at first use (minutes, then cached; native code for "
+           "this card needs a rebuild)";
+  }
+  if (s.loads) return "runs (sm_" + std::to_string(s.binary_version) + " code)";
+  const cuzk::status st = cuzk::gpu::check_device_supported(d.ordinal);
+  return "CANNOT RUN this binary: " + (st.ok() ? s.error : st.message());
+}
+#endif
+
 int cmd_version() {
 #if defined(CUZK_WITH_CUDA)
-  std::printf("cuzk %s (commit %s, cuda yes, runtime %s)\n", cuzk::VERSION, cuzk::GIT_COMMIT,
-              cuzk::gpu::runtime_version().c_str());
-  for (const auto& d : cuzk::gpu::list_devices()) {
-    std::printf("  gpu %d: %s, sm_%d%d, %d SMs, %.1f GiB\n", d.ordinal, d.name.c_str(), d.sm_major,
-                d.sm_minor, d.multiprocessors, double(d.total_memory_bytes) / (1ull << 30));
+  std::printf("cuzk %s (commit %s, cuda yes, runtime %s, driver %s)\n", cuzk::VERSION,
+              cuzk::GIT_COMMIT, cuzk::gpu::runtime_version().c_str(),
+              cuzk::gpu::driver_version().c_str());
+  const std::string archs = cuzk::gpu::built_cuda_architectures();
+  std::printf("  device code: %s (CUDA_ARCHITECTURES \"%s\")\n",
+              cuzk::gpu::describe_cuda_architectures(archs).c_str(), archs.c_str());
+  const auto devices = cuzk::gpu::list_devices();
+  if (devices.empty()) std::printf("  no CUDA device visible\n");
+  for (const auto& d : devices) {
+    std::printf("  gpu %d: %s, sm_%d%d, %d SMs, %.1f GiB: %s\n", d.ordinal, d.name.c_str(),
+                d.sm_major, d.sm_minor, d.multiprocessors,
+                double(d.total_memory_bytes) / (1ull << 30), gpu_support_line(d).c_str());
   }
 #else
-  std::printf("cuzk %s (commit %s, cuda no)\n", cuzk::VERSION, cuzk::GIT_COMMIT);
+  std::printf("cuzk %s (commit %s, cuda no: a CPU-only build, proving on the CPU)\n", cuzk::VERSION,
+              cuzk::GIT_COMMIT);
 #endif
   return EXIT_OK;
 }

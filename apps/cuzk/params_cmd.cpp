@@ -260,8 +260,8 @@ void add_params_commands(CLI::App& root, command_runner& chosen) {
       "(exit 2 names the first bad point)");
   load->add_option("--params", ld->path, "the .params file")->required();
   load->add_option("--checks", ld->checks,
-                   "point checks: batched (the provers' default: curve per point, subgroup by "
-                   "random subset sums), full (subgroup per point), on-curve, none")
+                   "point checks: batched (curve per point, subgroup by random subset sums), "
+                   "full (subgroup per point), on-curve (the provers' default), none")
       ->check(CLI::IsMember({"batched", "full", "on-curve", "none"}))
       ->capture_default_str();
   on_selected(load, chosen, [ld] { return run_params_load(*ld); });

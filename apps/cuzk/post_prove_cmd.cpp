@@ -45,7 +45,7 @@ struct post_args {
   uint64_t miner_id = 0;
   unsigned partition = 0;
   bool check_digests = false;
-  std::string param_checks = "batched";  // --param-checks
+  std::string param_checks = default_param_checks();  // --param-checks
   int gpu = -1;
   proofs::post_inputs_t in;
 };
@@ -149,7 +149,7 @@ int run_prove_post(post_args& args) {
   // The parameter load with progress lines and ETA, as `cuzk params generate` shows its phases.
   opt.params_progress = phase_progress_lines(prefix + ": parameters", progress_units::bytes);
   // Files whose BLAKE2b-512 digest matched the official parameters.json are the official setup:
-  // the subgroup check (batched, ~10x the on-curve decode) adds nothing for them.
+  // a subgroup check (--param-checks batched|full) adds nothing for them.
   if (args.check_digests) opt.params_checks = groth16::point_checks::on_curve_only;
   proofs::prove_timings_t tm;
   auto proof = proofs::prove_post(args.in, args.params_dir, thread_pool::default_pool(), &tm, opt);

@@ -8,9 +8,9 @@
 // RSS go to stderr. `prove --check-digests` first checks the BLAKE2b-512 digests of the .params and
 // .vk against parameters.json (--parameters-json FILE, default the built-in PoRep facts) and
 // refuses to prove with a mismatched or unknown file. The parameters' points are checked on the
-// curve and in the subgroup while they load (batched, groth16::point_checks), except after a
-// digest check (the official file); the load shows progress lines with an ETA. A proof that fails
-// self-verification names the suspect input: the C1 (a constraint does not hold) or the
+// curve while they load, as the daemon does; --param-checks batched|full adds the subgroup, except
+// after a digest check (the official file). The load shows progress lines with an ETA. A proof
+// that fails self-verification names the suspect input: the C1 (a constraint does not hold) or the
 // parameters. `--gpu N` proves on CUDA device N (CUDA builds only). Exit codes: 0 ok / valid, 1
 // invalid proof or I/O failure, 2 bad input.
 #include <spdlog/spdlog.h>
@@ -41,7 +41,7 @@ namespace {
 struct porep_args {
   std::string c1_path, params_dir, proof_path, proof_name, parameters_json;
   bool check_digests = false;
-  std::string param_checks = "batched";  // --param-checks
+  std::string param_checks = default_param_checks();  // --param-checks
   int gpu = -1;
   uint64_t gpu_memory_mib = 0;  // --gpu-memory-mib; 0: what the device has free
   identity_args id;
@@ -128,7 +128,7 @@ int run_prove_porep(porep_args& args) {
   opt.params_progress =
       phase_progress_lines(std::string(prefix) + ": parameters", progress_units::bytes);
   // Files whose BLAKE2b-512 digest matched the official parameters.json are the official setup:
-  // the subgroup check (batched, ~10x the on-curve decode) adds nothing for them.
+  // a subgroup check (--param-checks batched|full) adds nothing for them.
   if (args.check_digests) opt.params_checks = groth16::point_checks::on_curve_only;
   proofs::prove_timings_t tm;
   auto proof = proofs::prove_porep(args.c1, args.who, args.params_dir, thread_pool::default_pool(),

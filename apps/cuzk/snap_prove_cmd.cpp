@@ -45,7 +45,7 @@ struct snap_args {
   std::string comm_r_old_hex, comm_r_new_hex, comm_d_new_hex;
   uint64_t partition = 0;  // public-inputs' --partition
   bool check_digests = false;
-  std::string param_checks = "batched";  // --param-checks
+  std::string param_checks = default_param_checks();  // --param-checks
   int gpu = -1;
   proofs::update_inputs_t in;
 };

@@ -31,10 +31,110 @@ std::vector<device_info> list_devices() {
   return out;
 }
 
+namespace {
+
+std::string cuda_version_string(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+}  // namespace
+
 std::string runtime_version() {
   int v = 0;
   if (cudaRuntimeGetVersion(&v) != cudaSuccess) return "none";
-  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+  return cuda_version_string(v);
+}
+
+std::string driver_version() {
+  int v = 0;
+  if (cudaDriverGetVersion(&v) != cudaSuccess || v == 0) return "none";
+  return cuda_version_string(v);
+}
+
+// ---- what the binary runs on a device ----
+
+// CUZK_CUDA_ARCHITECTURES: the build's list with ',' for ';' (src/gpu/CMakeLists.txt).
+#if !defined(CUZK_CUDA_ARCHITECTURES)
+#define CUZK_CUDA_ARCHITECTURES ""
+#endif
+
+namespace {
+
+/// Compiled for the same architectures as every kernel of the binary: whether it loads on a
+/// device is whether the binary's kernels do.
+__global__ void arch_probe_kernel() {}
+
+}  // namespace
+
+std::string built_cuda_architectures() {
+  std::string list = CUZK_CUDA_ARCHITECTURES;
+  for (char& c : list)
+    if (c == ',') c = ';';
+  return list;
+}
+
+device_support query_device_support(int ordinal) {
+  device_support out;
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || ordinal < 0 || ordinal >= count) {
+    cudaGetLastError();
+    out.error = "no CUDA device " + std::to_string(ordinal);
+    return out;
+  }
+  cudaDeviceProp prop{};
+  if (const cudaError_t e = cudaGetDeviceProperties(&prop, ordinal); e != cudaSuccess) {
+    cudaGetLastError();
+    out.error = cudaGetErrorString(e);
+    return out;
+  }
+  out.name = prop.name;
+  out.sm_major = prop.major;
+  out.sm_minor = prop.minor;
+  out.code = match_device_code(prop.major, prop.minor, built_cuda_architectures());
+  int prev = 0;
+  if (cudaGetDevice(&prev) != cudaSuccess) prev = -1;
+  if (const cudaError_t e = cudaSetDevice(ordinal); e != cudaSuccess) {
+    cudaGetLastError();
+    out.error = cudaGetErrorString(e);
+    return out;
+  }
+  cudaFuncAttributes attr{};
+  const cudaError_t e = cudaFuncGetAttributes(&attr, arch_probe_kernel);
+  if (e == cudaSuccess) {
+    out.loads = true;
+    out.binary_version = attr.binaryVersion;
+    out.ptx_version = attr.ptxVersion;
+  } else {
+    cudaGetLastError();  // no kernel image / unsupported PTX are not sticky
+    out.error = std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+  }
+  if (prev >= 0) cudaSetDevice(prev);
+  return out;
+}
+
+status check_device_supported(int ordinal) {
+  static std::mutex mutex;
+  static std::map<int, status> known;  // definite answers only: a device fault is asked again
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = known.find(ordinal); it != known.end()) return it->second;
+  }
+  const device_support d = query_device_support(ordinal);
+  if (d.loads) {
+    std::lock_guard<std::mutex> lock(mutex);
+    return known[ordinal] = status();
+  }
+  const std::string msg = device_support_problem(ordinal, d, built_cuda_architectures(),
+                                                 driver_version(), runtime_version());
+  // Native code that does not load is a fault of the moment (a context the device cannot hold),
+  // not this binary's: asked again next time.
+  const bool fault = !d.name.empty() && d.code.path == code_path::native;
+  status s(fault ? status_code::internal : status_code::invalid_argument, msg);
+  if (!d.name.empty() && !fault) {  // the built list explains the failure: kept
+    std::lock_guard<std::mutex> lock(mutex);
+    known[ordinal] = s;
+  }
+  return s;
 }
 
 // ---- device_context ----
@@ -82,6 +182,8 @@ result<device_context> device_context::open(int ordinal) {
       return status(status_code::invalid_argument, where + ": " + e.what());
     return cuda_status(e, where.c_str());
   }
+  // A card this binary has no code for fails here, naming the fix, not at its first launch.
+  if (status supported = check_device_supported(ordinal); !supported) return supported;
   auto s = std::make_unique<state>();
   s->ordinal = ordinal;
   return device_context(std::move(s));

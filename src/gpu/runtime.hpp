@@ -20,6 +20,7 @@
 
 #include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "gpu/arch_support.hpp"
 
 struct CUstream_st;
 struct CUevent_st;
@@ -40,6 +41,26 @@ std::vector<device_info> list_devices();
 
 /// CUDA runtime version as "13.0", or "none".
 std::string runtime_version();
+/// The newest CUDA version the installed driver supports, as "13.0", or "none" (no driver). PTX
+/// built by a newer toolkit than the driver's cannot be JIT-compiled.
+std::string driver_version();
+
+/// The CUDA architectures this binary's device code was built for: the CUDA_ARCHITECTURES of
+/// the GPU libraries (CMAKE_CUDA_ARCHITECTURES, "native" and "all" resolved by the build), as a
+/// CMake list: "80-real;86-real;89-real;90-real;100-real;120".
+std::string built_cuda_architectures();
+
+/// The binary's support of device `ordinal`. Never throws; a device that cannot be queried comes
+/// back with loads = false and the reason in `error`.
+device_support query_device_support(int ordinal);
+
+/// ok when this binary can run kernels on device `ordinal`; invalid_argument otherwise, naming the
+/// card, its sm_XY, the architectures built and the rebuild that fixes it (for a driver too old
+/// for the binary's PTX, the update); internal when its native code fails to load (a fault of the
+/// moment). Definite answers are kept per ordinal for the process.
+/// device_context::open checks it, so every GPU path (the CLI's --gpu, the daemon's workers)
+/// fails there with this message instead of at the first kernel launch.
+status check_device_supported(int ordinal);
 
 class event;
 class stager;
@@ -51,7 +72,8 @@ class stream;
 /// this device). Thread-safe: any number of threads may use one context with their own streams.
 class device_context {
  public:
-  /// A context on device `ordinal`; invalid_argument when there is no such device.
+  /// A context on device `ordinal`; invalid_argument when there is no such device or this binary
+  /// has no code the device can run (check_device_supported).
   static result<device_context> open(int ordinal);
   ~device_context();
   device_context(device_context&&) noexcept;

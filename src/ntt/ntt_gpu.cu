@@ -103,11 +103,36 @@ struct scale_d {
   }
 };
 
+/// Shared memory per SM, KiB, of the architecture this device pass compiles for (CUDA C++
+/// Programming Guide, "Technical Specifications per Compute Capability"; the card's own figure is
+/// cudaDeviceProp::sharedMemPerMultiprocessor). The host pass has no use for it.
+constexpr unsigned shared_kib_per_sm() {
+#if !defined(__CUDA_ARCH__)
+  return 228;
+#elif __CUDA_ARCH__ < 800
+  return 64;  // sm_75
+#elif __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 870
+  return 164;  // A100, Orin
+#elif __CUDA_ARCH__ < 900
+  return 100;  // sm_86, sm_89: RTX 30xx / 40xx, A-series, L4, L40S
+#elif __CUDA_ARCH__ < 1200
+  return 228;  // sm_90, sm_100, sm_110: H100, H200, B200
+#else
+  return 100;  // sm_120: RTX 50xx, RTX PRO Blackwell
+#endif
+}
+
 /// Resident blocks of 256 threads per SM the pass kernel is compiled for. Without it the DIT
 /// instantiation took 102 registers: two blocks per SM against DIF's three (78 registers), a
 /// third fewer warps to hide the Fr products' latency, and 14 % more time per transform
 /// (bench/results/h200/2026-12-03-ntt-occupancy.md). Three fit both in 80 registers, no spills.
-constexpr unsigned PASS_MIN_BLOCKS = 3;
+/// A block holds its tile (33 KiB) and the 1 KiB the runtime reserves per block: three of them
+/// fit the shared memory of sm_80 and sm_90, two that of sm_86, sm_89 and sm_120 (one of sm_75),
+/// and the bound asks no more blocks than fit, so there registers are not given up for blocks
+/// that cannot be resident (a bound of three made the DIT pass spill at 80 registers on sm_86).
+constexpr unsigned PASS_BLOCKS_FIT = shared_kib_per_sm() * 1024 / (WORDS * PLANE * 4 + 1024);
+constexpr unsigned PASS_MIN_BLOCKS = PASS_BLOCKS_FIT < 3 ? PASS_BLOCKS_FIT : 3;
+static_assert(PASS_MIN_BLOCKS >= 1);
 
 template <bool DIT>
 __global__ void __launch_bounds__(TILE / 4, PASS_MIN_BLOCKS)

@@ -42,8 +42,8 @@ comms() {  # comms DIR: the three --comm flags of an encode output
     --comm-r-new "$(field "$1/commitments.json" comm_r_new)" \
     --comm-d-new "$(field "$1/commitments.json" comm_d_new)"
 }
-# --param-checks on-curve: the default subgroup check (minutes per 2 KiB load on 2 cores) is
-# params_blame.sh's subject, not this one's.
+# --param-checks on-curve (the default, said): a subgroup check (minutes per 2 KiB load on 2 cores)
+# is params_blame.sh's subject, not this one's.
 # shellcheck disable=SC2046
 run 0 "self-verified" prove snap --vanilla "$tmp/u5/snap-vanilla.json" --registered-proof 0 \
   $(comms "$tmp/u5") --params-dir "$tmp/p" --param-checks on-curve --proof-out "$tmp/u5.proof"

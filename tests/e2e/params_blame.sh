@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # `cuzk prove porep` blames the parameters, not the C1, for a bad parameter file (issue 13). A copy
 # of the shared 2 KiB parameters gets one point replaced:
-#  - h[0] by a point on the curve outside the order-r subgroup: the default (batched) subgroup
-#    check refuses the file while loading it — exit 2 naming h[0] and not_in_subgroup, before any
-#    proving;
+#  - h[0] by a point on the curve outside the order-r subgroup: the subgroup check on request
+#    (--param-checks batched) refuses the file while loading it — exit 2 naming h[0] and
+#    not_in_subgroup, before any proving;
 #  - a[0] (the ONE input's A query, used by every proof) by a[1], a valid point of the same setup
 #    but the wrong one: the proof fails self-verification, every constraint holds, so the error
 #    names the parameters as suspect and not the C1.
@@ -62,15 +62,15 @@ with open(path, "r+b") as f:
 EOF
 }
 
-prove() {
+prove() {  # prove [FLAGS...]
   rc=0
   "$cuzk" prove porep --c1 "$tmp/sector/c1.json" --params-dir "$tmp/params" \
-    --proof-out "$tmp/proof.bin" >"$tmp/out" 2>"$tmp/err" || rc=$?
+    --proof-out "$tmp/proof.bin" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
 }
 
 cp "$params" "$tmp/pristine"
 patch h 0 off-subgroup
-prove
+prove --param-checks batched
 [[ $rc -eq 2 ]] || { cat "$tmp/err"; fail "off-subgroup h[0]: rc=$rc, want 2"; }
 grep -q "h\[0\]: not_in_subgroup" "$tmp/err" || { cat "$tmp/err"; fail "error does not name h[0]"; }
 grep -qF "$params" "$tmp/err" || { cat "$tmp/err"; fail "error does not name the file"; }

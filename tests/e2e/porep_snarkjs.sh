@@ -46,8 +46,8 @@ grep -q "digest MISMATCH" out.log || fail "prove --check-digests did not report 
 [[ ! -e refused.bin ]] || fail "prove --check-digests wrote a proof"
 
 step "prove porep + verify porep"
-# --param-checks on-curve: the default subgroup check (≈ 270 s per 2 KiB load on 2 cores) is
-# params_blame.sh's subject, not this one's.
+# --param-checks on-curve (the default, said): a subgroup check (≈ 270 s per 2 KiB load on 2 cores)
+# is params_blame.sh's subject, not this one's.
 expect_rc 0 "$cuzk" prove porep --c1 sector/c1.json --params-dir params --miner-id 1000 \
   --param-checks on-curve --proof-out proof.bin
 [[ $(stat -c %s proof.bin) -eq 192 ]] || fail "2 KiB has one partition: expected 192 bytes"

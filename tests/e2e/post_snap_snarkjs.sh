@@ -80,8 +80,8 @@ comms=(--registered-proof 0 --comm-r-old "$(field comm_r_old)" --comm-r-new "$(f
   --comm-d-new "$(field comm_d_new)")
 ln -s "$snap_params" p-snap
 vk=$(ls p-snap/*.vk)
-# --param-checks on-curve: the default subgroup check (minutes per 2 KiB load on 2 cores) is
-# params_blame.sh's subject, not this one's.
+# --param-checks on-curve (the default, said): a subgroup check (minutes per 2 KiB load on 2 cores)
+# is params_blame.sh's subject, not this one's.
 expect_rc 0 "$cuzk" prove snap --vanilla update/snap-vanilla.json "${comms[@]}" \
   --params-dir p-snap --param-checks on-curve --proof-out snap.proof
 [[ $(stat -c %s snap.proof) -eq 192 ]] || fail "2 KiB snap has one partition: expected 192 bytes"
