@@ -32,6 +32,7 @@ void add_groth16_commands(CLI::App& root, command_runner& chosen);
 void add_hash_commands(CLI::App& root, command_runner& chosen);
 void add_piece_commands(CLI::App& root, command_runner& chosen);
 void add_circuit_commands(CLI::App& root, command_runner& chosen);
+void add_plan_command(CLI::App& root, command_runner& chosen);
 void add_params_commands(CLI::App& root, command_runner& chosen);
 void add_prove_commands(CLI::App& root, command_runner& chosen);
 void add_post_commands(CLI::App& root, command_runner& chosen);
@@ -188,6 +189,7 @@ int main(int argc, char** argv) {
   cuzk::app::add_porep_commands(app, chosen);
   cuzk::app::add_piece_commands(app, chosen);
   cuzk::app::add_circuit_commands(app, chosen);
+  cuzk::app::add_plan_command(app, chosen);
   cuzk::app::add_params_commands(app, chosen);
   cuzk::app::add_prove_commands(app, chosen);
   cuzk::app::add_post_commands(app, chosen);

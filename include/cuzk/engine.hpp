@@ -129,6 +129,12 @@ struct engine_config {
   uint64_t host_safety_margin = uint64_t(5) << 30;
   /// Device bytes per GPU for parameters and prover scratch; 0: the device's memory minus 1 GiB.
   uint64_t device_memory_budget = 0;
+  /// When no GPU is left in rotation, the CPU proves the partitions of circuits whose parameters
+  /// are at most this many bytes (gpus.cpu_fallback: "auto" 4 GiB — WinningPoSt and small
+  /// sectors, whose CPU proof still meets its deadline; "on" every circuit; "off" none); the
+  /// others fail in-band, saying why (a 32 GiB PoRep, WindowPoSt or SnapDeals proof on the CPU
+  /// takes hours and a second host copy of its parameters).
+  uint64_t cpu_fallback_max_param_bytes = uint64_t(4) << 30;
   /// The directory of the .params / .vk files (srs.param_cache).
   std::string param_dir;
   /// Parameters unused this long may be evicted under memory pressure.

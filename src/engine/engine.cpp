@@ -34,6 +34,7 @@
 #include "engine/proof_kind.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
 #include "groth16/assignment.hpp"
+#include "groth16/gpu_memory.hpp"
 #include "groth16/proof.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/prover_cpu.hpp"
@@ -226,7 +227,9 @@ struct srs_entry {
   circuit_params circuit;
   size_t worker = 0;
   bool in_host_memory = false;  // the CPU's, or a GPU's streamed from page-locked host memory
-  uint64_t working_bytes = 0;   // a GPU's working set per proof beside them (gpu_working_bytes)
+  uint64_t working_bytes = 0;   // a GPU's proof peak and NTT tables beside them (gpu_plan)
+  groth16::gpu_plan gpu;        // a GPU's plan for them (groth16::choose_gpu_plan)
+  groth16::query_sizes backend_sizes{};  // the parameters' query sizes
   std::unique_ptr<proofs::prover_backend> backend;
   uint64_t host_charged = 0, device_charged = 0;
   unsigned refs = 0;
@@ -286,7 +289,7 @@ struct lane_work {
   // From a compiled plan on parameters resident on the device with the plan ready: while it waits
   // for the device it holds its witness only. Otherwise it proves alone on the worker.
   bool shares_device = false;
-  uint64_t working = 0;  // device bytes while its kernels run (proofs::gpu_working_bytes)
+  uint64_t working = 0;  // device bytes while its kernels run (groth16::gpu_plan)
   uint64_t waiting = 0;  // device bytes while it waits for the device (its witness)
 };
 
@@ -305,6 +308,7 @@ struct prover_worker {
   std::string device_name;
   uint64_t device_total = 0;
   bool healthy = true;
+  bool fallback = false;  // the CPU worker added when no GPU was left in rotation
   unsigned consecutive_failures = 0;
   uint64_t device_budget = 0, device_used = 0;
   std::unique_ptr<thread_pool> pool;
@@ -898,11 +902,28 @@ class engine_impl final : public proving_engine {
     if (!file)
       return fail(cuzk::status(file.error().code(), c.params_path + ": " + file.error().message()));
     const uint64_t bytes = groth16::query_bytes(file->sizes());
-    // A GPU whose budget cannot hold the parameters with the prover's working set keeps them in
-    // page-locked host memory and streams them to the device during every proof.
+    // A GPU's plan from the exact device-memory formulas (groth16/gpu_memory.hpp): the fastest
+    // that fits its budget — resident with every lane, fewer lanes, smaller MSM groups and
+    // gathers, then the parameters in page-locked host memory streamed by every proof — or a
+    // refusal naming the smallest card, before anything is loaded.
+    groth16::gpu_plan plan;
+    if (wk.device >= 0) {
+      groth16::gpu_plan_request req;
+      req.q = file->sizes();
+      req.device_budget = wk.device_budget;
+      req.program_bytes = owner && owner->plan ? owner->plan->plan->size().bytes : 0;
+      req.max_lanes = unsigned(wk.lanes.size());
+      auto chosen = groth16::choose_gpu_plan(req);
+      if (!chosen) {
+        return fail(cuzk::status(chosen.error().code(),
+                                 c.id + " on " + wk.name + ": " + chosen.error().message()));
+      }
+      plan = *chosen;
+    }
     const proofs::srs_residency residency =
-        wk.device < 0 ? proofs::srs_residency::host
-                      : proofs::choose_residency(file->sizes(), wk.device_budget);
+        wk.device < 0 || plan.residency == groth16::gpu_residency::host
+            ? proofs::srs_residency::host
+            : proofs::srs_residency::device;
     const bool on_host = residency == proofs::srs_residency::host;
     const uint64_t host_need = on_host ? bytes : 0;
     const uint64_t device_need = on_host ? 0 : bytes;
@@ -912,12 +933,9 @@ class engine_impl final : public proving_engine {
                                    (on_host ? "host" : wk.name) + " memory, the budget is " +
                                    gib(on_host ? host_budget_ : wk.device_budget)));
     }
-    if (wk.device >= 0 && on_host) {
-      logf(cfg_.log, log_level::info,
-           "engine: %s parameters (%s) and the prover's working set (%s) exceed %s's budget "
-           "(%s): kept in host memory, streamed to the device by every proof",
-           c.id.c_str(), gib(bytes).c_str(), gib(proofs::gpu_working_bytes(file->sizes())).c_str(),
-           wk.name.c_str(), gib(wk.device_budget).c_str());
+    if (wk.device >= 0) {
+      logf(cfg_.log, log_level::info, "engine: %s on %s (budget %s): plan %s", c.id.c_str(),
+           wk.name.c_str(), gib(wk.device_budget).c_str(), plan.to_json().c_str());
     }
     while (!make_room_locked(host_need, w, device_need)) {
       if (owner && owner->stopping())
@@ -925,7 +943,10 @@ class engine_impl final : public proving_engine {
       cv_.wait_for(lk, std::chrono::seconds(1));
     }
     e->in_host_memory = on_host;
-    e->working_bytes = wk.device >= 0 ? proofs::gpu_working_bytes(file->sizes()) : 0;
+    e->gpu = plan;
+    e->backend_sizes = file->sizes();
+    e->working_bytes =
+        wk.device >= 0 ? plan.proof_peak + groth16::gpu_ntt_table_bytes(file->sizes()) : 0;
     e->host_charged = host_need;
     e->device_charged = device_need;
     host_used_ += host_need;
@@ -959,6 +980,7 @@ class engine_impl final : public proving_engine {
     }
     // Charge what the backend really holds.
     e->backend = std::move(*backend);
+    if (wk.device >= 0) e->backend->set_memory_knobs(plan.knobs);
     recharge_locked(*e);
     e->loaded_bytes = bytes;
     e->loading = false;
@@ -1444,8 +1466,8 @@ class engine_impl final : public proving_engine {
     lane_work lw;
     const job& j = *rp.owner;
     const srs_entry* e = pinned_on(j, w);
-    if (workers_[w]->device < 0 || !e || e->in_host_memory || !rp.buf->witness_only || !j.plan ||
-        e->plan != j.plan->plan)
+    if (workers_[w]->device < 0 || !e || e->in_host_memory || e->gpu.lanes < 2 ||
+        !rp.buf->witness_only || !j.plan || e->plan != j.plan->plan)
       return lw;
     lw.shares_device = true;
     lw.working = e->working_bytes;
@@ -1505,6 +1527,13 @@ class engine_impl final : public proving_engine {
         recycle_locked(std::move(rp.buf));
         settle_locked(j);
         continue;
+      }
+      if (wk.fallback) {
+        if (cuzk::status st = cpu_fallback_allows_locked(j); !st.ok()) {
+          recycle_locked(std::move(rp.buf));
+          fail_locked(j, st);
+          continue;
+        }
       }
       const std::shared_ptr<const compiled_plan> plan =
           rp.buf->witness_only ? j.plan : std::shared_ptr<const compiled_plan>();
@@ -1613,14 +1642,30 @@ class engine_impl final : public proving_engine {
     }
   }
 
-  // A GPU failure retries the partition once (re-synthesized); two failures in a row take the GPU
-  // out of rotation and the partition moves to the workers left. A CPU failure, or a second GPU
-  // failure of the partition on a GPU still in rotation, fails the job.
+  // A GPU out of device memory is a plan that was too large, not a fault of the device: the
+  // parameters' entry steps down to the next smaller plan of the same residency (one lane,
+  // smaller MSM groups, gathers and ring) and the partition is proved again on the same GPU; with
+  // no smaller plan left the job fails, saying so. Any other GPU failure retries the partition
+  // once (re-synthesized); two failures in a row take the GPU out of rotation and the partition
+  // moves to the workers left. A CPU failure, or a second GPU failure of the partition on a GPU
+  // still in rotation, fails the job.
   void on_prover_error_locked(size_t w, job& j, unsigned k, const cuzk::status& err) {
     prover_worker& wk = *workers_[w];
     const cuzk::status named(
         err.code(), "partition " + std::to_string(k) + " on " + wk.name + ": " + err.message());
     logf(cfg_.log, log_level::warn, "engine: job %s: %s", j.id.c_str(), named.to_string().c_str());
+    if (wk.device >= 0 && err.code() == status_code::resource_exhausted) {
+      srs_entry* e = pinned_on(j, w);
+      if (e != nullptr && step_down_plan_locked(*e) && !j.stopping()) {
+        synth_queue_.emplace(task_key{j.prio, j.seq, int(k)}, find_shared_locked(j));
+        cv_.notify_all();
+        return;
+      }
+      fail_locked(j,
+                  cuzk::status(status_code::resource_exhausted,
+                               named.message() + " (no smaller plan is left for " + wk.name + ")"));
+      return;
+    }
     // A device that failed twice in a row is blamed, not the input: it leaves the rotation and the
     // partition goes to the workers left (the CPU when no GPU is), whatever its attempts.
     const bool blamed_device = wk.device >= 0 && ++wk.consecutive_failures >= 2;
@@ -1632,6 +1677,49 @@ class engine_impl final : public proving_engine {
       return;
     }
     fail_locked(j, named);
+  }
+
+  // Whether the CPU fallback may prove j's partitions
+  // (engine_config::cpu_fallback_max_param_bytes), from the size of its parameters' queries (any
+  // worker's entry, else the file's header).
+  cuzk::status cpu_fallback_allows_locked(const job& j) const {
+    uint64_t bytes = 0;
+    if (!j.pins.empty()) {
+      bytes = groth16::query_bytes(j.pins.front()->backend_sizes);
+    } else if (auto f = groth16::params_file::open(j.prepared->circuit().params_path)) {
+      bytes = groth16::query_bytes(f->sizes());
+    }
+    if (bytes <= cfg_.cpu_fallback_max_param_bytes) return {};
+    return cuzk::status(status_code::unavailable,
+                        "no GPU is left in rotation, and the CPU fallback does not prove " +
+                            j.prepared->circuit().id + " (parameters " + gib(bytes) + ", above " +
+                            gib(cfg_.cpu_fallback_max_param_bytes) +
+                            " (gpus.cpu_fallback): on the CPU it would miss its deadline)");
+  }
+
+  // The next plan after e's with a smaller device peak, the same residency and the same place for
+  // a, b, c (what is loaded and readied stays), applied to its backend; false when there is none.
+  bool step_down_plan_locked(srs_entry& e) {
+    if (!e.backend) return false;
+    groth16::gpu_plan_request req;
+    req.q = e.backend_sizes;
+    req.device_budget = workers_[e.worker]->device_budget;
+    req.program_bytes = e.gpu.fixed_bytes - groth16::gpu_ntt_table_bytes(e.backend_sizes);
+    req.max_lanes = e.gpu.lanes;
+    for (const groth16::gpu_plan& p : groth16::gpu_plan_candidates(req)) {
+      // The parameters and the readied plan stay as they are: the same residency and a, b, c.
+      if (p.residency != e.gpu.residency || p.knobs.abc_on_device != e.gpu.knobs.abc_on_device ||
+          p.device_peak_bytes >= e.gpu.device_peak_bytes)
+        continue;
+      logf(cfg_.log, log_level::warn,
+           "engine: %s ran out of device memory on %s: proving with the smaller plan %s",
+           e.circuit.id.c_str(), workers_[e.worker]->name.c_str(), p.to_json().c_str());
+      e.gpu = p;
+      e.working_bytes = p.proof_peak + groth16::gpu_ntt_table_bytes(e.backend_sizes);
+      e.backend->set_memory_knobs(p.knobs);
+      return true;
+    }
+    return false;
   }
 
   void take_out_of_rotation_locked(size_t w) {
@@ -1657,6 +1745,7 @@ class engine_impl final : public proving_engine {
                                    ? cfg_.prover_threads
                                    : std::max(1u, std::thread::hardware_concurrency());
       add_cpu_worker(threads);
+      workers_.back()->fallback = true;
       start_prover(workers_.size() - 1);
     }
     cv_.notify_all();

@@ -444,20 +444,45 @@ TEST_F(engine_test, a_job_that_can_never_fit_fails_at_once) {
 // device's. The choice itself is checked on any machine; the proof on a GPU run (the CPU keeps
 // its parameters in host memory anyway).
 TEST_F(engine_test, parameters_beyond_a_gpu_budget_are_streamed_from_host_memory) {
-  const groth16::query_sizes q{2, 1023, 5000, 3000, 2500, 2500};
-  const uint64_t need = groth16::query_bytes(q) + proofs::gpu_working_bytes(q);
-  EXPECT_EQ(proofs::gpu_working_bytes(q), 3 * 1024 * 32 + 5000 * 32 + (uint64_t(1) << 30));
-  EXPECT_EQ(proofs::choose_residency(q, need), proofs::srs_residency::device);
-  EXPECT_EQ(proofs::choose_residency(q, need - 1), proofs::srs_residency::host);
+  // The plan (groth16::choose_gpu_plan) keeps the parameters on the device exactly while a
+  // resident plan's peak fits the budget, with one lane when two do not fit, and streams them
+  // otherwise (here 62 MB of parameters against a ring of 39 MB).
+  const groth16::query_sizes q{2, 1023, 200000, 150000, 100000, 100000};
+  groth16::gpu_plan_request req;
+  req.q = q;
+  req.max_lanes = 2;
+  const std::vector<groth16::gpu_plan> plans = groth16::gpu_plan_candidates(req);
+  ASSERT_EQ(plans[0].residency, groth16::gpu_residency::device);
+  ASSERT_EQ(plans[0].lanes, 2u);
+  req.device_budget = plans[0].device_peak_bytes;
+  EXPECT_EQ(groth16::choose_gpu_plan(req)->lanes, 2u);
+  req.device_budget = plans[0].device_peak_bytes - 1;  // a second lane's witness does not fit
+  EXPECT_EQ(groth16::choose_gpu_plan(req)->lanes, 1u);
+  uint64_t least_resident = UINT64_MAX;
+  for (const groth16::gpu_plan& p : plans)
+    if (p.residency == groth16::gpu_residency::device)
+      least_resident = std::min(least_resident, p.device_peak_bytes);
+  req.device_budget = least_resident - 1;
+  EXPECT_EQ(groth16::choose_gpu_plan(req)->residency, groth16::gpu_residency::host);
   // A 32 GiB PoRep partition (h = 2^27 − 1, l = 130,220,387 aux): 47 GB of parameters, never
   // resident on a 24 GiB card, always on an H200's 140 GiB.
   const groth16::query_sizes porep32g{
       11, (size_t(1) << 27) - 1, 130220387, 112000000, 90000000, 90000000};
-  EXPECT_EQ(proofs::choose_residency(porep32g, uint64_t(24) << 30), proofs::srs_residency::host);
-  EXPECT_EQ(proofs::choose_residency(porep32g, uint64_t(140) << 30), proofs::srs_residency::device);
+  req.q = porep32g;
+  req.device_budget = uint64_t(23) << 30;
+  EXPECT_EQ(groth16::choose_gpu_plan(req)->residency, groth16::gpu_residency::host);
+  req.device_budget = uint64_t(139) << 30;
+  EXPECT_EQ(groth16::choose_gpu_plan(req)->residency, groth16::gpu_residency::device);
   if (!on_gpu()) return;
   engine_config c = config();
-  c.device_memory_budget = g_params->bytes / 2;
+  // Below every resident plan of these parameters (without the compiled program, which only
+  // adds to them).
+  req.q = g_params->sizes;
+  uint64_t below_resident = UINT64_MAX;
+  for (const groth16::gpu_plan& p : groth16::gpu_plan_candidates(req))
+    if (p.residency == groth16::gpu_residency::device)
+      below_resident = std::min(below_resident, p.device_peak_bytes - 1);
+  c.device_memory_budget = below_resident;
   c.host_memory_budget = uint64_t(2) << 30;
   auto e = make(c);
   auto r = e->submit(request(71, 1));
@@ -468,7 +493,7 @@ TEST_F(engine_test, parameters_beyond_a_gpu_budget_are_streamed_from_host_memory
   const engine_status st = e->status();
   ASSERT_EQ(st.srs.size(), 1u);
   EXPECT_TRUE(st.srs[0].in_host_memory);
-  EXPECT_LT(st.device_used, g_params->bytes / 2);  // the plan at most, not the parameters
+  EXPECT_LT(st.device_used, g_params->bytes);  // the plan at most, not the parameters
   EXPECT_GE(st.host_used, g_params->bytes);
 }
 
@@ -909,6 +934,11 @@ struct device_faults {
   std::array<std::atomic<int>, 2> proving{}, most_proving{};
   // When not 0: what the device's backend reports holding (device_bytes), for budget cases.
   std::array<std::atomic<uint64_t>, 2> device_bytes{};
+  // Proofs that still run out of device memory (resource_exhausted, as cuda_status says it).
+  std::array<std::atomic<int>, 2> start_oom{};
+  // How often the engine set the device's memory knobs (set_memory_knobs: at the load and at
+  // each step down of its plan).
+  std::array<std::atomic<int>, 2> knob_sets{};
 };
 
 struct device_backend final : proofs::prover_backend {
@@ -929,7 +959,15 @@ struct device_backend final : proofs::prover_backend {
     std::this_thread::sleep_for(std::chrono::milliseconds(faults.start_sleep_ms[device].load()));
     --faults.proving[device];
     if (faults.start_fails[device]) return status(status_code::internal, "injected device fault");
+    if (faults.start_oom[device].fetch_sub(1) > 0) {
+      return status(status_code::resource_exhausted,
+                    "groth16::gpu::start: out of device memory: injected");
+    }
     return inner->start(asg, pool, t);
+  }
+  void set_memory_knobs(const groth16::gpu_memory_knobs& k) override {
+    ++faults.knob_sets[device];
+    inner->set_memory_knobs(k);
   }
   std::unique_ptr<proofs::prover_backend> inner;
   int device;
@@ -1147,10 +1185,16 @@ TEST_F(lanes_test, one_lane_proves_one_partition_at_a_time) {
 }
 
 // A second lane starts only when the device's budget holds what is charged there, one working set
-// (proofs::gpu_working_bytes) and the other lane's witness: one byte short, the lanes take turns.
+// (the plan's proof peak and NTT tables) and the other lane's witness: one byte short, the lanes
+// take turns.
 TEST_F(lanes_test, a_second_lane_waits_when_the_budget_lacks_room_for_its_witness) {
   const uint64_t budget = uint64_t(4) << 30;
-  const uint64_t working = proofs::gpu_working_bytes(g_params->sizes);
+  // The plan's proof peak and NTT tables (groth16::choose_gpu_plan at this budget: resident, two
+  // lanes, the default knobs).
+  const uint64_t working = groth16::gpu_proof_bytes(g_params->sizes, groth16::gpu_residency::device,
+                                                    true, groth16::gpu_memory_knobs{})
+                               .peak() +
+                           groth16::gpu_ntt_table_bytes(g_params->sizes);
   // The chain's witness is ≈ 65 elements of 32 bytes: 1 MiB holds it many times over.
   for (const uint64_t room : {uint64_t(1), uint64_t(1) << 20}) {
     faults_.most_proving[0] = 0;
@@ -1201,6 +1245,66 @@ TEST_F(lanes_test, lanes_failing_together_take_their_device_out_once) {
   EXPECT_EQ(st.workers[1].name, "cpu");
   std::lock_guard g(log_mu);
   EXPECT_EQ(taken_out, 1);
+}
+
+// Out of device memory is a plan too large, not a device fault: the partition is proved again on
+// the same GPU with the next smaller plan (here: one lane; this circuit's MSMs are too small for
+// smaller knobs to shrink its peak), which stays in rotation; no CPU fallback.
+TEST_F(lanes_test, out_of_device_memory_steps_the_plan_down_on_the_same_gpu) {
+  faults_.start_oom[0] = 1;
+  faults_.start_sleep_ms[0] = 20;
+  auto e = make(one_device_config(2), two_device_parts());
+  prove_one_job(*e, 156);
+  const engine_status st = e->status();
+  ASSERT_EQ(st.workers.size(), 1u);
+  EXPECT_TRUE(st.workers[0].healthy);
+  EXPECT_EQ(faults_.knob_sets[0], 2);  // the load's plan, then the one-lane plan
+  // One lane from then on: the next job's partitions prove one at a time.
+  faults_.most_proving[0] = 0;
+  prove_one_job(*e, 160);
+  EXPECT_EQ(faults_.most_proving[0], 1);
+}
+
+// With no smaller plan left the job fails in-band saying so; the device stays in rotation and
+// proves the next job.
+TEST_F(lanes_test, out_of_device_memory_with_no_smaller_plan_fails_the_job_not_the_gpu) {
+  faults_.start_oom[0] = 1000;
+  auto e = make(one_device_config(2), two_device_parts());
+  auto r = e->submit(request(157, 2));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  auto res = e->await(r->job_id, 120s);
+  ASSERT_EQ(res->state, job_state::failed);
+  EXPECT_EQ(res->error.code(), status_code::resource_exhausted) << res->error.to_string();
+  EXPECT_NE(res->error.message().find("no smaller plan"), std::string::npos)
+      << res->error.to_string();
+  const engine_status st = e->status();
+  ASSERT_EQ(st.workers.size(), 1u);
+  EXPECT_TRUE(st.workers[0].healthy);
+  faults_.start_oom[0] = 0;
+  auto r2 = e->submit(request(158, 2));
+  auto res2 = e->await(r2->job_id, 120s);
+  ASSERT_EQ(res2->state, job_state::completed) << res2->error.to_string();
+  EXPECT_TRUE(proof_verifies(res2->proof, 158, 2));
+}
+
+// gpus.cpu_fallback: with no GPU left in rotation the CPU proves only circuits whose parameters
+// are within cpu_fallback_max_param_bytes; others fail in-band, naming the key.
+TEST_F(lanes_test, the_cpu_fallback_refuses_circuits_beyond_its_limit) {
+  faults_.start_fails[0] = true;
+  engine_config c = one_device_config(1);
+  c.cpu_fallback_max_param_bytes = g_params->bytes - 1;
+  auto e = make(c, two_device_parts());
+  auto r = e->submit(request(159, 4));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  auto res = e->await(r->job_id, 120s);
+  ASSERT_EQ(res->state, job_state::failed);
+  EXPECT_EQ(res->error.code(), status_code::unavailable) << res->error.to_string();
+  EXPECT_NE(res->error.message().find("gpus.cpu_fallback"), std::string::npos)
+      << res->error.to_string();
+  const engine_status st = e->status();
+  ASSERT_EQ(st.workers.size(), 2u);
+  EXPECT_FALSE(st.workers[0].healthy);
+  EXPECT_EQ(st.workers[1].name, "cpu");
 }
 
 TEST_F(two_devices_test, a_device_listed_twice_is_refused) {

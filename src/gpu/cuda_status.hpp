@@ -11,10 +11,13 @@
 namespace cuzk::gpu {
 
 /// The message names the failed call, file, line and the CUDA error; out-of-memory is called out
-/// as such.
+/// as such and is resource_exhausted (a resource the caller may re-plan for, not a device fault),
+/// every other CUDA error internal.
 inline status cuda_status(const gpu_error& e, const char* where) {
   std::string msg = std::string(where) + ": ";
-  if (e.code() == cudaErrorMemoryAllocation) msg += "out of device memory: ";
+  if (e.code() == cudaErrorMemoryAllocation) {
+    return status(status_code::resource_exhausted, msg + "out of device memory: " + e.what());
+  }
   return status(status_code::internal, msg + e.what());
 }
 

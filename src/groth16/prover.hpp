@@ -38,6 +38,10 @@ struct prover_timings {
   /// streamed_bytes / stream_copy; the copies overlap the MSMs).
   uint64_t streamed_bytes = 0;
   double stream_copy = 0;
+  /// GPU: the most device bytes the device's stream-ordered pool had in use during start()
+  /// (cudaMemPoolAttrUsedMemHigh, reset at its start: every prover of the device counts), beside
+  /// the parameters, plan and tables; what gpu_proof_bytes (gpu_memory.hpp) predicts. 0: no pool.
+  uint64_t device_peak_bytes = 0;
   /// GPU: host milliseconds waiting for the device's other provers to finish their work
   /// (gpu::device_compute_lock; the witness upload overlaps them). Not part of start.
   double device_wait = 0;

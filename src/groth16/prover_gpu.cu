@@ -25,6 +25,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -81,7 +82,10 @@ struct device_parameters::impl {
   // Host residency: the queries page-locked, and the ring each start() streams them through.
   pinned_array<g1_affine_t> host_h, host_l, host_a, host_b_g1;
   pinned_array<g2_affine_t> host_b_g2;
-  size_t ring_bytes = 0;
+  // gpu_memory_knobs: read once by each start().
+  std::atomic<size_t> ring_bytes{0};
+  std::atomic<uint64_t> msm_group_bytes{gpu_memory_knobs{}.msm_group_bytes};
+  std::atomic<uint64_t> gather_points{gpu_memory_knobs{}.gather_points};
 };
 
 namespace {
@@ -111,6 +115,8 @@ struct run_t {
   const cuzk::gpu::stream& strm;
   cuzk::gpu::stager& st;
   thread_pool& pool;
+  msm::msm_config msm_cfg;  // its device_group_bytes: gpu_memory_knobs::msm_group_bytes
+  size_t gather_points;     // gpu_memory_knobs::gather_points
 };
 
 /// One start()'s turn on the device (gpu::device_compute_lock): take() blocks until the other
@@ -280,7 +286,7 @@ struct device_split {
   size_t count = 0, num_one = 0, num_other = 0;
   device_buffer<uint64_t> ones;
   device_buffer<uint32_t> base_idx;  ///< first num_other entries used
-  device_buffer<fr_t> scalars;       ///< num_other gathered scalars
+  device_buffer<uint32_t> aux_idx;   ///< the others' indices into aux; first num_other used
 };
 
 /// Classifies the n device scalars d_aux (density: the host bitmap, count == n, or nullptr).
@@ -305,7 +311,7 @@ device_split classify(const fr_t* d_aux, size_t n, const bitmap_view* density, c
   sp.ones = device_buffer<uint64_t>((sp.count + 63) / 64);
   sp.ones.zero(run.strm);
   sp.base_idx = device_buffer<uint32_t>(sp.count);
-  device_buffer<uint32_t> aux_idx(sp.count);
+  sp.aux_idx = device_buffer<uint32_t>(sp.count);
   device_buffer<unsigned> counters(2);
   counters.zero(run.strm);
   fr_limbs one;
@@ -326,25 +332,21 @@ device_split classify(const fr_t* d_aux, size_t n, const bitmap_view* density, c
                                              block_first.data(), int(blocks), st));
   classify_kernel<<<blocks, CLASSIFY_THREADS, 0, st>>>(
       d_scalars, n, d_words.data(), rank.data(), one, block_first.data(),
-      reinterpret_cast<unsigned long long*>(sp.ones.data()), sp.base_idx.data(), aux_idx.data(),
+      reinterpret_cast<unsigned long long*>(sp.ones.data()), sp.base_idx.data(), sp.aux_idx.data(),
       counters.data());
   CUZK_CUDA_LAUNCH_OK();
   unsigned got[2] = {0, 0};
   counters.download(got, 2, run.strm);  // waits for the kernel
   sp.num_one = got[0];
   sp.num_other = got[1];
-  if (sp.num_other != 0) {
-    sp.scalars = device_buffer<fr_t>(sp.num_other);
-    gather(d_aux, aux_idx.data(), sp.num_other, sp.scalars.data(), st);
-  }
   return sp;
 }
 
 g1_jacobian_t msm_dev(const run_t& run, const g1_affine_t* b, const fr_t* s, size_t n) {
-  return msm::gpu::msm_device(run.ctx, run.strm, b, s, n);
+  return msm::gpu::msm_device(run.ctx, run.strm, b, s, n, run.msm_cfg);
 }
 g2_jacobian_t msm_dev(const run_t& run, const g2_affine_t* b, const fr_t* s, size_t n) {
-  return msm::gpu::msm_g2_device(run.ctx, run.strm, b, s, n);
+  return msm::gpu::msm_g2_device(run.ctx, run.strm, b, s, n, run.msm_cfg);
 }
 g1_jacobian_t batch_dev(const run_t& run, const g1_affine_t* b, const uint64_t* w, size_t n) {
   return msm::gpu::batch_add_device(run.ctx, run.strm, b, w, n);
@@ -361,18 +363,33 @@ auto msm_host_scalars(const run_t& run, const G* d_bases, std::span<const fr_t> 
   return msm_dev(run, d_bases, ds.data(), scalars.size());
 }
 
+/// Σ over the others [o, o + n) of sp: their bases (base_idx − first into `bases`) and scalars
+/// (aux_idx into d_aux) gathered and summed by Pippenger in pieces of at most run.gather_points,
+/// so the device holds the same whatever the witness's density (gpu_memory.hpp).
+template <class G>
+auto others_msm(const run_t& run, const G* bases, const fr_t* d_aux, const device_split& sp,
+                size_t o, size_t n, uint32_t first = 0) {
+  auto acc = decltype(msm_dev(run, bases, nullptr, 0))::infinity();
+  if (n == 0) return acc;
+  const size_t piece = std::min(n, std::max<size_t>(run.gather_points, 1));
+  device_buffer<G> gb(piece);
+  device_buffer<fr_t> gs(piece);
+  for (size_t i = 0; i < n; i += piece) {
+    const size_t len = std::min(piece, n - i);
+    gather(bases, sp.base_idx.data() + o + i, len, gb.data(), run.strm.get(), first);
+    gather(d_aux, sp.aux_idx.data() + o + i, len, gs.data(), run.strm.get());
+    acc += msm_dev(run, gb.data(), gs.data(), len);  // returns once the piece is summed
+  }
+  return acc;
+}
+
 /// Σ w_j·P_j with the device split: ones by bitmap batch addition over the (compacted) device
 /// bases, others by Pippenger over their gathered bases.
 template <class G>
-auto split_msm(const run_t& run, const G* d_bases, const device_split& sp) {
+auto split_msm(const run_t& run, const G* d_bases, const fr_t* d_aux, const device_split& sp) {
   auto acc = decltype(msm_dev(run, d_bases, nullptr, 0))::infinity();
   if (sp.num_one != 0) acc += batch_dev(run, d_bases, sp.ones.data(), sp.count);
-  if (sp.num_other != 0) {
-    device_buffer<G> gb(sp.num_other);
-    gather(d_bases, sp.base_idx.data(), sp.num_other, gb.data(), run.strm.get());
-    acc += msm_dev(run, gb.data(), sp.scalars.data(), sp.num_other);
-  }
-  return acc;
+  return acc + others_msm(run, d_bases, d_aux, sp, 0, sp.num_other);
 }
 
 /// One query's points from index 0 of the view on: on the device (dev) or, in host residency, in
@@ -490,9 +507,9 @@ auto msm_inputs(const run_t& run, query_view<G> q, std::span<const fr_t> scalars
 /// Host residency: the scheduled query qi has sp.count points; its chunks are consumed even when
 /// there is nothing to add (the schedule runs in order).
 template <class G>
-auto split_msm_query(const run_t& run, ring_t* ring, size_t qi, query_view<G> q,
+auto split_msm_query(const run_t& run, ring_t* ring, size_t qi, query_view<G> q, const fr_t* d_aux,
                      const device_split& sp) {
-  if (ring == nullptr) return split_msm(run, q.dev, sp);
+  if (ring == nullptr) return split_msm(run, q.dev, d_aux, sp);
   auto acc = decltype(msm_dev(run, q.dev, nullptr, 0))::infinity();
   const size_t per = ring->queries[qi].per, chunks = ring->queries[qi].chunks;
   std::vector<uint32_t> bounds(chunks + 1, 0);
@@ -505,12 +522,7 @@ auto split_msm_query(const run_t& run, ring_t* ring, size_t qi, query_view<G> q,
   }
   for_each_chunk<G>(run, *ring, qi, [&](size_t k, const G* d, size_t first, size_t len) {
     if (sp.num_one != 0) acc += batch_dev(run, d, sp.ones.data() + first / 64, len);
-    const size_t o = bounds[k], others = bounds[k + 1] - bounds[k];
-    if (others != 0) {
-      device_buffer<G> gb(others);
-      gather(d, sp.base_idx.data() + o, others, gb.data(), run.strm.get(), uint32_t(first));
-      acc += msm_dev(run, gb.data(), sp.scalars.data() + o, others);
-    }
+    acc += others_msm(run, d, d_aux, sp, bounds[k], bounds[k + 1] - bounds[k], uint32_t(first));
   });
   return acc;
 }
@@ -531,6 +543,32 @@ void to_coset(const run_t& run, const ntt::domain_t& d, std::span<const fr_t> v,
   run.st.upload(out.data(), v.data(), v.size_bytes(), run.pool, run.strm);
   ntt::gpu::coset_evaluations(run.ctx, run.strm, d, out.data());
 }
+
+/// The most bytes the device's stream-ordered pool has had in use since construction
+/// (cudaMemPoolAttrUsedMemHigh, reset then): a start()'s peak beside what cudaMalloc holds (the
+/// parameters, plan, tables). 0 on a device without pools.
+class device_pool_peak {
+ public:
+  explicit device_pool_peak(int device) {
+    int pools = 0;
+    if (cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device) == cudaSuccess &&
+        pools != 0 && cudaDeviceGetDefaultMemPool(&pool_, device) == cudaSuccess) {
+      unsigned long long zero = 0;
+      if (cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrUsedMemHigh, &zero) != cudaSuccess)
+        pool_ = nullptr;
+    }
+  }
+  uint64_t bytes() const {
+    unsigned long long high = 0;
+    if (pool_ == nullptr ||
+        cudaMemPoolGetAttribute(pool_, cudaMemPoolAttrUsedMemHigh, &high) != cudaSuccess)
+      return 0;
+    return uint64_t(high);
+  }
+
+ private:
+  cudaMemPool_t pool_ = nullptr;
+};
 
 /// `abc` null: a, b, c come from the host (asg.a, b, c). Otherwise the witness is uploaded first
 /// and `abc` evaluates a, b, c on the device from it; the aux array then also serves the splits.
@@ -554,7 +592,11 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   if (!upload_first) turn.take(tm);
   proof_parts out;
   std::unique_ptr<cuzk::gpu::stager> stg = p.ctx.take_stager();
-  const run_t run{p.ctx, strm, *stg, pool};
+  msm::msm_config msm_cfg;
+  msm_cfg.device_group_bytes = p.msm_group_bytes.load(std::memory_order_relaxed);
+  const run_t run{p.ctx, strm,    *stg,
+                  pool,  msm_cfg, size_t(p.gather_points.load(std::memory_order_relaxed))};
+  const device_pool_peak peak(p.ctx.ordinal());
   const size_t n_aux = asg.num_aux();
   const size_t n_in = asg.num_inputs();
   const bitmap_view& b_in = asg.b_input_density;
@@ -580,7 +622,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   // the split's compacted index spaces), before a, b, c, so the first copies overlap them.
   size_t q_h = 0, q_l = 0, q_a = 0, q_b1 = 0, q_b2 = 0;
   if (p.where == residency::host) {
-    ring.emplace(p.ctx, p.ring_bytes);
+    ring.emplace(p.ctx, p.ring_bytes.load(std::memory_order_relaxed));
     const size_t na = asg.a_aux_density.popcount(), nb = asg.b_aux_density.popcount();
     q_h = ring->add_query(p.host_h.data(), m - 1, sizeof(g1_affine_t));
     q_l = ring->add_query(p.host_l.data(), n_aux, sizeof(g1_affine_t));
@@ -627,36 +669,34 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   da = device_buffer<fr_t>();
   ev[5].record(strm);
 
-  // aux once to the device, then the three splits (B's serves B1 and B2); aux is freed after.
+  // aux once to the device, then the three splits (B's serves B1 and B2); aux stays for the
+  // others' scalars, gathered piece by piece.
   device_split split_l, split_a, split_b;
-  {
-    if (abc == nullptr) {
-      d_aux = device_buffer<fr_t>(n_aux);
-      stg->upload(d_aux.data(), asg.aux.data(), asg.aux.size_bytes(), pool, strm);
-    }
-    split_l = classify(d_aux.data(), n_aux, nullptr, run);
-    split_a = classify(d_aux.data(), n_aux, &asg.a_aux_density, run);
-    split_b = classify(d_aux.data(), n_aux, &asg.b_aux_density, run);
-    d_aux = device_buffer<fr_t>();
-    d_in = device_buffer<fr_t>();
+  if (abc == nullptr) {
+    d_aux = device_buffer<fr_t>(n_aux);
+    stg->upload(d_aux.data(), asg.aux.data(), asg.aux.size_bytes(), pool, strm);
   }
+  split_l = classify(d_aux.data(), n_aux, nullptr, run);
+  split_a = classify(d_aux.data(), n_aux, &asg.a_aux_density, run);
+  split_b = classify(d_aux.data(), n_aux, &asg.b_aux_density, run);
   ev[6].record(strm);
 
-  out.l = split_msm_query(run, rg, q_l, ql, split_l);
+  const fr_t* aux = d_aux.data();
+  out.l = split_msm_query(run, rg, q_l, ql, aux, split_l);
   ev[7].record(strm);
 
   out.a_part =
-      msm_inputs(run, qa, asg.inputs) + split_msm_query(run, rg, q_a, qa.from(n_in), split_a);
+      msm_inputs(run, qa, asg.inputs) + split_msm_query(run, rg, q_a, qa.from(n_in), aux, split_a);
   ev[8].record(strm);
 
   std::vector<fr_t> b_inputs;
   for (size_t j = 0; j < n_in; ++j)
     if (b_in.test(j)) b_inputs.push_back(asg.inputs[j]);
   out.b_g1 = msm_inputs(run, qb1, std::span<const fr_t>(b_inputs)) +
-             split_msm_query(run, rg, q_b1, qb1.from(nb_in), split_b);
+             split_msm_query(run, rg, q_b1, qb1.from(nb_in), aux, split_b);
   ev[9].record(strm);
   out.b_g2 = msm_inputs(run, qb2, std::span<const fr_t>(b_inputs)) +
-             split_msm_query(run, rg, q_b2, qb2.from(nb_in), split_b);
+             split_msm_query(run, rg, q_b2, qb2.from(nb_in), aux, split_b);
   ev[10].record(strm);
   ev[10].synchronize();
   p.ctx.put_stager(std::move(stg));
@@ -664,6 +704,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     tm.streamed_bytes = rg->bytes_moved;
     tm.stream_copy = rg->copy_ms;
   }
+  tm.device_peak_bytes = peak.bytes();
 
   if (abc != nullptr) {
     tm.upload = ev_up.since(ev[0]);
@@ -720,7 +761,24 @@ size_t device_parameters::host_bytes() const {
          p.host_b_g2.bytes();
 }
 size_t device_parameters::ring_bytes() const {
-  return impl_->ring_bytes;
+  return impl_->ring_bytes.load(std::memory_order_relaxed);
+}
+
+void device_parameters::set_memory_knobs(const gpu_memory_knobs& knobs) {
+  impl_->msm_group_bytes.store(knobs.msm_group_bytes, std::memory_order_relaxed);
+  impl_->gather_points.store(std::max<uint64_t>(knobs.gather_points, 1), std::memory_order_relaxed);
+  // The ring must hold a chunk of 64 G2 points in each half (host_resident's smallest).
+  if (impl_->where == residency::host)
+    impl_->ring_bytes.store(std::max<size_t>(knobs.ring_bytes, size_t(gpu_min_ring_bytes)),
+                            std::memory_order_relaxed);
+}
+
+gpu_memory_knobs device_parameters::memory_knobs() const {
+  gpu_memory_knobs k;
+  k.msm_group_bytes = impl_->msm_group_bytes.load(std::memory_order_relaxed);
+  k.gather_points = impl_->gather_points.load(std::memory_order_relaxed);
+  k.ring_bytes = impl_->ring_bytes.load(std::memory_order_relaxed);
+  return k;
 }
 
 query_sizes device_parameters::sizes() const {
@@ -787,7 +845,7 @@ result<std::unique_ptr<device_parameters::impl>> make_host_impl(const verifying_
   if (sizes.ic != vk.ic.size())
     return status(status_code::size_mismatch, "host_resident: ic size differs from the vk's");
   // A chunk holds at least 64 G2 points (one bitmap word), in each half of the ring.
-  if (ring_bytes < 2 * 64 * sizeof(g2_affine_t) + 512)
+  if (ring_bytes < size_t(gpu_min_ring_bytes))
     return status(status_code::invalid_argument,
                   "host_resident: a ring of " + std::to_string(ring_bytes) + " bytes is too small");
   auto ctx = cuzk::gpu::device_context::open(device);

@@ -19,6 +19,7 @@
 #include "gpu/runtime.hpp"
 #include "groth16/abc_gpu.hpp"
 #include "groth16/assignment.hpp"
+#include "groth16/gpu_memory.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/params_io.hpp"
 #include "groth16/prover.hpp"
@@ -87,6 +88,11 @@ class device_parameters {
   /// The device bytes one start() holds for the ring (0 in device residency).
   size_t ring_bytes() const;
   query_sizes sizes() const;
+  /// The MSM window-group bytes and the gather piece (gpu_memory_knobs) of every later start();
+  /// the ring is fixed at creation (knobs.ring_bytes is ignored). Safe beside running start()s:
+  /// each reads them once. The knobs in effect: memory_knobs().
+  void set_memory_knobs(const gpu_memory_knobs& knobs);
+  gpu_memory_knobs memory_knobs() const;
 
   /// Device pointers to the queries (for cudaMemcpy or kernels; never dereference on the host),
   /// device residency only (null pointers in host residency).

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <thread>
@@ -407,6 +408,9 @@ TEST(Groth16Gpu, ErrorsAreStatuses) {
   ASSERT_FALSE(pf.ok()) << "the proof should have run out of device memory";
   EXPECT_NE(pf.error().to_string().find("out of device memory"), std::string::npos)
       << pf.error().to_string();
+  // A resource the caller may re-plan for (the engine steps its plan down), not a device fault.
+  EXPECT_EQ(pf.error().code(), status_code::resource_exhausted);
+  EXPECT_EQ(up.error().code(), status_code::resource_exhausted);
   // The device recovers: the same proof now succeeds and matches the CPU.
   expect_same_proof(f, *dp, fr_t::from_uint(5), fr_t::from_uint(6), "after OOM");
 }
@@ -565,8 +569,79 @@ TEST(Groth16Gpu, DeviceSplitMatchesCpu) {
       ASSERT_TRUE(streamed.ok()) << what << ": " << streamed.error().to_string();
       EXPECT_EQ(encode_proof(*streamed), encode_proof(*cpu)) << what << " host residency";
       EXPECT_GE(tm.streamed_bytes, (m - 1) * sizeof(ec::g1_affine_t)) << what;
+      // The others gathered in pieces of 7 and the MSM windows one group at a time: the same.
+      gpu_memory_knobs small;
+      small.gather_points = 7;
+      small.msm_group_bytes = 1;
+      for (auto* d : {dp.get(), hp->get()}) {
+        d->set_memory_knobs(small);
+        EXPECT_EQ(d->memory_knobs().gather_points, 7u);
+        auto pieces = gpu::create_proof(*d, asg, r, s, pool());
+        ASSERT_TRUE(pieces.ok()) << what << ": " << pieces.error().to_string();
+        EXPECT_EQ(encode_proof(*pieces), encode_proof(*cpu)) << what << " small knobs";
+      }
       ++t;
     }
+  }
+}
+
+// The device pool's measured peak of a proof against gpu_proof_bytes (gpu_memory.hpp), the
+// formula the engine plans with: never above it, and within 5 % of it for the worst witness
+// (every aux term "other", full densities), whatever the residency and knobs.
+TEST(Groth16Gpu, DevicePeakWithinModel) {
+  auto rng = test::test_rng::from_env("Groth16Gpu.DevicePeakWithinModel");
+  const size_t rows = (size_t(1) << 20) - 3, n_aux = size_t(1) << 20;
+  split_case sc = make_split_case(rows, n_aux, aux_fill::others, density_kind::full,
+                                  density_kind::full, false, rng);
+  const assignment asg = sc.view();
+  const size_t m = size_t(1) << 20;
+  const auto g1 = point_pool(ec::g1_generator(), 4099, rng);
+  const auto g2 = point_pool(ec::g2_generator(), 4099, rng);
+  parameters params;
+  params.vk.alpha_g1 = g1[0];
+  params.vk.beta_g1 = g1[1];
+  params.vk.delta_g1 = g1[2];
+  params.vk.beta_g2 = g2[0];
+  params.vk.gamma_g2 = g2[1];
+  params.vk.delta_g2 = g2[2];
+  params.vk.ic = take(g1, asg.num_inputs(), 3);
+  params.h = take(g1, m - 1, 11);
+  params.l = take(g1, n_aux, 13);
+  params.a = take(g1, asg.num_inputs() + n_aux, 17);
+  const size_t nb = asg.b_input_density.popcount() + n_aux;
+  params.b_g1 = take(g1, nb, 19);
+  params.b_g2 = take(g2, nb, 23);
+  const query_sizes q = params.sizes();
+  gpu_memory_knobs small;
+  small.gather_points = size_t(1) << 16;
+  small.msm_group_bytes = size_t(64) << 20;
+  small.ring_bytes = size_t(256) << 20;
+  struct run_case {
+    const char* name;
+    bool host;
+    gpu_memory_knobs knobs;
+  };
+  gpu_memory_knobs defaults;
+  defaults.ring_bytes = gpu::default_ring_bytes;
+  for (const run_case& c : {run_case{"device, default knobs", false, defaults},
+                            run_case{"device, small knobs", false, small},
+                            run_case{"host, small knobs", true, small}}) {
+    auto dp = c.host ? gpu::device_parameters::host_resident(params, 0, c.knobs.ring_bytes)
+                     : gpu::device_parameters::upload(params, 0);
+    ASSERT_TRUE(dp.ok()) << c.name << ": " << dp.error().to_string();
+    (*dp)->set_memory_knobs(c.knobs);
+    prover_timings tm;
+    auto pf = gpu::create_proof(**dp, asg, fr_t::random(rng), fr_t::random(rng), pool(), &tm);
+    ASSERT_TRUE(pf.ok()) << c.name << ": " << pf.error().to_string();
+    const gpu_proof_memory model =
+        gpu_proof_bytes(q, c.host ? gpu_residency::host : gpu_residency::device, false, c.knobs);
+    std::printf("%s: measured %llu B, model %llu B (abc %llu, msm_h %llu, split %llu, lab %llu)\n",
+                c.name, (unsigned long long)tm.device_peak_bytes, (unsigned long long)model.peak(),
+                (unsigned long long)model.abc, (unsigned long long)model.msm_h,
+                (unsigned long long)model.split, (unsigned long long)model.msm_lab);
+    ASSERT_GT(tm.device_peak_bytes, 0u) << c.name << ": the device has no memory pool";
+    EXPECT_LE(tm.device_peak_bytes, model.peak()) << c.name;
+    EXPECT_LE(double(model.peak()), 1.05 * double(tm.device_peak_bytes)) << c.name;
   }
 }
 

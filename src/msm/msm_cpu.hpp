@@ -20,6 +20,9 @@ namespace cuzk::msm {
 struct msm_config {
   /// Window width c in bits, 2..16; 0 picks it from the cost model (choose_window).
   unsigned window_bits = 0;
+  /// GPU only: device bytes one group of windows may take (msm_gpu_plan.hpp plan_groups); 0 is
+  /// GROUP_BYTES. A smaller group fits a smaller card: the same additions in more passes.
+  size_t device_group_bytes = 0;
 };
 
 /// Density and 0/1 masks: the project's read-only bit vector (base/bitmap.hpp).

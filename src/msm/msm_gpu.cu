@@ -108,17 +108,9 @@ __device__ __forceinline__ P from_inner(const typename inner_t<P>::type& p) {
   }
 }
 
-constexpr unsigned SCALAR_BITS = 256;  // windows cover 256 bits so the top carry is absorbed
-// Segments per window at most 2^15 (a segment is ≥ 16 buckets): enough threads to fill the GPU for
-// the reduction, while the segment's closing double-and-add stays a small share of its work.
-constexpr unsigned SEGMENT_MIN_LG = 4;
-constexpr unsigned SEGMENTS_MAX_LG = 15;
-constexpr size_t SEGMENT_SUM_CHUNK = 1024;  // segments per block in the first stage of the sum
 // Threads of a block-sum: 24 KiB of shared memory for G1 (192 B points), 24 KiB for G2 (384 B).
 template <class X>
 constexpr unsigned SUM_THREADS = sizeof(X) <= 192 ? 128 : 64;
-// Partial sums merged per thread and level.
-constexpr uint32_t MERGE_FAN = 64;
 
 unsigned blocks_for(size_t n, unsigned threads) {
   return unsigned((n + threads - 1) / threads);
@@ -393,10 +385,10 @@ typename group_t<G>::jacobian msm_device_impl(const G* d_bases_h, const ff::fr_t
   const unsigned nwin = (SCALAR_BITS + c - 1) / c;
   const size_t per_window = size_t(1) << (c - 1);  // buckets 1..2^(c−1)
   // log2 segments per window: buckets per segment ≥ 2^SEGMENT_MIN_LG, segments ≤ 2^SEGMENTS_MAX_LG.
-  const unsigned seg_lg =
-      (c - 1) <= SEGMENT_MIN_LG ? 0 : std::min((c - 1) - SEGMENT_MIN_LG, SEGMENTS_MAX_LG);
+  const unsigned seg_lg = segments_lg(c);
   const size_t seg_chunk = std::min(size_t(1) << seg_lg, SEGMENT_SUM_CHUNK);
-  const group_plan plan = plan_groups(n, c, sizeof(X));
+  const group_plan plan =
+      plan_groups(n, c, sizeof(X), cfg.device_group_bytes ? cfg.device_group_bytes : GROUP_BYTES);
   const unsigned group = plan.group;
   const uint32_t range = plan.range, ranges = plan.ranges;
 

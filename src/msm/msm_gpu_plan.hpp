@@ -93,7 +93,23 @@ inline unsigned window_by_cost(size_t n) {
   return best;
 }
 
-/// Device memory of one window group (GPU windows are processed g at a time).
+/// Windows cover 256 bits so the top carry is absorbed.
+constexpr unsigned SCALAR_BITS = 256;
+/// Segments per window at most 2^15 (a segment is ≥ 16 buckets): enough threads to fill the GPU
+/// for the reduction, while the segment's closing double-and-add stays a small share of its work.
+constexpr unsigned SEGMENT_MIN_LG = 4;
+constexpr unsigned SEGMENTS_MAX_LG = 15;
+constexpr size_t SEGMENT_SUM_CHUNK = 1024;  ///< segments per block in the first stage of the sum
+constexpr uint32_t MERGE_FAN = 64;          ///< partial sums merged per thread and level
+
+/// log2 segments per window of width c: buckets per segment ≥ 2^SEGMENT_MIN_LG, segments ≤
+/// 2^SEGMENTS_MAX_LG.
+inline unsigned segments_lg(unsigned c) {
+  return (c - 1) <= SEGMENT_MIN_LG ? 0 : std::min((c - 1) - SEGMENT_MIN_LG, SEGMENTS_MAX_LG);
+}
+
+/// Device memory of one window group by default (GPU windows are processed g at a time;
+/// msm_config::device_group_bytes lowers it for small cards).
 constexpr size_t GROUP_BYTES = size_t(12) << 30;
 constexpr uint32_t RANGE_MAX = 128;  // sorted entries per accumulation thread
 constexpr uint32_t RANGE_MIN = 16;
@@ -104,18 +120,50 @@ struct group_plan {
   uint32_t ranges;  ///< ⌈n / range⌉ threads per window
 };
 
-/// Windows per group within GROUP_BYTES (per window: keys and values before and after the sort,
+/// Windows per group within group_bytes (per window: keys and values before and after the sort,
 /// 16 B per term, and points of point_bytes for the buckets, the range slots and the first merge
 /// level), and the range: RANGE_MAX once a group has ≥ 2^23 terms, smaller below (down to
 /// RANGE_MIN) so that small MSMs still have ≈ 2^16 threads.
-inline group_plan plan_groups(size_t n, unsigned c, size_t point_bytes) {
-  const size_t windows = (256 + c - 1) / c, buckets = size_t(1) << (c - 1);
+inline group_plan plan_groups(size_t n, unsigned c, size_t point_bytes,
+                              size_t group_bytes = GROUP_BYTES) {
+  const size_t windows = (SCALAR_BITS + c - 1) / c, buckets = size_t(1) << (c - 1);
   const size_t slots = 2 * ((n + RANGE_MAX - 1) / RANGE_MAX);
   const size_t per_window = 16 * n + point_bytes * (2 * buckets + slots + slots / 64 + 1);
-  const unsigned group = unsigned(std::clamp<size_t>(GROUP_BYTES / per_window, 1, windows));
+  const unsigned group = unsigned(std::clamp<size_t>(group_bytes / per_window, 1, windows));
   uint32_t range = RANGE_MAX;
   while (range > RANGE_MIN && size_t(group) * n < (size_t(range) << 16)) range /= 2;
   return {group, range, uint32_t((n + range - 1) / range)};
+}
+
+/// Upper bounds of CUB's temporary storage, which only a device can size exactly: a radix sort of
+/// n key-value pairs of 32-bit words (the alternate keys and values, 8 B per pair, and the
+/// onesweep's histograms and look-back, under 1 B per pair for tiles of ≥ 1,024 pairs), and an
+/// exclusive scan of n items (tile states of 16 B per tile of ≥ 128 items).
+inline size_t sort_temp_bound(size_t n) {
+  return 9 * n + (size_t(1) << 20);
+}
+inline size_t scan_temp_bound(size_t n) {
+  return n / 8 + 4096;
+}
+
+/// Device bytes msm_device holds at its peak for n terms of XYZZ buckets of xyzz_bytes (G1 192,
+/// G2 384) with the window the prover uses (window_by_cost) and windows grouped within
+/// group_bytes: the allocations of msm_device_impl, all live at once; the merge level's outputs
+/// bounded by 2·slots/MERGE_FAN (a bucket past the fan-in has at most 2·count/MERGE_FAN outputs).
+/// The bases and scalars are the caller's.
+inline size_t msm_scratch_bytes(size_t n, size_t xyzz_bytes, size_t group_bytes = GROUP_BYTES) {
+  if (n == 0) return 0;
+  const unsigned c = window_by_cost(n), seg_lg = segments_lg(c);
+  const size_t per_window = size_t(1) << (c - 1);
+  const group_plan p = plan_groups(n, c, xyzz_bytes, group_bytes);
+  const size_t g = p.group, nb = g * per_window, segs = g << seg_lg;
+  const size_t seg_chunk = std::min(size_t(1) << seg_lg, SEGMENT_SUM_CHUNK);
+  const size_t slots = 2 * g * size_t(p.ranges), merged = 2 * slots / MERGE_FAN + 1;
+  return 16 * g * n                                         // keys, values, sorted keys, values
+         + 8 * nb + 16 * nb                                 // bounds; chunk counts and offsets ×2
+         + xyzz_bytes * (nb + segs + segs / seg_chunk + g)  // buckets, segments, sums, windows
+         + sort_temp_bound(n) + scan_temp_bound(nb)         //
+         + xyzz_bytes * slots + (xyzz_bytes + 4) * merged;  // range slots, merge outputs, owners
 }
 
 /// Batch addition (0/1 scalars): every thread adds the same number of selected bases, wherever
@@ -133,6 +181,21 @@ inline uint32_t batch_per_thread(uint64_t ones, uint32_t requested = 0) {
   if (requested != 0) return std::min(requested, BATCH_PER_MAX);
   const uint64_t per = (ones + (uint64_t(1) << BATCH_THREADS_LG) - 1) >> BATCH_THREADS_LG;
   return uint32_t(std::clamp<uint64_t>(per, BATCH_PER_MIN, BATCH_PER_MAX));
+}
+
+/// Device bytes batch_add_device holds at its peak over n bitmap bits (every bit set at worst):
+/// per word its count and rank (and the rank's scan, freed before the rest), per thread its start
+/// and partial sum, and the first level of the final sum (one point per 1,024 partials).
+inline size_t batch_add_scratch_bytes(size_t n, size_t xyzz_bytes) {
+  if (n == 0) return 0;
+  // batch_per_thread gives ⌈ones/16⌉ threads up to 2^BATCH_THREADS_LG, then about that many,
+  // then ⌈ones/256⌉: never more than this for any ones ≤ n.
+  const size_t words = (n + 63) / 64;
+  const size_t threads =
+      std::max((n + BATCH_PER_MAX - 1) / BATCH_PER_MAX,
+               std::min((n + BATCH_PER_MIN - 1) / BATCH_PER_MIN, size_t(1) << BATCH_THREADS_LG));
+  return 8 * words + std::max(scan_temp_bound(words), 4 * threads + xyzz_bytes * threads +
+                                                          xyzz_bytes * ((threads + 1023) / 1024));
 }
 
 /// Threads whose first one lies in a word of `count` ones that follows `before` ones, with `per`

@@ -21,6 +21,7 @@
 // the tile per two stages) and one at a time when one is left.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -181,6 +182,27 @@ inline std::vector<ff::fr_t> single_twist_table(const ff::fr_t& omega, unsigned 
     acc *= root;
   }
   return t;
+}
+
+/// Device bytes of one domain size's tables in ntt_gpu.cu (tables_t, built once per size and
+/// device context): the two inner tables, eight split power tables (twists ω^±e, cosets g^±i in
+/// natural and bit-reversed order, the scaled coset and the quotient's), and the single twist
+/// tables ω_N'^±j of each block size N' a pass reads them for. 2^27: 22.0 MiB.
+inline size_t device_table_bytes(unsigned lg) {
+  constexpr size_t fr_bytes = 32;
+  const unsigned lg_inner = inner_log(lg), lg_lo = (lg + 1) / 2;
+  size_t elems = 2 * (lg_inner == 0 ? 1 : size_t(1) << (lg_inner - 1));
+  elems += 8 * ((size_t(1) << lg_lo) + (size_t(1) << (lg - lg_lo)));
+  std::vector<unsigned> blocks;
+  for (const pass_t& p : plan(lg)) {
+    if (!single_twist(p)) continue;
+    const unsigned lg_block = p.k + p.lg_slow;
+    if (std::find(blocks.begin(), blocks.end(), lg_block) == blocks.end()) {
+      blocks.push_back(lg_block);
+      elems += 2 * (size_t(1) << lg_block);
+    }
+  }
+  return elems * fr_bytes;
 }
 
 /// Index into the inner table (ω_(2^lg_inner)^i, i < 2^(lg_inner-1)) of the twiddle of the

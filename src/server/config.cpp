@@ -6,6 +6,7 @@
 
 #include <arpa/inet.h>
 #include <sys/stat.h>
+#include <cstdint>
 
 #include <toml++/toml.h>
 #include <algorithm>
@@ -231,6 +232,23 @@ status read_log_level(const std::string& key, const toml::node& n, log_level& ou
   return {};
 }
 
+/// gpus.cpu_fallback: "auto" (4 GiB of parameters at most), "on" (any) or "off" (none).
+status read_cpu_fallback(const std::string& key, const toml::node& n, uint64_t& max_param_bytes) {
+  std::string text;
+  status s = read_string(key, n, text);
+  if (!s.ok()) return s;
+  if (text == "auto") {
+    max_param_bytes = engine::engine_config{}.cpu_fallback_max_param_bytes;
+  } else if (text == "on") {
+    max_param_bytes = UINT64_MAX;
+  } else if (text == "off") {
+    max_param_bytes = 0;
+  } else {
+    return invalid(key, "\"" + text + "\"; expected \"auto\", \"on\" or \"off\"");
+  }
+  return {};
+}
+
 /// srs.param_checks: "on-curve", "batched" or "full".
 status read_param_checks(const std::string& key, const toml::node& n,
                          engine::engine_config::param_checks& out) {
@@ -311,7 +329,11 @@ std::vector<known_table> key_table(daemon_config& c) {
              return invalid(k, "0 leaves the GPUs nothing; use \"auto\" or a size above 0");
            return s;
          }},
-        {"gpu_workers_per_device", u32(c.gpus.gpu_workers_per_device)}},
+        {"gpu_workers_per_device", u32(c.gpus.gpu_workers_per_device)},
+        {"cpu_fallback",
+         [&](auto& k, auto& n) {
+           return read_cpu_fallback(k, n, c.gpus.cpu_fallback_max_param_bytes);
+         }}},
        {}},
       {"scheduler",
        {{"max_batch_size", u32(c.scheduler.max_batch_size)},
@@ -594,6 +616,7 @@ engine::engine_config to_engine_config(const daemon_config& cfg, log_sink sink) 
       cfg.pipeline.max_parallel_synthesis ? cfg.pipeline.max_parallel_synthesis : 18;
   e.host_memory_budget = cfg.memory.total_budget.value_or(0);
   e.device_memory_budget = cfg.gpus.memory_budget.value_or(0);
+  e.cpu_fallback_max_param_bytes = cfg.gpus.cpu_fallback_max_param_bytes;
   e.host_safety_margin = cfg.memory.safety_margin;
   e.param_dir = cfg.srs.param_cache;
   e.params_checks = cfg.srs.param_checks;

@@ -31,6 +31,8 @@
 // |                             |                             | parameters that do not fit it  |
 // |                             |                             | with the prover's working set  |
 // |                             |                             | stay in host memory, streamed  |
+// | gpus.cpu_fallback (ours)    | "auto"                      | cpu_fallback_max_param_bytes:  |
+// |                             |                             | auto 4 GiB, "on" all, "off" 0  |
 // | synthesis.threads           | 0 (every core)              | synthesis_threads (2)          |
 // | pipeline.                   | 18 (0 -> 18)                | max_synthesis_workers (2)      |
 // |   max_parallel_synthesis    |                             |                                |
@@ -119,6 +121,9 @@ struct daemon_config {
     uint32_t gpu_threads = 0;
     uint32_t gpu_workers_per_device = 2;
     std::optional<uint64_t> memory_budget;  ///< per GPU; nullopt: auto
+    /// With no GPU left in rotation, the CPU proves circuits whose parameters are at most this
+    /// many bytes ("auto": 4 GiB, "on": all, "off": none).
+    uint64_t cpu_fallback_max_param_bytes = engine::engine_config{}.cpu_fallback_max_param_bytes;
   } gpus;
   struct scheduler_section {
     uint32_t max_batch_size = 1;

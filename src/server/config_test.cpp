@@ -246,6 +246,29 @@ TEST(daemon_config, gpu_workers_per_device_are_the_engine_lanes) {
   EXPECT_NE(warnings[0].find("gpu_workers_per_device = 0"), std::string::npos) << warnings[0];
 }
 
+// gpus.cpu_fallback (ours): which circuits the CPU proves when no GPU is left in rotation; "auto"
+// (the default) those with at most 4 GiB of parameters, "on" all, "off" none; anything else
+// refused, naming the key.
+TEST(daemon_config, cpu_fallback) {
+  std::vector<std::string> warnings;
+  auto r = parse_daemon_config("", &warnings);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(to_engine_config(*r, {}).cpu_fallback_max_param_bytes, 4 * GiB);
+  const std::pair<const char*, uint64_t> good[] = {
+      {"auto", 4 * GiB}, {"on", UINT64_MAX}, {"off", 0}};
+  for (const auto& [text, want] : good) {
+    r = parse_daemon_config(std::string("[gpus]\ncpu_fallback = \"") + text + "\"\n", &warnings);
+    ASSERT_TRUE(r.ok()) << text << ": " << r.error().to_string();
+    EXPECT_TRUE(warnings.empty()) << text;
+    EXPECT_EQ(to_engine_config(*r, {}).cpu_fallback_max_param_bytes, want) << text;
+  }
+  for (const char* bad : {"\"yes\"", "\"\"", "true", "1"}) {
+    r = parse_daemon_config(std::string("[gpus]\ncpu_fallback = ") + bad + "\n", &warnings);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_TRUE(contains(r.error().message(), "gpus.cpu_fallback")) << r.error().to_string();
+  }
+}
+
 // srs.param_checks (ours): how parameter points are checked on load; the curve equation only by
 // default, "batched" or "full" subgroup checks on request; anything else refused, naming the key.
 TEST(daemon_config, param_checks) {

@@ -81,9 +81,10 @@ struct prove_options_t {
   /// so through `log`.
   int gpu_device = -1;
   /// Device bytes the GPU prover may use; 0: what the device has free when the parameters load.
-  /// Parameters that do not fit it with the prover's working set stay in page-locked host
-  /// memory and are streamed to the device by every partition (choose_residency: a 32 GiB PoRep
-  /// on a 24 GB card).
+  /// The GPU plan that fits it (groth16::choose_gpu_plan, one proof at a time): parameters that
+  /// do not fit it with the prover's working set stay in page-locked host memory and are
+  /// streamed to the device by every partition (a 32 GiB PoRep on a 24 GB card); a budget no plan
+  /// fits is refused before the parameters load, naming the smallest card.
   uint64_t gpu_memory_budget = 0;
   /// Where the prover reports (the backend chosen, a GPU fallback); empty: silent.
   log_sink log;

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 
 #include "groth16/params_io.hpp"
 #include "groth16/prover.hpp"
@@ -134,14 +135,28 @@ result<std::unique_ptr<prover_backend>> open_backend(const std::string& params_p
     return status(s.code(), params_path + " does not fit the circuit: " + s.message());
   }
   srs_residency residency = srs_residency::device;
+  std::optional<groth16::gpu_plan> plan;
   if (opt.gpu_device >= 0) {
-    const uint64_t budget =
+    // One proof at a time, a, b, c from the host (the CLI's path): the plan that fits the budget.
+    groth16::gpu_plan_request req;
+    req.q = file->sizes();
+    req.device_budget =
         opt.gpu_memory_budget ? opt.gpu_memory_budget : gpu_free_bytes(opt.gpu_device);
-    residency = choose_residency(file->sizes(), budget);
+    req.max_lanes = 1;
+    req.witness_on_device = false;
+    auto chosen = groth16::choose_gpu_plan(req);
+    if (chosen) {
+      plan = *chosen;
+      residency = chosen->residency == groth16::gpu_residency::host ? srs_residency::host
+                                                                    : srs_residency::device;
+    } else if (req.device_budget != 0) {  // 0: no device here (the backend falls back, saying so)
+      return status(chosen.error().code(), params_path + ": " + chosen.error().message());
+    }
   }
   auto b = make_prover_backend(*file, opt.params_checks, opt.gpu_device, pool, opt.log,
                                opt.params_progress, residency);
   if (!b) return status(b.error().code(), params_path + ": " + b.error().message());
+  if (plan) (*b)->set_memory_knobs(plan->knobs);
   return std::move(*b);
 }
 

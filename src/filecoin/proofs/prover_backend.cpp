@@ -20,6 +20,27 @@
 namespace cuzk::proofs {
 namespace {
 
+// a, b, c buffers a backend evaluates a plan's rows into on the host, kept for the next proof
+// (huge pages, zeroed by the kernel once): the CPU prover's, and a GPU's whose plan evaluates
+// a, b, c on the host (gpu_memory_knobs::abc_on_device false).
+struct host_abc {
+  r1cs::proving_cs::fr_vector a, b, c;
+  static uint64_t bytes_for(const r1cs::abc_plan& plan) {
+    return 3 * uint64_t(plan.num_rows()) * sizeof(ff::fr_t);
+  }
+  uint64_t bytes() const { return 3 * a.capacity() * sizeof(ff::fr_t); }
+  void size_for(const r1cs::abc_plan& plan) {
+    for (auto* v : {&a, &b, &c}) {
+      *v = r1cs::proving_cs::fr_vector();
+      reserve_huge(*v, plan.num_rows());
+      v->resize(plan.num_rows());
+    }
+  }
+  void release() {
+    for (auto* v : {&a, &b, &c}) *v = r1cs::proving_cs::fr_vector();
+  }
+};
+
 class cpu_backend final : public prover_backend {
  public:
   explicit cpu_backend(groth16::parameters params) : params_(std::move(params)) {}
@@ -31,30 +52,25 @@ class cpu_backend final : public prover_backend {
     return groth16::start(params_, asg, pool, timings);
   }
   uint64_t host_bytes() const override {
-    return groth16::query_bytes(params_.sizes()) + 3 * a_.capacity() * sizeof(ff::fr_t);
+    return groth16::query_bytes(params_.sizes()) + abc_.bytes();
   }
   plan_memory plan_memory_of(const r1cs::abc_plan& plan) const override {
-    return {3 * uint64_t(plan.num_rows()) * sizeof(ff::fr_t), 0};
+    return {host_abc::bytes_for(plan), 0};
   }
-  // a, b, c evaluated into buffers kept for the next proof (huge pages, zeroed by the kernel once).
   status ready_plan(const r1cs::abc_plan& plan) override {
-    for (auto* v : {&a_, &b_, &c_}) {
-      *v = r1cs::proving_cs::fr_vector();
-      reserve_huge(*v, plan.num_rows());
-      v->resize(plan.num_rows());
-    }
+    abc_.size_for(plan);
     return status();
   }
   result<groth16::proof_parts> start_from_plan(const groth16::assignment& witness,
                                                const r1cs::abc_plan& plan, thread_pool& pool,
                                                groth16::prover_timings* timings) override {
-    return start_evaluated(witness, plan, a_, b_, c_, pool, timings);
+    return start_evaluated(witness, plan, abc_.a, abc_.b, abc_.c, pool, timings);
   }
 
  private:
   const groth16::parameters params_;
   const std::string name_ = "cpu";
-  r1cs::proving_cs::fr_vector a_, b_, c_;  // sized for the ready plan
+  host_abc abc_;  // sized for the ready plan
 };
 
 #if defined(CUZK_WITH_CUDA)
@@ -65,30 +81,45 @@ class gpu_backend final : public prover_backend {
   const std::string& name() const override { return name_; }
   const groth16::verifying_key& vk() const override { return dp_->vk(); }
   uint64_t host_bytes() const override {
-    return uint64_t(dp_->vk().ic.size()) * sizeof(ec::g1_affine_t) + dp_->host_bytes();
+    return uint64_t(dp_->vk().ic.size()) * sizeof(ec::g1_affine_t) + dp_->host_bytes() +
+           abc_.bytes();
   }
   result<groth16::proof_parts> start(const groth16::assignment& asg, thread_pool& pool,
                                      groth16::prover_timings* timings) override {
     return groth16::gpu::start(*dp_, asg, pool, timings);
   }
+  // The plan's program on the device, or (abc_on_device false) a, b, c buffers on the host.
   plan_memory plan_memory_of(const r1cs::abc_plan& plan) const override {
+    if (!abc_on_device_) return {host_abc::bytes_for(plan), 0};
     return {0, plan.size().bytes};
   }
   status ready_plan(const r1cs::abc_plan& plan) override {
     program_.reset();
+    abc_.release();
+    if (!abc_on_device_) {
+      abc_.size_for(plan);
+      return status();
+    }
     auto p = groth16::gpu::device_abc_program::upload(plan, dp_->context());
     if (!p) return status(p.error().code(), "uploading the a, b, c plan: " + p.error().message());
     program_ = std::move(*p);
     return status();
   }
-  // a, b, c on the device from the uploaded plan: the host hands over the witness only.
+  // a, b, c on the device from the uploaded plan (the host hands over the witness only), or on
+  // the host into the kept buffers and uploaded.
   result<groth16::proof_parts> start_from_plan(const groth16::assignment& witness,
-                                               const r1cs::abc_plan&, thread_pool& pool,
+                                               const r1cs::abc_plan& plan, thread_pool& pool,
                                                groth16::prover_timings* timings) override {
+    if (!program_) return start_evaluated(witness, plan, abc_.a, abc_.b, abc_.c, pool, timings);
     return groth16::gpu::start(*dp_, *program_, witness, pool, timings);
   }
   uint64_t device_bytes() const override {
     return dp_->bytes() + (program_ ? program_->device_bytes() : 0);
+  }
+  // Where a, b, c are evaluated takes effect at the next prepare_plan.
+  void set_memory_knobs(const groth16::gpu_memory_knobs& k) override {
+    dp_->set_memory_knobs(k);
+    abc_on_device_ = k.abc_on_device;
   }
   result<std::unique_ptr<host_pin>> pin_host(const void* data, size_t bytes) override {
     struct registered final : host_pin {
@@ -105,6 +136,8 @@ class gpu_backend final : public prover_backend {
  private:
   std::unique_ptr<groth16::gpu::device_parameters> dp_;
   std::unique_ptr<groth16::gpu::device_abc_program> program_;  // of the ready plan
+  host_abc abc_;                                               // or its a, b, c on the host
+  bool abc_on_device_ = true;
   const std::string name_;
 };
 #endif
@@ -162,16 +195,6 @@ result<groth16::proof_parts> prover_backend::start_evaluated(
   auto parts = start(asg, pool, timings);
   if (timings) timings->abc = abc_ms;
   return parts;
-}
-
-uint64_t gpu_working_bytes(const groth16::query_sizes& q) {
-  const uint64_t fr = sizeof(ff::fr_t);
-  return 3 * (uint64_t(q.h) + 1) * fr + uint64_t(q.l) * fr + (uint64_t(1) << 30);
-}
-
-srs_residency choose_residency(const groth16::query_sizes& q, uint64_t device_budget) {
-  return groth16::query_bytes(q) + gpu_working_bytes(q) <= device_budget ? srs_residency::device
-                                                                         : srs_residency::host;
 }
 
 uint64_t gpu_free_bytes(int device) {

@@ -14,6 +14,7 @@
 #include "base/status.hpp"
 #include "base/thread_pool.hpp"
 #include "groth16/assignment.hpp"
+#include "groth16/gpu_memory.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/params_io.hpp"
 #include "groth16/prover.hpp"
@@ -39,6 +40,9 @@ class prover_backend {
   virtual uint64_t host_bytes() const = 0;
   /// Device bytes the backend holds (the resident parameters; 0 on the CPU).
   virtual uint64_t device_bytes() const = 0;
+  /// The GPU's memory knobs for every later proof (groth16::gpu_memory_knobs, from the device's
+  /// plan: groth16::choose_gpu_plan); nothing on the CPU.
+  virtual void set_memory_knobs(const groth16::gpu_memory_knobs&) {}
   /// The heavy part of one proof with the backend's parameters.
   virtual result<groth16::proof_parts> start(const groth16::assignment& asg, thread_pool& pool,
                                              groth16::prover_timings* timings) = 0;
@@ -101,14 +105,6 @@ enum class srs_residency {
   host,    ///< page-locked host memory, streamed to the device during every proof's MSMs
 };
 
-/// Device bytes the GPU prover works in beyond the parameters for queries of these sizes: a, b,
-/// c over the domain (3 × m × 32 B, m = h + 1) and the aux witness (l × 32 B) at the peak before
-/// the MSMs, plus 1 GiB for the NTT tables, the plan's share and the MSM's scratch at the largest
-/// chunk. A 32 GiB PoRep partition: 18.2 GB.
-uint64_t gpu_working_bytes(const groth16::query_sizes& q);
-/// device when the parameters and gpu_working_bytes fit `device_budget`, host otherwise (a
-/// 32 GiB PoRep's 47 GB of parameters on a 24 GB card).
-srs_residency choose_residency(const groth16::query_sizes& q, uint64_t device_budget);
 /// The free memory of CUDA device `device` now (0 without CUDA or for a device that fails).
 uint64_t gpu_free_bytes(int device);
 

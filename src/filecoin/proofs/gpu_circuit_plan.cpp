@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "filecoin/proofs/gpu_circuit_plan.hpp"
+
+#include <cstdio>
+
+#include "filecoin/circuits/empty_sector_update_circuit.hpp"
+#include "filecoin/circuits/fallback_post_circuit.hpp"
+#include "filecoin/circuits/params_name.hpp"
+#include "filecoin/circuits/stacked_circuit.hpp"
+#include "filecoin/porep/config.hpp"
+#include "filecoin/post/config.hpp"
+#include "filecoin/snap/config.hpp"
+
+namespace cuzk::proofs {
+namespace {
+
+constexpr uint64_t gib_bytes = uint64_t(1) << 30;
+
+// The query sizes the plan's witness implies (groth16::query_sizes_for): inputs, aux, the domain
+// (the rows' next power of two) and the density counts.
+gpu_circuit_shape shape_from(const r1cs::abc_plan& plan) {
+  const r1cs::density_bitmaps d = plan.densities();
+  groth16::parameters_shape ps;
+  ps.num_inputs = plan.num_inputs();
+  ps.num_aux = plan.num_aux();
+  ps.domain_size = 1;
+  while (ps.domain_size < plan.num_rows()) ps.domain_size <<= 1;
+  ps.a_aux_density = d.a_aux.popcount();
+  ps.b_input_density = d.b_input.popcount();
+  ps.b_aux_density = d.b_aux.popcount();
+  gpu_circuit_shape s;
+  s.q = groth16::query_sizes_for(ps);
+  s.rows = plan.num_rows();
+  s.program_bytes = plan.size().bytes;
+  return s;
+}
+
+std::string gib_text(uint64_t bytes) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f", double(bytes) / double(gib_bytes));
+  return b;
+}
+
+}  // namespace
+
+result<gpu_circuit_shape> gpu_circuit_shape_of(std::string_view circuit,
+                                               std::string_view proof_name) {
+  const auto bad = [&](const std::string& why) {
+    return status(status_code::invalid_argument,
+                  std::string(circuit) + " " + std::string(proof_name) + ": " + why);
+  };
+  result<r1cs::abc_plan> plan = status(status_code::internal, "no plan");
+  gpu_circuit_shape meta;
+  if (circuit == "porep") {
+    const auto proof = porep::parse_registered_seal_proof(proof_name);
+    if (!proof) return bad(proof.error().message());
+    const auto cfg = porep::porep_config(*proof);
+    if (!cfg) return bad(cfg.error().message());
+    plan = synth::stacked_abc_plan(cfg->layers(), cfg->sector.tree_d, cfg->sector.tree_r,
+                                   cfg->challenges_per_partition());
+    meta.proof = std::string(porep::name_of(*proof));
+    meta.params_id = synth::porep_param_id(*cfg);
+    meta.partitions = cfg->partitions();
+  } else if (circuit == "window-post" || circuit == "winning-post") {
+    const auto proof = post::parse_registered_post_proof(proof_name);
+    if (!proof) return bad(proof.error().message());
+    const auto cfg = post::post_config(*proof);
+    if (!cfg) return bad(cfg.error().message());
+    if (post::to_string(cfg->kind) != circuit)
+      return bad("a " + std::string(post::to_string(cfg->kind)) + " proof, not " +
+                 std::string(circuit));
+    plan = synth::fallback_post_abc_plan(*cfg);
+    meta.proof = std::string(post::name_of(*proof));
+    meta.params_id = synth::post_param_id(*cfg);
+  } else if (circuit == "snap") {
+    const auto proof = snap::parse_registered_update_proof(proof_name);
+    if (!proof) return bad(proof.error().message());
+    const auto cfg = snap::update_config(*proof);
+    if (!cfg) return bad(cfg.error().message());
+    plan = synth::empty_sector_update_abc_plan(*cfg);
+    meta.proof = std::string(snap::name_of(*proof));
+    meta.params_id = synth::update_param_id(*cfg);
+    meta.partitions = cfg->partitions;
+  } else {
+    return bad("the circuit is porep, window-post, winning-post or snap");
+  }
+  if (!plan)
+    return status(plan.error().code(), "compiling the a, b, c plan of " + std::string(circuit) +
+                                           ": " + plan.error().message());
+  gpu_circuit_shape s = shape_from(*plan);
+  s.circuit = std::string(circuit);
+  s.proof = meta.proof;
+  s.params_id = meta.params_id;
+  s.partitions = meta.partitions;
+  return s;
+}
+
+std::string gpu_plan_json(const gpu_circuit_shape& s, uint64_t card_bytes, unsigned lanes) {
+  groth16::gpu_plan_request req;
+  req.q = s.q;
+  req.device_budget = card_bytes > gib_bytes ? card_bytes - gib_bytes : 0;
+  req.program_bytes = s.program_bytes;
+  req.max_lanes = lanes;
+  const auto plan = groth16::choose_gpu_plan(req);
+  std::string out = "{\"circuit\":\"" + s.circuit + "\",\"registered_proof\":\"" + s.proof +
+                    "\",\"params_id\":\"" + s.params_id + "\",\"rows\":" + std::to_string(s.rows) +
+                    ",\"partitions\":" + std::to_string(s.partitions) +
+                    ",\"card_bytes\":" + std::to_string(card_bytes) +
+                    ",\"device_budget_bytes\":" + std::to_string(req.device_budget) + ",";
+  if (plan) return out + "\"plan\":" + plan->to_json() + "}";
+  return out + "\"plan\":null,\"refused\":\"" + plan.error().message() + "\"}";
+}
+
+std::string gpu_plan_table(const std::vector<gpu_circuit_shape>& shapes,
+                           const std::vector<unsigned>& card_gib, unsigned lanes) {
+  std::string t = "| circuit | proof | parameters GiB |";
+  std::string rule = "|---|---|---|";
+  for (unsigned g : card_gib) {
+    t += " " + std::to_string(g) + " GiB |";
+    rule += "---|";
+  }
+  t += "\n" + rule + "\n";
+  for (const gpu_circuit_shape& s : shapes) {
+    t += "| " + s.circuit + " | " + s.proof + " | " +
+         gib_text(groth16::gpu_parameter_bytes(s.q, groth16::gpu_residency::device)) + " |";
+    for (unsigned g : card_gib) {
+      groth16::gpu_plan_request req;
+      req.q = s.q;
+      req.device_budget = uint64_t(g - 1) * gib_bytes;
+      req.program_bytes = s.program_bytes;
+      req.max_lanes = lanes;
+      const auto plan = groth16::choose_gpu_plan(req);
+      std::string cell = "—";
+      if (plan) {
+        cell = plan->residency == groth16::gpu_residency::device ? "resident" : "streamed";
+        if (plan->lanes > 1) cell += " ×" + std::to_string(plan->lanes);
+        if (plan->knobs.msm_group_bytes != groth16::gpu_memory_knobs{}.msm_group_bytes)
+          cell += ", MSM groups " + gib_text(plan->knobs.msm_group_bytes);
+        if (!plan->knobs.abc_on_device) cell += ", abc on host";
+        cell += ", " + gib_text(plan->device_peak_bytes);
+      }
+      t += " " + cell + " |";
+    }
+    t += "\n";
+  }
+  return t;
+}
+
+const std::vector<unsigned>& table_card_gib() {
+  static const std::vector<unsigned> cards = {8, 10, 12, 16, 20, 24, 32, 48, 80, 96, 141};
+  return cards;
+}
+
+const std::vector<std::pair<std::string, std::string>>& table_circuits() {
+  static const std::vector<std::pair<std::string, std::string>> c = {
+      {"porep", std::string(porep::name_of(porep::registered_seal_proof::stacked_drg_32gib_v1_1))},
+      {"porep", std::string(porep::name_of(porep::registered_seal_proof::stacked_drg_64gib_v1_1))},
+      {"window-post", std::string(post::name_of(post::registered_post_proof::window_32gib_v1_1))},
+      {"window-post", std::string(post::name_of(post::registered_post_proof::window_64gib_v1_1))},
+      {"winning-post", std::string(post::name_of(post::registered_post_proof::winning_32gib_v1))},
+      {"winning-post", std::string(post::name_of(post::registered_post_proof::winning_64gib_v1))},
+      {"snap", std::string(snap::name_of(snap::registered_update_proof::stacked_drg_32gib_v1))},
+      {"snap", std::string(snap::name_of(snap::registered_update_proof::stacked_drg_64gib_v1))},
+  };
+  return c;
+}
+
+}  // namespace cuzk::proofs

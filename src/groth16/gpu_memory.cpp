@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "groth16/gpu_memory.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "msm/msm_gpu_plan.hpp"
+#include "ntt/ntt_tile.hpp"
+
+namespace cuzk::groth16 {
+namespace {
+
+constexpr uint64_t fr_bytes = sizeof(ff::fr_t);
+constexpr uint64_t g1_bytes = sizeof(g1_affine_t), g2_bytes = sizeof(g2_affine_t);
+constexpr uint64_t g1_xyzz = 4 * sizeof(ff::fp_t), g2_xyzz = 2 * g1_xyzz;
+// prover_gpu.cu's classify kernels run blocks of this many threads.
+constexpr uint64_t classify_threads = 256;
+
+uint64_t words(uint64_t bits) {
+  return (bits + 63) / 64;
+}
+
+// One split kept for its MSMs: the ones bitmap, the others' base and aux indices (count each).
+uint64_t split_bytes(uint64_t count) {
+  return 8 * words(count) + 4 * count + 4 * count;
+}
+
+// What classify holds beside the split it builds, over n aux scalars with a density: the density
+// words, their counts and ranks (and the rank scan's temporary), the two counters, each block's
+// count of others and first index, and the scan over them.
+uint64_t classify_transient(uint64_t n, bool density) {
+  const uint64_t nw = words(n), blocks = (n + classify_threads - 1) / classify_threads;
+  const uint64_t rank = density ? 8 * nw + 4 * nw + msm::gpu::scan_temp_bound(nw) : 0;
+  return rank + 8 + 8 * blocks + msm::gpu::scan_temp_bound(blocks);
+}
+
+// One split's MSM: the ones by batch addition over count bits, or the others gathered in pieces
+// (bases and scalars) with the MSM over a piece; `per` > 0: the bases stream in chunks of `per`
+// points (host residency), which bounds both.
+uint64_t split_msm_bytes(uint64_t count, uint64_t point, uint64_t xyzz, uint64_t per,
+                         const gpu_memory_knobs& k) {
+  if (count == 0) return 0;
+  const uint64_t span = per ? std::min(count, per) : count;
+  const uint64_t piece = std::min(span, k.gather_points);
+  const uint64_t chunk_bounds = per ? 4 * ((count + per - 1) / per + 1) : 0;
+  return chunk_bounds + std::max(msm::gpu::batch_add_scratch_bytes(span, xyzz),
+                                 piece * (point + fr_bytes) +
+                                     msm::gpu::msm_scratch_bytes(piece, xyzz, k.msm_group_bytes));
+}
+
+// The inputs' MSM (a few host scalars; in host residency their bases uploaded too).
+uint64_t inputs_msm_bytes(uint64_t n, uint64_t point, uint64_t xyzz, bool bases_uploaded,
+                          const gpu_memory_knobs& k) {
+  if (n == 0) return 0;
+  return n * fr_bytes + (bases_uploaded ? n * point : 0) +
+         msm::gpu::msm_scratch_bytes(n, xyzz, k.msm_group_bytes);
+}
+
+}  // namespace
+
+uint64_t gpu_proof_memory::peak() const {
+  return std::max({abc, msm_h, split, msm_lab});
+}
+
+gpu_proof_memory gpu_proof_bytes(const query_sizes& q, gpu_residency where, bool witness_on_device,
+                                 const gpu_memory_knobs& k) {
+  gpu_proof_memory r;
+  const bool host = where == gpu_residency::host;
+  const uint64_t m = q.h + 1, n_in = q.ic, n_aux = q.l;
+  const uint64_t na = q.a > q.ic ? q.a - q.ic : 0, nb = q.b_g1;
+  const uint64_t ring = host ? k.ring_bytes : 0;
+  // The ring's halves hold whole 64-bit bitmap words of points (ring_t::points_per_chunk).
+  const auto per = [&](uint64_t point) { return host ? k.ring_bytes / 2 / point / 64 * 64 : 0; };
+  const uint64_t aux = n_aux * fr_bytes, witness = aux + n_in * fr_bytes;
+  r.witness = witness_on_device ? witness : 0;
+  // a, b, c evaluated (or uploaded) and transformed; the quotient reads all three.
+  r.abc = r.witness + 3 * m * fr_bytes + ring;
+  // h in a's buffer; b and c back in the pool. Host residency: one MSM per streamed chunk.
+  const uint64_t h_terms = host ? std::min(q.h, per(g1_bytes)) : q.h;
+  r.msm_h = r.witness + m * fr_bytes + ring +
+            msm::gpu::msm_scratch_bytes(h_terms, g1_xyzz, k.msm_group_bytes);
+  // aux on the device (uploaded now when a, b, c came from the host), the three splits built
+  // one after the other (L over every aux, A and B over their densities).
+  const uint64_t held = aux + (witness_on_device ? n_in * fr_bytes : 0) + ring;
+  const uint64_t splits = split_bytes(n_aux) + split_bytes(na) + split_bytes(nb);
+  r.split = held + splits + classify_transient(n_aux, true);
+  // The MSMs over the splits, one at a time.
+  const uint64_t lab = std::max({split_msm_bytes(n_aux, g1_bytes, g1_xyzz, per(g1_bytes), k),
+                                 split_msm_bytes(na, g1_bytes, g1_xyzz, per(g1_bytes), k),
+                                 split_msm_bytes(nb, g1_bytes, g1_xyzz, per(g1_bytes), k),
+                                 split_msm_bytes(nb, g2_bytes, g2_xyzz, per(g2_bytes), k),
+                                 inputs_msm_bytes(n_in, g1_bytes, g1_xyzz, host, k),
+                                 inputs_msm_bytes(n_in, g2_bytes, g2_xyzz, host, k)});
+  r.msm_lab = held + splits + lab;
+  return r;
+}
+
+uint64_t gpu_parameter_bytes(const query_sizes& q, gpu_residency where) {
+  if (where == gpu_residency::host) return 0;
+  return uint64_t(q.h + q.l + q.a + q.b_g1) * g1_bytes + uint64_t(q.b_g2) * g2_bytes;
+}
+
+uint64_t gpu_ntt_table_bytes(const query_sizes& q) {
+  unsigned lg = 0;
+  while ((uint64_t(1) << lg) < q.h + 1) ++lg;
+  return ntt::tile::device_table_bytes(lg);
+}
+
+namespace {
+
+gpu_plan make_plan(const gpu_plan_request& r, gpu_residency where, unsigned lanes,
+                   gpu_memory_knobs k) {
+  k.abc_on_device = k.abc_on_device && r.witness_on_device;
+  gpu_plan p;
+  p.residency = where;
+  p.lanes = lanes;
+  p.knobs = k;
+  if (where == gpu_residency::host) {
+    // No larger than two halves of the largest query (and a bitmap word of points of slack):
+    // a small circuit streams through a small ring.
+    const uint64_t largest =
+        std::max({uint64_t(r.q.h), uint64_t(r.q.l), uint64_t(r.q.a), uint64_t(r.q.b_g1)}) *
+        g1_bytes;
+    const uint64_t enough = 2 * (std::max(largest, uint64_t(r.q.b_g2) * g2_bytes) + 64 * g2_bytes);
+    p.knobs.ring_bytes = std::max(gpu_min_ring_bytes, std::min(k.ring_bytes, enough));
+  }
+  p.parameter_bytes = gpu_parameter_bytes(r.q, where);
+  p.fixed_bytes = (k.abc_on_device ? r.program_bytes : 0) + gpu_ntt_table_bytes(r.q);
+  const gpu_proof_memory m = gpu_proof_bytes(r.q, where, k.abc_on_device, p.knobs);
+  p.proof_peak = m.peak();
+  // A lane beside the proving one holds its uploaded witness while it waits for the device.
+  p.lane_bytes = m.witness;
+  p.device_peak_bytes =
+      p.parameter_bytes + p.fixed_bytes + p.proof_peak + uint64_t(lanes - 1) * p.lane_bytes;
+  const uint64_t points = query_bytes(r.q) - uint64_t(r.q.ic) * sizeof(g1_affine_t);
+  // Parameters in host memory, and the a, b, c the host evaluates (the engine charges them with
+  // the plan: prover_backend::plan_memory_of).
+  p.host_bytes =
+      (where == gpu_residency::host ? points : 0) +
+      (r.witness_on_device && !k.abc_on_device ? 3 * (uint64_t(r.q.h) + 1) * fr_bytes : 0);
+  p.streamed_bytes = where == gpu_residency::host ? points : 0;
+  return p;
+}
+
+// The knobs from the fastest (the MSM's 12 GiB window groups, others in pieces of 2^25) to
+// those of the smallest cards.
+constexpr std::pair<uint64_t, uint64_t> knob_steps[] = {
+    {uint64_t(12) << 30, uint64_t(1) << 25},
+    {uint64_t(4) << 30, uint64_t(1) << 24},
+    {uint64_t(1) << 30, uint64_t(1) << 22},
+    {uint64_t(256) << 20, uint64_t(1) << 20},
+};
+constexpr uint64_t ring_steps[] = {uint64_t(3) << 30, uint64_t(1) << 30, uint64_t(256) << 20,
+                                   uint64_t(64) << 20};
+
+}  // namespace
+
+std::vector<gpu_plan> gpu_plan_candidates(const gpu_plan_request& r) {
+  std::vector<gpu_plan> out;
+  gpu_memory_knobs k;
+  const auto with_knobs = [&](size_t step) {
+    k.msm_group_bytes = knob_steps[step].first;
+    k.gather_points = knob_steps[step].second;
+  };
+  // Resident, a, b, c from the program: every lane, then one lane with smaller knobs.
+  with_knobs(0);
+  for (unsigned lanes = std::max(1u, r.max_lanes); lanes >= 1; --lanes)
+    out.push_back(make_plan(r, gpu_residency::device, lanes, k));
+  for (size_t i = 1; i < std::size(knob_steps); ++i) {
+    with_knobs(i);
+    out.push_back(make_plan(r, gpu_residency::device, 1, k));
+  }
+  // Then a, b, c from the host (no witness or program on the device), then the parameters in host
+  // memory with either, through smaller rings.
+  if (r.witness_on_device) {
+    k.abc_on_device = false;
+    for (size_t i = 0; i < std::size(knob_steps); ++i) {
+      with_knobs(i);
+      out.push_back(make_plan(r, gpu_residency::device, 1, k));
+    }
+  }
+  for (bool abc_on_device : {true, false}) {
+    if (!abc_on_device && !r.witness_on_device) break;  // a, b, c come from the host already
+    k.abc_on_device = abc_on_device;
+    for (uint64_t ring : ring_steps) {
+      k.ring_bytes = ring;
+      for (size_t i = 0; i < std::size(knob_steps); ++i) {
+        with_knobs(i);
+        out.push_back(make_plan(r, gpu_residency::host, 1, k));
+      }
+    }
+  }
+  return out;
+}
+
+result<gpu_plan> choose_gpu_plan(const gpu_plan_request& r) {
+  const std::vector<gpu_plan> c = gpu_plan_candidates(r);
+  for (const gpu_plan& p : c)
+    if (p.device_peak_bytes <= r.device_budget) return p;
+  uint64_t least = c.front().device_peak_bytes;
+  for (const gpu_plan& p : c) least = std::min(least, p.device_peak_bytes);
+  char msg[320];
+  std::snprintf(msg, sizeof msg,
+                "no GPU plan fits %.2f GiB of device memory: the smallest (parameters in host "
+                "memory, smallest knobs) needs %.2f GiB, a card of %.2f GiB with the automatic "
+                "budget (gpus.memory_budget: the card's memory minus 1 GiB)",
+                double(r.device_budget) / double(1ull << 30), double(least) / double(1ull << 30),
+                double(least) / double(1ull << 30) + 1);
+  return status(status_code::resource_exhausted, msg);
+}
+
+std::string gpu_plan::to_json() const {
+  char buf[640];
+  std::snprintf(buf, sizeof buf,
+                "{\"mode\":\"%s\",\"lanes\":%u,\"device_peak_bytes\":%llu,"
+                "\"parameter_bytes\":%llu,\"fixed_bytes\":%llu,\"proof_peak_bytes\":%llu,"
+                "\"lane_bytes\":%llu,\"host_bytes\":%llu,\"streamed_bytes\":%llu,"
+                "\"msm_group_bytes\":%llu,\"gather_points\":%llu,\"ring_bytes\":%llu,"
+                "\"abc\":\"%s\"}",
+                residency == gpu_residency::device ? "resident" : "streamed", lanes,
+                (unsigned long long)device_peak_bytes, (unsigned long long)parameter_bytes,
+                (unsigned long long)fixed_bytes, (unsigned long long)proof_peak,
+                (unsigned long long)lane_bytes, (unsigned long long)host_bytes,
+                (unsigned long long)streamed_bytes, (unsigned long long)knobs.msm_group_bytes,
+                (unsigned long long)knobs.gather_points,
+                (unsigned long long)(residency == gpu_residency::host ? knobs.ring_bytes : 0),
+                knobs.abc_on_device ? "device" : "host");
+  return buf;
+}
+
+}  // namespace cuzk::groth16

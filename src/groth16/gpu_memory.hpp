@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+// The GPU prover's device memory, from formulas (no device needed): every buffer prover_gpu.cu
+// takes for one proof, phase by phase, and what a device holds for a circuit beside its proofs.
+// One place for these formulas: prover_gpu.cu allocates what they count (the order and lifetime
+// of its buffers are the phases below), the MSM's own share is msm::gpu::msm_scratch_bytes and
+// batch_add_scratch_bytes, the NTT tables ntt::tile::device_table_bytes. The engine plans a GPU
+// from them (filecoin/proofs/gpu_plan.hpp); the `gpu` tests compare them with the device pool's
+// measured peak (prover_timings::device_peak_bytes).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/status.hpp"
+
+#include "groth16/keys.hpp"
+
+namespace cuzk::groth16 {
+
+/// What a proof may take on the device besides its fixed buffers: the knobs a plan turns for a
+/// smaller card (fewer MSM windows at a time, the scattered "other" terms gathered in pieces).
+struct gpu_memory_knobs {
+  /// Device bytes one group of MSM windows may take (msm_config::device_group_bytes).
+  uint64_t msm_group_bytes = uint64_t(12) << 30;
+  /// The most "other" (neither 0 nor 1) terms of one MSM gathered at once: bases and scalars
+  /// gathered and summed in pieces of this many, so a dense witness (WindowPoSt) needs no more
+  /// than a sparse one.
+  uint64_t gather_points = uint64_t(1) << 25;
+  /// Parameters in host memory: the device ring they stream through (two halves).
+  uint64_t ring_bytes = uint64_t(3) << 30;
+  /// a, b, c evaluated on the device from the compiled plan's program (the witness uploaded);
+  /// false: evaluated on the host into buffers kept for the next proof and uploaded (the device
+  /// holds neither the program nor the witness during the transforms: what a 16 GiB card needs
+  /// for a 32 GiB PoRep).
+  bool abc_on_device = true;
+  bool operator==(const gpu_memory_knobs&) const = default;
+};
+
+/// The smallest ring host residency takes: halves of 64 G2 points (a whole bitmap word of
+/// points; 128 G1 points) and room for their alignment.
+constexpr uint64_t gpu_min_ring_bytes = 2 * 64 * sizeof(g2_affine_t) + 512;
+
+/// Where the parameters' points are for a proof.
+enum class gpu_residency { device, host };
+
+/// One proof's device bytes beyond the parameters, the compiled plan and the NTT tables, at each
+/// phase of prover_gpu.cu's start (the largest is the proof's peak), for query sizes q (the
+/// witness counts follow: inputs = ic, aux = l, domain m = h + 1, a and b terms at most a − ic
+/// and b_g1), whatever the witness's values (every term "other" at worst, up to gather_points).
+struct gpu_proof_memory {
+  uint64_t abc = 0;      ///< a, b, c over the domain (+ the witness when it is on the device)
+  uint64_t msm_h = 0;    ///< h and the H MSM
+  uint64_t split = 0;    ///< the 0/1 splits of L, A and B being built
+  uint64_t msm_lab = 0;  ///< the L, A, B1, B2 MSMs over the splits
+  uint64_t peak() const;
+  /// The witness (inputs and aux) a proof uploads before it takes the device (the engine's second
+  /// lane holds this while the first one's kernels run).
+  uint64_t witness = 0;
+};
+
+/// `witness_on_device`: a, b, c evaluated on the device from a compiled plan (the engine's path):
+/// the witness is uploaded first and stays until the last MSM. Otherwise a, b, c come from the
+/// host and aux goes up after h.
+gpu_proof_memory gpu_proof_bytes(const query_sizes& q, gpu_residency where, bool witness_on_device,
+                                 const gpu_memory_knobs& knobs);
+
+/// Device bytes a circuit's parameters hold resident: the five queries (query_bytes).
+uint64_t gpu_parameter_bytes(const query_sizes& q, gpu_residency where);
+/// Device bytes of the NTT tables for the domain of q (one copy per device and domain size).
+uint64_t gpu_ntt_table_bytes(const query_sizes& q);
+
+/// A GPU's plan for a circuit: where its parameters live, how many prover lanes may prove side
+/// by side, the knobs, and the device bytes it holds at its peak (all formulas above).
+struct gpu_plan {
+  gpu_residency residency = gpu_residency::device;
+  unsigned lanes = 1;
+  gpu_memory_knobs knobs;
+  uint64_t parameter_bytes = 0;  ///< resident parameters (gpu_parameter_bytes)
+  uint64_t fixed_bytes = 0;      ///< the compiled plan's program and the NTT tables
+  uint64_t proof_peak = 0;       ///< one proof's peak (gpu_proof_bytes(...).peak())
+  uint64_t lane_bytes = 0;       ///< each further lane's witness, held while it waits
+  uint64_t device_peak_bytes = 0;
+  uint64_t host_bytes = 0;      ///< page-locked host bytes (parameters in host memory)
+  uint64_t streamed_bytes = 0;  ///< bytes over the host link per proof
+  std::string to_json() const;
+};
+
+/// What a plan is chosen for.
+struct gpu_plan_request {
+  query_sizes q{};
+  uint64_t device_budget = 0;     ///< bytes the plan may hold on the device
+  uint64_t program_bytes = 0;     ///< the compiled a, b, c plan's device program (0: none)
+  unsigned max_lanes = 2;         ///< gpus.gpu_workers_per_device
+  bool witness_on_device = true;  ///< a, b, c from the compiled plan (the engine's path)
+};
+
+/// The plans in the order of preference: resident with max_lanes lanes, then fewer, then the
+/// smaller knobs, then the parameters in host memory (one lane) with default and smaller knobs
+/// and rings. The first whose device_peak_bytes fits the budget is the plan.
+std::vector<gpu_plan> gpu_plan_candidates(const gpu_plan_request& r);
+/// The first candidate that fits; resource_exhausted naming the smallest device that would
+/// prove the circuit (the last candidate's peak) when none does.
+result<gpu_plan> choose_gpu_plan(const gpu_plan_request& r);
+
+}  // namespace cuzk::groth16

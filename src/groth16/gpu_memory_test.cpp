@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+// The device-memory formulas and the plan ladder (gpu_memory.hpp) on the CPU; the GPU test
+// Groth16Gpu.DevicePeakWithinModel compares them with the device pool's measured peak.
+#include "groth16/gpu_memory.hpp"
+
+#include <gtest/gtest.h>
+
+#include "msm/msm_gpu_plan.hpp"
+#include "ntt/ntt_tile.hpp"
+
+namespace cuzk::groth16 {
+namespace {
+
+// A 32 GiB PoRep partition (FILECOIN.md §3.5: 328 inputs, 130,169,893 aux, a_aux density
+// 129,753,292, b_input 1, b_aux 33,112,281; domain 2^27).
+constexpr query_sizes porep32g{328,          (size_t(1) << 27) - 1, 130169893, 328 + 129753292,
+                               1 + 33112281, 1 + 33112281};
+
+TEST(GpuMemory, ParametersOfA32GiBPoRepPartition) {
+  // (2^27 − 1 + 130,169,893 + 129,753,620 + 33,112,282) G1 points of 96 B and 33,112,282 G2
+  // points of 192 B: 47.37 GB, the decoded size HARDWARE.md gives (47.4 GB, 44.1 GiB).
+  EXPECT_EQ(gpu_parameter_bytes(porep32g, gpu_residency::device), 47'373'896'256ull);
+  EXPECT_EQ(gpu_parameter_bytes(porep32g, gpu_residency::host), 0u);
+}
+
+TEST(GpuMemory, NttTablesByHand) {
+  // 2^27: inner tables 2 × 2^9, split tables 8 × (2^14 + 2^13), the middle pass's single twist
+  // tables 2 × 2^18 (passes of 9, 8 and 10 stages; only the middle block of 2^18 qualifies).
+  EXPECT_EQ(ntt::tile::device_table_bytes(27), (2 * 512 + 8 * (16384 + 8192) + 2 * 262144) * 32u);
+  EXPECT_EQ(gpu_ntt_table_bytes(porep32g), ntt::tile::device_table_bytes(27));
+}
+
+TEST(GpuMemory, MsmScratchFollowsTheGroupBudget) {
+  for (size_t n : {size_t(1000), size_t(1) << 20, size_t(1) << 24, size_t(1) << 27}) {
+    const size_t big = msm::gpu::msm_scratch_bytes(n, 192);
+    const size_t small = msm::gpu::msm_scratch_bytes(n, 192, size_t(256) << 20);
+    EXPECT_LE(small, big) << n;
+    // At least one window's keys and values before and after the sort, and CUB's alternates.
+    EXPECT_GE(small, 16 * n + 8 * n) << n;
+  }
+  // 2^27 terms with the default 12 GiB: three windows of 22 bits at once (GPU.md, msm notes).
+  EXPECT_EQ(msm::gpu::plan_groups(size_t(1) << 27, 22, 192).group, 3u);
+  EXPECT_EQ(msm::gpu::plan_groups(size_t(1) << 27, 22, 192, size_t(1) << 30).group, 1u);
+  EXPECT_EQ(msm::gpu::msm_scratch_bytes(0, 192), 0u);
+  EXPECT_EQ(msm::gpu::batch_add_scratch_bytes(0, 192), 0u);
+}
+
+TEST(GpuMemory, ProofPhases) {
+  gpu_memory_knobs k;
+  const gpu_proof_memory dev = gpu_proof_bytes(porep32g, gpu_residency::device, true, k);
+  const gpu_proof_memory host_abc = gpu_proof_bytes(porep32g, gpu_residency::device, false, k);
+  // The witness (inputs and aux, 32 B each) is on the device during a, b, c only when the
+  // program evaluates them there; a, b, c are 3 × 2^27 × 32 B either way.
+  EXPECT_EQ(dev.witness, (328 + 130169893ull) * 32);
+  EXPECT_EQ(host_abc.witness, 0u);
+  EXPECT_EQ(dev.abc - host_abc.abc, dev.witness);
+  EXPECT_EQ(host_abc.abc, 3 * (uint64_t(1) << 27) * 32);
+  EXPECT_EQ(dev.peak(), std::max({dev.abc, dev.msm_h, dev.split, dev.msm_lab}));
+  // Smaller gather pieces and MSM groups lower the MSM phases, not a, b, c.
+  gpu_memory_knobs small;
+  small.msm_group_bytes = uint64_t(256) << 20;
+  small.gather_points = uint64_t(1) << 20;
+  const gpu_proof_memory s = gpu_proof_bytes(porep32g, gpu_residency::device, true, small);
+  EXPECT_EQ(s.abc, dev.abc);
+  EXPECT_LT(s.msm_h, dev.msm_h);
+  EXPECT_LT(s.msm_lab, dev.msm_lab);
+  // Host residency adds the ring to every phase and bounds the MSMs by its chunks.
+  const gpu_proof_memory h = gpu_proof_bytes(porep32g, gpu_residency::host, true, k);
+  EXPECT_EQ(h.abc, dev.abc + k.ring_bytes);
+}
+
+TEST(GpuMemory, CandidatesRunFromFastestToSmallest) {
+  gpu_plan_request r;
+  r.q = porep32g;
+  r.program_bytes = uint64_t(389) << 20;
+  const std::vector<gpu_plan> c = gpu_plan_candidates(r);
+  ASSERT_GE(c.size(), 4u);
+  EXPECT_EQ(c[0].residency, gpu_residency::device);
+  EXPECT_EQ(c[0].lanes, 2u);
+  EXPECT_EQ(c[0].device_peak_bytes,
+            c[0].parameter_bytes + c[0].fixed_bytes + c[0].proof_peak + c[0].lane_bytes);
+  EXPECT_EQ(c[1].lanes, 1u);
+  for (size_t i = 1; i < c.size(); ++i) {
+    // Each residency block shrinks step by step.
+    if (c[i].residency == c[i - 1].residency &&
+        c[i].knobs.abc_on_device == c[i - 1].knobs.abc_on_device &&
+        c[i].knobs.ring_bytes == c[i - 1].knobs.ring_bytes) {
+      EXPECT_LE(c[i].device_peak_bytes, c[i - 1].device_peak_bytes) << i;
+    }
+    if (c[i].residency == gpu_residency::host) {
+      EXPECT_EQ(c[i].parameter_bytes, 0u);
+    }
+    if (!c[i].knobs.abc_on_device) {
+      EXPECT_EQ(c[i].fixed_bytes, gpu_ntt_table_bytes(r.q));
+    }
+  }
+  EXPECT_EQ(c.back().residency, gpu_residency::host);
+}
+
+TEST(GpuMemory, ChooseTakesTheFirstThatFits) {
+  gpu_plan_request r;
+  r.q = porep32g;
+  r.program_bytes = uint64_t(389) << 20;
+  const std::vector<gpu_plan> c = gpu_plan_candidates(r);
+  r.device_budget = c[0].device_peak_bytes;
+  EXPECT_EQ(choose_gpu_plan(r)->lanes, 2u);
+  r.device_budget = c[0].device_peak_bytes - 1;
+  EXPECT_EQ(choose_gpu_plan(r)->lanes, 1u);
+  // Cards by their automatic budget (the card minus 1 GiB): an H200 and an H100 80 GB keep the
+  // parameters resident with two lanes; 24 and 16 GiB stream them (16: a, b, c from the host);
+  // 12 GiB is refused, naming the smallest that would do.
+  const auto on = [&](unsigned card_gib) {
+    r.device_budget = (uint64_t(card_gib) - 1) << 30;
+    return choose_gpu_plan(r);
+  };
+  EXPECT_EQ(on(141)->lanes, 2u);
+  EXPECT_EQ(on(80)->residency, gpu_residency::device);
+  EXPECT_EQ(on(24)->residency, gpu_residency::host);
+  ASSERT_TRUE(on(16).ok());
+  EXPECT_EQ(on(16)->residency, gpu_residency::host);
+  EXPECT_FALSE(on(16)->knobs.abc_on_device);
+  const auto refused = on(12);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code(), status_code::resource_exhausted);
+  EXPECT_NE(refused.error().message().find("the smallest"), std::string::npos);
+  for (const gpu_plan& p : c) {
+    r.device_budget = p.device_peak_bytes;
+    const auto got = choose_gpu_plan(r);
+    ASSERT_TRUE(got.ok());
+    EXPECT_LE(got->device_peak_bytes, p.device_peak_bytes);
+  }
+}
+
+TEST(GpuMemory, SmallCircuitsStreamThroughASmallRing) {
+  gpu_plan_request r;
+  r.q = {2, 1023, 5000, 3000, 2500, 2500};
+  for (const gpu_plan& p : gpu_plan_candidates(r)) {
+    if (p.residency != gpu_residency::host) continue;
+    EXPECT_LE(p.knobs.ring_bytes, 2 * (5000 * 96 + 64 * 192));
+    EXPECT_GE(p.knobs.ring_bytes, gpu_min_ring_bytes);
+  }
+}
+
+}  // namespace
+}  // namespace cuzk::groth16
