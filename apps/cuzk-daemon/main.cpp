@@ -106,6 +106,7 @@ int run(int argc, char** argv) {
   if (cfg->daemon.status_listen) opt.status_listen = cfg->daemon.status_listen->text;
   opt.drain_timeout = cfg->daemon.drain_timeout;
   opt.engine = cuzk::server::to_engine_config(*cfg, sink);
+  opt.preload = cuzk::server::preload_order(cfg->srs.preload);
   // The Rust cuzk's switch for its pre-compiled constraint evaluator (CUZK.md §1.6): here, a, b,
   // c synthesized on the host instead of evaluated from the compiled plan on the prover.
   if (const char* v = std::getenv("CUZK_DISABLE_PCE"); v && std::string_view(v) == "1") {

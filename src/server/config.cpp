@@ -204,6 +204,26 @@ status read_status_listen(const std::string& key, const toml::node& n,
   return {};
 }
 
+/// srs.preload: an array of circuit ids (strings; the engine names the unknown ones at start),
+/// each once.
+status read_circuit_ids(const std::string& key, const toml::node& n,
+                        std::vector<std::string>& out) {
+  const auto* arr = n.as_array();
+  if (!arr) return wrong_type(key, "an array of circuit ids", n);
+  std::vector<std::string> ids;
+  for (size_t i = 0; i < arr->size(); ++i) {
+    std::string id;
+    if (status s = read_string(key + "[" + std::to_string(i) + "]", *arr->get(i), id); !s.ok())
+      return s;
+    if (id.empty()) return invalid(key, "an empty circuit id");
+    if (std::find(ids.begin(), ids.end(), id) != ids.end())
+      return invalid(key, quoted(id) + " is listed twice");
+    ids.push_back(std::move(id));
+  }
+  out = std::move(ids);
+  return {};
+}
+
 status read_devices(const std::string& key, const toml::node& n, std::vector<int>& out) {
   const auto* arr = n.as_array();
   if (!arr) return wrong_type(key, "an array of GPU ordinals", n);
@@ -304,8 +324,9 @@ std::vector<known_table> key_table(daemon_config& c) {
            return s;
          }},
         {"param_checks",
-         [&](auto& k, auto& n) { return read_param_checks(k, n, c.srs.param_checks); }}},
-       {"preload"}},
+         [&](auto& k, auto& n) { return read_param_checks(k, n, c.srs.param_checks); }},
+        {"preload", [&](auto& k, auto& n) { return read_circuit_ids(k, n, c.srs.preload); }}},
+       {}},
       {"memory",
        {{"total_budget",
          [&](auto& k, auto& n) {
@@ -604,6 +625,15 @@ result<daemon_config> load_daemon_config(const std::string& path,
   for (auto& w : file_warnings) warn(warnings, path + ": " + w);
   if (!cfg) return status(cfg.error().code(), path + ": " + cfg.error().message());
   return cfg;
+}
+
+std::vector<std::string> preload_order(std::vector<std::string> ids) {
+  const auto rank = [](const std::string& id) {
+    return id.rfind("winning-", 0) == 0 ? 0 : id.rfind("wpost-", 0) == 0 ? 1 : 2;
+  };
+  std::stable_sort(ids.begin(), ids.end(),
+                   [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
+  return ids;
 }
 
 engine::engine_config to_engine_config(const daemon_config& cfg, log_sink sink) {

@@ -66,8 +66,10 @@
 // - logging.format (none): never wired in Rust; kept for the daemon.
 // engine_config fields no key sets keep their defaults: disable_gpus, cpu_worker_with_gpus,
 // result_retention, max_retained_results.
-// Deprecated keys, ignored with a warning as in Rust: srs.preload, memory.pinned_budget,
-// memory.working_memory_budget, synthesis.partition_workers.
+// Deprecated keys, ignored with a warning as in Rust: memory.pinned_budget,
+// memory.working_memory_budget, synthesis.partition_workers. srs.preload, deprecated and ignored
+// by Rust, is ours again: circuit ids ("winning-32g", "wpost-32g", "porep-32g", ...) loaded at
+// start, PoSt first (daemon_options::preload).
 #pragma once
 
 #include <chrono>
@@ -110,6 +112,9 @@ struct daemon_config {
     std::string param_cache = "/data/zk/params";
     engine::engine_config::param_checks param_checks =
         engine::engine_config::param_checks::on_curve;
+    /// Circuit ids loaded when the daemon starts, PoSt first (ours; the Rust cuzk ignores the
+    /// key): a restarted daemon proves a WinningPoSt without waiting for its parameters.
+    std::vector<std::string> preload;
   } srs;
   struct memory_section {
     std::optional<uint64_t> total_budget;  ///< nullopt: auto
@@ -162,6 +167,10 @@ result<daemon_config> load_daemon_config(const std::string& path,
 /// The engine configuration the daemon config means (table above). Messages below
 /// logging.level are dropped before they reach `sink`.
 engine::engine_config to_engine_config(const daemon_config& cfg, log_sink sink = {});
+
+/// The order srs.preload runs in: WinningPoSt ("winning-…"), then WindowPoSt ("wpost-…"), then
+/// the rest, each as listed (a restarted daemon is ready for the deadline-bound proofs first).
+std::vector<std::string> preload_order(std::vector<std::string> ids);
 
 // Strict value parsers; `key` only names the setting in error messages.
 

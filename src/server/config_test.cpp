@@ -246,6 +246,30 @@ TEST(daemon_config, gpu_workers_per_device_are_the_engine_lanes) {
   EXPECT_NE(warnings[0].find("gpu_workers_per_device = 0"), std::string::npos) << warnings[0];
 }
 
+// srs.preload (deprecated and ignored by Rust; ours): circuit ids loaded at start, each once, in
+// the order preload_order gives (WinningPoSt, WindowPoSt, the rest); not an array of strings, an
+// empty id or an id listed twice is refused, naming the key.
+TEST(daemon_config, srs_preload) {
+  std::vector<std::string> warnings;
+  auto r = parse_daemon_config("", &warnings);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_TRUE(r->srs.preload.empty());
+  r = parse_daemon_config(
+      "[srs]\npreload = [\"porep-32g\", \"wpost-32g\", \"snap-32g\", \"winning-32g\"]\n",
+      &warnings);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(r->srs.preload,
+            (std::vector<std::string>{"porep-32g", "wpost-32g", "snap-32g", "winning-32g"}));
+  EXPECT_EQ(preload_order(r->srs.preload),
+            (std::vector<std::string>{"winning-32g", "wpost-32g", "porep-32g", "snap-32g"}));
+  for (const char* bad : {"\"porep-32g\"", "[1]", "[\"\"]", "[\"porep-32g\", \"porep-32g\"]"}) {
+    r = parse_daemon_config(std::string("[srs]\npreload = ") + bad + "\n", &warnings);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_TRUE(contains(r.error().message(), "srs.preload")) << r.error().to_string();
+  }
+}
+
 // gpus.cpu_fallback (ours): which circuits the CPU proves when no GPU is left in rotation; "auto"
 // (the default) those with at most 4 GiB of parameters, "on" all, "off" none; anything else
 // refused, naming the key.
@@ -299,7 +323,6 @@ TEST(daemon_config, each_deprecated_key_warns_by_name) {
     std::string_view text, key;
   };
   const deprecated_case cases[] = {
-      {"[srs]\npreload = [\"porep-32g\"]\n", "srs.preload"},
       {"[memory]\npinned_budget = \"10GiB\"\n", "memory.pinned_budget"},
       {"[memory]\nworking_memory_budget = \"10GiB\"\n", "memory.working_memory_budget"},
       {"[synthesis]\npartition_workers = 4\n", "synthesis.partition_workers"},

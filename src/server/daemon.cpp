@@ -130,6 +130,26 @@ status run_daemon(const daemon_options& opt) {
   if (health) health->SetServingStatus(true);
   logf(opt.log, log_level::info, "cuzk.v1 serving on %s", opt.listen.c_str());
 
+  // Parameters named by srs.preload, loaded in the background while the daemon already serves.
+  std::thread preload_thread;
+  if (!opt.preload.empty()) {
+    engine::proving_engine* e = eng->get();
+    preload_thread = std::thread([e, ids = opt.preload, log = opt.log] {
+      for (const std::string& id : ids) {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto r = e->preload(id);
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (!r) {
+          logf(log, log_level::error, "srs.preload %s: %s", id.c_str(),
+               r.error().to_string().c_str());
+        } else {
+          logf(log, log_level::info, "srs.preload %s: ready in %.1f s", id.c_str(), s);
+        }
+      }
+    });
+  }
+
   std::atomic<bool> serving{true};
   std::unique_ptr<httplib::Server> http;
   std::thread http_thread;
@@ -198,6 +218,7 @@ status run_daemon(const daemon_options& opt) {
   // The engine finishes (cancelled jobs end at their next phase boundary), so every waiting
   // Prove/AwaitProof gets its answer before the server closes.
   (*eng)->shutdown();
+  if (preload_thread.joinable()) preload_thread.join();
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   if (http) {
     http->stop();

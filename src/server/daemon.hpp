@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "base/log.hpp"
 #include "base/status.hpp"
@@ -23,6 +24,10 @@ struct daemon_options {
   /// How long a stop waits for accepted jobs before cancelling them.
   std::chrono::milliseconds drain_timeout = std::chrono::minutes(10);
   engine::engine_config engine;
+  /// Circuit ids loaded, in this order, once the daemon serves (srs.preload through
+  /// preload_order: PoSt first); an id the engine does not know, or parameters that fail to
+  /// load, are logged as errors.
+  std::vector<std::string> preload;
   log_sink log;
 };
 

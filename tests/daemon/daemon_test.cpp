@@ -615,6 +615,30 @@ TEST(daemon_stress_full, fifty_mixed_submissions_lose_nothing) {
 
 // A config naming an unknown parameter check (srs.param_checks, ours) stops the daemon before it
 // listens: exit 2, the key and the accepted values named, no socket created.
+// srs.preload: the listed circuits load once the daemon serves, with no request; an id no kind
+// knows is named in the log as an error and the daemon keeps serving.
+TEST(daemon_preload, srs_preload_loads_at_start_and_names_unknown_ids) {
+  ASSERT_FALSE(params_dir().empty());
+  daemon_process d("", "", "preload = [\"porep-2k\", \"no-such-circuit\"]");
+  bool loaded = false;
+  for (int i = 0; i < 1200 && !loaded; ++i) {
+    grpc::ClientContext ctx;
+    cuzk::v1::GetStatusResponse st;
+    ASSERT_TRUE(d.stub().GetStatus(&ctx, {}, &st).ok());
+    for (const auto& s : st.loaded_srs()) loaded = loaded || s.circuit_id() == "porep-2k";
+    if (!loaded) std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_TRUE(loaded) << d.log_tail();
+  for (int i = 0; i < 100 && d.log_text().find("srs.preload no-such-circuit") == std::string::npos;
+       ++i)
+    std::this_thread::sleep_for(100ms);
+  const std::string log = d.log_text();
+  EXPECT_NE(log.find("srs.preload porep-2k: ready"), std::string::npos) << d.log_tail();
+  EXPECT_NE(log.find("srs.preload no-such-circuit"), std::string::npos) << d.log_tail();
+  EXPECT_EQ(d.health(), 1);
+  EXPECT_EQ(d.terminate(), 0) << d.log_tail();
+}
+
 TEST(daemon_cli, a_bad_param_checks_value_refuses_to_start) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() /
                                     ("cuzk-daemon-bad-checks-" + std::to_string(::getpid()));

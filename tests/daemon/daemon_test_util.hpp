@@ -88,8 +88,10 @@ inline int free_tcp_port() {
 // One cuzk-daemon process with its own temp dir, config and log.
 class daemon_process {
  public:
-  /// `extra_toml` goes into the [daemon] table; `param_cache` defaults to the shared 2 KiB set.
-  explicit daemon_process(const std::string& extra_toml = "", std::string param_cache = "") {
+  /// `extra_toml` goes into the [daemon] table, `srs_toml` into [srs]; `param_cache` defaults to
+  /// the shared 2 KiB set.
+  explicit daemon_process(const std::string& extra_toml = "", std::string param_cache = "",
+                          const std::string& srs_toml = "") {
     if (param_cache.empty()) param_cache = params_dir();
     dir_ = (std::filesystem::temp_directory_path() /
             ("cuzk-daemon-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++)))
@@ -100,8 +102,8 @@ class daemon_process {
     std::ofstream cfg(dir_ + "/cuzk.toml");
     cfg << "[daemon]\nlisten = \"unix://" << socket_
         << "\"\nstatus_listen = \"127.0.0.1:" << http_port_ << "\"\n"
-        << extra_toml << "\n[srs]\nparam_cache = \"" << param_cache
-        << "\"\n[memory]\ntotal_budget = \"8GiB\"\n";
+        << extra_toml << "\n[srs]\nparam_cache = \"" << param_cache << "\"\n"
+        << srs_toml << "\n[memory]\ntotal_budget = \"8GiB\"\n";
     cfg.close();
     const std::string log = dir_ + "/daemon.log";
     std::vector<std::string> args = {CUZK_DAEMON_PATH, "-c", dir_ + "/cuzk.toml", "--log-level",
