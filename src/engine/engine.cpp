@@ -374,7 +374,16 @@ class engine_impl final : public proving_engine {
         cfg_.disable_gpus ? std::vector<proofs::gpu_device_t>{} : list_devices_();
     std::vector<proofs::gpu_device_t> chosen;
     if (cfg_.gpu_devices.empty() || cfg_.disable_gpus) {
-      chosen = gpus;
+      // Every device this binary can run on; another is left out, saying why (its sm_XY, the
+      // rebuild), not discovered at the first proof.
+      for (const proofs::gpu_device_t& g : gpus) {
+        if (g.unsupported.empty()) {
+          chosen.push_back(g);
+        } else {
+          logf(cfg_.log, log_level::error, "engine: GPU %d left out: %s", g.ordinal,
+               g.unsupported.c_str());
+        }
+      }
     } else {
       for (size_t i = 0; i < cfg_.gpu_devices.size(); ++i) {
         const int ordinal = cfg_.gpu_devices[i];
@@ -392,6 +401,9 @@ class engine_impl final : public proving_engine {
                                   " does not exist on this machine (" +
                                   std::to_string(gpus.size()) + " CUDA devices)");
         }
+        // A GPU the configuration names must run: refused at start, saying why.
+        if (!it->unsupported.empty())
+          return cuzk::status(status_code::invalid_argument, it->unsupported);
         chosen.push_back(*it);
       }
     }

@@ -986,8 +986,8 @@ class two_devices_test : public engine_test {
     engine_parts ps = parts();
     ps.list_devices = [] {
       const uint64_t bytes = uint64_t(8) << 30;
-      return std::vector<proofs::gpu_device_t>{{0, "simulated A", bytes},
-                                               {1, "simulated B", bytes}};
+      return std::vector<proofs::gpu_device_t>{{0, "simulated A", bytes, ""},
+                                               {1, "simulated B", bytes, ""}};
     };
     device_faults* f = &faults_;
     ps.make_backend =
@@ -1305,6 +1305,40 @@ TEST_F(lanes_test, the_cpu_fallback_refuses_circuits_beyond_its_limit) {
   ASSERT_EQ(st.workers.size(), 2u);
   EXPECT_FALSE(st.workers[0].healthy);
   EXPECT_EQ(st.workers[1].name, "cpu");
+}
+
+// A GPU this binary has no device code for (gpu_device_t::unsupported) is left out when the
+// engine takes every device, saying why, and refused at start when the configuration names it.
+TEST_F(two_devices_test, a_gpu_the_binary_cannot_run_is_left_out_or_refused) {
+  engine_parts ps = two_device_parts();
+  ps.list_devices = [] {
+    const uint64_t bytes = uint64_t(8) << 30;
+    return std::vector<proofs::gpu_device_t>{
+        {0, "simulated A", bytes, ""},
+        {1, "simulated old card", bytes, "GPU 1 (simulated old card) is sm_70: not built"}};
+  };
+  engine_config c = two_device_config();
+  std::mutex log_mu;
+  std::string errors;
+  c.log = [&](log_level l, std::string_view m) {
+    std::lock_guard g(log_mu);
+    if (l == log_level::error) errors += std::string(m) + "\n";
+  };
+  {
+    auto e = make(c, ps);
+    ASSERT_TRUE(e);
+    const engine_status st = e->status();
+    ASSERT_EQ(st.workers.size(), 1u);
+    EXPECT_EQ(st.workers[0].name, "gpu 0");
+    std::lock_guard g(log_mu);
+    EXPECT_NE(errors.find("GPU 1 left out: GPU 1 (simulated old card) is sm_70"), std::string::npos)
+        << errors;
+  }
+  c.gpu_devices = {1};
+  auto refused = create_engine(c, ps);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code(), status_code::invalid_argument);
+  EXPECT_NE(refused.error().message().find("sm_70"), std::string::npos);
 }
 
 TEST_F(two_devices_test, a_device_listed_twice_is_refused) {

@@ -209,8 +209,11 @@ uint64_t gpu_free_bytes(int device) {
 std::vector<gpu_device_t> list_gpus() {
   std::vector<gpu_device_t> out;
 #if defined(CUZK_WITH_CUDA)
-  for (const gpu::device_info& d : gpu::list_devices())
-    out.push_back({d.ordinal, d.name, uint64_t(d.total_memory_bytes)});
+  for (const gpu::device_info& d : gpu::list_devices()) {
+    const status runs = gpu::check_device_supported(d.ordinal);
+    out.push_back({d.ordinal, d.name, uint64_t(d.total_memory_bytes),
+                   runs.code() == status_code::invalid_argument ? runs.message() : std::string()});
+  }
 #endif
   return out;
 }

@@ -96,6 +96,9 @@ struct gpu_device_t {
   int ordinal = 0;
   std::string name;
   uint64_t total_bytes = 0;
+  /// Why this binary cannot run kernels on it (no native code or PTX for its architecture:
+  /// gpu::check_device_supported's message); empty when it can.
+  std::string unsupported;
 };
 std::vector<gpu_device_t> list_gpus();
 
