@@ -46,6 +46,10 @@ for phase in ("compile", "load", "synthesis", "prove", "finalize", "verify"):
     if d:
         print(f"{phase:9s} n={len(d):3d} mean {statistics.mean(d):9.1f} ms  min {min(d):9.1f}  max {max(d):9.1f}")
 splits = [e["split"] for e in ev if e["phase"] == "prove" and e.get("split")]
+peaks = [e.get("device_peak_bytes", 0) for e in ev if e["phase"] == "prove"]
+if any(peaks):
+    print(f"prove device peak (pool, beside the parameters) max {max(peaks) / 2**30:.2f} GiB, "
+          f"min {min(p for p in peaks if p) / 2**30:.2f} GiB")
 for key in (splits[0].keys() if splits else []):
     print(f"  prove split {key:11s} mean {statistics.mean(s[key] for s in splits):8.1f} ms")
 proves = sorted((e["start"], e["end"], e["lane"]) for e in ev if e["phase"] == "prove")

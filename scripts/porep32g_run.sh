@@ -25,7 +25,9 @@
 # LANES (default: the daemon's, 2: gpus.gpu_workers_per_device, the prover lanes per GPU),
 # BATCH_ONE_LANE (default 0: after the verification, the daemon restarted with one lane per GPU
 # and that many proofs batched again, an A/B of the lanes on the same machine;
-# timeline-one-lane.json; not with GPU_CAP_MIB).
+# timeline-one-lane.json; not with GPU_CAP_MIB), GPU_CAPS_MIB (several caps, e.g. "16384 24576
+# 81920": steps 3 and 4 for each on the same parameters, logs daemon-capN.log and
+# timeline-capN.json, each checked for out-of-memory failures, device faults and a CPU fallback).
 set -uo pipefail
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH="$(pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -67,47 +69,65 @@ start_gpu_sampler
       grep -E '^\[ *(OK|FAILED|PASSED|  FAILED)|Failure|Expected|Which is|error|in [0-9.]+ s|plan|equal'
     echo "rc=${PIPESTATUS[0]}"
   fi
-  step "3. daemon on GPU 0, $proofs proof(s)"
-  printf '[daemon]\nlisten = "unix://%s/cuzk.sock"\nstatus_listen = "127.0.0.1:9821"\n' "$w" \
-    >"$w/cuzk.toml"
-  printf '[srs]\nparam_cache = "%s"\n' "$w/params" >>"$w/cuzk.toml"
-  if [[ -n ${GPU_CAP_MIB:-} ]]; then
-    ./gpu_memory_hog "$GPU_CAP_MIB" < <(sleep 100000) >"$out/hog.txt" 2>&1 &
-    hog=$!
-    for _ in $(seq 600); do [[ -s $out/hog.txt ]] && break; sleep 0.1; done
-    echo "GPU 0 capped: $(cat "$out/hog.txt")"
-    gpus="${gpus:-}memory_budget = \"$((GPU_CAP_MIB - 1024))MiB\""$'\n'
+  # Steps 3 and 4 for one card size: $1 = MiB left to the daemon (empty: the whole GPU).
+  daemon_run() {
+    local cap=$1 tag=${1:+-cap$1} gpus=
+    step "3. daemon on GPU 0${cap:+ capped at $cap MiB}, $proofs proof(s)"
+    printf '[daemon]\nlisten = "unix://%s/cuzk.sock"\nstatus_listen = "127.0.0.1:9821"\n' "$w" \
+      >"$w/cuzk.toml"
+    printf '[srs]\nparam_cache = "%s"\n' "$w/params" >>"$w/cuzk.toml"
+    if [[ -n $cap ]]; then
+      ./gpu_memory_hog "$cap" < <(sleep 100000) >"$out/hog$tag.txt" 2>&1 &
+      hog=$!
+      for _ in $(seq 600); do [[ -s $out/hog$tag.txt ]] && break; sleep 0.1; done
+      echo "GPU 0 capped: $(cat "$out/hog$tag.txt")"
+      gpus="memory_budget = \"$((cap - 1024))MiB\""$'\n'
+    fi
+    [[ -n ${LANES:-} ]] && gpus="${gpus}gpu_workers_per_device = $LANES"$'\n'
+    [[ -n $gpus ]] && printf '[gpus]\n%s' "$gpus" >>"$w/cuzk.toml"
+    [[ -n ${SYNTH_WORKERS:-} ]] &&
+      printf '[pipeline]\nmax_parallel_synthesis = %s\n' "$SYNTH_WORKERS" >>"$w/cuzk.toml"
+    cat "$w/cuzk.toml"
+    rm -f "$w/cuzk.sock"
+    start_daemon "$w/cuzk.toml" "$w/cuzk.sock"
+    for i in $(seq "$proofs"); do
+      t=$SECONDS
+      timeout "$(left)" ./cuzk-bench -a "unix://$w/cuzk.sock" single --c1 "$w/c1.json" \
+        --registered-proof $proof --sector-num 1 --miner-id 1000 --request-id "p32$tag-$i" \
+        -o "$w/proof-$i.bin" 2>&1
+      echo "proof $i: rc=$? wall $((SECONDS - t)) s"
+    done
+    if [[ ${BATCH:-0} -gt 0 ]]; then
+      # Proofs submitted BATCH_JOBS at a time, as Curio submits sectors: the next proof's first
+      # partitions are synthesized while the last ones of the previous are on the GPU, so
+      # total / count is the steady state of a full pipeline (back-to-back single proofs drain
+      # it between proofs: the last partition's finalize, the self-verification, the next job's
+      # prepare and its first synthesis).
+      step "3b. $BATCH proofs, ${BATCH_JOBS:-2} in flight (cuzk-bench batch)"
+      timeout "$(left)" ./cuzk-bench -a "unix://$w/cuzk.sock" batch --c1 "$w/c1.json" \
+        --registered-proof $proof --sector-num 1 --miner-id 1000 -c "$BATCH" \
+        -j "${BATCH_JOBS:-2}" 2>&1
+      echo "batch rc=$?"
+    fi
+    timeline_name=timeline$tag stop_daemon 127.0.0.1:9821
+    [[ -n $hog ]] && kill "$hog" 2>/dev/null
+    hog=
+    echo "plan: $(grep -o 'plan {.*}' "$out/daemon.log" | head -1)"
+    echo "device faults and out-of-memory in the log (none expected):"
+    grep -E 'out of device memory|taken out of rotation|proving on the CPU' "$out/daemon.log" || echo "  none"
+    [[ -n $tag ]] && mv "$out/daemon.log" "$out/daemon$tag.log"
+    step "4. verify the last proof"
+    timeout "$(left)" ./cuzk verify porep --c1 "$w/c1.json" --params-dir "$w/params" \
+      --proof "$w/proof-$proofs.bin"
+    echo "verify rc=$? (0 = valid)"
+  }
+  # GPU_CAPS_MIB: several card sizes one after the other on the same parameters and C1.
+  caps=${GPU_CAPS_MIB:-${GPU_CAP_MIB:-}}
+  if [[ -n $caps ]]; then
+    for cap in $caps; do daemon_run "$cap"; done
+  else
+    daemon_run ""
   fi
-  [[ -n ${LANES:-} ]] && gpus="${gpus:-}gpu_workers_per_device = $LANES"$'\n'
-  [[ -n ${gpus:-} ]] && printf '[gpus]\n%s' "$gpus" >>"$w/cuzk.toml"
-  [[ -n ${SYNTH_WORKERS:-} ]] &&
-    printf '[pipeline]\nmax_parallel_synthesis = %s\n' "$SYNTH_WORKERS" >>"$w/cuzk.toml"
-  cat "$w/cuzk.toml"
-  start_daemon "$w/cuzk.toml" "$w/cuzk.sock"
-  for i in $(seq "$proofs"); do
-    t=$SECONDS
-    timeout "$(left)" ./cuzk-bench -a "unix://$w/cuzk.sock" single --c1 "$w/c1.json" \
-      --registered-proof $proof --sector-num 1 --miner-id 1000 --request-id "p32-$i" \
-      -o "$w/proof-$i.bin" 2>&1
-    echo "proof $i: rc=$? wall $((SECONDS - t)) s"
-  done
-  if [[ ${BATCH:-0} -gt 0 ]]; then
-    # Proofs submitted BATCH_JOBS at a time, as Curio submits sectors: the next proof's first
-    # partitions are synthesized while the last ones of the previous are on the GPU, so
-    # total / count is the steady state of a full pipeline (back-to-back single proofs drain
-    # it between proofs: the last partition's finalize, the self-verification, the next job's
-    # prepare and its first synthesis).
-    step "3b. $BATCH proofs, ${BATCH_JOBS:-2} in flight (cuzk-bench batch)"
-    timeout "$(left)" ./cuzk-bench -a "unix://$w/cuzk.sock" batch --c1 "$w/c1.json" \
-      --registered-proof $proof --sector-num 1 --miner-id 1000 -c "$BATCH" -j "${BATCH_JOBS:-2}" 2>&1
-    echo "batch rc=$?"
-  fi
-  stop_daemon 127.0.0.1:9821
-  [[ -n $hog ]] && kill "$hog" 2>/dev/null
-  step "4. verify the last proof"
-  timeout "$(left)" ./cuzk verify porep --c1 "$w/c1.json" --params-dir "$w/params" \
-    --proof "$w/proof-$proofs.bin"
-  echo "verify rc=$? (0 = valid)"
   if [[ ${BATCH_ONE_LANE:-0} -gt 0 && -z ${GPU_CAP_MIB:-} ]]; then
     step "5. the daemon again with one prover lane per GPU: $BATCH_ONE_LANE proofs, ${BATCH_JOBS:-2} in flight"
     grep -v gpu_workers_per_device "$w/cuzk.toml" >"$w/one-lane.toml"
@@ -116,7 +136,6 @@ start_gpu_sampler
     else
       printf '[gpus]\ngpu_workers_per_device = 1\n' >>"$w/one-lane.toml"
     fi
-    mv "$out/daemon.log" "$out/daemon-lanes.log"
     rm -f "$w/cuzk.sock"  # start_daemon waits for the new daemon's socket
     start_daemon "$w/one-lane.toml" "$w/cuzk.sock"
     timeout "$(left)" ./cuzk-bench -a "unix://$w/cuzk.sock" batch --c1 "$w/c1.json" \

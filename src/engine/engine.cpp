@@ -1635,6 +1635,7 @@ class engine_impl final : public proving_engine {
         copy_prover_split(ptm, ev);
         ev.stream_copy = ptm.stream_copy;
         ev.bytes = ptm.streamed_bytes;
+        ev.device_peak_bytes = ptm.device_peak_bytes;
         record_locked(lane.name, j, int(k), "finalize", t1, t2);
       }
       copy_prover_split(ptm, pt);

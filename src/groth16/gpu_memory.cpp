@@ -150,8 +150,10 @@ constexpr std::pair<uint64_t, uint64_t> knob_steps[] = {
     {uint64_t(1) << 30, uint64_t(1) << 22},
     {uint64_t(256) << 20, uint64_t(1) << 20},
 };
+// The rings, down to the smallest that works (a chunk of 64 G2 points per half): slow, and only
+// taken where nothing larger fits (a small circuit on a budget below its parameters).
 constexpr uint64_t ring_steps[] = {uint64_t(3) << 30, uint64_t(1) << 30, uint64_t(256) << 20,
-                                   uint64_t(64) << 20};
+                                   uint64_t(64) << 20, gpu_min_ring_bytes};
 
 }  // namespace
 

@@ -195,7 +195,8 @@ std::string timeline_json(const std::vector<engine::timeline_event>& events,
          ",\"partition\":" + std::to_string(e.partition) + ",\"phase\":" + quoted(e.phase) +
          ",\"start\":" + number(e.start) + ",\"end\":" + number(e.end);
     if (e.phase == "prove") {
-      o += ",\"split\":" + prove_split_json(e) + ",\"streamed_bytes\":" + std::to_string(e.bytes);
+      o += ",\"split\":" + prove_split_json(e) + ",\"streamed_bytes\":" + std::to_string(e.bytes) +
+           ",\"device_peak_bytes\":" + std::to_string(e.device_peak_bytes);
     }
     if (e.phase == "load") {
       o += ",\"circuit\":" + quoted(e.circuit_id) + ",\"bytes\":" + std::to_string(e.bytes);
