@@ -516,6 +516,27 @@ std::vector<Affine> take(const std::vector<Affine>& pool_pts, size_t n, size_t o
   return v;
 }
 
+/// Parameters of the sizes asg's densities imply over a domain of m, their points taken from the
+/// pools at offsets that vary with `t` (the proofs only need the CPU and GPU to agree).
+parameters parameters_for(const assignment& asg, size_t m, const std::vector<ec::g1_affine_t>& g1,
+                          const std::vector<ec::g2_affine_t>& g2, size_t t) {
+  parameters params;
+  params.vk.alpha_g1 = g1[0];
+  params.vk.beta_g1 = g1[1];
+  params.vk.delta_g1 = g1[2];
+  params.vk.beta_g2 = g2[0];
+  params.vk.gamma_g2 = g2[1];
+  params.vk.delta_g2 = g2[2];
+  params.vk.ic = take(g1, asg.num_inputs(), 3);
+  params.h = take(g1, m - 1, 11 * t);
+  params.l = take(g1, asg.num_aux(), 13 * t + 1);
+  params.a = take(g1, asg.num_inputs() + asg.a_aux_density.popcount(), 17 * t + 2);
+  const size_t nb = asg.b_input_density.popcount() + asg.b_aux_density.popcount();
+  params.b_g1 = take(g1, nb, 19 * t + 3);
+  params.b_g2 = take(g2, nb, 23 * t + 4);
+  return params;
+}
+
 TEST(Groth16Gpu, DeviceSplitMatchesCpu) {
   auto rng = test::test_rng::from_env("Groth16Gpu.DeviceSplitMatchesCpu");
   const size_t rows = 37;  // domain 64: 63 h points
@@ -534,20 +555,7 @@ TEST(Groth16Gpu, DeviceSplitMatchesCpu) {
       const split_case sc = make_split_case(rows, n, fill, ka, kb, garbage, rng);
       const assignment asg = sc.view();
       const size_t m = 64;
-      parameters params;
-      params.vk.alpha_g1 = g1[0];
-      params.vk.beta_g1 = g1[1];
-      params.vk.delta_g1 = g1[2];
-      params.vk.beta_g2 = g2[0];
-      params.vk.gamma_g2 = g2[1];
-      params.vk.delta_g2 = g2[2];
-      params.vk.ic = take(g1, asg.num_inputs(), 3);
-      params.h = take(g1, m - 1, 11 * t);
-      params.l = take(g1, n, 13 * t + 1);
-      params.a = take(g1, asg.num_inputs() + asg.a_aux_density.popcount(), 17 * t + 2);
-      const size_t nb = asg.b_input_density.popcount() + asg.b_aux_density.popcount();
-      params.b_g1 = take(g1, nb, 19 * t + 3);
-      params.b_g2 = take(g2, nb, 23 * t + 4);
+      const parameters params = parameters_for(asg, m, g1, g2, t);
       const std::string what = "n_aux=" + std::to_string(n) + " fill=" + std::to_string(int(fill)) +
                                " a_density=" + std::to_string(int(ka)) +
                                " b_density=" + std::to_string(int(kb)) +
@@ -597,20 +605,7 @@ TEST(Groth16Gpu, DevicePeakWithinModel) {
   const size_t m = size_t(1) << 20;
   const auto g1 = point_pool(ec::g1_generator(), 4099, rng);
   const auto g2 = point_pool(ec::g2_generator(), 4099, rng);
-  parameters params;
-  params.vk.alpha_g1 = g1[0];
-  params.vk.beta_g1 = g1[1];
-  params.vk.delta_g1 = g1[2];
-  params.vk.beta_g2 = g2[0];
-  params.vk.gamma_g2 = g2[1];
-  params.vk.delta_g2 = g2[2];
-  params.vk.ic = take(g1, asg.num_inputs(), 3);
-  params.h = take(g1, m - 1, 11);
-  params.l = take(g1, n_aux, 13);
-  params.a = take(g1, asg.num_inputs() + n_aux, 17);
-  const size_t nb = asg.b_input_density.popcount() + n_aux;
-  params.b_g1 = take(g1, nb, 19);
-  params.b_g2 = take(g2, nb, 23);
+  const parameters params = parameters_for(asg, m, g1, g2, 1);
   const query_sizes q = params.sizes();
   gpu_memory_knobs small;
   small.gather_points = size_t(1) << 16;

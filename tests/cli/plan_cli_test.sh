@@ -37,20 +37,21 @@ expect 24GiB 0 '"mode":"streamed"' '"host_bytes":47373896256'
 expect 16GiB 0 '"mode":"streamed"' '"abc":"host"'
 expect 12GiB 1 '"plan":null' 'the smallest'
 
-rc=0
-"$cuzk" plan --circuit porep --registered-proof StackedDrg32GiBV1_1 --gpu-memory 12apples \
-  >"$tmp/out" 2>"$tmp/err" || rc=$?
-if [[ $rc -ne 2 ]]; then
-  echo "FAIL: a bad --gpu-memory exits $rc, not 2"
-  fails=$((fails + 1))
-fi
-rc=0
-"$cuzk" plan --circuit porep --registered-proof NoSuchProof --gpu-memory 24GiB \
-  >"$tmp/out" 2>"$tmp/err" || rc=$?
-if [[ $rc -ne 2 ]]; then
-  echo "FAIL: an unknown proof exits $rc, not 2"
-  fails=$((fails + 1))
-fi
+# bad_input WHAT ARGS...: `cuzk plan ARGS` is bad input: exit 2, one line on stderr.
+bad_input() {
+  local what=$1 rc=0
+  shift
+  "$cuzk" plan "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+  if [[ $rc -ne 2 || $(wc -l <"$tmp/err") -ne 1 ]]; then
+    echo "FAIL: $what exits $rc (want 2, one line on stderr)"
+    sed 's/^/  stderr: /' "$tmp/err" | head -3
+    fails=$((fails + 1))
+  fi
+}
+bad_input "a bad --gpu-memory" --circuit porep --registered-proof StackedDrg32GiBV1_1 \
+  --gpu-memory 12apples
+bad_input "an unknown proof" --circuit porep --registered-proof NoSuchProof --gpu-memory 24GiB
+bad_input "no --gpu-memory" --circuit porep --registered-proof StackedDrg32GiBV1_1
 
 # docs/hardware.md holds the table between its markers, exactly as generated.
 "$cuzk" plan --table >"$tmp/table" 2>"$tmp/err" || {
