@@ -61,9 +61,9 @@ int run_plan(const plan_args& a) {
     spdlog::error("cuzk plan: {}", shape.error().message());
     return shape.error().code() == status_code::invalid_argument ? EXIT_BAD : EXIT_FAIL;
   }
-  const std::string json = proofs::gpu_plan_json(*shape, *card, std::max(1u, a.lanes));
-  std::printf("%s\n", json.c_str());
-  return json.find("\"refused\"") == std::string::npos ? EXIT_OK : EXIT_FAIL;
+  const auto plan = proofs::gpu_plan_on_card(*shape, *card, std::max(1u, a.lanes));
+  std::printf("%s\n", proofs::gpu_plan_json(*shape, *card, plan).c_str());
+  return plan ? EXIT_OK : EXIT_FAIL;
 }
 
 }  // namespace

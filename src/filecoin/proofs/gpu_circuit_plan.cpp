@@ -95,18 +95,28 @@ result<gpu_circuit_shape> gpu_circuit_shape_of(std::string_view circuit,
   return s;
 }
 
-std::string gpu_plan_json(const gpu_circuit_shape& s, uint64_t card_bytes, unsigned lanes) {
+uint64_t automatic_budget(uint64_t card_bytes) {
+  return card_bytes > gib_bytes ? card_bytes - gib_bytes : 0;
+}
+
+result<groth16::gpu_plan> gpu_plan_on_card(const gpu_circuit_shape& s, uint64_t card_bytes,
+                                           unsigned lanes) {
   groth16::gpu_plan_request req;
   req.q = s.q;
-  req.device_budget = card_bytes > gib_bytes ? card_bytes - gib_bytes : 0;
+  req.device_budget = automatic_budget(card_bytes);
   req.program_bytes = s.program_bytes;
   req.max_lanes = lanes;
-  const auto plan = groth16::choose_gpu_plan(req);
+  return groth16::choose_gpu_plan(req);
+}
+
+std::string gpu_plan_json(const gpu_circuit_shape& s, uint64_t card_bytes,
+                          const result<groth16::gpu_plan>& plan) {
   std::string out = "{\"circuit\":\"" + s.circuit + "\",\"registered_proof\":\"" + s.proof +
                     "\",\"params_id\":\"" + s.params_id + "\",\"rows\":" + std::to_string(s.rows) +
                     ",\"partitions\":" + std::to_string(s.partitions) +
                     ",\"card_bytes\":" + std::to_string(card_bytes) +
-                    ",\"device_budget_bytes\":" + std::to_string(req.device_budget) + ",";
+                    ",\"device_budget_bytes\":" + std::to_string(automatic_budget(card_bytes)) +
+                    ",";
   if (plan) return out + "\"plan\":" + plan->to_json() + "}";
   return out + "\"plan\":null,\"refused\":\"" + plan.error().message() + "\"}";
 }
@@ -124,12 +134,7 @@ std::string gpu_plan_table(const std::vector<gpu_circuit_shape>& shapes,
     t += "| " + s.circuit + " | " + s.proof + " | " +
          gib_text(groth16::gpu_parameter_bytes(s.q, groth16::gpu_residency::device)) + " |";
     for (unsigned g : card_gib) {
-      groth16::gpu_plan_request req;
-      req.q = s.q;
-      req.device_budget = uint64_t(g - 1) * gib_bytes;
-      req.program_bytes = s.program_bytes;
-      req.max_lanes = lanes;
-      const auto plan = groth16::choose_gpu_plan(req);
+      const auto plan = gpu_plan_on_card(s, uint64_t(g) * gib_bytes, lanes);
       std::string cell = "—";
       if (plan) {
         cell = plan->residency == groth16::gpu_residency::device ? "resident" : "streamed";

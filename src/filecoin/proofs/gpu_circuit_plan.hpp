@@ -35,11 +35,18 @@ struct gpu_circuit_shape {
 result<gpu_circuit_shape> gpu_circuit_shape_of(std::string_view circuit,
                                                std::string_view proof_name);
 
-/// The plan for `s` on a card of `card_bytes` (the daemon's automatic budget: the card minus
-/// 1 GiB, gpus.memory_budget = "auto") with `lanes` prover lanes at most, as one JSON object:
-/// the circuit, the card, the budget, then the plan (groth16::gpu_plan::to_json), or "refused"
-/// with the reason and the smallest card that would prove it.
-std::string gpu_plan_json(const gpu_circuit_shape& s, uint64_t card_bytes, unsigned lanes);
+/// The daemon's automatic device budget on a card of `card_bytes`: the card minus 1 GiB
+/// (gpus.memory_budget = "auto").
+uint64_t automatic_budget(uint64_t card_bytes);
+/// The plan the engine chooses for `s` on a card of `card_bytes` (its automatic budget) with
+/// `lanes` prover lanes at most: groth16::choose_gpu_plan's plan or refusal.
+result<groth16::gpu_plan> gpu_plan_on_card(const gpu_circuit_shape& s, uint64_t card_bytes,
+                                           unsigned lanes);
+/// `plan` (gpu_plan_on_card's) as one JSON object: the circuit, the card, the budget, then the
+/// plan (groth16::gpu_plan::to_json), or "plan":null and "refused" with the reason and the
+/// smallest card that would prove it.
+std::string gpu_plan_json(const gpu_circuit_shape& s, uint64_t card_bytes,
+                          const result<groth16::gpu_plan>& plan);
 
 /// The markdown table of docs/hardware.md: one row per shape, one column per card size in GiB;
 /// each cell the mode and lanes ("resident ×2", "streamed", "—" when refused), the knobs that
