@@ -52,6 +52,13 @@ bad_input "a bad --gpu-memory" --circuit porep --registered-proof StackedDrg32Gi
   --gpu-memory 12apples
 bad_input "an unknown proof" --circuit porep --registered-proof NoSuchProof --gpu-memory 24GiB
 bad_input "no --gpu-memory" --circuit porep --registered-proof StackedDrg32GiBV1_1
+bad_input "a --gpu-memory past 2^64" --circuit porep --registered-proof StackedDrg32GiBV1_1 \
+  --gpu-memory 99999999999999999999
+bad_input "a negative --gpu-memory" --circuit porep --registered-proof StackedDrg32GiBV1_1 \
+  --gpu-memory -1GiB
+# The largest size there is, and none at all: a plan, and a refusal (exit 1, not a crash).
+expect 18446744073709551615 0 '"mode":"resident","lanes":2'
+expect 0 1 '"plan":null' 'the smallest'
 
 # docs/hardware.md holds the table between its markers, exactly as generated.
 "$cuzk" plan --table >"$tmp/table" 2>"$tmp/err" || {
