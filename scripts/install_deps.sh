@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(build-essential cmake git pkg-config python3 libgtest-dev libgmock-dev libbenchmark-dev
-          libgmp-dev libssl-dev nlohmann-json3-dev libsimdjson-dev libb2-dev libtbb-dev libcli11-dev
+          libgmp-dev libssl-dev openssl nlohmann-json3-dev libsimdjson-dev libb2-dev libtbb-dev libcli11-dev
           libspdlog-dev libtomlplusplus-dev clang-format
           libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libcpp-httplib-dev
           chromium  # chromium: the browser test of the daemon's pipeline page (label browser)

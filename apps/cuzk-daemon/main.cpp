@@ -105,6 +105,11 @@ int run(int argc, char** argv) {
   opt.listen = cfg->daemon.listen.text;
   if (cfg->daemon.status_listen) opt.status_listen = cfg->daemon.status_listen->text;
   opt.drain_timeout = cfg->daemon.drain_timeout;
+  opt.allow_insecure_tcp = cfg->daemon.allow_insecure_tcp;
+  opt.tls_cert_file = cfg->daemon.tls_cert_file;
+  opt.tls_key_file = cfg->daemon.tls_key_file;
+  opt.tls_client_ca_file = cfg->daemon.tls_client_ca_file;
+  opt.auth_tokens_file = cfg->daemon.auth_tokens_file;
   opt.engine = cuzk::server::to_engine_config(*cfg, sink);
   opt.preload = cuzk::server::preload_order(cfg->srs.preload);
   // The Rust cuzk's switch for its pre-compiled constraint evaluator (CUZK.md §1.6): here, a, b,

@@ -307,13 +307,22 @@ std::vector<known_table> key_table(daemon_config& c) {
   auto boolean = [](bool& field) {
     return [&field](const std::string& k, const toml::node& n) { return read_bool(k, n, field); };
   };
+  // A file path; "" means unset, as when the key is absent.
+  auto path = [](std::string& field) {
+    return [&field](const std::string& k, const toml::node& n) { return read_string(k, n, field); };
+  };
   return {
       {"daemon",
        {{"listen", [&](auto& k, auto& n) { return read_listen(k, n, c.daemon.listen); }},
         {"status_listen",
          [&](auto& k, auto& n) { return read_status_listen(k, n, c.daemon.status_listen); }},
         {"drain_timeout",
-         [&](auto& k, auto& n) { return read_duration(k, n, c.daemon.drain_timeout); }}},
+         [&](auto& k, auto& n) { return read_duration(k, n, c.daemon.drain_timeout); }},
+        {"allow_insecure_tcp", boolean(c.daemon.allow_insecure_tcp)},
+        {"tls_cert_file", path(c.daemon.tls_cert_file)},
+        {"tls_key_file", path(c.daemon.tls_key_file)},
+        {"tls_client_ca_file", path(c.daemon.tls_client_ca_file)},
+        {"auth_tokens_file", path(c.daemon.auth_tokens_file)}},
        {}},
       {"srs",
        {{"param_cache",
@@ -602,6 +611,13 @@ result<daemon_config> parse_daemon_config(std::string_view toml_text,
       }
     }
   }
+  if (cfg.daemon.tls_cert_file.empty() != cfg.daemon.tls_key_file.empty())
+    return status(status_code::invalid_argument,
+                  "daemon.tls_cert_file and daemon.tls_key_file go together: set both or neither");
+  if (!cfg.daemon.tls_client_ca_file.empty() && cfg.daemon.tls_cert_file.empty())
+    return status(status_code::invalid_argument,
+                  "daemon.tls_client_ca_file needs daemon.tls_cert_file and daemon.tls_key_file "
+                  "(mutual TLS is TLS first)");
   if (!cfg.pipeline.enabled)
     warn(warnings,
          "pipeline.enabled = false has no effect: cuzk always runs the partition pipeline");

@@ -15,6 +15,22 @@
 // | daemon.drain_timeout (ours) | 10m                         | (daemon) SIGTERM waits this    |
 // |                             |                             | long for accepted jobs, then   |
 // |                             |                             | cancels the rest               |
+// | daemon.allow_insecure_tcp   | false                       | (daemon) true: a plaintext TCP |
+// |   (ours)                    |                             | listener on a non-loopback     |
+// |                             |                             | address serves every peer;     |
+// |                             |                             | false: protected mode, only    |
+// |                             |                             | loopback peers (security.md)   |
+// | daemon.tls_cert_file (ours) | "" (plaintext)              | (daemon) PEM certificate chain |
+// | daemon.tls_key_file (ours)  | ""                          | (daemon) its PEM private key;  |
+// |                             |                             | both set: gRPC and the status  |
+// |                             |                             | listener speak TLS             |
+// | daemon.tls_client_ca_file   | "" (no client certificate)  | (daemon) PEM CA bundle: mutual |
+// |   (ours)                    |                             | TLS, a client certificate it   |
+// |                             |                             | signed is required             |
+// | daemon.auth_tokens_file     | "" (no tokens)              | (daemon) `TENANT TOKEN         |
+// |   (ours)                    |                             | [readonly]` lines: callers     |
+// |                             |                             | send `authorization: Bearer    |
+// |                             |                             | TOKEN` (docs/security.md)      |
 // | srs.param_cache             | /data/zk/params             | param_dir                      |
 // | srs.param_checks (ours)     | "on-curve"                  | params_checks: "on-curve",     |
 // |                             |                             | "batched" or "full" (subgroup  |
@@ -107,6 +123,14 @@ struct daemon_config {
                           std::string(default_listen)};
     std::optional<listen_address> status_listen;  ///< nullopt: off ("")
     std::chrono::milliseconds drain_timeout = std::chrono::minutes(10);
+    /// Serve non-loopback peers on a plaintext TCP listener (protected mode off).
+    bool allow_insecure_tcp = false;
+    /// TLS: both set or both empty (checked by parse_daemon_config).
+    std::string tls_cert_file, tls_key_file;
+    /// Mutual TLS: clients need a certificate this CA bundle signed (needs tls_cert_file).
+    std::string tls_client_ca_file;
+    /// Bearer tokens (security.hpp parse_token_table); empty: none.
+    std::string auth_tokens_file;
   } daemon;
   struct srs_section {
     std::string param_cache = "/data/zk/params";

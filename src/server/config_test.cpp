@@ -373,6 +373,41 @@ TEST(daemon_config, pipeline_disabled_warns_that_it_has_no_effect) {
   EXPECT_TRUE(any_contains(warnings, "pipeline.enabled"));
 }
 
+TEST(daemon_config, security_keys) {
+  auto def = parse_daemon_config("", nullptr);
+  ASSERT_TRUE(def.ok());
+  EXPECT_FALSE(def->daemon.allow_insecure_tcp);
+  EXPECT_TRUE(def->daemon.tls_cert_file.empty());
+  EXPECT_TRUE(def->daemon.auth_tokens_file.empty());
+  std::vector<std::string> warnings;
+  auto r = parse_daemon_config(
+      "[daemon]\nallow_insecure_tcp = true\ntls_cert_file = \"/etc/cuzk/cert.pem\"\n"
+      "tls_key_file = \"/etc/cuzk/key.pem\"\ntls_client_ca_file = \"/etc/cuzk/ca.pem\"\n"
+      "auth_tokens_file = \"/etc/cuzk/tokens\"\n",
+      &warnings);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_TRUE(r->daemon.allow_insecure_tcp);
+  EXPECT_EQ(r->daemon.tls_cert_file, "/etc/cuzk/cert.pem");
+  EXPECT_EQ(r->daemon.tls_key_file, "/etc/cuzk/key.pem");
+  EXPECT_EQ(r->daemon.tls_client_ca_file, "/etc/cuzk/ca.pem");
+  EXPECT_EQ(r->daemon.auth_tokens_file, "/etc/cuzk/tokens");
+}
+
+TEST(daemon_config, tls_keys_must_come_together) {
+  auto no_key = parse_daemon_config("[daemon]\ntls_cert_file = \"/c.pem\"\n", nullptr);
+  ASSERT_FALSE(no_key.ok());
+  EXPECT_NE(no_key.error().message().find("tls_key_file"), std::string::npos);
+  auto no_cert = parse_daemon_config("[daemon]\ntls_key_file = \"/k.pem\"\n", nullptr);
+  ASSERT_FALSE(no_cert.ok());
+  auto ca_alone = parse_daemon_config("[daemon]\ntls_client_ca_file = \"/ca.pem\"\n", nullptr);
+  ASSERT_FALSE(ca_alone.ok());
+  EXPECT_NE(ca_alone.error().message().find("tls_client_ca_file"), std::string::npos);
+  auto wrong_type = parse_daemon_config("[daemon]\nallow_insecure_tcp = \"yes\"\n", nullptr);
+  ASSERT_FALSE(wrong_type.ok());
+  EXPECT_NE(wrong_type.error().message().find("daemon.allow_insecure_tcp"), std::string::npos);
+}
+
 TEST(daemon_config, wrong_types_name_the_key_and_the_expected_type) {
   struct bad_case {
     std::string_view text, key, expected;

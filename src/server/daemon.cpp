@@ -7,17 +7,23 @@
 #include <grpcpp/health_check_service_interface.h>
 #include <httplib.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
+#include <mutex>
 #include <thread>
 
 #include "pipeline_page_html.hpp"
 #include "server/metrics.hpp"
+#include "server/security.hpp"
 #include "server/service.hpp"
 #include "server/status_json.hpp"
+#include "server/tls.hpp"
 
 namespace cuzk::server {
 namespace {
@@ -25,6 +31,109 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr int MAX_MESSAGE_BYTES = 320 << 20;  // Curio sends up to 256 MiB
+// Curio sends no metadata; a token is well under 1 KiB. Larger headers are refused by gRPC.
+constexpr int MAX_METADATA_BYTES = 16 << 10;
+
+// The status listener against slow or idle clients: a request's bytes must keep coming (each
+// read waits at most this long), an idle keep-alive connection closes after the same time, and
+// every connection has a thread of its own up to the cap.
+constexpr auto HTTP_READ_TIMEOUT = std::chrono::seconds(2);
+constexpr auto HTTP_WRITE_TIMEOUT = std::chrono::seconds(10);
+constexpr size_t HTTP_KEEP_ALIVE_REQUESTS = 100;
+constexpr size_t HTTP_MAX_THREADS = 512;
+constexpr size_t HTTP_MAX_BODY_BYTES = 64 << 10;  // every route is a GET
+
+// cpp-httplib's default pool has max(8, cores - 1) threads and queues the rest, so 200 idle,
+// half-sent requests kept GET /status waiting for minutes. Here a connection gets its own thread
+// while fewer than `max_threads` run (a thread idle for 10 s ends), so idle connections cost
+// threads but never delay the others; past the cap, connections wait for a thread.
+class connection_threads final : public httplib::TaskQueue {
+ public:
+  explicit connection_threads(size_t max_threads) : max_threads_(max_threads) {}
+
+  void enqueue(std::function<void()> fn) override {
+    std::lock_guard lock(mu_);
+    pending_.push_back(std::move(fn));
+    // Every waiting connection has an idle thread on its way to it, or gets a new one.
+    if (pending_.size() > idle_ && live_ < max_threads_) {
+      ++live_;
+      std::thread([this] { run(); }).detach();
+    } else {
+      work_.notify_one();
+    }
+  }
+
+  void shutdown() override {
+    std::unique_lock lock(mu_);
+    stopping_ = true;
+    work_.notify_all();
+    ended_.wait(lock, [&] { return live_ == 0; });
+  }
+
+ private:
+  void run() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      if (pending_.empty()) {
+        if (stopping_) break;
+        ++idle_;
+        const bool woken = work_.wait_for(lock, std::chrono::seconds(10),
+                                          [&] { return stopping_ || !pending_.empty(); });
+        --idle_;
+        if (!woken) break;  // idle for 10 s
+        continue;
+      }
+      std::function<void()> fn = std::move(pending_.front());
+      pending_.pop_front();
+      lock.unlock();
+      fn();
+      lock.lock();
+    }
+    // The last touch of this object, under the lock: shutdown() returns only after it.
+    --live_;
+    ended_.notify_all();
+  }
+
+  const size_t max_threads_;
+  std::mutex mu_;
+  std::condition_variable work_, ended_;
+  std::deque<std::function<void()>> pending_;
+  size_t live_ = 0, idle_ = 0;
+  bool stopping_ = false;
+};
+
+// SIGHUP: the tokens and the TLS files read again; a file that does not load leaves what is in
+// force and says why in the log.
+void reload(const daemon_options& opt, token_store& tokens, grpc_tls_stage* grpc_tls,
+            http_tls_context* http_tls) {
+  if (!opt.auth_tokens_file.empty()) {
+    std::string warning;
+    auto t = token_table::load(opt.auth_tokens_file, &warning);
+    if (!t) {
+      logf(opt.log, log_level::error, "SIGHUP: %s; the previous tokens stay in force",
+           t.error().to_string().c_str());
+    } else {
+      const size_t n = t->size();
+      tokens.set(std::make_shared<const token_table>(std::move(*t)));
+      logf(opt.log, log_level::info, "SIGHUP: %zu token(s) loaded from %s", n,
+           opt.auth_tokens_file.c_str());
+      if (!warning.empty()) logf(opt.log, log_level::warn, "%s", warning.c_str());
+    }
+  }
+  if (!opt.tls_cert_file.empty()) {
+    auto files = load_tls_files(opt.tls_cert_file, opt.tls_key_file, opt.tls_client_ca_file);
+    status s = files ? status() : files.error();
+    if (s && grpc_tls) s = grpc_tls->stage(*files);
+    if (s && http_tls) s = http_tls->reload(*files);
+    if (!s) {
+      logf(opt.log, log_level::error, "SIGHUP: %s; the previous certificates stay in force",
+           s.to_string().c_str());
+    } else {
+      logf(opt.log, log_level::info, "SIGHUP: TLS certificate and key reloaded from %s",
+           opt.tls_cert_file.c_str());
+    }
+  }
+}
 
 // Splits "host:port" / "[v6]:port" for the HTTP listener.
 result<std::pair<std::string, int>> host_port(const std::string& s) {
@@ -93,6 +202,7 @@ status run_daemon(const daemon_options& opt) {
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGTERM);
   sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGHUP);  // a reload, taken by the same thread
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   auto address = grpc_address(opt.listen);
@@ -103,6 +213,44 @@ status run_daemon(const daemon_options& opt) {
     if (status s = prepare_socket_path(socket_path); !s) return s;
   }
 
+  access_policy policy;
+  policy.tcp = socket_path.empty();
+  if (policy.tcp) {
+    auto hp = host_port(opt.listen);
+    policy.loopback_listen = hp && is_loopback_host(hp->first);
+  }
+  policy.tls = !opt.tls_cert_file.empty();
+  policy.client_certificates = !opt.tls_client_ca_file.empty();
+  policy.tokens = !opt.auth_tokens_file.empty();
+  policy.allow_insecure_tcp = opt.allow_insecure_tcp;
+  if (opt.tls_cert_file.empty() != opt.tls_key_file.empty() ||
+      (policy.client_certificates && !policy.tls)) {
+    return status(status_code::invalid_argument,
+                  "tls_cert_file and tls_key_file go together, and tls_client_ca_file needs them");
+  }
+  token_store tokens;
+  if (policy.tokens) {
+    std::string warning;
+    auto t = token_table::load(opt.auth_tokens_file, &warning);
+    if (!t) return status(status_code::invalid_argument, t.error().message());
+    if (!warning.empty()) logf(opt.log, log_level::warn, "%s", warning.c_str());
+    logf(opt.log, log_level::info, "%zu token(s) loaded from %s", t->size(),
+         opt.auth_tokens_file.c_str());
+    tokens.set(std::make_shared<const token_table>(std::move(*t)));
+  }
+  std::unique_ptr<grpc_tls_stage> grpc_tls;
+  std::shared_ptr<http_tls_context> http_tls;
+  if (policy.tls) {
+    auto files = load_tls_files(opt.tls_cert_file, opt.tls_key_file, opt.tls_client_ca_file);
+    if (!files) return files.error();
+    auto stage = grpc_tls_stage::create(*files);
+    if (!stage) return stage.error();
+    grpc_tls = std::move(*stage);
+    auto ctx = http_tls_context::create(*files);
+    if (!ctx) return ctx.error();
+    http_tls = std::move(*ctx);
+  }
+
   metrics m;
   engine::engine_config ec = opt.engine;
   if (!ec.log) ec.log = opt.log;
@@ -110,11 +258,14 @@ status run_daemon(const daemon_options& opt) {
   auto eng = engine::proving_engine::create(ec);
   if (!eng) return eng.error();
 
-  proving_service service(**eng, m);
+  proving_service service(**eng, m, policy, &tokens, opt.log);
   grpc::EnableDefaultHealthCheckService(true);
   grpc::ServerBuilder builder;
   int bound_port = 0;
-  builder.AddListeningPort(*address, grpc::InsecureServerCredentials(), &bound_port);
+  builder.AddListeningPort(*address,
+                           grpc_tls ? grpc_tls->credentials() : grpc::InsecureServerCredentials(),
+                           &bound_port);
+  builder.AddChannelArgument(GRPC_ARG_MAX_METADATA_SIZE, MAX_METADATA_BYTES);
   builder.SetMaxReceiveMessageSize(MAX_MESSAGE_BYTES);
   builder.SetMaxSendMessageSize(MAX_MESSAGE_BYTES);
   builder.RegisterService(&service);
@@ -128,7 +279,8 @@ status run_daemon(const daemon_options& opt) {
   }
   grpc::HealthCheckServiceInterface* health = server->GetHealthCheckService();
   if (health) health->SetServingStatus(true);
-  logf(opt.log, log_level::info, "cuzk.v1 serving on %s", opt.listen.c_str());
+  logf(opt.log, log_level::info, "cuzk.v1 serving on %s: %s", opt.listen.c_str(),
+       access_summary(policy).c_str());
 
   // Parameters named by srs.preload, loaded in the background while the daemon already serves.
   std::thread preload_thread;
@@ -152,6 +304,7 @@ status run_daemon(const daemon_options& opt) {
 
   std::atomic<bool> serving{true};
   std::unique_ptr<httplib::Server> http;
+  int http_socket = -1;
   std::thread http_thread;
   if (!opt.status_listen.empty()) {
     auto hp = host_port(opt.status_listen);
@@ -160,8 +313,48 @@ status run_daemon(const daemon_options& opt) {
       (*eng)->shutdown();
       return hp.error();
     }
-    http = std::make_unique<httplib::Server>();
+    if (http_tls) {
+      http = std::make_unique<httplib::SSLServer>(
+          [ctx = http_tls](SSL_CTX& ssl) { return ctx->setup(ssl); });
+    } else {
+      http = std::make_unique<httplib::Server>();
+    }
+    if (!http->is_valid()) {
+      server->Shutdown();
+      (*eng)->shutdown();
+      return status(status_code::internal, "cannot set up TLS for the status listener");
+    }
+    http->set_read_timeout(HTTP_READ_TIMEOUT);
+    http->set_write_timeout(HTTP_WRITE_TIMEOUT);
+    http->set_keep_alive_timeout(HTTP_READ_TIMEOUT.count());
+    http->set_keep_alive_max_count(HTTP_KEEP_ALIVE_REQUESTS);
+    http->set_payload_max_length(HTTP_MAX_BODY_BYTES);
+    http->new_task_queue = [] { return new connection_threads(HTTP_MAX_THREADS); };
+    // With tokens, every route but the health check and the page's static HTML needs one (any
+    // tenant's, read-only included): 401 otherwise, never saying which tokens exist.
+    http->set_pre_routing_handler(
+        [&tokens, &opt](const httplib::Request& req, httplib::Response& res) {
+          const std::shared_ptr<const token_table> t = tokens.get();
+          if (!t || req.path == "/healthz" || req.path == "/")
+            return httplib::Server::HandlerResponse::Unhandled;
+          const std::string authorization = req.get_header_value("Authorization");
+          const auto token = bearer_token(authorization);
+          if (token && t->find(*token)) return httplib::Server::HandlerResponse::Unhandled;
+          logf(opt.log, log_level::info, "HTTP %s from %s refused: no valid bearer token",
+               req.path.c_str(), req.remote_addr.c_str());
+          res.status = 401;
+          res.set_header("WWW-Authenticate", "Bearer");
+          res.set_content("this daemon requires the header Authorization: Bearer TOKEN\n",
+                          "text/plain; charset=utf-8");
+          return httplib::Server::HandlerResponse::Handled;
+        });
     engine::proving_engine* e = eng->get();
+    // For load balancers: 200 while serving, 503 once draining (as grpc.health.v1 says).
+    http->Get("/healthz", [&serving](const httplib::Request&, httplib::Response& res) {
+      res.status = serving ? 200 : 503;
+      res.set_header("Cache-Control", "no-store");
+      res.set_content(serving ? "serving\n" : "draining\n", "text/plain; charset=utf-8");
+    });
     http->Get("/status", [e, &serving](const httplib::Request&, httplib::Response& res) {
       res.set_content(status_json(e->status(), serving, current_rss_bytes()), "application/json");
     });
@@ -184,19 +377,37 @@ status run_daemon(const daemon_options& opt) {
     http->Get("/metrics", [e, &m](const httplib::Request&, httplib::Response& res) {
       res.set_content(m.prometheus_text(e->status()), "text/plain; version=0.0.4");
     });
+    // cpp-httplib 0.11 listens with a backlog of 5: a burst of connections (a slow-loris, many
+    // scrapers) overflows it and every further connect waits for a SYN retry (1 s, then 3 s).
+    // The socket is kept here and listen() called again with the system's maximum. SO_REUSEADDR
+    // only: httplib's default SO_REUSEPORT would let another process on the port take its
+    // connections.
+    http->set_socket_options([&http_socket](int fd) {
+      const int yes = 1;
+      ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+      http_socket = fd;
+    });
     if (!http->bind_to_port(hp->first.c_str(), hp->second)) {
       server->Shutdown();
       (*eng)->shutdown();
       return status(status_code::io_error, "cannot listen on " + opt.status_listen);
     }
+    if (http_socket >= 0 && ::listen(http_socket, SOMAXCONN) != 0)
+      logf(opt.log, log_level::warn, "status listener: cannot raise the listen backlog");
     http_thread = std::thread([&] { http->listen_after_bind(); });
     logf(opt.log, log_level::info,
-         "HTTP status on %s (/ the pipeline page, /timeline.json, /status, /metrics)",
-         opt.status_listen.c_str());
+         "HTTP%s status on %s (/ the pipeline page, /timeline.json, /status, /metrics, "
+         "/healthz)%s",
+         http_tls ? "S" : "", opt.status_listen.c_str(),
+         policy.tokens ? "; a bearer token needed but for / and /healthz" : "");
   }
 
   int sig = 0;
-  sigwait(&stop_signals, &sig);
+  for (;;) {
+    sigwait(&stop_signals, &sig);
+    if (sig != SIGHUP) break;
+    reload(opt, tokens, grpc_tls.get(), http_tls.get());
+  }
   logf(opt.log, log_level::info, "%s: draining (up to %lld s for accepted jobs)",
        sig == SIGTERM ? "SIGTERM" : "SIGINT",
        static_cast<long long>(

@@ -2,7 +2,10 @@
 // The daemon's life: the engine, cuzk.v1 and grpc.health.v1 on one gRPC listener (a unix socket
 // or TCP, h2c), the HTTP status listener (GET /status JSON, GET /metrics Prometheus text), and the
 // graceful stop: on SIGTERM/SIGINT stop accepting, report NOT_SERVING, let accepted jobs finish
-// for up to drain_timeout, cancel what is left with a status that says why, exit 0.
+// for up to drain_timeout, cancel what is left with a status that says why, exit 0. Who may call
+// (docs/security.md): protected mode, TLS and mutual TLS, bearer tokens on both listeners; SIGHUP
+// reloads the certificates and the tokens while jobs go on. GET /healthz on the status listener
+// answers 200 while serving and 503 while draining (for load balancers).
 #pragma once
 
 #include <chrono>
@@ -28,6 +31,12 @@ struct daemon_options {
   /// preload_order: PoSt first); an id the engine does not know, or parameters that fail to
   /// load, are logged as errors.
   std::vector<std::string> preload;
+  /// Serve non-loopback peers on a plaintext TCP listener (security.hpp protected_mode).
+  bool allow_insecure_tcp = false;
+  /// PEM files (tls.hpp); cert and key both or neither; a client CA: mutual TLS.
+  std::string tls_cert_file, tls_key_file, tls_client_ca_file;
+  /// Bearer tokens (security.hpp token_table); empty: none.
+  std::string auth_tokens_file;
   log_sink log;
 };
 
@@ -35,7 +44,8 @@ struct daemon_options {
 result<std::string> grpc_address(const std::string& listen);
 
 /// Runs the daemon until SIGTERM or SIGINT (blocked in every thread and taken by a signal
-/// thread), then drains and returns ok. Errors before serving (a bad address, a socket path that
+/// thread; SIGHUP there reloads the TLS files and the tokens, a bad file keeping the old ones and
+/// saying so), then drains and returns ok. Errors before serving (a bad address, a socket path that
 /// is not a socket, a port in use, an engine that cannot start) are returned.
 status run_daemon(const daemon_options& opt);
 

@@ -51,6 +51,13 @@ void fill(const engine::job_result& r, cuzk::v1::AwaitProofResponse* resp) {
   resp->set_total_ms(ms(t.total));
 }
 
+// The tenant on the job's log line (item 2 of issue #37 keys the jobs themselves by it).
+void log_submission(const log_sink& log, const caller& who, const std::string& peer,
+                    const cuzk::v1::SubmitProofRequest& r) {
+  logf(log, log_level::info, "request %s (kind %d) from tenant %s (%s)", r.request_id().c_str(),
+       int(r.proof_kind()), who.tenant.c_str(), peer.c_str());
+}
+
 }  // namespace
 
 grpc::Status to_grpc(const status& s) {
@@ -104,6 +111,44 @@ result<engine::proof_request> from_wire(const cuzk::v1::SubmitProofRequest& r) {
   return out;
 }
 
+admission proving_service::caller_of(const grpc::ServerContext& ctx, bool writes) const {
+  call_credentials c;
+  const std::string peer = ctx.peer();
+  c.peer = peer;
+  const auto& md = ctx.client_metadata();
+  std::string authorization;
+  if (auto it = md.find("authorization"); it != md.end()) {
+    authorization.assign(it->second.data(), it->second.size());
+    c.authorization = authorization;
+  }
+  std::string certificate_name;
+  if (policy_.client_certificates) {
+    if (const auto auth = ctx.auth_context(); auth && auth->IsPeerAuthenticated()) {
+      const auto names = auth->FindPropertyValues("x509_common_name");
+      if (!names.empty()) certificate_name.assign(names.front().data(), names.front().size());
+      // A verified certificate without a common name still authenticates its holder.
+      if (certificate_name.empty()) certificate_name = "client-certificate";
+    }
+  }
+  c.client_certificate_name = certificate_name;
+  const std::shared_ptr<const token_table> tokens = tokens_ ? tokens_->get() : nullptr;
+  return admit(policy_, tokens.get(), c, writes);
+}
+
+grpc::Status proving_service::admit_call(const grpc::ServerContext* ctx, bool writes,
+                                         const char* rpc, caller* who) const {
+  admission a = caller_of(*ctx, writes);
+  if (a.refused == refusal::none) {
+    if (who) *who = std::move(a.who);
+    return grpc::Status::OK;
+  }
+  logf(log_, log_level::info, "%s from %s refused: %s", rpc, ctx->peer().c_str(),
+       a.message.c_str());
+  return {a.refused == refusal::unauthenticated ? grpc::StatusCode::UNAUTHENTICATED
+                                                : grpc::StatusCode::PERMISSION_DENIED,
+          a.message};
+}
+
 grpc::Status proving_service::submit(const cuzk::v1::SubmitProofRequest& req,
                                      engine::submit_result* out) {
   if (!accepting_) return {grpc::StatusCode::UNAVAILABLE, "the daemon is draining: no new proofs"};
@@ -141,9 +186,12 @@ grpc::Status proving_service::wait_for(grpc::ServerContext* ctx, const std::stri
   }
 }
 
-grpc::Status proving_service::SubmitProof(grpc::ServerContext*,
+grpc::Status proving_service::SubmitProof(grpc::ServerContext* ctx,
                                           const cuzk::v1::SubmitProofRequest* req,
                                           cuzk::v1::SubmitProofResponse* resp) {
+  caller who;
+  if (auto s = admit_call(ctx, true, "SubmitProof", &who); !s.ok()) return s;
+  log_submission(log_, who, ctx->peer(), *req);
   engine::submit_result sub;
   if (auto s = submit(*req, &sub); !s.ok()) return s;
   resp->set_job_id(sub.job_id);
@@ -154,28 +202,34 @@ grpc::Status proving_service::SubmitProof(grpc::ServerContext*,
 grpc::Status proving_service::AwaitProof(grpc::ServerContext* ctx,
                                          const cuzk::v1::AwaitProofRequest* req,
                                          cuzk::v1::AwaitProofResponse* resp) {
+  if (auto s = admit_call(ctx, false, "AwaitProof"); !s.ok()) return s;
   return wait_for(ctx, req->job_id(), std::chrono::milliseconds(req->timeout_ms()), resp);
 }
 
 grpc::Status proving_service::Prove(grpc::ServerContext* ctx, const cuzk::v1::ProveRequest* req,
                                     cuzk::v1::ProveResponse* resp) {
+  caller who;
+  if (auto s = admit_call(ctx, true, "Prove", &who); !s.ok()) return s;
   if (!req->has_submit()) return {grpc::StatusCode::INVALID_ARGUMENT, "missing submit field"};
+  log_submission(log_, who, ctx->peer(), req->submit());
   engine::submit_result sub;
   if (auto s = submit(req->submit(), &sub); !s.ok()) return s;
   return wait_for(ctx, sub.job_id, 0ms, resp->mutable_result());
 }
 
-grpc::Status proving_service::CancelProof(grpc::ServerContext*,
+grpc::Status proving_service::CancelProof(grpc::ServerContext* ctx,
                                           const cuzk::v1::CancelProofRequest* req,
                                           cuzk::v1::CancelProofResponse* resp) {
+  if (auto s = admit_call(ctx, true, "CancelProof"); !s.ok()) return s;
   auto r = engine_.cancel(req->job_id());
   if (!r) return to_grpc(r.error());
   resp->set_was_running(*r);
   return grpc::Status::OK;
 }
 
-grpc::Status proving_service::GetStatus(grpc::ServerContext*, const cuzk::v1::GetStatusRequest*,
+grpc::Status proving_service::GetStatus(grpc::ServerContext* ctx, const cuzk::v1::GetStatusRequest*,
                                         cuzk::v1::GetStatusResponse* resp) {
+  if (auto s = admit_call(ctx, false, "GetStatus"); !s.ok()) return s;
   const engine::engine_status st = engine_.status();
   // One entry per prover lane, as Rust has one per GPU worker (a device listed once per lane).
   for (const auto& w : st.workers) {
@@ -219,15 +273,18 @@ grpc::Status proving_service::GetStatus(grpc::ServerContext*, const cuzk::v1::Ge
   return grpc::Status::OK;
 }
 
-grpc::Status proving_service::GetMetrics(grpc::ServerContext*, const cuzk::v1::GetMetricsRequest*,
+grpc::Status proving_service::GetMetrics(grpc::ServerContext* ctx,
+                                         const cuzk::v1::GetMetricsRequest*,
                                          cuzk::v1::GetMetricsResponse* resp) {
+  if (auto s = admit_call(ctx, false, "GetMetrics"); !s.ok()) return s;
   resp->set_prometheus_text(metrics_.prometheus_text(engine_.status()));
   return grpc::Status::OK;
 }
 
-grpc::Status proving_service::PreloadSRS(grpc::ServerContext*,
+grpc::Status proving_service::PreloadSRS(grpc::ServerContext* ctx,
                                          const cuzk::v1::PreloadSrsRequest* req,
                                          cuzk::v1::PreloadSrsResponse* resp) {
+  if (auto s = admit_call(ctx, true, "PreloadSRS"); !s.ok()) return s;
   const auto t0 = std::chrono::steady_clock::now();
   auto r = engine_.preload(req->circuit_id());
   if (!r) return to_grpc(r.error());
@@ -238,8 +295,10 @@ grpc::Status proving_service::PreloadSRS(grpc::ServerContext*,
   return grpc::Status::OK;
 }
 
-grpc::Status proving_service::EvictSRS(grpc::ServerContext*, const cuzk::v1::EvictSrsRequest* req,
+grpc::Status proving_service::EvictSRS(grpc::ServerContext* ctx,
+                                       const cuzk::v1::EvictSrsRequest* req,
                                        cuzk::v1::EvictSrsResponse* resp) {
+  if (auto s = admit_call(ctx, true, "EvictSRS"); !s.ok()) return s;
   auto r = engine_.evict(req->circuit_id());
   if (!r) return to_grpc(r.error());
   resp->set_was_loaded(*r > 0);

@@ -4,7 +4,8 @@
 // FAILED with the reason); gRPC errors are for requests that cannot be served (a bad kind or
 // payload: INVALID_ARGUMENT; an unknown id: NOT_FOUND; shutting down: UNAVAILABLE; a budget that
 // can never hold it: RESOURCE_EXHAUSTED). A client that goes away leaves its job running; an
-// identical retry attaches to it (the engine's idempotency).
+// identical retry attaches to it (the engine's idempotency). Every RPC first admits its caller
+// (security.hpp admit: UNAUTHENTICATED, PERMISSION_DENIED) and names the tenant in the log.
 #pragma once
 
 #include <grpcpp/grpcpp.h>
@@ -15,6 +16,7 @@
 #include "cuzk/engine.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "server/metrics.hpp"
+#include "server/security.hpp"
 
 namespace cuzk::server {
 
@@ -26,7 +28,14 @@ result<engine::proof_request> from_wire(const cuzk::v1::SubmitProofRequest& r);
 
 class proving_service final : public cuzk::v1::ProvingEngine::Service {
  public:
-  proving_service(engine::proving_engine& engine, metrics& m) : engine_(engine), metrics_(m) {}
+  proving_service(engine::proving_engine& engine, metrics& m, access_policy policy = {},
+                  const token_store* tokens = nullptr, log_sink log = {})
+      : engine_(engine), metrics_(m), policy_(policy), tokens_(tokens), log_(std::move(log)) {}
+
+  /// Who makes this call, or why it is refused: the peer, the `authorization` metadata and, with
+  /// mutual TLS, the verified client certificate's common name. `writes`: the call changes
+  /// state (submit, cancel, preload, evict), which read-only tokens may not.
+  admission caller_of(const grpc::ServerContext& ctx, bool writes) const;
 
   /// New Submit/Prove calls answer UNAVAILABLE from now on (draining); waits already running
   /// go on.
@@ -57,8 +66,15 @@ class proving_service final : public cuzk::v1::ProvingEngine::Service {
                         std::chrono::milliseconds timeout, cuzk::v1::AwaitProofResponse* resp);
   grpc::Status submit(const cuzk::v1::SubmitProofRequest& req, engine::submit_result* out);
 
+  // caller_of as a gRPC status: OK, or the refusal (logged with the peer, never the token).
+  grpc::Status admit_call(const grpc::ServerContext* ctx, bool writes, const char* rpc,
+                          caller* who = nullptr) const;
+
   engine::proving_engine& engine_;
   metrics& metrics_;
+  access_policy policy_;
+  const token_store* tokens_;
+  log_sink log_;
   std::atomic<bool> accepting_{true};
 };
 

@@ -89,9 +89,11 @@ inline int free_tcp_port() {
 class daemon_process {
  public:
   /// `extra_toml` goes into the [daemon] table, `srs_toml` into [srs]; `param_cache` defaults to
-  /// the shared 2 KiB set.
+  /// the shared 2 KiB set. `tcp_listen` ("HOST:PORT") replaces the unix socket; the daemon is
+  /// then ready when its log says both listeners serve (calls may need TLS or a token), and
+  /// stub() speaks plaintext to 127.0.0.1 on that port.
   explicit daemon_process(const std::string& extra_toml = "", std::string param_cache = "",
-                          const std::string& srs_toml = "") {
+                          const std::string& srs_toml = "", const std::string& tcp_listen = "") {
     if (param_cache.empty()) param_cache = params_dir();
     dir_ = (std::filesystem::temp_directory_path() /
             ("cuzk-daemon-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++)))
@@ -100,8 +102,9 @@ class daemon_process {
     socket_ = dir_ + "/run/cuzk.sock";
     http_port_ = free_tcp_port();
     std::ofstream cfg(dir_ + "/cuzk.toml");
-    cfg << "[daemon]\nlisten = \"unix://" << socket_
-        << "\"\nstatus_listen = \"127.0.0.1:" << http_port_ << "\"\n"
+    const std::string listen = tcp_listen.empty() ? "unix://" + socket_ : tcp_listen;
+    cfg << "[daemon]\nlisten = \"" << listen << "\"\nstatus_listen = \"127.0.0.1:" << http_port_
+        << "\"\n"
         << extra_toml << "\n[srs]\nparam_cache = \"" << param_cache << "\"\n"
         << srs_toml << "\n[memory]\ntotal_budget = \"8GiB\"\n";
     cfg.close();
@@ -120,9 +123,23 @@ class daemon_process {
     grpc::ChannelArguments ca;
     ca.SetMaxReceiveMessageSize(512 << 20);
     ca.SetMaxSendMessageSize(512 << 20);
-    channel_ =
-        grpc::CreateCustomChannel("unix://" + socket_, grpc::InsecureChannelCredentials(), ca);
+    const std::string target = tcp_listen.empty()
+                                   ? "unix://" + socket_
+                                   : "127.0.0.1:" + tcp_listen.substr(tcp_listen.rfind(':') + 1);
+    channel_ = grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), ca);
     stub_ = cuzk::v1::ProvingEngine::NewStub(channel_);
+    if (!tcp_listen.empty()) {
+      for (int i = 0; i < 300; ++i) {
+        const std::string log = log_text();
+        if (log.find("cuzk.v1 serving on") != std::string::npos &&
+            log.find("status on") != std::string::npos)
+          return;
+        if (!ended().empty()) break;
+        std::this_thread::sleep_for(100ms);
+      }
+      ADD_FAILURE() << "the daemon did not come up; its log:\n" << log_text();
+      return;
+    }
     // Ready when GetStatus answers (the socket appears once the engine runs).
     for (int i = 0; i < 300; ++i) {
       grpc::ClientContext ctx;
@@ -143,6 +160,7 @@ class daemon_process {
   }
 
   cuzk::v1::ProvingEngine::Stub& stub() { return *stub_; }
+  pid_t pid() const { return pid_; }
   int http_port() const { return http_port_; }
   const std::string& socket() const { return socket_; }
 

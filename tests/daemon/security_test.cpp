@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: Apache-2.0
+// Hostile clients against the real cuzk-daemon process, black-box (label e2e, docs/security.md):
+// protected mode from the machine's own non-loopback address, TLS with bearer tokens, mutual TLS
+// against a certificate from another CA, 64 KiB of metadata, a slow-loris on the status listener,
+// SIGHUP reloading tokens and certificates, and no token in the log or the metrics. Every call is
+// GetStatus (no parameters needed: the daemons run on an empty parameter directory), so the
+// suite takes seconds. Certificates are made at test time with the openssl CLI in a temp dir.
+#include <gtest/gtest.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "daemon_test_util.hpp"
+#include "temp_dir.hpp"
+
+namespace cuzk::test {
+namespace {
+
+// Bearer tokens of the tokens file; none may appear in the daemon's log or metrics.
+const std::string ALICE_TOKEN = "alice-token-0123456789abcdef";
+const std::string PROM_TOKEN = "prometheus-token-fedcba9876543210";
+const std::string ALICE_NEW_TOKEN = "alice-rotated-token-00112233";
+const std::string WRONG_TOKEN = "not-a-token-of-this-daemon-42";
+
+std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void write_text(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream(p) << text;
+}
+
+// Two CAs, a server certificate for 127.0.0.1/localhost from each and a client certificate from
+// each, EC P-256 (fast), made with the openssl CLI.
+class certificates {
+ public:
+  certificates() : dir_("security_certs") {
+    const std::string d = dir_.string();
+    std::string script = "set -e; cd '" + d + "'\n" +
+                         "printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\\n' > server.ext\n";
+    for (const char* ca : {"ca1", "ca2"}) {
+      const std::string c = ca;
+      script += key("" + c) + "openssl req -x509 -new -key " + c + ".key -days 2 -subj /CN=cuzk-" +
+                c + " -out " + c + ".pem 2>/dev/null\n";
+      script += signed_by(c, "server-" + c, "localhost", "-extfile server.ext");
+      script += signed_by(c, "client-" + c, "curio-node-" + c, "");
+    }
+    ok_ = std::system(("bash -c \"" + escaped(script) + "\"").c_str()) == 0;
+  }
+  bool ok() const { return ok_; }
+  std::string path(const std::string& name) const { return (dir_.path() / name).string(); }
+  std::string pem(const std::string& name) const { return read_text(dir_.path() / name); }
+
+ private:
+  static std::string key(const std::string& name) {
+    return "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out " + name +
+           ".key 2>/dev/null\n";
+  }
+  static std::string signed_by(const std::string& ca, const std::string& name,
+                               const std::string& cn, const std::string& ext) {
+    return key(name) + "openssl req -new -key " + name + ".key -subj /CN=" + cn + " -out " + name +
+           ".csr 2>/dev/null\nopenssl x509 -req -in " + name + ".csr -CA " + ca + ".pem -CAkey " +
+           ca + ".key -CAcreateserial -days 2 " + ext + " -out " + name + ".pem 2>/dev/null\n";
+  }
+  static std::string escaped(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+      if (c == '"' || c == '\\' || c == '$' || c == '`') out.push_back('\\');
+      out.push_back(c);
+    }
+    return out;
+  }
+  temp_dir dir_;
+  bool ok_ = false;
+};
+
+// A GetStatus with the given credentials and metadata.
+grpc::Status get_status(const std::string& target,
+                        const std::shared_ptr<grpc::ChannelCredentials>& creds,
+                        const std::string& authorization = "",
+                        const std::string& junk_metadata = "") {
+  grpc::ChannelArguments ca;
+  ca.SetSslTargetNameOverride("localhost");
+  auto stub = cuzk::v1::ProvingEngine::NewStub(grpc::CreateCustomChannel(target, creds, ca));
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + 5s);
+  if (!authorization.empty()) ctx.AddMetadata("authorization", authorization);
+  if (!junk_metadata.empty()) ctx.AddMetadata("x-junk", junk_metadata);
+  cuzk::v1::GetStatusResponse resp;
+  return stub->GetStatus(&ctx, {}, &resp);
+}
+
+std::shared_ptr<grpc::ChannelCredentials> tls_trusting(const certificates& c, const std::string& ca,
+                                                       const std::string& client = "") {
+  grpc::SslCredentialsOptions o;
+  o.pem_root_certs = c.pem(ca + ".pem");
+  if (!client.empty()) {
+    o.pem_private_key = c.pem(client + ".key");
+    o.pem_cert_chain = c.pem(client + ".pem");
+  }
+  return grpc::SslCredentials(o);
+}
+
+// The first IPv4 address of an interface that is up and not loopback ("" when there is none).
+std::string non_loopback_ipv4() {
+  ifaddrs* list = nullptr;
+  if (::getifaddrs(&list) != 0) return "";
+  std::string out;
+  for (ifaddrs* i = list; i && out.empty(); i = i->ifa_next) {
+    if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET) continue;
+    if ((i->ifa_flags & IFF_UP) == 0 || (i->ifa_flags & IFF_LOOPBACK) != 0) continue;
+    char buf[INET_ADDRSTRLEN] = {};
+    const auto* a = reinterpret_cast<const sockaddr_in*>(i->ifa_addr);
+    if (::inet_ntop(AF_INET, &a->sin_addr, buf, sizeof buf)) out = buf;
+  }
+  ::freeifaddrs(list);
+  return out;
+}
+
+class security_test : public ::testing::Test {
+ protected:
+  void SetUp() override { params_ = std::make_unique<temp_dir>("security_params"); }
+  std::string empty_params() const { return params_->string(); }
+  std::unique_ptr<temp_dir> params_;
+};
+
+TEST_F(security_test, protected_mode_serves_loopback_and_refuses_the_network) {
+  const int port = free_tcp_port();
+  daemon_process d("", empty_params(), "", "0.0.0.0:" + std::to_string(port));
+  EXPECT_NE(d.log_text().find("PROTECTED MODE"), std::string::npos) << d.log_text();
+  // Curio on the same machine, as it dials today: plaintext, no metadata.
+  EXPECT_TRUE(
+      get_status("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()).ok());
+  const std::string ip = non_loopback_ipv4();
+  if (ip.empty()) {
+    GTEST_SKIP() << "this machine has no non-loopback IPv4 address; security_test (unit) checks "
+                    "the peer rule on synthetic peers";
+  }
+  const grpc::Status remote =
+      get_status(ip + ":" + std::to_string(port), grpc::InsecureChannelCredentials());
+  EXPECT_EQ(remote.error_code(), grpc::StatusCode::PERMISSION_DENIED) << remote.error_message();
+  EXPECT_NE(remote.error_message().find("allow_insecure_tcp"), std::string::npos);
+  EXPECT_NE(remote.error_message().find("tls_cert_file"), std::string::npos);
+
+  const int open_port = free_tcp_port();
+  daemon_process open("allow_insecure_tcp = true", empty_params(), "",
+                      "0.0.0.0:" + std::to_string(open_port));
+  EXPECT_EQ(open.log_text().find("PROTECTED MODE"), std::string::npos);
+  const grpc::Status opened =
+      get_status(ip + ":" + std::to_string(open_port), grpc::InsecureChannelCredentials());
+  EXPECT_TRUE(opened.ok()) << opened.error_message();
+}
+
+TEST_F(security_test, tls_and_tokens) {
+  certificates c;
+  ASSERT_TRUE(c.ok()) << "openssl failed";
+  temp_dir conf("security_conf");
+  const auto tokens = conf.path() / "tokens";
+  write_text(tokens,
+             "# tenants\nalice " + ALICE_TOKEN + "\nprometheus " + PROM_TOKEN + " readonly\n");
+  std::filesystem::permissions(
+      tokens, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  const int port = free_tcp_port();
+  const std::string target = "127.0.0.1:" + std::to_string(port);
+  daemon_process d("tls_cert_file = \"" + c.path("server-ca1.pem") + "\"\ntls_key_file = \"" +
+                       c.path("server-ca1.key") + "\"\nauth_tokens_file = \"" + tokens.string() +
+                       "\"",
+                   empty_params(), "", "0.0.0.0:" + std::to_string(port));
+  EXPECT_EQ(d.log_text().find("PROTECTED MODE"), std::string::npos) << d.log_text();
+  const auto tls = tls_trusting(c, "ca1");
+
+  EXPECT_EQ(get_status(target, tls).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(get_status(target, tls, "Bearer " + WRONG_TOKEN).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(get_status(target, tls, "Basic " + ALICE_TOKEN).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  const grpc::Status served = get_status(target, tls, "Bearer " + ALICE_TOKEN);
+  EXPECT_TRUE(served.ok()) << served.error_message();
+  EXPECT_TRUE(get_status(target, tls, "Bearer " + PROM_TOKEN).ok());
+  // Plaintext to the TLS port, and TLS trusting another CA: no call gets through.
+  EXPECT_EQ(
+      get_status(target, grpc::InsecureChannelCredentials(), "Bearer " + ALICE_TOKEN).error_code(),
+      grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(get_status(target, tls_trusting(c, "ca2"), "Bearer " + ALICE_TOKEN).error_code(),
+            grpc::StatusCode::UNAVAILABLE);
+
+  // A read-only token may look, not act.
+  {
+    auto stub = cuzk::v1::ProvingEngine::NewStub(grpc::CreateChannel(target, tls));
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", "Bearer " + PROM_TOKEN);
+    cuzk::v1::CancelProofRequest req;
+    req.set_job_id("someone-elses-job");
+    cuzk::v1::CancelProofResponse resp;
+    EXPECT_EQ(stub->CancelProof(&ctx, req, &resp).error_code(),
+              grpc::StatusCode::PERMISSION_DENIED);
+  }
+
+  // 64 KiB of metadata is refused; the daemon goes on serving the others.
+  const grpc::Status junk =
+      get_status(target, tls, "Bearer " + ALICE_TOKEN, std::string(64 << 10, 'j'));
+  EXPECT_FALSE(junk.ok());
+  EXPECT_TRUE(junk.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED ||
+              junk.error_code() == grpc::StatusCode::INTERNAL)
+      << junk.error_code() << " " << junk.error_message();
+  EXPECT_TRUE(get_status(target, tls, "Bearer " + ALICE_TOKEN).ok());
+
+  // The status listener speaks HTTPS and wants a token, except for /healthz.
+  httplib::SSLClient https("127.0.0.1", d.http_port());
+  https.set_ca_cert_path(c.path("ca1.pem").c_str());
+  https.enable_server_certificate_verification(true);
+  https.set_connection_timeout(5s);
+  auto health = https.Get("/healthz");
+  ASSERT_TRUE(health) << httplib::to_string(health.error());
+  EXPECT_EQ(health->status, 200);
+  EXPECT_EQ(health->body, "serving\n");
+  auto no_token = https.Get("/status");
+  ASSERT_TRUE(no_token);
+  EXPECT_EQ(no_token->status, 401);
+  auto metrics = https.Get("/metrics", {{"Authorization", "Bearer " + PROM_TOKEN}});
+  ASSERT_TRUE(metrics);
+  EXPECT_EQ(metrics->status, 200);
+  EXPECT_EQ(https.Get("/status", {{"Authorization", "Bearer " + WRONG_TOKEN}})->status, 401);
+  EXPECT_EQ(https.Get("/status", {{"Authorization", "Bearer " + ALICE_TOKEN}})->status, 200);
+
+  // SIGHUP: alice's token rotated, the server certificate replaced by one from CA 2; a channel
+  // opened before the reload goes on working.
+  auto old_channel = grpc::CreateChannel(target, tls);
+  auto old_stub = cuzk::v1::ProvingEngine::NewStub(old_channel);
+  {
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", "Bearer " + ALICE_TOKEN);
+    cuzk::v1::GetStatusResponse resp;
+    ASSERT_TRUE(old_stub->GetStatus(&ctx, {}, &resp).ok());
+  }
+  write_text(tokens, "alice " + ALICE_NEW_TOKEN + "\n");
+  std::filesystem::copy_file(c.path("server-ca2.pem"), c.path("server-ca1.pem"),
+                             std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(c.path("server-ca2.key"), c.path("server-ca1.key"),
+                             std::filesystem::copy_options::overwrite_existing);
+  ASSERT_EQ(::kill(d.pid(), SIGHUP), 0);
+  for (int i = 0; i < 100 && d.log_text().find("certificate and key reloaded") == std::string::npos;
+       ++i)
+    std::this_thread::sleep_for(50ms);
+  EXPECT_NE(d.log_text().find("SIGHUP: 1 token(s)"), std::string::npos) << d.log_tail();
+  const auto tls2 = tls_trusting(c, "ca2");
+  bool new_certificate = false;
+  for (int i = 0; i < 50 && !new_certificate; ++i) {  // the watcher polls every second
+    new_certificate = get_status(target, tls2, "Bearer " + ALICE_NEW_TOKEN).ok();
+    if (!new_certificate) std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_TRUE(new_certificate) << d.log_tail();
+  EXPECT_EQ(get_status(target, tls2, "Bearer " + ALICE_TOKEN).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  {
+    grpc::ClientContext ctx;
+    ctx.AddMetadata("authorization", "Bearer " + ALICE_NEW_TOKEN);
+    cuzk::v1::GetStatusResponse resp;
+    const grpc::Status s = old_stub->GetStatus(&ctx, {}, &resp);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+  }
+
+  // No secret in the log or the metrics.
+  const std::string log = d.log_text();
+  const std::string metrics_text = metrics->body;
+  for (const std::string& t : {ALICE_TOKEN, PROM_TOKEN, ALICE_NEW_TOKEN, WRONG_TOKEN}) {
+    EXPECT_EQ(log.find(t), std::string::npos) << "a token in the log";
+    EXPECT_EQ(metrics_text.find(t), std::string::npos) << "a token in the metrics";
+  }
+  EXPECT_NE(log.find("refused"), std::string::npos);  // the refusals are logged, tokenless
+  EXPECT_EQ(d.terminate(), 0) << d.log_tail();
+}
+
+TEST_F(security_test, mutual_tls_refuses_a_certificate_from_another_ca) {
+  certificates c;
+  ASSERT_TRUE(c.ok()) << "openssl failed";
+  const int port = free_tcp_port();
+  const std::string target = "127.0.0.1:" + std::to_string(port);
+  daemon_process d("tls_cert_file = \"" + c.path("server-ca1.pem") + "\"\ntls_key_file = \"" +
+                       c.path("server-ca1.key") + "\"\ntls_client_ca_file = \"" +
+                       c.path("ca1.pem") + "\"",
+                   empty_params(), "", "0.0.0.0:" + std::to_string(port));
+  EXPECT_EQ(d.log_text().find("PROTECTED MODE"), std::string::npos) << d.log_text();
+  const grpc::Status own = get_status(target, tls_trusting(c, "ca1", "client-ca1"));
+  EXPECT_TRUE(own.ok()) << own.error_message();
+  EXPECT_EQ(get_status(target, tls_trusting(c, "ca1", "client-ca2")).error_code(),
+            grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(get_status(target, tls_trusting(c, "ca1")).error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_TRUE(get_status(target, tls_trusting(c, "ca1", "client-ca1")).ok());
+
+  // The status listener asks for the same client certificates.
+  httplib::SSLClient https("127.0.0.1", d.http_port(), c.path("client-ca1.pem"),
+                           c.path("client-ca1.key"));
+  https.set_ca_cert_path(c.path("ca1.pem").c_str());
+  https.enable_server_certificate_verification(true);
+  auto ok = https.Get("/status");
+  ASSERT_TRUE(ok) << httplib::to_string(ok.error());
+  EXPECT_EQ(ok->status, 200);
+  httplib::SSLClient stranger("127.0.0.1", d.http_port(), c.path("client-ca2.pem"),
+                              c.path("client-ca2.key"));
+  stranger.set_ca_cert_path(c.path("ca1.pem").c_str());
+  stranger.enable_server_certificate_verification(true);
+  EXPECT_FALSE(stranger.Get("/status"));
+}
+
+// 200 idle connections holding half-sent requests do not delay GET /status or /healthz.
+TEST_F(security_test, slow_loris_on_the_status_listener) {
+  daemon_process d("", empty_params());
+  std::vector<int> sockets;
+  for (int i = 0; i < 200; ++i) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(fd, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons(uint16_t(d.http_port()));
+    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0) << i;
+    const std::string half = "GET /status HTTP/1.1\r\nHost: cuzk\r\n";
+    ASSERT_EQ(::send(fd, half.data(), half.size(), MSG_NOSIGNAL), ssize_t(half.size()));
+    sockets.push_back(fd);
+  }
+  std::this_thread::sleep_for(200ms);  // all accepted and waiting for the rest of their headers
+  httplib::Client http("127.0.0.1", d.http_port());
+  http.set_connection_timeout(5s);
+  http.set_read_timeout(5s);
+  for (const char* path : {"/status", "/healthz", "/metrics"}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = http.Get(path);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ASSERT_TRUE(r) << path << ": " << httplib::to_string(r.error());
+    EXPECT_EQ(r->status, 200) << path;
+    EXPECT_LT(s, 1.0) << path << " took " << s << " s behind 200 idle connections";
+  }
+  for (int fd : sockets) ::close(fd);
+  EXPECT_EQ(d.terminate(), 0) << d.log_tail();
+}
+
+}  // namespace
+}  // namespace cuzk::test
