@@ -16,8 +16,8 @@ mkdir -p "$dest"
 # scripts/post_snap32g_run.sh, the whole 32 GiB proofs), `none` (only CUZK_CARRY_EXTRA), or `all`
 # (default; may exceed the limit). run.sh runs the steps whose binaries are present.
 set_name=${CUZK_CARRY_SET:-all}
-kernels=(src/ec/arith_gpu_test src/ntt/ntt_gpu_test src/msm/msm_gpu_test src/groth16/prover_gpu_test
-         src/groth16/abc_gpu_test src/gpu/host_registration_test
+kernels=(src/ec/arith_gpu_test src/ec/serialization_gpu_test src/ntt/ntt_gpu_test src/msm/msm_gpu_test
+         src/groth16/prover_gpu_test src/groth16/abc_gpu_test src/gpu/host_registration_test
          tests/gpu/gpu_streams_test bench/micro/cuzk-gpu-microbench)
 engine=(src/engine/engine_test src/engine/engine_porep_e2e_test src/engine/engine_post_e2e_test
         src/engine/engine_snap_e2e_test
@@ -61,7 +61,7 @@ files+=($(cd "$dest" && ls lib*.so* 2>/dev/null))
 (cd "$dest" && strip "${files[@]:0:binaries}" && tar -cf - "${files[@]}" | xz -T0 -6 >carry.tar.xz &&
   rm -f "${files[@]}")
 cp "$(dirname "$0")/gpu_carry_run.sh" "$dest/run.sh"
-for script in porep32g_run.sh post_snap32g_run.sh gpu_run_lib.sh; do
+for script in porep32g_run.sh post_snap32g_run.sh params_load_run.sh gpu_run_lib.sh; do
   cp "$(dirname "$0")/$script" "$dest/$script"
 done
 du -sh "$dest"

@@ -57,8 +57,8 @@ setup=0
 # Every GPU unit test that travelled (the kernels set carries them all; another set may carry a
 # few through CUZK_CARRY_EXTRA).
 {
-  for t in arith_gpu_test ntt_gpu_test msm_gpu_test prover_gpu_test abc_gpu_test gpu_streams_test \
-    host_registration_test; do
+  for t in arith_gpu_test serialization_gpu_test ntt_gpu_test msm_gpu_test prover_gpu_test \
+    abc_gpu_test gpu_streams_test host_registration_test; do
     [[ -x ./$t ]] || continue
     step "$t"
     timeout 150 "./$t" 2>&1 | grep -E '^\[ *(RUN|OK|FAILED|PASSED|  FAILED|==========)|Failure|seed|Expected|Actual|Which is|error|GB/s' |

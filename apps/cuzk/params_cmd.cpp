@@ -16,9 +16,12 @@
 // parameters.json (default: the built-in PoRep and PoSt entries,
 // filecoin/proofs/params_digest.hpp); one line per file "ok|MISMATCH|unknown NAME digest". Exit 0
 // all ok, 1 a MISMATCH or I/O failure, 2 a file unknown to the facts, none present, or bad usage.
-// `cuzk params load --params FILE [--checks batched|full|on-curve|none]`: decodes every point as
-// the CPU prover does, with progress lines and an ETA, and prints the time (how the subgroup-check
-// costs in docs/notes/params-format.md were measured). Exit 2 names the first bad point.
+// `cuzk params load --params FILE [--checks batched|full|on-curve|none] [--gpu N [--decoder
+// device|host] [--residency device|host]]`: decodes every point as the CPU prover does (or, with
+// --gpu, loads the queries for GPU N as the daemon does: onto the device, decoded there or on the
+// host, or into page-locked host memory), with progress lines and an ETA, and prints the time and
+// rate (how the subgroup-check costs in docs/notes/params-format.md and the load rates in
+// bench/results were measured). Exit 2 names the first bad point.
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -38,6 +41,9 @@
 #include "filecoin/proofs/snap_prover.hpp"
 #include "filecoin/snap/config.hpp"
 #include "groth16/params_io.hpp"
+#if defined(CUZK_WITH_CUDA)
+#include "groth16/prover_gpu.hpp"
+#endif
 #include "phase_progress.hpp"
 
 namespace cuzk::app {
@@ -164,6 +170,8 @@ int run_params_check(check_args args) {
 
 struct load_args {
   std::string path, checks = "batched";
+  int gpu = -1;
+  std::string decoder = "device", residency = "device";
 };
 
 /// The point checks by their CLI names (to_string(point_checks) spelled with dashes).
@@ -175,22 +183,58 @@ groth16::point_checks checks_named(const std::string& name) {
                               : batched;
 }
 
+/// Loads the queries for GPU args.gpu as the daemon does; the vk is decoded on the host.
+result<std::string> load_for_gpu(const groth16::params_file& file, groth16::point_checks checks,
+                                 const load_args& args, const progress_fn& progress) {
+#if defined(CUZK_WITH_CUDA)
+  using groth16::gpu::device_parameters;
+  using groth16::gpu::params_decoder;
+  const bool on_host = args.residency == "host";
+  auto dp = on_host ? device_parameters::host_resident(file, checks, args.gpu,
+                                                       thread_pool::default_pool(), progress)
+                    : device_parameters::stream_from(
+                          file, checks, args.gpu, thread_pool::default_pool(), progress,
+                          args.decoder == "host" ? params_decoder::host : params_decoder::device);
+  if (!dp) return dp.error();
+  const bool device_decode =
+      !on_host && args.decoder == "device" &&
+      (checks == groth16::point_checks::on_curve_only || checks == groth16::point_checks::none);
+  const std::string gpu = std::to_string(args.gpu);
+  if (on_host) return "into page-locked host memory for GPU " + gpu;
+  return "onto GPU " + gpu + (device_decode ? ", decoded there" : ", decoded on the host");
+#else
+  (void)file, (void)checks, (void)progress;
+  return status(status_code::invalid_argument,
+                "--gpu " + std::to_string(args.gpu) + ": this build has no CUDA support");
+#endif
+}
+
 int run_params_load(const load_args& args) {
   if (status s = check_input_file("--params", args.path); !s) return fail("load: " + s.message());
   auto file = groth16::params_file::open(args.path);
   if (!file) return fail("load: " + file.error().to_string());
   const groth16::point_checks checks = checks_named(args.checks);
   const auto t0 = std::chrono::steady_clock::now();
-  auto params = file->load_all(checks, thread_pool::default_pool(),
-                               phase_progress_lines("cuzk params load", progress_units::bytes));
+  const progress_fn progress = phase_progress_lines("cuzk params load", progress_units::bytes);
+  std::string where = "into host memory (CPU prover)";
+  if (args.gpu >= 0) {
+    auto r = load_for_gpu(*file, checks, args, progress);
+    if (!r) return fail("load: " + args.path + ": " + r.error().to_string());
+    where = *r;
+  } else {
+    auto params = file->load_all(checks, thread_pool::default_pool(), progress);
+    if (!params) return fail("load: " + args.path + ": " + params.error().to_string());
+  }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!params) return fail("load: " + args.path + ": " + params.error().to_string());
   const auto q = file->sizes();
   const uint64_t g1 = q.ic + q.h + q.l + q.a + q.b_g1;
-  std::printf("%s: %llu G1 + %llu G2 points, checks %s: %.2f s (%.0f points/s on %u threads)\n",
-              args.path.c_str(), (unsigned long long)g1, (unsigned long long)q.b_g2,
-              std::string(groth16::to_string(checks)).c_str(), secs, double(g1 + q.b_g2) / secs,
-              thread_pool::default_pool().size());
+  std::printf(
+      "%s: %llu G1 + %llu G2 points, checks %s, %s: %.2f s (%.0f points/s, %.2f GB/s on "
+      "%u threads)\n",
+      args.path.c_str(), (unsigned long long)g1, (unsigned long long)q.b_g2,
+      std::string(groth16::to_string(checks)).c_str(), where.c_str(), secs,
+      double(g1 + q.b_g2) / secs, double(file->file_size()) / secs / 1e9,
+      thread_pool::default_pool().size());
   return EXIT_OK;
 }
 
@@ -263,6 +307,16 @@ void add_params_commands(CLI::App& root, command_runner& chosen) {
                    "point checks: batched (curve per point, subgroup by random subset sums), "
                    "full (subgroup per point), on-curve (the provers' default), none")
       ->check(CLI::IsMember({"batched", "full", "on-curve", "none"}))
+      ->capture_default_str();
+  load->add_option("--gpu", ld->gpu, "load for this CUDA device as the daemon does")
+      ->check(CLI::NonNegativeNumber);
+  load->add_option("--decoder", ld->decoder,
+                   "with --gpu: decode on the device (on-curve and none checks) or on the host")
+      ->check(CLI::IsMember({"device", "host"}))
+      ->capture_default_str();
+  load->add_option("--residency", ld->residency,
+                   "with --gpu: the queries in device memory or in page-locked host memory")
+      ->check(CLI::IsMember({"device", "host"}))
       ->capture_default_str();
   on_selected(load, chosen, [ld] { return run_params_load(*ld); });
 }

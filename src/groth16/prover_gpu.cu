@@ -38,6 +38,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "ec/serialization_gpu.hpp"
 #include "ff/mont_device.cuh"
 #include "gpu/bitmap_rank.cuh"
 #include "gpu/cuda_status.hpp"
@@ -954,11 +955,76 @@ status stream_section(const params_file& file, params_section sec, T* dst, uint6
   return decoded;
 }
 
+/// The device decoder's check for these point checks; none when they need the subgroup test.
+std::optional<ec::gpu::curve_check> device_check_for(point_checks checks) {
+  switch (checks) {
+    case point_checks::on_curve_only:
+      return ec::gpu::curve_check::on_curve;
+    case point_checks::none:
+      return ec::gpu::curve_check::none;
+    case point_checks::full:
+    case point_checks::batched:
+      break;
+  }
+  return std::nullopt;
+}
+
+/// Copies section `sec` of `file` byte for byte to dst through pinned staging (the pool copies
+/// out of the mapping, whose pages are then released) and enqueues the in-place decode on
+/// `strm`, which merges the lowest rejected index into *d_rejected.
+template <class T>
+status upload_raw_section(const params_file& file, params_section sec, T* dst,
+                          ec::gpu::curve_check check, unsigned long long* d_rejected,
+                          thread_pool& pool, cuzk::gpu::stager& stg, const cuzk::gpu::stream& strm,
+                          const progress_fn& progress, uint64_t& done_bytes) {
+  static_assert(sizeof(T) == G1_BYTES || sizeof(T) == G2_BYTES, "an encoding is the point's size");
+  const std::span<const uint8_t> src = file.section_bytes(sec);
+  status released;
+  stg.upload_with(
+      dst, src.size(), strm,
+      [&](char* pinned, size_t offset, size_t len) {
+        pool.parallel_range(
+            len,
+            [&](size_t x0, size_t x1) {
+              std::memcpy(pinned + x0, src.data() + offset + x0, x1 - x0);
+            },
+            size_t(1) << 20);
+        if (released) released = file.release(sec, offset / sizeof(T), len / sizeof(T));
+        done_bytes += len;
+        if (progress) progress("upload", size_t(done_bytes), size_t(file.query_bytes()));
+      },
+      sizeof(T));
+  if (!released) return released;
+  const uint64_t count = file.count(sec);
+  if constexpr (std::is_same_v<T, g2_affine_t>) {
+    ec::gpu::g2_from_uncompressed_in_place(dst, count, check, d_rejected, strm);
+  } else {
+    ec::gpu::g1_from_uncompressed_in_place(dst, count, check, d_rejected, strm);
+  }
+  return status();
+}
+
+/// The host's status for point `index` of `sec`, which the device decoder rejected: the exact
+/// error the host path gives ("l[17]: not_on_curve (...)"). The two decoders agree by test
+/// (serialization_gpu_test); should the host accept it anyway, that is an internal error, never
+/// a silently different point.
+template <class T>
+status host_verdict(const params_file& file, params_section sec, uint64_t index,
+                    point_checks checks) {
+  thread_pool caller_only(1);
+  T scratch;
+  if (status st = file.decode(sec, index, 1, std::span<T>(&scratch, 1), checks, caller_only); !st)
+    return st;
+  return status(status_code::internal,
+                std::string(to_string(sec)) + "[" + std::to_string(index) +
+                    "]: the device decoder rejected a point the host codec accepts");
+}
+
 }  // namespace
 
 result<std::unique_ptr<device_parameters>> device_parameters::stream_from(
     const params_file& file, point_checks checks, int device, thread_pool& pool,
-    const progress_fn& progress) {
+    const progress_fn& progress, params_decoder decoder) {
   auto vk = file.load_vk(checks, pool);
   if (!vk) return vk.error();
   const query_sizes q{file.count(params_section::ic),   file.count(params_section::h),
@@ -973,6 +1039,43 @@ result<std::unique_ptr<device_parameters>> device_parameters::stream_from(
     std::unique_ptr<cuzk::gpu::stager> stg = p.ctx.take_stager();
     uint64_t done_bytes = 0;
     if (progress) progress("upload", 0, size_t(file.query_bytes()));
+    if (const auto check = device_check_for(checks); check && decoder == params_decoder::device) {
+      // One rejected-index slot per section, so the first bad point in file order is reported.
+      constexpr size_t SECTIONS = 5;
+      device_buffer<unsigned long long> rejected(SECTIONS);
+      CUZK_CUDA_OK(cudaMemsetAsync(rejected.data(), 0xff, SECTIONS * sizeof(unsigned long long),
+                                   strm.get()));
+      static_assert(ec::gpu::NO_REJECTED_INDEX == ~0ull, "the memset's pattern");
+      const std::tuple<params_section, g1_affine_t*> g1_sections[] = {
+          {params_section::h, p.h.data()},
+          {params_section::l, p.l.data()},
+          {params_section::a, p.a.data()},
+          {params_section::b_g1, p.b_g1.data()}};
+      for (size_t k = 0; k < std::size(g1_sections); ++k) {
+        const auto [sec, dst] = g1_sections[k];
+        if (status st = upload_raw_section(file, sec, dst, *check, rejected.data() + k, pool, *stg,
+                                           strm, progress, done_bytes);
+            !st)
+          return st;
+      }
+      if (status st =
+              upload_raw_section(file, params_section::b_g2, p.b_g2.data(), *check,
+                                 rejected.data() + 4, pool, *stg, strm, progress, done_bytes);
+          !st)
+        return st;
+      unsigned long long first[SECTIONS];
+      CUZK_CUDA_OK(cudaMemcpyAsync(first, rejected.data(), sizeof(first), cudaMemcpyDeviceToHost,
+                                   strm.get()));
+      strm.synchronize();  // the bases are decoded and ready for any stream
+      p.ctx.put_stager(std::move(stg));
+      for (size_t k = 0; k < std::size(g1_sections); ++k) {
+        if (first[k] != ec::gpu::NO_REJECTED_INDEX)
+          return host_verdict<g1_affine_t>(file, std::get<0>(g1_sections[k]), first[k], checks);
+      }
+      if (first[4] != ec::gpu::NO_REJECTED_INDEX)
+        return host_verdict<g2_affine_t>(file, params_section::b_g2, first[4], checks);
+      return dp;
+    }
     for (auto [sec, dst] :
          {std::pair{params_section::h, p.h.data()}, std::pair{params_section::l, p.l.data()},
           std::pair{params_section::a, p.a.data()},

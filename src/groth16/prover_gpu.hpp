@@ -40,6 +40,12 @@ enum class residency {
 /// The device bytes of the host residency's ring (two buffers of half of it), by default.
 constexpr size_t default_ring_bytes = size_t(3) << 30;
 
+/// Where stream_from turns a .params file's encodings into points.
+enum class params_decoder {
+  device,  ///< on the GPU, where the point checks allow (the default: the host only copies)
+  host,    ///< on the host's thread pool (the subgroup checks; and the baseline it is measured by)
+};
+
 /// The parameters' query points (h, l, a, b_g1, b_g2) for one device, kept in device memory or in
 /// page-locked host memory (residency); vk stays on the host (the epilogue needs it). Not
 /// copyable; frees its memory on destruction.
@@ -53,16 +59,18 @@ class device_parameters {
   /// without a whole host copy, or to fill synthetic bases on the device for benchmarks.
   static result<std::unique_ptr<device_parameters>> allocate(const verifying_key& vk,
                                                              const query_sizes& sizes, int device);
-  /// Streams the queries of a mapped .params file to device `device` without a decoded host copy:
-  /// each chunk of points is decoded (with `checks`, in parallel on `pool`) straight into pinned
-  /// staging and copied to the device while the next chunk is decoded, so the host holds two
-  /// staging chunks, not the SRS; the mapping's pages are released as they are consumed. The vk
-  /// is decoded from the file too. Errors: the decode status naming the point ("l[17]: ..."), or
-  /// a CUDA failure as upload's. `progress` gets ("upload", bytes, query_bytes()) after each chunk.
-  static result<std::unique_ptr<device_parameters>> stream_from(const params_file& file,
-                                                                point_checks checks, int device,
-                                                                thread_pool& pool,
-                                                                const progress_fn& progress = {});
+  /// Streams the queries of a mapped .params file to device `device` without a decoded host copy,
+  /// through two pinned staging chunks (the host holds those, not the SRS; the mapping's pages
+  /// are released as they are consumed). With params_decoder::device and checks on_curve_only or
+  /// none, the chunks carry the file's bytes unchanged and a kernel decodes each section in place
+  /// (ec/serialization_gpu.hpp): the host only copies. Otherwise (the subgroup checks have no
+  /// device form) each chunk is decoded on `pool` before it is copied. The vk is decoded on the
+  /// host. Errors, the same on both paths: the decode status naming the first bad point in file
+  /// order ("l[17]: not_on_curve ..."), or a CUDA failure as upload's. `progress` gets ("upload",
+  /// bytes, query_bytes()) after each chunk.
+  static result<std::unique_ptr<device_parameters>> stream_from(
+      const params_file& file, point_checks checks, int device, thread_pool& pool,
+      const progress_fn& progress = {}, params_decoder decoder = params_decoder::device);
   /// Host residency: the queries of `params` copied (or those of `file` decoded with `checks`, in
   /// parallel on `pool`, chunk by chunk, releasing the mapping's pages) into page-locked host
   /// memory for device `device`; each start() streams them through a device ring of

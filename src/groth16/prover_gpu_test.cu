@@ -325,6 +325,70 @@ TEST(Groth16Gpu, StreamFromParamsFile) {
   EXPECT_EQ(tiny.error().code(), status_code::invalid_argument);
 }
 
+// The device decoder (the file's bytes copied unchanged, decoded in place on the GPU) against the
+// host decoder: the same proofs under on_curve_only and none, and for a corrupt file the same
+// status, character for character, whichever section the first bad point is in (two bad points:
+// the earlier in file order is named; an off-curve point passes under none on both).
+TEST(Groth16Gpu, DeviceDecoderMatchesHostDecoder) {
+  auto rng = test::test_rng::from_env("Groth16Gpu.DeviceDecoderMatchesHostDecoder");
+  const fixture f = make_fixture(3000, 2, rng);
+  auto bytes = params_to_bytes(f.params, pool());
+  ASSERT_TRUE(bytes.ok()) << bytes.error().to_string();
+  auto file = params_file::from_bytes(*bytes);
+  ASSERT_TRUE(file.ok()) << file.error().to_string();
+  using gpu::params_decoder;
+  for (point_checks checks : {point_checks::on_curve_only, point_checks::none}) {
+    for (params_decoder d : {params_decoder::device, params_decoder::host}) {
+      auto dp = gpu::device_parameters::stream_from(*file, checks, 0, pool(), {}, d);
+      ASSERT_TRUE(dp.ok()) << dp.error().to_string();
+      expect_same_proof(
+          f, **dp, fr_t::random(rng), fr_t::random(rng),
+          std::string(to_string(checks)) + (d == params_decoder::device ? " device" : " host"));
+    }
+  }
+  struct corruption {
+    params_section sec;
+    uint64_t index;
+    size_t byte;           // within the encoding
+    uint8_t mask;          // XORed into that byte,
+    bool or_mask = false;  // or ORed
+  };
+  const std::vector<std::vector<corruption>> cases = {
+      {{params_section::h, 7, 95, 0x01}},                                     // y: off the curve
+      {{params_section::l, 1, 40, 0x01}, {params_section::b_g2, 0, 191, 1}},  // l first
+      {{params_section::a, 2, 0, 0x80}},                                      // compressed flag
+      {{params_section::b_g1, 3, 0, 0x1f, true}},                             // x >= p
+      {{params_section::b_g2, 1, 0, 0x40}},                                   // infinity flag
+      {{params_section::b_g2, 2, 150, 0x04}},                                 // y.c0: off the curve
+  };
+  for (const auto& c : cases) {
+    std::vector<uint8_t> bad = *bytes;
+    for (const corruption& x : c) {
+      const section_info& si = file->section(x.sec);
+      uint8_t& b = bad[si.offset + x.index * si.point_bytes + x.byte];
+      b = x.or_mask ? uint8_t(b | x.mask) : uint8_t(b ^ x.mask);
+    }
+    auto bad_file = params_file::from_bytes(bad);
+    ASSERT_TRUE(bad_file.ok());
+    for (point_checks checks : {point_checks::on_curve_only, point_checks::none}) {
+      auto on_device = gpu::device_parameters::stream_from(*bad_file, checks, 0, pool(), {},
+                                                           params_decoder::device);
+      auto on_host = gpu::device_parameters::stream_from(*bad_file, checks, 0, pool(), {},
+                                                         params_decoder::host);
+      const std::string what = std::string(to_string(c[0].sec)) + "[" + std::to_string(c[0].index) +
+                               "] " + std::string(to_string(checks));
+      ASSERT_EQ(on_device.ok(), on_host.ok()) << what;
+      if (!on_host.ok()) {
+        EXPECT_EQ(on_device.error().to_string(), on_host.error().to_string()) << what;
+        EXPECT_NE(on_device.error().to_string().find(std::string(to_string(c[0].sec)) + "[" +
+                                                     std::to_string(c[0].index) + "]"),
+                  std::string::npos)
+            << on_device.error().to_string();
+      }
+    }
+  }
+}
+
 TEST(Groth16Gpu, StartFinalizeReuseAndNoLeak) {
   auto rng = test::test_rng::from_env("Groth16Gpu.StartFinalizeReuseAndNoLeak");
   const fixture f = make_fixture(3000, 2, rng);
