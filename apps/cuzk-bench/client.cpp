@@ -22,6 +22,7 @@
 
 #include "base/file_io.hpp"
 #include "base/hex.hpp"
+#include "connection.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "filecoin/porep/commp.hpp"
 #include "filecoin/porep/config.hpp"
@@ -39,13 +40,7 @@ namespace {
 constexpr uint64_t MAX_INPUT_FILE_BYTES = uint64_t(512) << 20;
 
 std::unique_ptr<cuzk::v1::ProvingEngine::Stub> connect(const std::string& addr) {
-  std::string target = addr;
-  if (target.rfind("http://", 0) == 0) target = target.substr(7);
-  grpc::ChannelArguments ca;
-  ca.SetMaxReceiveMessageSize(512 << 20);
-  ca.SetMaxSendMessageSize(512 << 20);
-  return cuzk::v1::ProvingEngine::NewStub(
-      grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), ca));
+  return cuzk::v1::ProvingEngine::NewStub(open_channel(addr));
 }
 
 int rpc_failed(const char* what, const grpc::Status& s) {

@@ -18,6 +18,7 @@
 
 #include "base/version.hpp"
 #include "client.hpp"
+#include "connection.hpp"
 #include "cuzk/engine.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
 #include "filecoin/porep/seal.hpp"
@@ -200,8 +201,19 @@ int main(int argc, char** argv) {
   CLI::App app{"cuzk-bench: cuzk.v1 client and proving engine benchmarks"};
   app.require_subcommand(1);
   std::string addr = "http://127.0.0.1:9820";
-  app.add_option("-a,--addr", addr, "the daemon: unix:///path or [http://]host:port")
+  app.add_option("-a,--addr", addr,
+                 "the daemon: unix:///path, [http://]host:port or https://host:port (TLS)")
       ->capture_default_str();
+  cuzk::bench::connection_options conn;
+  app.add_option("--tls-ca", conn.tls_ca,
+                 "TLS: the CA bundle (PEM) the daemon's certificate is checked against");
+  auto* tls_cert = app.add_option("--tls-cert", conn.tls_cert,
+                                  "mutual TLS: this client's certificate chain (PEM)");
+  auto* tls_key = app.add_option("--tls-key", conn.tls_key, "mutual TLS: its private key (PEM)");
+  tls_cert->needs(tls_key);
+  tls_key->needs(tls_cert);
+  app.add_option("--token", conn.token, "bearer token sent on every call (or $CUZK_TOKEN)")
+      ->envname("CUZK_TOKEN");
   cuzk::bench::single_args sa;
   auto* single = app.add_subcommand("single", "one proof through the daemon (Prove)");
   // The request options of `single` and `batch` (one request, sent once or many times).
@@ -349,6 +361,7 @@ int main(int argc, char** argv) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
+  cuzk::bench::set_connection_options(conn);
   try {
     if (*pipe) return run_pipeline(pa);
     if (*single) return cuzk::bench::run_single(addr, sa);

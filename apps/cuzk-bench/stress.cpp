@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "client.hpp"
+#include "connection.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "filecoin/proofs/porep_prover.hpp"
 #include "progress_line.hpp"
@@ -87,11 +88,7 @@ int run_stress(const std::string& addr, const stress_args& a) {
     p.cancel_after_ms = unsigned(rng() % 3000);
   }
 
-  grpc::ChannelArguments ca;
-  ca.SetMaxReceiveMessageSize(512 << 20);
-  ca.SetMaxSendMessageSize(512 << 20);
-  std::string target = addr.rfind("http://", 0) == 0 ? addr.substr(7) : addr;
-  auto channel = grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), ca);
+  auto channel = open_channel(addr);
   auto stub = cuzk::v1::ProvingEngine::NewStub(channel);
 
   std::vector<outcome> results(a.count);

@@ -316,8 +316,8 @@ TEST_F(daemon_test, preload_evict_status_and_metrics) {
   }
 }
 
-// SIGTERM with proofs in flight: health turns NOT_SERVING, new work is refused, every accepted
-// job still completes, and the daemon exits 0.
+// SIGTERM with proofs in flight: health turns NOT_SERVING (/healthz 503), new work is refused,
+// every accepted job still completes, and the daemon exits 0.
 TEST(daemon_drain, sigterm_under_load_loses_no_accepted_job) {
   ASSERT_FALSE(params_dir().empty());
   daemon_process d;
@@ -334,11 +334,19 @@ TEST(daemon_drain, sigterm_under_load_loses_no_accepted_job) {
   }
   std::this_thread::sleep_for(1s);  // both accepted
   EXPECT_EQ(d.health(), 1);
+  // GET /healthz (for load balancers) follows the same state.
+  const auto healthz = [&d] {
+    httplib::Client http("127.0.0.1", d.http_port());
+    auto r = http.Get("/healthz");
+    return r ? r->status : -1;
+  };
+  EXPECT_EQ(healthz(), 200);
   // The drain waits for both proofs; on a loaded 2-core CI machine they took over the default
   // 120 s wait once, so wait as long as the daemon's drain timeout allows.
   auto exit_code = std::async(std::launch::async, [&d] { return d.terminate(600s); });
   std::this_thread::sleep_for(500ms);
   EXPECT_EQ(d.health(), 2);  // NOT_SERVING while draining
+  EXPECT_EQ(healthz(), 503);
   {
     grpc::ClientContext ctx;
     cuzk::v1::SubmitProofResponse resp;
