@@ -5,14 +5,22 @@
 //
 // A request carries what the cuzk.v1 wire carries (spec/CUZK.md §4.3): the proof kind, the
 // registered proof, the vanilla input bytes exactly as sent, identity fields, a priority and the
-// client's request id. Every call is thread-safe.
+// client's request id, and the tenant it is proved for. Every call is thread-safe.
+//
+// Tenants: a job belongs to the tenant named in its request. Request ids live per tenant (the
+// same id from two tenants is two jobs, never an attach), await() and cancel() find only the
+// tenant's own jobs, and each tenant has its own limits and a weight for its share of every stage
+// (engine_config::tenants). The engine knows tenants by name only: who a caller is (a token, a
+// certificate) is the daemon's business.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/log.hpp"
@@ -30,12 +38,18 @@ enum class proof_kind : uint32_t {
 /// "porep-c2", "snap-update", "window-post", "winning-post" (the Rust cuzk's strings).
 std::string_view to_string(proof_kind k);
 
+/// The tenant of a request that names none: a single-user engine's only tenant (the daemon's
+/// callers on its own machine, unauthenticated, are this tenant too).
+inline constexpr std::string_view default_tenant = "local";
+
 /// The wire's Priority numbers; unspecified means the kind's default (WinningPoSt critical,
 /// WindowPoSt high, SnapDeals and PoRep normal). Higher runs first at every stage.
 enum class priority : uint32_t { unspecified = 0, low = 1, normal = 2, high = 3, critical = 4 };
 
 struct proof_request {
-  std::string request_id;  ///< the client's id; empty: the engine makes one up
+  /// The client's id, unique within its tenant; empty: the engine makes one up.
+  std::string request_id;
+  std::string tenant{default_tenant};  ///< whose job it is (ids, limits, fair share)
   proof_kind kind = proof_kind::porep_seal_commit;
   uint64_t sector_size = 0;
   uint64_t registered_proof = 0;
@@ -84,6 +98,7 @@ struct job_timings {
 
 struct job_result {
   std::string job_id;
+  std::string tenant;  ///< the request's tenant
   job_state state = job_state::queued;
   std::vector<uint8_t> proof;  ///< COMPLETED: the concatenated 192-byte partition proofs
   status error;                ///< FAILED / CANCELLED: why
@@ -93,8 +108,27 @@ struct job_result {
 /// What submit() answers.
 struct submit_result {
   std::string job_id;
-  bool attached = false;        ///< an identical request was in flight or recently completed
-  unsigned queue_position = 0;  ///< jobs ahead of it (higher or equal priority, not finished)
+  bool attached = false;  ///< an identical request was in flight or recently completed
+  /// Jobs ahead of it (higher or equal priority, submitted earlier, not finished), whatever their
+  /// tenant: an upper bound where fair share lets it pass another tenant's.
+  unsigned queue_position = 0;
+};
+
+/// What the engine allows one tenant (engine_config::tenants).
+struct tenant_policy {
+  /// Jobs accepted and not yet ended (attaching to one of them is not another); a submit past it
+  /// is refused with resource_exhausted. 0: no limit.
+  unsigned max_in_flight = 0;
+  /// Request bytes (the vanilla proofs and the other byte fields, as sent) held for the tenant's
+  /// jobs that are not yet prepared; a submit that would pass it is refused with
+  /// resource_exhausted. 0: no limit.
+  uint64_t max_queued_bytes = 0;
+  /// The tenant's share of each stage against the other tenants with work of the same priority:
+  /// at every partition boundary (a synthesis worker or a prover lane taking its next task) the
+  /// tenant furthest behind its share goes next, by stride scheduling, so a tenant with 100 jobs
+  /// queued takes turns with a tenant with one. Priority comes first: a WinningPoSt of any tenant
+  /// goes before every PoRep. 0 acts as 1.
+  unsigned weight = 1;
 };
 
 struct engine_config {
@@ -156,6 +190,9 @@ struct engine_config {
   /// partition then holds 4.2 GB of host memory instead of 16.7 GB. false: a, b, c synthesized
   /// on the host (the daemon sets it from CUZK_DISABLE_PCE=1, the Rust cuzk's switch).
   bool compiled_abc = true;
+  /// The tenants' limits and weights, by tenant name; a tenant not listed has tenant_policy{}
+  /// (no limits, weight 1).
+  std::map<std::string, tenant_policy> tenants;
   /// Where the engine logs; empty: silent.
   log_sink log;
   /// Called once for every job that ends (completed, failed or cancelled), with its kind: where a
@@ -184,8 +221,9 @@ struct srs_status {
 
 /// One prover lane of a worker (engine_config::gpu_lanes).
 struct lane_status {
-  std::string name;         ///< the timeline's lane: the worker's name, then "gpu 0.1", ...
-  std::string current_job;  ///< empty when idle
+  std::string name;            ///< the timeline's lane: the worker's name, then "gpu 0.1", ...
+  std::string current_job;     ///< empty when idle
+  std::string current_tenant;  ///< the tenant of current_job
   proof_kind current_kind = proof_kind::porep_seal_commit;
   int partition = -1;  ///< the partition it proves; -1 when idle
 };
@@ -212,6 +250,7 @@ struct kind_queue_status {
 /// A job not yet ended.
 struct job_summary {
   std::string job_id;
+  std::string tenant;
   proof_kind kind{};
   priority prio = priority::unspecified;  ///< the effective priority
   job_state state = job_state::queued;
@@ -221,9 +260,19 @@ struct job_summary {
   double age_seconds = 0;
 };
 
+/// One tenant the engine has seen since it started (its entry stays while the engine lives).
+struct tenant_status {
+  std::string name;
+  unsigned in_flight = 0;     ///< jobs accepted and not yet ended
+  uint64_t queued_bytes = 0;  ///< request bytes of its jobs not yet prepared
+  uint64_t accepted = 0;      ///< jobs accepted (attaches not counted)
+  uint64_t refused = 0;       ///< submits refused for its max_in_flight or max_queued_bytes
+};
+
 struct engine_status {
   std::vector<worker_status> workers;
-  std::vector<job_summary> jobs;  ///< every job not yet ended, in priority order
+  std::vector<tenant_status> tenants;  ///< by name
+  std::vector<job_summary> jobs;       ///< every job not yet ended, in priority order
   std::vector<srs_status> srs;
   std::vector<kind_queue_status> queues;
   uint64_t completed = 0, failed = 0, cancelled = 0;
@@ -270,20 +319,32 @@ class proving_engine {
   static result<std::unique_ptr<proving_engine>> create(const engine_config& cfg);
   virtual ~proving_engine() = default;
 
-  /// Queues a request (or attaches to an identical one, see submit_result::attached). Errors
-  /// before queueing: invalid_argument for a request that cannot be proved at all (no input,
-  /// unknown kind); unavailable after shutdown() began.
+  /// Queues a request (or attaches to an identical one of the same tenant, see
+  /// submit_result::attached). Errors before queueing: invalid_argument for a request that
+  /// cannot be proved at all (no input, unknown kind); resource_exhausted past the tenant's
+  /// max_in_flight or max_queued_bytes, or for input beyond the host budget; unavailable after
+  /// shutdown() began.
   virtual result<submit_result> submit(proof_request req) = 0;
-  /// Waits until the job ends or `timeout` passes; a job still running after the timeout is
-  /// returned in its current state (queued/running) and goes on. not_found for an unknown id
-  /// (never submitted, or its result was dropped after the retention time).
-  virtual result<job_result> await(const std::string& job_id,
+  /// Waits until the tenant's job `job_id` ends or `timeout` passes; a job still running after
+  /// the timeout is returned in its current state (queued/running) and goes on. not_found for an
+  /// id the tenant does not have (never submitted, another tenant's, or its result dropped after
+  /// the retention time): another tenant's job is indistinguishable from none.
+  virtual result<job_result> await(std::string_view tenant, const std::string& job_id,
                                    std::chrono::milliseconds timeout) = 0;
-  /// Cancels a job at its next phase boundary: true when it was queued or running (it will end
-  /// CANCELLED with `reason` as its error message), false when it had already ended; not_found
-  /// for an unknown id.
-  virtual result<bool> cancel(const std::string& job_id,
-                              const std::string& reason = "cancelled by request") = 0;
+  /// await() for the default tenant.
+  result<job_result> await(const std::string& job_id, std::chrono::milliseconds timeout) {
+    return await(default_tenant, job_id, timeout);
+  }
+  /// Cancels the tenant's job `job_id` at its next phase boundary: true when it was queued or
+  /// running (it will end CANCELLED with `reason` as its error message), false when it had
+  /// already ended; not_found as for await().
+  virtual result<bool> cancel(std::string_view tenant, const std::string& job_id,
+                              const std::string& reason) = 0;
+  /// cancel() for the default tenant.
+  result<bool> cancel(const std::string& job_id,
+                      const std::string& reason = "cancelled by request") {
+    return cancel(default_tenant, job_id, reason);
+  }
   virtual engine_status status() = 0;
   /// The phases that ended at or after `since` (seconds since start), oldest first; the engine
   /// keeps the last 20,000.

@@ -12,8 +12,11 @@
 //                    every prover worker), then one task per partition;
 //   prover queue:    synthesized partitions (each in a recycled buffer) waiting for a worker.
 // Every partition passes both queues, so a higher-priority job overtakes at the next partition
-// boundary of either stage. The host budget counts request bytes, decoded inputs, synthesis
-// buffers and CPU-resident parameters; each GPU's budget counts its resident parameters.
+// boundary of either stage. Within the highest priority waiting, a stage takes the next task of
+// the tenant furthest behind its weighted share (stride scheduling, fair_pick_locked), that
+// tenant's tasks in queue order; jobs are keyed by (tenant, id). The host budget counts request
+// bytes, decoded inputs, synthesis buffers and CPU-resident parameters; each GPU's budget counts
+// its resident parameters.
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -166,6 +169,27 @@ constexpr int PREPARE = -1;  // the partition index of a job's prepare task
 struct job;
 struct srs_entry;
 
+// A job's key: (tenant, job id). Ids are unique within a tenant only.
+using job_key = std::pair<std::string, std::string>;
+
+// The stages a task passes, each with its own fair share between tenants.
+enum stage : size_t { SYNTHESIS_STAGE = 0, PROVER_STAGE = 1, STAGES = 2 };
+
+// A tenant's share of a stage costs STRIDE / weight per task taken (stride scheduling).
+constexpr uint64_t STRIDE = uint64_t(1) << 40;
+
+struct tenant_state {
+  std::string name;
+  tenant_policy policy;
+  unsigned in_flight = 0;
+  uint64_t queued_bytes = 0;
+  uint64_t accepted = 0, refused = 0;
+  // Per stage: the virtual time at which the tenant's next task would start. Lifted to the
+  // stage's clock when compared, so a tenant that was idle banks no credit.
+  std::array<uint64_t, STAGES> pass{};
+  uint64_t stride() const { return STRIDE / std::max(1u, policy.weight); }
+};
+
 // One partition's synthesized circuit, recycled across partitions and jobs: the full circuit
 // (cs: a, b, c, witness, densities) or, for a circuit with a compiled plan, the witness alone
 // (wcs). A buffer taken for the other kind gives the storage of the first back.
@@ -246,6 +270,8 @@ struct srs_entry {
 
 struct job {
   std::string id, request_id;
+  // Its tenant's entry of engine_impl::tenants_ (never erased while the engine lives).
+  tenant_state* tenant = nullptr;
   std::array<uint8_t, 32> digest{};
   uint64_t seq = 0;
   int prio = 0;
@@ -296,7 +322,7 @@ struct lane_work {
 struct prover_lane {
   std::string name;  // the timeline's lane
   std::thread thread;
-  std::string current_job;
+  std::string current_job, current_tenant;
   proof_kind current_kind{};
   int partition = -1;
   std::optional<lane_work> work;  // set while it proves
@@ -475,9 +501,9 @@ class engine_impl final : public proving_engine {
     if (draining_) return cuzk::status(status_code::unavailable, "the engine is shutting down");
     prune_locked();
     if (!req.request_id.empty()) {
-      auto range = by_request_.equal_range(req.request_id);
+      auto range = by_request_.equal_range(job_key{req.tenant, req.request_id});
       for (auto it = range.first; it != range.second; ++it) {
-        auto jt = jobs_.find(it->second);
+        auto jt = jobs_.find(job_key{req.tenant, it->second});
         if (jt == jobs_.end()) continue;
         const job& j = *jt->second;
         const bool usable = j.digest == digest && !j.stopping() && j.state != job_state::failed &&
@@ -490,11 +516,21 @@ class engine_impl final : public proving_engine {
           status_code::resource_exhausted,
           "the request's " + gib(bytes) + " of input exceed the host budget " + gib(host_budget_));
     }
+    tenant_state& tenant = tenant_locked(req.tenant);
+    if (cuzk::status s = admit_for_tenant_locked(tenant, bytes); !s) {
+      ++tenant.refused;
+      return s;
+    }
     auto j = std::make_shared<job>();
     j->seq = next_seq_++;
+    j->tenant = &tenant;
     j->request_id = req.request_id;
     j->id = req.request_id.empty() ? random_uuid() : req.request_id;
-    if (jobs_.count(j->id)) j->id = req.request_id + "#" + std::to_string(j->seq);
+    if (jobs_.count(job_key{tenant.name, j->id}))
+      j->id = req.request_id + "#" + std::to_string(j->seq);
+    ++tenant.in_flight;
+    ++tenant.accepted;
+    tenant.queued_bytes += bytes;
     j->digest = digest;
     j->kind = req.kind;
     j->handler = handler_ptr(req.kind);
@@ -504,26 +540,31 @@ class engine_impl final : public proving_engine {
     j->request_charged = bytes;
     host_used_ += bytes;
     j->request = std::move(req);
-    jobs_[j->id] = j;
-    if (!j->request_id.empty()) by_request_.emplace(j->request_id, j->id);
+    jobs_[key_of(*j)] = j;
+    if (!j->request_id.empty()) by_request_.emplace(job_key{tenant.name, j->request_id}, j->id);
     active_.insert(j.get());
     synth_queue_.emplace(task_key{j->prio, j->seq, PREPARE}, j);
     cv_.notify_all();
     return submit_result{j->id, false, queue_position_locked(*j)};
   }
 
-  result<job_result> await(const std::string& job_id, std::chrono::milliseconds timeout) override {
+  using proving_engine::await;
+  using proving_engine::cancel;
+
+  result<job_result> await(std::string_view tenant, const std::string& job_id,
+                           std::chrono::milliseconds timeout) override {
     std::unique_lock lk(mu_);
-    auto it = jobs_.find(job_id);
+    auto it = jobs_.find(job_key{std::string(tenant), job_id});
     if (it == jobs_.end()) return cuzk::status(status_code::not_found, "job not found: " + job_id);
     std::shared_ptr<job> j = it->second;
     cv_.wait_for(lk, timeout, [&] { return j->terminal(); });
     return result_of_locked(*j);
   }
 
-  result<bool> cancel(const std::string& job_id, const std::string& reason) override {
+  result<bool> cancel(std::string_view tenant, const std::string& job_id,
+                      const std::string& reason) override {
     std::unique_lock lk(mu_);
-    auto it = jobs_.find(job_id);
+    auto it = jobs_.find(job_key{std::string(tenant), job_id});
     if (it == jobs_.end()) return cuzk::status(status_code::not_found, "job not found: " + job_id);
     job& j = *it->second;
     if (j.terminal() || j.stopping()) return false;
@@ -546,7 +587,7 @@ class engine_impl final : public proving_engine {
       ws.device = w->device;
       ws.healthy = w->healthy;
       for (const prover_lane& l : w->lanes) {
-        ws.lanes.push_back({l.name, l.current_job, l.current_kind, l.partition});
+        ws.lanes.push_back({l.name, l.current_job, l.current_tenant, l.current_kind, l.partition});
         if (ws.current_job.empty() && !l.current_job.empty()) {
           ws.current_job = l.current_job;
           ws.current_kind = l.current_kind;
@@ -584,10 +625,12 @@ class engine_impl final : public proving_engine {
       return task_key{a->prio, a->seq, 0} < task_key{b->prio, b->seq, 0};
     });
     for (const job* j : live) {
-      st.jobs.push_back({j->id, j->kind, priority(j->prio), j->state, j->partitions, j->done,
-                         j->cancel_requested,
+      st.jobs.push_back({j->id, j->tenant->name, j->kind, priority(j->prio), j->state,
+                         j->partitions, j->done, j->cancel_requested,
                          std::chrono::duration<double>(now - j->submitted).count()});
     }
+    for (const auto& [name, t] : tenants_)
+      st.tenants.push_back({name, t.in_flight, t.queued_bytes, t.accepted, t.refused});
     st.completed = completed_;
     st.failed = failed_;
     st.cancelled = cancelled_;
@@ -706,6 +749,89 @@ class engine_impl final : public proving_engine {
     return cuzk::status(status_code::not_found, "unknown circuit id: " + id);
   }
 
+  // ---- tenants ----------------------------------------------------------------------------
+
+  static job_key key_of(const job& j) { return job_key{j.tenant->name, j.id}; }
+
+  // The tenant's entry, made on its first request with its policy from the config.
+  tenant_state& tenant_locked(const std::string& name) {
+    auto [it, made] = tenants_.try_emplace(name);
+    if (made) {
+      it->second.name = name;
+      if (auto p = cfg_.tenants.find(name); p != cfg_.tenants.end()) it->second.policy = p->second;
+    }
+    return it->second;
+  }
+
+  // The tenant's limits for one more job of `bytes` request bytes.
+  static cuzk::status admit_for_tenant_locked(const tenant_state& t, uint64_t bytes) {
+    const tenant_policy& p = t.policy;
+    if (p.max_in_flight != 0 && t.in_flight >= p.max_in_flight) {
+      return cuzk::status(status_code::resource_exhausted,
+                          "tenant " + t.name + " has " + std::to_string(t.in_flight) +
+                              " job(s) in flight, its max_in_flight: retry when one has ended");
+    }
+    if (p.max_queued_bytes != 0 && bytes > p.max_queued_bytes) {
+      return cuzk::status(status_code::resource_exhausted,
+                          "the request's " + std::to_string(bytes) + " bytes exceed tenant " +
+                              t.name + "'s max_queued_bytes (" +
+                              std::to_string(p.max_queued_bytes) + ")");
+    }
+    if (p.max_queued_bytes != 0 && t.queued_bytes + bytes > p.max_queued_bytes) {
+      return cuzk::status(status_code::resource_exhausted,
+                          "tenant " + t.name + " has " + std::to_string(t.queued_bytes) +
+                              " request bytes queued; " + std::to_string(bytes) +
+                              " more would pass its max_queued_bytes (" +
+                              std::to_string(p.max_queued_bytes) +
+                              "): retry when its queued jobs have started");
+    }
+    return {};
+  }
+
+  // Returns the request bytes a job holds until it is prepared (to the host budget and to its
+  // tenant's queued bytes) and drops the request.
+  void release_request_locked(job& j) {
+    host_used_ -= j.request_charged;
+    j.tenant->queued_bytes -= j.request_charged;
+    j.request_charged = 0;
+    j.request.reset();
+  }
+
+  // The task a stage takes next from `queue` (ordered by task_key) among the entries `eligible`
+  // accepts, end() when none: of the highest priority present, the first task (queue order) of
+  // the tenant whose pass, lifted to the stage's clock, is lowest; ties go to the earlier task.
+  // Priority first, so a PoSt of any tenant goes before every PoRep; within it, stride
+  // scheduling (take_locked charges the tenant STRIDE / weight per task), so over any stretch
+  // where tenants keep work queued their tasks are taken in proportion to their weights and a
+  // tenant that was idle starts level with the others instead of with a banked credit.
+  template <class Queue, class Owner, class Eligible>
+  typename Queue::iterator fair_pick_locked(Queue& queue, stage s, Owner owner_of,
+                                            Eligible eligible) {
+    auto best = queue.end();
+    uint64_t best_pass = 0;
+    std::set<const tenant_state*> seen;
+    for (auto it = queue.begin(); it != queue.end(); ++it) {
+      if (best != queue.end() && it->first.prio != best->first.prio) break;
+      if (!eligible(it)) continue;
+      const tenant_state* t = owner_of(it).tenant;
+      if (!seen.insert(t).second) continue;  // the tenant's first eligible task speaks for it
+      const uint64_t pass = std::max(t->pass[s], stage_clock_[s]);
+      if (best == queue.end() || pass < best_pass) {
+        best = it;
+        best_pass = pass;
+      }
+    }
+    return best;
+  }
+
+  // The stage takes a task of `j`: its tenant's pass moves on by its stride.
+  void take_locked(const job& j, stage s) {
+    tenant_state& t = *j.tenant;
+    const uint64_t start = std::max(t.pass[s], stage_clock_[s]);
+    stage_clock_[s] = start;
+    t.pass[s] = start + t.stride();
+  }
+
   unsigned queue_position_locked(const job& me) const {
     unsigned n = 0;
     for (const job* j : active_)
@@ -716,6 +842,7 @@ class engine_impl final : public proving_engine {
   job_result result_of_locked(const job& j) const {
     job_result r;
     r.job_id = j.id;
+    r.tenant = j.tenant->name;
     r.state = j.state;
     r.timings = j.timings;
     if (j.state == job_state::completed) r.proof = j.proof_bytes;
@@ -734,9 +861,10 @@ class engine_impl final : public proving_engine {
       const bool expired = !gone && now - it->second->finished > cfg_.result_retention;
       if (!gone && !expired && finished_.size() <= cfg_.max_retained_results) break;
       if (!gone) {
-        auto range = by_request_.equal_range(it->second->request_id);
+        const job& j = *it->second;
+        auto range = by_request_.equal_range(job_key{j.tenant->name, j.request_id});
         for (auto r = range.first; r != range.second; ++r) {
-          if (r->second == it->first) {
+          if (r->second == j.id) {
             by_request_.erase(r);
             break;
           }
@@ -1043,8 +1171,10 @@ class engine_impl final : public proving_engine {
     j.state = s;
     j.finished = clock_type::now();
     j.timings.total = ms_between(j.submitted, j.finished);
-    host_used_ -= j.request_charged + j.prepared_charged;
-    j.request_charged = j.prepared_charged = 0;
+    release_request_locked(j);
+    host_used_ -= j.prepared_charged;
+    j.prepared_charged = 0;
+    --j.tenant->in_flight;
     j.request.reset();
     j.prepared.reset();
     for (srs_entry* e : j.pins) release_srs_locked(*e);
@@ -1058,7 +1188,7 @@ class engine_impl final : public proving_engine {
     }
     queued_at_.erase(&j);
     active_.erase(&j);
-    finished_.push_back(j.id);
+    finished_.push_back(key_of(j));
     if (cfg_.on_job_end) cfg_.on_job_end(j.kind, result_of_locked(j));
     cv_.notify_all();
   }
@@ -1102,10 +1232,13 @@ class engine_impl final : public proving_engine {
         cv_.wait(lk);
         continue;
       }
-      auto it = synth_queue_.begin();
+      auto it = fair_pick_locked(
+          synth_queue_, SYNTHESIS_STAGE, [](const auto& e) -> const job& { return *e->second; },
+          [](const auto&) { return true; });
       const task_key key = it->first;
       std::shared_ptr<job> j = it->second;
       if (key.partition == PREPARE) {
+        take_locked(*j, SYNTHESIS_STAGE);
         synth_queue_.erase(it);
         run_prepare_locked(lk, j, lane);
         continue;
@@ -1121,6 +1254,7 @@ class engine_impl final : public proving_engine {
         cv_.wait_for(lk, std::chrono::seconds(1));
         continue;
       }
+      take_locked(*j, SYNTHESIS_STAGE);
       synth_queue_.erase(it);
       run_synthesis_locked(lk, j, unsigned(key.partition), std::move(buf), lane);
     }
@@ -1162,9 +1296,7 @@ class engine_impl final : public proving_engine {
     lk.lock();
     j->timings.prepare = ms_between(t0, clock_type::now());
     record_locked(lane, *j, -1, "prepare", t0, clock_type::now());
-    host_used_ -= j->request_charged;
-    j->request_charged = 0;
-    j->request.reset();
+    release_request_locked(*j);
     if (!prepared) {
       fail_locked(*j, prepared.error());
       return;
@@ -1516,10 +1648,10 @@ class engine_impl final : public proving_engine {
       prover_worker& wk = *workers_[w];
       prover_lane& lane = wk.lanes[l];
       if (exit_ || !wk.healthy) return;
-      // The first ready partition of a job this worker is not excluded from.
-      auto next = prover_queue_.begin();
-      while (next != prover_queue_.end() && next->second.owner->excluded_workers.count(w) > 0)
-        ++next;
+      // The next ready partition (fair_pick_locked) of a job this worker is not excluded from.
+      auto next = fair_pick_locked(
+          prover_queue_, PROVER_STAGE, [](const auto& e) -> const job& { return *e->second.owner; },
+          [w](const auto& e) { return e->second.owner->excluded_workers.count(w) == 0; });
       if (next == prover_queue_.end()) {
         cv_.wait(lk);
         continue;
@@ -1530,6 +1662,7 @@ class engine_impl final : public proving_engine {
         cv_.wait(lk);
         continue;
       }
+      take_locked(*next->second.owner, PROVER_STAGE);
       auto node = prover_queue_.extract(next);
       const unsigned k = unsigned(node.key().partition);
       ready_partition rp = std::move(node.mapped());
@@ -1586,6 +1719,7 @@ class engine_impl final : public proving_engine {
       pt.worker = wk.name;
       pt.attempts = j.attempts[k];
       lane.current_job = j.id;
+      lane.current_tenant = j.tenant->name;
       lane.current_kind = j.kind;
       lane.partition = int(k);
       if (wk.proving++ == 0) wk.busy_since = t0;
@@ -1765,7 +1899,7 @@ class engine_impl final : public proving_engine {
   }
 
   std::shared_ptr<job> find_shared_locked(const job& j) {
-    auto it = jobs_.find(j.id);
+    auto it = jobs_.find(key_of(j));
     return it->second;
   }
 
@@ -1864,10 +1998,14 @@ class engine_impl final : public proving_engine {
   uint64_t host_used_ = 0;
   uint64_t completed_ = 0, failed_ = 0, cancelled_ = 0;
 
-  std::unordered_map<std::string, std::shared_ptr<job>> jobs_;
-  std::unordered_multimap<std::string, std::string> by_request_;
+  std::map<job_key, std::shared_ptr<job>> jobs_;
+  // (tenant, request id) → the ids of the tenant's jobs submitted with it.
+  std::multimap<job_key, std::string> by_request_;
+  std::map<std::string, tenant_state> tenants_;  // by name; entries are never erased
+  // Per stage: the virtual time of the last task taken (fair_pick_locked).
+  std::array<uint64_t, STAGES> stage_clock_{};
   std::set<job*> active_;
-  std::deque<std::string> finished_;
+  std::deque<job_key> finished_;
   std::map<const job*, clock_type::time_point> queued_at_;
   std::map<task_key, std::shared_ptr<job>> synth_queue_;
   std::map<task_key, ready_partition> prover_queue_;

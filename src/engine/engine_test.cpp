@@ -413,6 +413,240 @@ TEST_F(engine_test, identical_resubmission_attaches_and_different_input_does_not
   EXPECT_EQ(e->status().completed, 2u);
 }
 
+// Two tenants with the same request id (and the same input) are two jobs with two proofs; each
+// tenant sees only its own: another tenant's id is not_found, as if it did not exist.
+TEST_F(engine_test, request_ids_live_per_tenant) {
+  auto e = make(config());
+  proof_request alice = request(41, 2, 20);
+  alice.tenant = "alice";
+  alice.request_id = "porep-1000-7";
+  proof_request bob = alice;
+  bob.tenant = "bob";
+  proof_request bob_other_input = request(42, 2);
+  bob_other_input.tenant = "carol";
+  bob_other_input.request_id = alice.request_id;
+
+  auto ra = e->submit(alice);
+  auto rb = e->submit(bob);
+  auto rc = e->submit(bob_other_input);
+  ASSERT_TRUE(ra.ok() && rb.ok() && rc.ok());
+  EXPECT_FALSE(rb->attached) << "bob joined alice's job";
+  EXPECT_FALSE(rc->attached);
+  EXPECT_EQ(ra->job_id, alice.request_id);
+  EXPECT_EQ(rb->job_id, alice.request_id);
+  EXPECT_EQ(rc->job_id, alice.request_id);
+  EXPECT_EQ(e->await("mallory", ra->job_id, 1ms).error().code(), status_code::not_found);
+  EXPECT_EQ(e->cancel("mallory", ra->job_id, "no").error().code(), status_code::not_found);
+  EXPECT_EQ(e->await(ra->job_id, 1ms).error().code(), status_code::not_found)
+      << "the default tenant sees alice's job";
+  EXPECT_EQ(e->status().jobs.size(), 3u);
+
+  auto pa = e->await("alice", ra->job_id, 60s);
+  auto pb = e->await("bob", rb->job_id, 60s);
+  auto pc = e->await("carol", rc->job_id, 60s);
+  ASSERT_TRUE(pa.ok() && pb.ok() && pc.ok());
+  ASSERT_EQ(pa->state, job_state::completed) << pa->error.to_string();
+  ASSERT_EQ(pb->state, job_state::completed) << pb->error.to_string();
+  ASSERT_EQ(pc->state, job_state::completed) << pc->error.to_string();
+  EXPECT_EQ(pa->tenant, "alice");
+  EXPECT_EQ(pb->tenant, "bob");
+  EXPECT_TRUE(proof_verifies(pa->proof, 41, 2));
+  EXPECT_TRUE(proof_verifies(pb->proof, 41, 2));
+  EXPECT_NE(pa->proof, pb->proof) << "one proof served to two tenants";
+  EXPECT_TRUE(proof_verifies(pc->proof, 42, 2));
+  EXPECT_EQ(e->status().completed, 3u);
+
+  // A re-submit attaches within its tenant only; a cancel of another tenant's ended job is
+  // not_found, not false.
+  auto again = e->submit(alice);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->attached);
+  EXPECT_EQ(e->await("alice", again->job_id, 1ms)->proof, pa->proof);
+  EXPECT_EQ(e->cancel("carol", "porep-1000-7#0", "no").error().code(), status_code::not_found);
+  auto own = e->cancel("bob", rb->job_id, "no");
+  ASSERT_TRUE(own.ok());
+  EXPECT_FALSE(*own);
+}
+
+// max_in_flight and max_queued_bytes refuse a tenant's submit with resource_exhausted, leave the
+// other tenants alone and let an attach through; a refused tenant is served again once its jobs
+// end or start.
+TEST_F(engine_test, a_tenant_past_its_limits_is_refused) {
+  engine_config c = config(1);
+  c.tenants["alice"].max_in_flight = 1;
+  // A test request holds 10 bytes: the 2-byte vanilla proof and the 8-byte seed.
+  c.tenants["bob"].max_queued_bytes = 15;
+  auto e = make(c);
+
+  proof_request first = request(51, 1, 400);
+  first.tenant = "alice";
+  first.request_id = "a-1";
+  auto r1 = e->submit(first);
+  ASSERT_TRUE(r1.ok()) << r1.error().to_string();
+  proof_request second = request(52, 1);
+  second.tenant = "alice";
+  second.request_id = "a-2";
+  auto r2 = e->submit(second);
+  ASSERT_FALSE(r2.ok());
+  EXPECT_EQ(r2.error().code(), status_code::resource_exhausted);
+  EXPECT_NE(r2.error().message().find("max_in_flight"), std::string::npos) << r2.error().message();
+  EXPECT_TRUE(e->submit(first)->attached) << "an attach is not another job";
+
+  // alice's partition holds the one synthesis worker for 400 ms: bob's first job waits for its
+  // prepare with its 10 bytes queued, and 10 more would pass 15.
+  std::this_thread::sleep_for(100ms);
+  proof_request b1 = request(53, 1);
+  b1.tenant = "bob";
+  b1.request_id = "b-1";
+  proof_request b2 = request(54, 1);
+  b2.tenant = "bob";
+  b2.request_id = "b-2";
+  ASSERT_TRUE(e->submit(b1).ok());
+  auto rb2 = e->submit(b2);
+  ASSERT_FALSE(rb2.ok());
+  EXPECT_EQ(rb2.error().code(), status_code::resource_exhausted);
+  EXPECT_NE(rb2.error().message().find("max_queued_bytes"), std::string::npos)
+      << rb2.error().message();
+  proof_request too_big = request(55, 1);
+  too_big.tenant = "bob";
+  too_big.randomness.resize(16);
+  auto rbig = e->submit(too_big);
+  ASSERT_FALSE(rbig.ok());
+  EXPECT_NE(rbig.error().message().find("exceed"), std::string::npos) << rbig.error().message();
+  proof_request carol = request(56, 1);
+  carol.tenant = "carol";
+  EXPECT_TRUE(e->submit(carol).ok()) << "another tenant is not limited";
+
+  for (const auto& t : e->status().tenants) {
+    if (t.name == "alice") {
+      EXPECT_EQ(t.refused, 1u);
+    }
+    if (t.name == "bob") {
+      EXPECT_EQ(t.refused, 2u);
+      EXPECT_EQ(t.queued_bytes, 10u);
+    }
+  }
+  ASSERT_EQ(e->await("alice", r1->job_id, 60s)->state, job_state::completed);
+  ASSERT_EQ(e->await("bob", "b-1", 60s)->state, job_state::completed);
+  auto later = e->submit(second);
+  ASSERT_TRUE(later.ok()) << later.error().to_string();
+  EXPECT_TRUE(e->submit(b2).ok());
+  EXPECT_EQ(e->await("alice", later->job_id, 60s)->state, job_state::completed);
+  for (const auto& t : e->status().tenants) {
+    if (t.name == "alice") {
+      EXPECT_EQ(t.accepted, 2u);
+    }
+  }
+}
+
+// "a-3": built by append (GCC 12 warns wrongly of an overlapping copy on "a-" + to_string(i)).
+std::string numbered(std::string prefix, int i) {
+  prefix += std::to_string(i);
+  return prefix;
+}
+
+// The tenants of the jobs in the order they ended (on_job_end).
+struct end_order {
+  std::mutex mu;
+  std::vector<std::pair<std::string, std::string>> ended;  // (tenant, job id)
+  void hook(engine_config& c) {
+    c.on_job_end = [this](proof_kind, const job_result& r) {
+      std::lock_guard lk(mu);
+      ended.emplace_back(r.tenant, r.job_id);
+    };
+  }
+  // Where the job ended, counting from 0; ended.size() when it did not.
+  size_t position(const std::string& tenant, const std::string& id) {
+    std::lock_guard lk(mu);
+    for (size_t i = 0; i < ended.size(); ++i)
+      if (ended[i] == std::pair{tenant, id}) return i;
+    return ended.size();
+  }
+};
+
+// One tenant queues six jobs, then another one job, equal weights: the single job takes turns
+// with the six at the next partition boundaries instead of waiting for all of them (first come,
+// first served: it would end last).
+TEST_F(engine_test, a_tenant_with_one_job_is_not_starved_by_one_with_many) {
+  end_order order;
+  engine_config c = config(1);
+  order.hook(c);
+  auto e = make(c);
+  for (int i = 0; i < 6; ++i) {
+    proof_request r = request(60 + i, 2, 20);
+    r.tenant = "many";
+    r.request_id = numbered("many-", i);
+    ASSERT_TRUE(e->submit(r).ok());
+  }
+  proof_request b = request(70, 2, 20);
+  b.tenant = "single";
+  b.request_id = "single-0";
+  ASSERT_TRUE(e->submit(b).ok());
+  for (int i = 0; i < 6; ++i)
+    ASSERT_EQ(e->await("many", numbered("many-", i), 60s)->state, job_state::completed);
+  ASSERT_EQ(e->await("single", "single-0", 60s)->state, job_state::completed);
+  EXPECT_LE(order.position("single", "single-0"), 2u) << "the single job waited behind the many";
+}
+
+// Weights 3:1: while both tenants have work queued, the synthesis worker takes three of the
+// heavy tenant's tasks for each of the light one's, whoever queued first (the light one here).
+TEST_F(engine_test, weights_set_each_tenants_share) {
+  engine_config c = config(1);
+  c.tenants["heavy"].weight = 3;
+  c.tenants["light"].weight = 1;
+  auto e = make(c);
+  for (const char* tenant : {"light", "heavy"}) {
+    for (int i = 0; i < 12; ++i) {
+      proof_request r = request(100 + i, 1, 10);
+      r.tenant = tenant;
+      r.request_id = numbered(std::string(tenant) + "-", i);
+      ASSERT_TRUE(e->submit(r).ok());
+    }
+  }
+  for (const char* tenant : {"light", "heavy"})
+    for (int i = 0; i < 12; ++i)
+      ASSERT_EQ(e->await(tenant, numbered(std::string(tenant) + "-", i), 60s)->state,
+                job_state::completed);
+  std::vector<timeline_event> synth;
+  for (const timeline_event& ev : e->timeline(0))
+    if (ev.phase == "synthesis") synth.push_back(ev);
+  std::sort(synth.begin(), synth.end(),
+            [](const timeline_event& x, const timeline_event& y) { return x.start < y.start; });
+  ASSERT_EQ(synth.size(), 24u);
+  unsigned heavy = 0;
+  for (size_t i = 0; i < 16; ++i) heavy += synth[i].job_id.rfind("heavy-", 0) == 0 ? 1 : 0;
+  // 3:1 of 16 is 12; first come, first served would give 4 (the light tenant queued first).
+  EXPECT_GE(heavy, 10u);
+  EXPECT_LE(heavy, 13u);
+}
+
+// Priority holds across tenants and weights: a WinningPoSt of a tenant of weight 1 overtakes the
+// PoRep jobs of a tenant of weight 8 at the next partition boundary.
+TEST_F(engine_test, post_of_one_tenant_goes_before_porep_of_another) {
+  end_order order;
+  engine_config c = config(1);
+  c.tenants["sealer"].weight = 8;
+  order.hook(c);
+  auto e = make(c);
+  for (int i = 0; i < 3; ++i) {
+    proof_request r = request(80 + i, 4, 30);
+    r.tenant = "sealer";
+    r.request_id = numbered("porep-", i);
+    ASSERT_TRUE(e->submit(r).ok());
+  }
+  std::this_thread::sleep_for(60ms);
+  proof_request post = request(90, 1, 0, proof_kind::winning_post);
+  post.tenant = "poster";
+  post.request_id = "winning";
+  ASSERT_TRUE(e->submit(post).ok());
+  auto pr = e->await("poster", "winning", 60s);
+  ASSERT_EQ(pr->state, job_state::completed) << pr->error.to_string();
+  EXPECT_TRUE(proof_verifies(pr->proof, 90, 1));
+  for (int i = 0; i < 3; ++i)
+    ASSERT_EQ(e->await("sealer", numbered("porep-", i), 60s)->state, job_state::completed);
+  EXPECT_LE(order.position("poster", "winning"), 1u);
+}
+
 TEST_F(engine_test, results_are_dropped_after_the_retention_time) {
   engine_config c = config();
   c.result_retention = 50ms;

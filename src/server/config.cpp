@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <functional>
 #include <limits>
+#include <map>
 
 #include "base/file_io.hpp"
 
@@ -283,6 +284,56 @@ status read_param_checks(const std::string& key, const toml::node& n,
     out = engine::engine_config::param_checks::full;
   } else {
     return invalid(key, "\"" + text + "\"; expected \"on-curve\", \"batched\" or \"full\"");
+  }
+  return {};
+}
+
+/// The tokens file's rule for a tenant name (security.hpp token_table): 1 to 64 of A-Z a-z 0-9
+/// . _ -, so a name is safe in a log line and as a metrics label.
+bool is_tenant_name(std::string_view name) {
+  return !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
+    return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' ||
+           c == '_' || c == '-';
+  });
+}
+
+/// [tenants.NAME] tables (ours): each a tenant's max_in_flight, max_queued_bytes and weight.
+/// Unlike the Rust cuzk's tables, an unknown key here is an error: a misspelt limit would
+/// silently leave a tenant unlimited.
+status read_tenants(const toml::node& n, std::map<std::string, engine::tenant_policy>& out) {
+  const toml::table* tenants = n.as_table();
+  if (!tenants) return wrong_type("tenants", "a table of [tenants.NAME] tables", n);
+  for (const auto& [name_key, node] : *tenants) {
+    const std::string name(name_key.str());
+    const std::string table = "tenants." + name;
+    if (!is_tenant_name(name))
+      return invalid(table, "a tenant name is 1 to 64 of the characters A-Z a-z 0-9 . _ -");
+    const toml::table* keys = node.as_table();
+    if (!keys) return wrong_type(table, "a table ([" + table + "])", node);
+    engine::tenant_policy policy;
+    for (const auto& [item_key, item] : *keys) {
+      const std::string key(item_key.str());
+      const std::string dotted = table + "." + key;
+      status s;
+      if (key == "max_in_flight") {
+        uint32_t v = 0;
+        s = read_u32(dotted, item, v);
+        policy.max_in_flight = v;
+      } else if (key == "max_queued_bytes") {
+        s = read_size(dotted, item, policy.max_queued_bytes);
+      } else if (key == "weight") {
+        uint64_t v = 0;
+        s = read_unsigned(dotted, item, 1000, "an integer from 1 to 1000", v);
+        if (s.ok() && v == 0)
+          s = invalid(dotted, "0 is out of range: expected an integer from 1 to 1000");
+        policy.weight = unsigned(v);
+      } else {
+        s = invalid(dotted,
+                    "unknown key; a tenant takes max_in_flight, max_queued_bytes and weight");
+      }
+      if (!s.ok()) return s;
+    }
+    out[name] = policy;
   }
   return {};
 }
@@ -586,6 +637,10 @@ result<daemon_config> parse_daemon_config(std::string_view toml_text,
   const std::vector<known_table> tables = key_table(cfg);
   for (const auto& [table_key, table_node] : root) {
     const std::string table_name(table_key.str());
+    if (table_name == "tenants") {
+      if (status s = read_tenants(table_node, cfg.tenants); !s.ok()) return s;
+      continue;
+    }
     const auto known = std::find_if(tables.begin(), tables.end(),
                                     [&](const known_table& t) { return t.name == table_name; });
     if (known == tables.end()) {
@@ -667,6 +722,7 @@ engine::engine_config to_engine_config(const daemon_config& cfg, log_sink sink) 
   e.param_dir = cfg.srs.param_cache;
   e.params_checks = cfg.srs.param_checks;
   e.eviction_min_idle = cfg.memory.eviction_min_idle;
+  e.tenants = cfg.tenants;
   if (sink) {
     e.log = [sink = std::move(sink), min = cfg.logging.level](log_level level,
                                                               std::string_view message) {

@@ -54,6 +54,15 @@
 // |   max_parallel_synthesis    |                             |                                |
 // | logging.level               | info                        | log: the sink to_engine_config |
 // |                             |                             | builds drops what is below it  |
+// | tenants.NAME.max_in_flight  | 0 (no limit)                | tenants[NAME].max_in_flight:   |
+// |   (ours)                    |                             | jobs accepted, not ended; more |
+// |                             |                             | → RESOURCE_EXHAUSTED           |
+// | tenants.NAME.               | 0 (no limit)                | tenants[NAME].max_queued_bytes |
+// |   max_queued_bytes (ours)   |                             | (a size): request bytes of     |
+// |                             |                             | jobs not yet started           |
+// | tenants.NAME.weight (ours)  | 1 (1 to 1000)               | tenants[NAME].weight: share of |
+// |                             |                             | each stage within a priority   |
+// |                             |                             | (docs/security.md "Tenants")   |
 //
 // (1) The Rust key sizes the C++ pool of preprocessing, b_g2_msm and SRS decoding; ours is that
 //     pool (the CPU prover's threads and the parameter decoding).
@@ -86,10 +95,14 @@
 // memory.working_memory_budget, synthesis.partition_workers. srs.preload, deprecated and ignored
 // by Rust, is ours again: circuit ids ("winning-32g", "wpost-32g", "porep-32g", ...) loaded at
 // start, PoSt first (daemon_options::preload).
+// [tenants.NAME] is ours and strict: NAME follows the tokens file's rule (1 to 64 of A-Z a-z 0-9
+// . _ -) and an unknown key in the table is an error, not a warning (a misspelt limit would leave
+// the tenant unlimited). A tenant without a table has no limits and weight 1.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -174,6 +187,9 @@ struct daemon_config {
     log_level level = log_level::info;
     std::string format;  ///< "" when unset
   } logging;
+  /// [tenants.NAME] (ours): each tenant's limits and weight, by the tenant's name (a tokens
+  /// file tenant, a client certificate's common name, or "local").
+  std::map<std::string, engine::tenant_policy> tenants;
 };
 
 /// Parses cuzk.toml text. Errors (invalid_argument): TOML syntax (with line and column), a value

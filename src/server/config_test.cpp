@@ -617,6 +617,61 @@ TEST(parse_log_level, names_and_errors) {
   EXPECT_TRUE(bad.error().message().starts_with("logging.level: ")) << bad.error().message();
 }
 
+TEST(parse_daemon_config, tenants_limits_and_weights) {
+  std::vector<std::string> warnings;
+  auto r = parse_daemon_config(R"(
+[tenants.curio-a]
+max_in_flight = 8
+max_queued_bytes = "2GiB"
+weight = 3
+[tenants."node.b_2"]
+max_queued_bytes = 1048576
+[tenants.local]
+weight = 10
+)",
+                               &warnings);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_TRUE(warnings.empty());
+  ASSERT_EQ(r->tenants.size(), 3u);
+  const engine::tenant_policy& a = r->tenants.at("curio-a");
+  EXPECT_EQ(a.max_in_flight, 8u);
+  EXPECT_EQ(a.max_queued_bytes, 2 * GiB);
+  EXPECT_EQ(a.weight, 3u);
+  const engine::tenant_policy& b = r->tenants.at("node.b_2");
+  EXPECT_EQ(b.max_in_flight, 0u);
+  EXPECT_EQ(b.max_queued_bytes, MiB);
+  EXPECT_EQ(b.weight, 1u);
+  EXPECT_EQ(r->tenants.at("local").weight, 10u);
+  const engine::engine_config e = to_engine_config(*r);
+  EXPECT_EQ(e.tenants.size(), 3u);
+  EXPECT_EQ(e.tenants.at("curio-a").max_queued_bytes, 2 * GiB);
+  EXPECT_TRUE(parse_daemon_config("", nullptr)->tenants.empty());
+}
+
+TEST(parse_daemon_config, bad_tenant_tables_are_errors_naming_the_key) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"[tenants.a]\nmax_inflight = 3", "tenants.a.max_inflight: unknown key"},
+      {"[tenants.a]\nweight = 0", "tenants.a.weight: 0 is out of range"},
+      {"[tenants.a]\nweight = 1001", "tenants.a.weight: 1001 is out of range"},
+      {"[tenants.a]\nweight = 1.5", "tenants.a.weight: expected an integer from 1 to 1000"},
+      {"[tenants.a]\nmax_in_flight = -1", "tenants.a.max_in_flight: -1 is out of range"},
+      {"[tenants.a]\nmax_in_flight = \"8\"", "tenants.a.max_in_flight: expected an integer"},
+      {"[tenants.a]\nmax_queued_bytes = \"2 parsecs\"", "tenants.a.max_queued_bytes: "},
+      {"[tenants.\"a b\"]\nweight = 2", "tenants.a b: a tenant name is 1 to 64"},
+      {"[tenants.\"\"]\nweight = 2", "tenants.: a tenant name is 1 to 64"},
+      {"tenants = 3", "tenants: expected a table"},
+      {"[tenants]\na = 3", "tenants.a: expected a table"},
+  };
+  for (const auto& [text, message] : cases) {
+    auto r = parse_daemon_config(text, nullptr);
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_EQ(r.error().code(), status_code::invalid_argument);
+    EXPECT_TRUE(r.error().message().starts_with(message)) << text << " → " << r.error().message();
+  }
+  const std::string long_name = "[tenants." + std::string(65, 'x') + "]\nweight = 2";
+  EXPECT_FALSE(parse_daemon_config(long_name, nullptr).ok());
+}
+
 TEST(load_daemon_config, a_missing_file_gives_the_defaults_and_a_warning) {
   temp_dir d("missing");
   const std::string path = (d.path / "cuzk.toml").string();

@@ -421,7 +421,8 @@ status run_daemon(const daemon_options& opt) {
     std::this_thread::sleep_for(100ms);
   const auto left = (*eng)->status().jobs;
   for (const auto& j : left) {
-    (void)(*eng)->cancel(j.job_id, "the daemon stopped before the job finished (drain timeout)");
+    (void)(*eng)->cancel(j.tenant, j.job_id,
+                         "the daemon stopped before the job finished (drain timeout)");
   }
   if (!left.empty()) {
     logf(opt.log, log_level::warn, "drain timeout: cancelled %zu unfinished job(s)", left.size());
