@@ -221,11 +221,11 @@ struct srs_status {
 
 /// One prover lane of a worker (engine_config::gpu_lanes).
 struct lane_status {
-  std::string name;            ///< the timeline's lane: the worker's name, then "gpu 0.1", ...
-  std::string current_job;     ///< empty when idle
-  std::string current_tenant;  ///< the tenant of current_job
+  std::string name;         ///< the timeline's lane: the worker's name, then "gpu 0.1", ...
+  std::string current_job;  ///< empty when idle
   proof_kind current_kind = proof_kind::porep_seal_commit;
-  int partition = -1;  ///< the partition it proves; -1 when idle
+  int partition = -1;          ///< the partition it proves; -1 when idle
+  std::string current_tenant;  ///< the tenant of current_job
 };
 
 struct worker_status {
@@ -250,7 +250,6 @@ struct kind_queue_status {
 /// A job not yet ended.
 struct job_summary {
   std::string job_id;
-  std::string tenant;
   proof_kind kind{};
   priority prio = priority::unspecified;  ///< the effective priority
   job_state state = job_state::queued;
@@ -258,6 +257,7 @@ struct job_summary {
   unsigned partitions_done = 0;
   bool cancel_requested = false;
   double age_seconds = 0;
+  std::string tenant;
 };
 
 /// One tenant the engine has seen since it started (its entry stays while the engine lives).

@@ -587,7 +587,7 @@ class engine_impl final : public proving_engine {
       ws.device = w->device;
       ws.healthy = w->healthy;
       for (const prover_lane& l : w->lanes) {
-        ws.lanes.push_back({l.name, l.current_job, l.current_tenant, l.current_kind, l.partition});
+        ws.lanes.push_back({l.name, l.current_job, l.current_kind, l.partition, l.current_tenant});
         if (ws.current_job.empty() && !l.current_job.empty()) {
           ws.current_job = l.current_job;
           ws.current_kind = l.current_kind;
@@ -625,9 +625,9 @@ class engine_impl final : public proving_engine {
       return task_key{a->prio, a->seq, 0} < task_key{b->prio, b->seq, 0};
     });
     for (const job* j : live) {
-      st.jobs.push_back({j->id, j->tenant->name, j->kind, priority(j->prio), j->state,
-                         j->partitions, j->done, j->cancel_requested,
-                         std::chrono::duration<double>(now - j->submitted).count()});
+      st.jobs.push_back(
+          {j->id, j->kind, priority(j->prio), j->state, j->partitions, j->done, j->cancel_requested,
+           std::chrono::duration<double>(now - j->submitted).count(), j->tenant->name});
     }
     for (const auto& [name, t] : tenants_)
       st.tenants.push_back({name, t.in_flight, t.queued_bytes, t.accepted, t.refused});

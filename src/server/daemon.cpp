@@ -16,6 +16,7 @@
 #include <deque>
 #include <filesystem>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "pipeline_page_html.hpp"
@@ -252,6 +253,14 @@ status run_daemon(const daemon_options& opt) {
   }
 
   metrics m;
+  // Tenant label values: the names of [tenants.NAME] and of the tokens file in force.
+  const auto name_tenants_in_metrics = [&] {
+    std::set<std::string> names;
+    for (const auto& [name, policy] : opt.engine.tenants) names.insert(name);
+    if (const std::shared_ptr<const token_table> t = tokens.get()) names.merge(t->tenants());
+    m.set_tenant_names(std::move(names));
+  };
+  name_tenants_in_metrics();
   engine::engine_config ec = opt.engine;
   if (!ec.log) ec.log = opt.log;
   ec.on_job_end = [&m](engine::proof_kind k, const engine::job_result& r) { m.record(k, r); };
@@ -407,6 +416,7 @@ status run_daemon(const daemon_options& opt) {
     sigwait(&stop_signals, &sig);
     if (sig != SIGHUP) break;
     reload(opt, tokens, grpc_tls.get(), http_tls.get());
+    name_tenants_in_metrics();
   }
   logf(opt.log, log_level::info, "%s: draining (up to %lld s for accepted jobs)",
        sig == SIGTERM ? "SIGTERM" : "SIGINT",

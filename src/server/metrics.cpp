@@ -44,10 +44,21 @@ void metrics::histogram::observe(double seconds) {
   sum += seconds;
 }
 
+void metrics::set_tenant_names(std::set<std::string> names) {
+  names.insert(std::string(engine::default_tenant));
+  std::lock_guard lk(mu_);
+  tenant_names_ = std::move(names);
+}
+
+std::string metrics::tenant_label_locked(const std::string& tenant) const {
+  return tenant_names_.count(tenant) ? tenant : "other";
+}
+
 void metrics::record(engine::proof_kind kind, const engine::job_result& r) {
   const std::string k(engine::to_string(kind));
   std::lock_guard lk(mu_);
   ++jobs_[{k, std::string(engine::to_string(r.state))}];
+  ++tenant_jobs_[{tenant_label_locked(r.tenant), std::string(engine::to_string(r.state))}];
   if (r.state != engine::job_state::completed) return;
   const auto& t = r.timings;
   const std::pair<const char*, double> phases[] = {
@@ -79,6 +90,40 @@ std::string metrics::prometheus_text(const engine::engine_status& st) const {
           "cuzk_phase_seconds_bucket{" + labels + ",le=\"+Inf\"} " + std::to_string(h.count) + "\n";
       out += "cuzk_phase_seconds_sum{" + labels + "} " + num(h.sum) + "\n";
       out += "cuzk_phase_seconds_count{" + labels + "} " + std::to_string(h.count) + "\n";
+    }
+    header(out, "cuzk_tenant_jobs_total", "counter", "Jobs ended, by tenant and outcome.");
+    for (const auto& [key, n] : tenant_jobs_) {
+      out += "cuzk_tenant_jobs_total{tenant=\"" + label(key.first) + "\",outcome=\"" +
+             label(key.second) + "\"} " + std::to_string(n) + "\n";
+    }
+    // The engine's per-tenant figures, tenants the operator did not name summed as "other".
+    struct tenant_sums {
+      uint64_t in_flight = 0, queued_bytes = 0, refused = 0;
+    };
+    std::map<std::string, tenant_sums> tenants;
+    for (const auto& t : st.tenants) {
+      tenant_sums& sum = tenants[tenant_label_locked(t.name)];
+      sum.in_flight += t.in_flight;
+      sum.queued_bytes += t.queued_bytes;
+      sum.refused += t.refused;
+    }
+    header(out, "cuzk_tenant_in_flight_jobs", "gauge",
+           "Jobs accepted and not yet ended, by tenant (its max_in_flight counts these).");
+    for (const auto& [name, sum] : tenants) {
+      out += "cuzk_tenant_in_flight_jobs{tenant=\"" + label(name) + "\"} " +
+             std::to_string(sum.in_flight) + "\n";
+    }
+    header(out, "cuzk_tenant_queued_bytes", "gauge",
+           "Request bytes of jobs not yet started, by tenant (its max_queued_bytes).");
+    for (const auto& [name, sum] : tenants) {
+      out += "cuzk_tenant_queued_bytes{tenant=\"" + label(name) + "\"} " +
+             std::to_string(sum.queued_bytes) + "\n";
+    }
+    header(out, "cuzk_tenant_refused_total", "counter",
+           "Submissions refused for the tenant's max_in_flight or max_queued_bytes.");
+    for (const auto& [name, sum] : tenants) {
+      out += "cuzk_tenant_refused_total{tenant=\"" + label(name) + "\"} " +
+             std::to_string(sum.refused) + "\n";
     }
   }
   header(out, "cuzk_queue_jobs", "gauge", "Jobs not ended, by proof kind and stage.");

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,12 @@ class token_table {
   /// CRYPTO_memcmp against every entry, so the time taken says nothing about the tokens.
   const token_entry* find(std::string_view token) const;
   size_t size() const { return entries_.size(); }
+  /// The tenants the file names, each once.
+  std::set<std::string> tenants() const {
+    std::set<std::string> out;
+    for (const auto& e : entries_) out.insert(e.tenant);
+    return out;
+  }
 
  private:
   std::vector<token_entry> entries_;
@@ -103,7 +110,7 @@ struct call_credentials {
   std::string_view client_certificate_name;       ///< verified client certificate's CN, or ""
 };
 
-/// The caller a call is made for; item 2 of issue #37 (tenants) keys jobs by `tenant`.
+/// The caller a call is made for; the service submits, awaits and cancels jobs as `tenant`.
 struct caller {
   std::string tenant;      ///< a tokens file tenant, a client certificate's name, or "local"
   bool read_only = false;  ///< a `readonly` token: status and metrics only

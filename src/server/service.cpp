@@ -51,7 +51,7 @@ void fill(const engine::job_result& r, cuzk::v1::AwaitProofResponse* resp) {
   resp->set_total_ms(ms(t.total));
 }
 
-// The tenant on the job's log line (item 2 of issue #37 keys the jobs themselves by it).
+// The tenant on the job's log line (the engine keys the job by it too).
 void log_submission(const log_sink& log, const caller& who, const std::string& peer,
                     const cuzk::v1::SubmitProofRequest& r) {
   logf(log, log_level::info, "request %s (kind %d) from tenant %s (%s)", r.request_id().c_str(),
@@ -149,19 +149,20 @@ grpc::Status proving_service::admit_call(const grpc::ServerContext* ctx, bool wr
           a.message};
 }
 
-grpc::Status proving_service::submit(const cuzk::v1::SubmitProofRequest& req,
+grpc::Status proving_service::submit(const cuzk::v1::SubmitProofRequest& req, const caller& who,
                                      engine::submit_result* out) {
   if (!accepting_) return {grpc::StatusCode::UNAVAILABLE, "the daemon is draining: no new proofs"};
   auto r = from_wire(req);
   if (!r) return to_grpc(r.error());
+  r->tenant = who.tenant;
   auto sub = engine_.submit(std::move(*r));
   if (!sub) return to_grpc(sub.error());
   *out = *sub;
   return grpc::Status::OK;
 }
 
-grpc::Status proving_service::wait_for(grpc::ServerContext* ctx, const std::string& job_id,
-                                       std::chrono::milliseconds timeout,
+grpc::Status proving_service::wait_for(grpc::ServerContext* ctx, const std::string& tenant,
+                                       const std::string& job_id, std::chrono::milliseconds timeout,
                                        cuzk::v1::AwaitProofResponse* resp) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
@@ -173,7 +174,7 @@ grpc::Status proving_service::wait_for(grpc::ServerContext* ctx, const std::stri
           deadline - std::chrono::steady_clock::now());
       slice = std::clamp(left, 0ms, slice);
     }
-    auto r = engine_.await(job_id, slice);
+    auto r = engine_.await(tenant, job_id, slice);
     if (!r) return to_grpc(r.error());
     const bool ended =
         r->state != engine::job_state::queued && r->state != engine::job_state::running;
@@ -193,7 +194,7 @@ grpc::Status proving_service::SubmitProof(grpc::ServerContext* ctx,
   if (auto s = admit_call(ctx, true, "SubmitProof", &who); !s.ok()) return s;
   log_submission(log_, who, ctx->peer(), *req);
   engine::submit_result sub;
-  if (auto s = submit(*req, &sub); !s.ok()) return s;
+  if (auto s = submit(*req, who, &sub); !s.ok()) return s;
   resp->set_job_id(sub.job_id);
   resp->set_queue_position(sub.queue_position);
   return grpc::Status::OK;
@@ -202,8 +203,10 @@ grpc::Status proving_service::SubmitProof(grpc::ServerContext* ctx,
 grpc::Status proving_service::AwaitProof(grpc::ServerContext* ctx,
                                          const cuzk::v1::AwaitProofRequest* req,
                                          cuzk::v1::AwaitProofResponse* resp) {
-  if (auto s = admit_call(ctx, false, "AwaitProof"); !s.ok()) return s;
-  return wait_for(ctx, req->job_id(), std::chrono::milliseconds(req->timeout_ms()), resp);
+  caller who;
+  if (auto s = admit_call(ctx, false, "AwaitProof", &who); !s.ok()) return s;
+  return wait_for(ctx, who.tenant, req->job_id(), std::chrono::milliseconds(req->timeout_ms()),
+                  resp);
 }
 
 grpc::Status proving_service::Prove(grpc::ServerContext* ctx, const cuzk::v1::ProveRequest* req,
@@ -213,15 +216,16 @@ grpc::Status proving_service::Prove(grpc::ServerContext* ctx, const cuzk::v1::Pr
   if (!req->has_submit()) return {grpc::StatusCode::INVALID_ARGUMENT, "missing submit field"};
   log_submission(log_, who, ctx->peer(), req->submit());
   engine::submit_result sub;
-  if (auto s = submit(req->submit(), &sub); !s.ok()) return s;
-  return wait_for(ctx, sub.job_id, 0ms, resp->mutable_result());
+  if (auto s = submit(req->submit(), who, &sub); !s.ok()) return s;
+  return wait_for(ctx, who.tenant, sub.job_id, 0ms, resp->mutable_result());
 }
 
 grpc::Status proving_service::CancelProof(grpc::ServerContext* ctx,
                                           const cuzk::v1::CancelProofRequest* req,
                                           cuzk::v1::CancelProofResponse* resp) {
-  if (auto s = admit_call(ctx, true, "CancelProof"); !s.ok()) return s;
-  auto r = engine_.cancel(req->job_id());
+  caller who;
+  if (auto s = admit_call(ctx, true, "CancelProof", &who); !s.ok()) return s;
+  auto r = engine_.cancel(who.tenant, req->job_id(), "cancelled by request");
   if (!r) return to_grpc(r.error());
   resp->set_was_running(*r);
   return grpc::Status::OK;
@@ -229,7 +233,8 @@ grpc::Status proving_service::CancelProof(grpc::ServerContext* ctx,
 
 grpc::Status proving_service::GetStatus(grpc::ServerContext* ctx, const cuzk::v1::GetStatusRequest*,
                                         cuzk::v1::GetStatusResponse* resp) {
-  if (auto s = admit_call(ctx, false, "GetStatus"); !s.ok()) return s;
+  caller who;
+  if (auto s = admit_call(ctx, false, "GetStatus", &who); !s.ok()) return s;
   const engine::engine_status st = engine_.status();
   // One entry per prover lane, as Rust has one per GPU worker (a device listed once per lane).
   for (const auto& w : st.workers) {
@@ -241,9 +246,11 @@ grpc::Status proving_service::GetStatus(grpc::ServerContext* ctx, const cuzk::v1
       g->set_vram_total_bytes(w.device_total_bytes);
       // What the engine has not committed of its budget on the device.
       g->set_vram_free_bytes(w.device_budget > w.device_used ? w.device_budget - w.device_used : 0);
-      g->set_current_job_id(lane.current_job);
-      if (!lane.current_job.empty())
+      // Another tenant's job shows as an idle lane: its id and kind are that tenant's business.
+      if (!lane.current_job.empty() && lane.current_tenant == who.tenant) {
+        g->set_current_job_id(lane.current_job);
         g->set_current_proof_kind(std::string(engine::to_string(lane.current_kind)));
+      }
     }
   }
   for (const auto& s : st.srs) {

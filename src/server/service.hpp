@@ -6,6 +6,10 @@
 // can never hold it: RESOURCE_EXHAUSTED). A client that goes away leaves its job running; an
 // identical retry attaches to it (the engine's idempotency). Every RPC first admits its caller
 // (security.hpp admit: UNAUTHENTICATED, PERMISSION_DENIED) and names the tenant in the log.
+// Jobs are the caller's tenant's (engine.hpp "Tenants"): AwaitProof and CancelProof of another
+// tenant's id answer NOT_FOUND, exactly as for an id never submitted, and GetStatus names only
+// the caller's own jobs on the GPUs; a tenant past its max_in_flight or max_queued_bytes gets
+// RESOURCE_EXHAUSTED saying which.
 #pragma once
 
 #include <grpcpp/grpcpp.h>
@@ -62,9 +66,11 @@ class proving_service final : public cuzk::v1::ProvingEngine::Service {
  private:
   // Waits for a job until it ends, `timeout` passes (zero: no limit) or the client goes away;
   // fills `resp` (TIMEOUT when it did not end in time). CANCELLED when the client went away.
-  grpc::Status wait_for(grpc::ServerContext* ctx, const std::string& job_id,
-                        std::chrono::milliseconds timeout, cuzk::v1::AwaitProofResponse* resp);
-  grpc::Status submit(const cuzk::v1::SubmitProofRequest& req, engine::submit_result* out);
+  grpc::Status wait_for(grpc::ServerContext* ctx, const std::string& tenant,
+                        const std::string& job_id, std::chrono::milliseconds timeout,
+                        cuzk::v1::AwaitProofResponse* resp);
+  grpc::Status submit(const cuzk::v1::SubmitProofRequest& req, const caller& who,
+                      engine::submit_result* out);
 
   // caller_of as a gRPC status: OK, or the refusal (logged with the peer, never the token).
   grpc::Status admit_call(const grpc::ServerContext* ctx, bool writes, const char* rpc,

@@ -19,14 +19,14 @@ engine::engine_status sample_status(const std::string& job_id) {
   w.name = "cpu";
   w.busy_seconds = 4.25;
   w.current_job = job_id;
-  w.lanes.push_back({"cpu", job_id, engine::proof_kind::porep_seal_commit, 3});
+  w.lanes.push_back({"cpu", job_id, engine::proof_kind::porep_seal_commit, 3, "local"});
   st.workers.push_back(w);
   engine::worker_status g;  // a GPU with two lanes, the second one proving
   g.name = "gpu 0";
   g.device = 0;
   g.current_job = "gpu-job";
-  g.lanes.push_back({"gpu 0", "", engine::proof_kind::porep_seal_commit, -1});
-  g.lanes.push_back({"gpu 0.1", "gpu-job", engine::proof_kind::winning_post, 0});
+  g.lanes.push_back({"gpu 0", "", engine::proof_kind::porep_seal_commit, -1, ""});
+  g.lanes.push_back({"gpu 0.1", "gpu-job", engine::proof_kind::winning_post, 0, "local"});
   st.workers.push_back(g);
   engine::job_summary j;
   j.job_id = job_id;

@@ -2,9 +2,10 @@
 // Hostile clients against the real cuzk-daemon process, black-box (label e2e, docs/security.md):
 // protected mode from the machine's own non-loopback address, TLS with bearer tokens, mutual TLS
 // against a certificate from another CA, 64 KiB of metadata, a slow-loris on the status listener,
-// SIGHUP reloading tokens and certificates, and no token in the log or the metrics. Every call is
-// GetStatus (no parameters needed: the daemons run on an empty parameter directory), so the
-// suite takes seconds. Certificates are made at test time with the openssl CLI in a temp dir.
+// SIGHUP reloading tokens and certificates, no token in the log or the metrics, and tenants that
+// see only their own jobs. Every call but the tenants case's is GetStatus on an empty parameter
+// directory; the tenants case submits 2 KiB PoRep jobs and cancels them, so the suite takes
+// seconds. Certificates are made at test time with the openssl CLI in a temp dir.
 #include <gtest/gtest.h>
 #include <ifaddrs.h>
 #include <net/if.h>
@@ -23,6 +24,8 @@ const std::string ALICE_TOKEN = "alice-token-0123456789abcdef";
 const std::string PROM_TOKEN = "prometheus-token-fedcba9876543210";
 const std::string ALICE_NEW_TOKEN = "alice-rotated-token-00112233";
 const std::string WRONG_TOKEN = "not-a-token-of-this-daemon-42";
+const std::string BOB_TOKEN = "bob-token-00112233445566778899";
+const std::string MALLORY_TOKEN = "mallory-token-99887766554433";
 
 std::string read_text(const std::filesystem::path& p) {
   std::ifstream in(p);
@@ -304,6 +307,115 @@ TEST_F(security_test, mutual_tls_refuses_a_certificate_from_another_ca) {
   stranger.set_ca_cert_path(c.path("ca1.pem").c_str());
   stranger.enable_server_certificate_verification(true);
   EXPECT_FALSE(stranger.Get("/status"));
+}
+
+// One call's context as the holder of `token` ("": none, so the unix socket's local tenant).
+std::unique_ptr<grpc::ClientContext> as(const std::string& token) {
+  auto ctx = std::make_unique<grpc::ClientContext>();
+  ctx->set_deadline(std::chrono::system_clock::now() + 10s);
+  if (!token.empty()) ctx->AddMetadata("authorization", "Bearer " + token);
+  return ctx;
+}
+
+grpc::Status await_as(daemon_process& d, const std::string& token, const std::string& id,
+                      uint64_t timeout_ms, cuzk::v1::AwaitProofResponse* out) {
+  cuzk::v1::AwaitProofRequest a;
+  a.set_job_id(id);
+  a.set_timeout_ms(timeout_ms);
+  return d.stub().AwaitProof(as(token).get(), a, out);
+}
+
+grpc::Status cancel_as(daemon_process& d, const std::string& token, const std::string& id,
+                       bool* was_running = nullptr) {
+  cuzk::v1::CancelProofRequest c;
+  c.set_job_id(id);
+  cuzk::v1::CancelProofResponse r;
+  grpc::Status s = d.stub().CancelProof(as(token).get(), c, &r);
+  if (was_running) *was_running = r.was_running();
+  return s;
+}
+
+// Tenants (docs/security.md "Tenants"): two tenants sending the same request id with the same
+// C1 get two jobs (not an attach); a third tenant, and the local one, get NOT_FOUND for that id
+// from AwaitProof and CancelProof, exactly as for an id never sent; a cancel touches only the
+// caller's own job; max_in_flight refuses with RESOURCE_EXHAUSTED; the per-tenant metrics carry
+// only configured names. The jobs are cancelled, never proved: seconds, on the 2 KiB parameters.
+TEST_F(security_test, tenants_see_only_their_own_jobs) {
+  if (params_dir().empty()) GTEST_SKIP() << "CUZK_TEST_PARAMS_DIR is not set (ctest sets it)";
+  temp_dir conf("tenants_conf");
+  const auto tokens = conf.path() / "tokens";
+  write_text(tokens, "alice " + ALICE_TOKEN + "\nbob " + BOB_TOKEN + "\nmallory " + MALLORY_TOKEN +
+                         "\nprometheus " + PROM_TOKEN + " readonly\n");
+  std::filesystem::permissions(
+      tokens, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  daemon_process d("auth_tokens_file = \"" + tokens.string() +
+                   "\"\n[tenants.alice]\nmax_in_flight = 1\n[tenants.bob]\nweight = 2\n");
+  const sector& s = sectors()[0];
+  const std::string id = "porep-" + std::to_string(s.miner) + "-" + std::to_string(s.sector);
+
+  cuzk::v1::SubmitProofResponse sa, sb;
+  ASSERT_TRUE(d.stub().SubmitProof(as(ALICE_TOKEN).get(), porep_request(s, id), &sa).ok())
+      << d.log_tail();
+  ASSERT_TRUE(d.stub().SubmitProof(as(BOB_TOKEN).get(), porep_request(s, id), &sb).ok());
+  EXPECT_EQ(sa.job_id(), id);
+  EXPECT_EQ(sb.job_id(), id);
+  cuzk::v1::GetStatusResponse st;
+  ASSERT_TRUE(d.stub().GetStatus(as(ALICE_TOKEN).get(), {}, &st).ok());
+  unsigned porep_jobs = 0;
+  for (const auto& q : st.queues())
+    if (q.proof_kind() == "porep-c2") porep_jobs += q.pending() + q.in_progress();
+  EXPECT_EQ(porep_jobs, 2u) << "bob's request joined alice's job";
+
+  // Another tenant, and the local tenant on the unix socket: NOT_FOUND, with the message of an
+  // id never sent.
+  cuzk::v1::AwaitProofResponse r;
+  for (const std::string& stranger : {MALLORY_TOKEN, std::string()}) {
+    const grpc::Status await = await_as(d, stranger, id, 1, &r);
+    EXPECT_EQ(await.error_code(), grpc::StatusCode::NOT_FOUND) << await.error_message();
+    const grpc::Status never = await_as(d, stranger, "never-sent", 1, &r);
+    EXPECT_EQ(never.error_code(), grpc::StatusCode::NOT_FOUND);
+    EXPECT_EQ(await.error_message(), "job not found: " + id);
+    EXPECT_EQ(never.error_message(), "job not found: never-sent");
+    EXPECT_EQ(cancel_as(d, stranger, id).error_code(), grpc::StatusCode::NOT_FOUND);
+  }
+  // The read-only token still may not cancel, even an id it does not have.
+  EXPECT_EQ(cancel_as(d, PROM_TOKEN, id).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+
+  // alice is at her max_in_flight = 1; bob is not limited.
+  cuzk::v1::SubmitProofResponse refused;
+  const grpc::Status over =
+      d.stub().SubmitProof(as(ALICE_TOKEN).get(), porep_request(s, "porep-next"), &refused);
+  EXPECT_EQ(over.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(over.error_message().find("max_in_flight"), std::string::npos) << over.error_message();
+
+  // bob cancels his job: alice's goes on; then alice cancels hers.
+  bool was_running = false;
+  ASSERT_TRUE(cancel_as(d, BOB_TOKEN, id, &was_running).ok());
+  EXPECT_TRUE(was_running);
+  ASSERT_TRUE(await_as(d, BOB_TOKEN, id, 0, &r).ok());
+  EXPECT_EQ(r.status(), cuzk::v1::AwaitProofResponse::CANCELLED);
+  ASSERT_TRUE(await_as(d, ALICE_TOKEN, id, 1, &r).ok());
+  EXPECT_TRUE(r.status() == cuzk::v1::AwaitProofResponse::TIMEOUT ||
+              r.status() == cuzk::v1::AwaitProofResponse::COMPLETED)
+      << "bob's cancel reached alice's job: " << r.error_message();
+  ASSERT_TRUE(cancel_as(d, ALICE_TOKEN, id).ok());
+  ASSERT_TRUE(await_as(d, ALICE_TOKEN, id, 0, &r).ok());
+  EXPECT_NE(r.status(), cuzk::v1::AwaitProofResponse::TIMEOUT);
+
+  httplib::Client http("127.0.0.1", d.http_port());
+  http.set_connection_timeout(5s);
+  auto metrics = http.Get("/metrics", {{"Authorization", "Bearer " + PROM_TOKEN}});
+  ASSERT_TRUE(metrics);
+  ASSERT_EQ(metrics->status, 200);
+  const std::string& m = metrics->body;
+  EXPECT_NE(m.find("cuzk_tenant_jobs_total{tenant=\"bob\",outcome=\"cancelled\"} 1"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("cuzk_tenant_refused_total{tenant=\"alice\"} 1"), std::string::npos) << m;
+  EXPECT_NE(m.find("cuzk_tenant_in_flight_jobs{tenant=\"alice\"}"), std::string::npos) << m;
+  for (const std::string& t : {ALICE_TOKEN, BOB_TOKEN, MALLORY_TOKEN, PROM_TOKEN})
+    EXPECT_EQ(m.find(t), std::string::npos) << "a token in the metrics";
+  EXPECT_EQ(d.terminate(), 0) << d.log_tail();
 }
 
 // 200 idle connections holding half-sent requests do not delay GET /status or /healthz.
