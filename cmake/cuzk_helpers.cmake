@@ -58,17 +58,17 @@ function(cuzk_test)
   # Tests that read fixtures find the source tree when run outside ctest too.
   target_compile_definitions(${T_NAME} PRIVATE CUZK_SOURCE_DIR_FALLBACK="${PROJECT_SOURCE_DIR}")
   if(CUZK_WITH_CUDA)
-    set_target_properties(${T_NAME} PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
+    set_target_properties(${T_NAME} PROPERTIES CUDA_RUNTIME_LIBRARY ${CUZK_CUDA_RUNTIME})
   endif()
 endfunction()
 
 # cuzk_cuda_library(NAME n SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...]): a CUDA library with
-# the shared CUDA runtime (one runtime per process) and the project's nvcc options.
+# the project's CUDA runtime (CUZK_CUDA_RUNTIME; one runtime per process) and nvcc options.
 function(cuzk_cuda_library)
   cmake_parse_arguments(L "" "NAME" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
   cuzk_library(NAME ${L_NAME} SOURCES ${L_SOURCES} PUBLIC_DEPS ${L_PUBLIC_DEPS}
                PRIVATE_DEPS ${L_PRIVATE_DEPS} cuzk_cuda_options)
-  set_target_properties(${L_NAME} PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
+  set_target_properties(${L_NAME} PROPERTIES CUDA_RUNTIME_LIBRARY ${CUZK_CUDA_RUNTIME})
 endfunction()
 
 # cuzk_embed_file(TARGET t INPUT file NAME symbol NAMESPACE ns): generates <symbol>.hpp (in the

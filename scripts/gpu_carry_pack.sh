@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Fills a folder (default .gpu_carry, ignored by git through .git/info/exclude) with what
 # scripts/gpu_carry_run.sh needs on a GPU machine: the GPU test binaries, cuzk-gpu-microbench, the
-# cuzk CLI, the CUDA runtime and Google Benchmark shared libraries (as one carry.tar.xz), and the
-# run script itself.
+# cuzk CLI, their shared libraries (Google Benchmark, gRPC, ...; the CUDA runtime is linked in
+# statically unless CUZK_CUDA_RUNTIME=Shared) as one carry.tar.xz, and the run script itself.
 # Usage: scripts/gpu_carry_pack.sh BUILD_DIR [DEST]   (BUILD_DIR configured with CUZK_CUDA=ON)
 set -euo pipefail
 build=${1:?usage: gpu_carry_pack.sh BUILD_DIR [DEST]}
@@ -43,7 +43,7 @@ for b in "${chosen[@]}"; do
   cp "$build/$b" "$dest/"
   files+=("$(basename "$b")")
 done
-# Every shared library the binaries need beyond the C/C++ runtime (CUDA runtime, Google Benchmark,
+# Every shared library the binaries need beyond the C/C++ runtime (a shared CUDA runtime, Benchmark,
 # spdlog/fmt, simdjson, libb2, TBB ...): the device image has none of the Debian -dev packages.
 for bin in "${files[@]}"; do
   bin=$dest/$bin

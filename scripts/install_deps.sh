@@ -9,7 +9,8 @@ packages=(build-essential cmake git pkg-config python3 libgtest-dev libgmock-dev
           libspdlog-dev libtomlplusplus-dev clang-format
           libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libcpp-httplib-dev
           chromium  # chromium: the browser test of the daemon's pipeline page (label browser)
-          clang-14 libclang-rt-14-dev)  # libFuzzer, ASan, UBSan (scripts/test_sanitizers.sh, fuzz.sh)
+          clang-14 libclang-rt-14-dev  # libFuzzer, ASan, UBSan (scripts/test_sanitizers.sh, fuzz.sh)
+          dpkg-dev systemd)  # scripts/package_test.sh: dpkg-shlibdeps; systemd-sysusers, -tmpfiles
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 

@@ -2,9 +2,13 @@
 // cuzk-daemon: the proving daemon Curio talks to (cuzk.v1 gRPC), flags as the Rust daemon's:
 //   cuzk-daemon [-c/--config FILE] [-l/--listen ADDR] [--status-listen ADDR] [--log-level L]
 //   cuzk-daemon --version
+//   cuzk-daemon [-c FILE] [flags] --check-config
 // The config file (default /data/zk/cuzk.toml; missing: defaults, said in the log) is cuzk.toml
 // (src/server/config.hpp); flags override it. Exit codes: 0 after a graceful stop (SIGTERM or
 // SIGINT), 1 when it cannot start or serve, 2 for a usage or configuration error.
+// --check-config reads the file and the flags as a start would, prints any warning, and exits
+// without serving: 0 valid with no warning, 1 valid with warnings (an unknown or deprecated key,
+// a missing file), 2 invalid.
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -42,6 +46,7 @@ int run(int argc, char** argv) {
   std::string config_path(cuzk::server::default_config_path);
   std::string listen, status_listen, level;
   bool version = false;
+  bool check_config = false;
   app.add_option("-c,--config", config_path, "cuzk.toml (missing: the defaults)")
       ->capture_default_str();
   app.add_option("-l,--listen", listen,
@@ -50,6 +55,8 @@ int run(int argc, char** argv) {
                  "HTTP status address HOST:PORT (overrides daemon.status_listen)");
   app.add_option("--log-level", level, "trace|debug|info|warn|error (overrides logging.level)");
   app.add_flag("--version", version, "print the version and exit");
+  app.add_flag("--check-config", check_config,
+               "read the config and flags, print warnings, exit: 0 valid, 1 warnings, 2 invalid");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -97,6 +104,11 @@ int run(int argc, char** argv) {
   }
   logger->set_level(to_spdlog(cfg->logging.level));
   for (const auto& w : warnings) spdlog::warn("{}", w);
+  if (check_config) {
+    std::printf("%s: %s\n", config_path.c_str(),
+                warnings.empty() ? "valid" : "valid, with the warnings above");
+    return warnings.empty() ? 0 : 1;
+  }
 
   const cuzk::log_sink sink = [](cuzk::log_level l, std::string_view msg) {
     spdlog::log(to_spdlog(l), "{}", msg);
