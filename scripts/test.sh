@@ -5,8 +5,15 @@
 # prove and verify, a few minutes; browser: the daemon's pipeline page in headless Chromium, which
 # install_deps.sh installs; without it that test fails and says so). Heavier tiers by hand:
 # ctest --test-dir build -L slow (and -L gpu on a GPU).
+# Prints its wall time at the end, pass or fail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+start=$SECONDS
+# shellcheck disable=SC2317  # called by the EXIT trap
+finish() {
+  echo "test.sh: wall time $(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s"
+}
+trap finish EXIT
 ./scripts/install_deps.sh
 # npm oracles. Their tests are always registered and fail without them, so a failed `npm ci` is
 # a failed run here, with the reason, not a note and a green CI.
