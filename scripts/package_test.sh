@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Builds the Debian package from an already built build directory (cpack -G DEB; nothing is
-# compiled: cpack's preinstall step finds the binaries up to date) and checks it without root or
-# a dpkg database: the package is unpacked into a scratch root (dpkg-deb -x) instead of
-# installed, and the maintainer scripts are not run (docs/packaging.md says what they do).
+# compiled: cpack's preinstall step finds the binaries up to date) and checks it:
 #   - control: name, version, architecture, the conffile, executable maintainer scripts, and a
 #     Depends (dpkg-shlibdeps), none of it CUDA's;
-#   - contents: exactly the three binaries, cuzk.service, cuzk.toml, the sysusers.d and
-#     tmpfiles.d files and the README; the deploy/ files byte for byte;
-#   - the installed binaries: no RUNPATH into the build or CUDA trees, no libcudart when the
-#     runtime is static, every library found by ldd with no LD_LIBRARY_PATH (the package ships no
-#     private library), each one they link directly owned by a package Depends names; `cuzk version`, `cuzk-daemon --help` and `--version`, `cuzk-bench --help`
-#     run from the scratch root, and the shipped config passes `cuzk-daemon --check-config`;
-#   - systemd-sysusers and systemd-tmpfiles (--root: the scratch root) create the user cuzk in the
-#     group curio and /run/curio (0770, group curio); systemd-analyze verifies the unit.
+#   - contents (dpkg-deb -x into a scratch root): exactly the three binaries, cuzk.service,
+#     cuzk.toml, the sysusers.d and tmpfiles.d files and the README; the deploy/ files byte for
+#     byte;
+#   - the binaries: no RUNPATH into the build or CUDA trees, no libcudart when the runtime is
+#     static, every library found by ldd with no LD_LIBRARY_PATH (the package ships no private
+#     library), each one they link directly owned by a package Depends names; `cuzk version`,
+#     `cuzk-daemon --help` and `--version`, `cuzk-bench --help` run from the scratch root, and the
+#     shipped config passes `cuzk-daemon --check-config`;
+#   - as root, a real install into an empty dpkg database under another root (dpkg --root, the
+#     maintainer scripts run with DPKG_ROOT: the user cuzk in the group curio, /run/curio 0770),
+#     a reinstall that keeps an edited conffile, a remove, a purge; the running system is not
+#     touched;
+#   - systemd-analyze verifies the unit.
 # Usage: scripts/package_test.sh [BUILD_DIR]   (default build/, as scripts/test.sh leaves it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -142,23 +145,51 @@ run "$root/usr/bin/cuzk-daemon" --version
 run "$root/usr/bin/cuzk-bench" --help
 run "$root/usr/bin/cuzk-daemon" -c "$root/etc/cuzk/cuzk.toml" --check-config
 
-# ---- systemd files ------------------------------------------------------------------------
-mkdir -p "$root/etc"
-if systemd-sysusers --root="$root" "$root/usr/lib/sysusers.d/cuzk.conf" >"$work/out" 2>&1; then
-  gid=$(awk -F: '$1 == "curio" { print $3 }' "$root/etc/group")
-  awk -F: -v g="$gid" '$1 == "cuzk" && $4 == g && $4 != "" { ok = 1 } END { exit !ok }' \
-    "$root/etc/passwd" || fail "sysusers: no user cuzk with primary group curio"
-else
-  fail "systemd-sysusers: $(cat "$work/out")"
-fi
+# ---- dpkg --root: the maintainer scripts into a scratch root -----------------------------------
+# A real install into an empty dpkg database: --force-script-chrootless runs the maintainer
+# scripts on this machine with DPKG_ROOT set, and they act on that root only (sysusers,
+# tmpfiles; no systemctl); --force-depends since that database holds none of the libraries. As
+# root only (tmpfiles chowns /run/curio).
 if [[ $(id -u) -eq 0 ]]; then
-  systemd-tmpfiles --root="$root" --create "$root/usr/lib/tmpfiles.d/cuzk.conf" ||
-    fail "systemd-tmpfiles --create"
-  [[ $(stat -c '%a %g' "$root/run/curio" 2>/dev/null) == "770 $gid" ]] ||
-    fail "/run/curio is $(stat -c '%a %g' "$root/run/curio" 2>/dev/null), want 770 $gid (curio)"
+  inst=$work/inst
+  admin=$inst/var/lib/dpkg
+  mkdir -p "$admin/info" "$admin/updates" "$inst/etc"
+  : >"$admin/status"
+  : >"$admin/available"
+  dpkgr=(dpkg --root="$inst" --force-script-chrootless --force-depends --log=/dev/null)
+  state() { dpkg-query --admindir="$admin" -W -f='${Status}' cuzk 2>/dev/null; }
+  if ! "${dpkgr[@]}" -i "$deb" </dev/null >"$work/out" 2>&1 ||
+    [[ $(state) != "install ok installed" ]]; then
+    fail "dpkg --root -i: $(state); $(grep -v 'depends on\|not installed\|dependency problems' \
+      "$work/out")"
+  fi
+  dpkg-query --admindir="$admin" -W -f='${Conffiles}' cuzk | grep -q '/etc/cuzk/cuzk.toml' ||
+    fail "dpkg does not list /etc/cuzk/cuzk.toml among the conffiles"
+  gid=$(awk -F: '$1 == "curio" { print $3 }' "$inst/etc/group" 2>/dev/null)
+  awk -F: -v g="$gid" '$1 == "cuzk" && $4 == g && g != "" { ok = 1 } END { exit !ok }' \
+    "$inst/etc/passwd" 2>/dev/null || fail "postinst: no user cuzk with primary group curio"
+  [[ $(stat -c '%a %g' "$inst/run/curio" 2>/dev/null) == "770 $gid" ]] ||
+    fail "postinst: /run/curio is '$(stat -c '%a %g' "$inst/run/curio" 2>/dev/null)'," \
+      "want 770 $gid (curio)"
+  run "$inst/usr/bin/cuzk-daemon" -c "$inst/etc/cuzk/cuzk.toml" --check-config
+  # An edited conffile survives a reinstall (no prompt: stdin is empty), a remove keeps it, a
+  # purge removes it.
+  echo '# edited by package_test' >>"$inst/etc/cuzk/cuzk.toml"
+  "${dpkgr[@]}" -i "$deb" </dev/null >"$work/out" 2>&1 || fail "dpkg --root -i again: $(state)"
+  grep -q 'edited by package_test' "$inst/etc/cuzk/cuzk.toml" ||
+    fail "a reinstall replaced the edited /etc/cuzk/cuzk.toml"
+  "${dpkgr[@]}" -r cuzk </dev/null >"$work/out" 2>&1 || fail "dpkg --root -r: $(cat "$work/out")"
+  [[ ! -e $inst/usr/bin/cuzk-daemon && -f $inst/etc/cuzk/cuzk.toml ]] ||
+    fail "after dpkg -r: want the binaries gone and the conffile kept"
+  "${dpkgr[@]}" -P cuzk </dev/null >"$work/out" 2>&1 || fail "dpkg --root -P: $(cat "$work/out")"
+  [[ ! -e $inst/etc/cuzk/cuzk.toml && -z $(state) ]] ||
+    fail "after dpkg -P: /etc/cuzk/cuzk.toml or the package's state is still there"
+  echo "package_test: dpkg --root: installed (user, group, /run/curio), reinstalled (the edited" \
+    "conffile kept), removed, purged"
 else
-  echo "package_test: not root: tmpfiles.d left unchecked (it chowns /run/curio)"
+  echo "package_test: not root: the dpkg --root install (maintainer scripts) is skipped"
 fi
+
 # The unit as systemd reads it, its ExecStart pointed at the unpacked binary (which must exist):
 # any complaint (an unknown key, a missing command) fails.
 mkdir -p "$work/unit"
@@ -168,7 +199,7 @@ if ! systemd-analyze verify "$work/unit/cuzk.service" >"$work/out" 2>&1 || [[ -s
   fail "systemd-analyze verify cuzk.service: $(cat "$work/out")"
 fi
 
-echo "package_test: sysusers.d, tmpfiles.d and the unit checked"
+echo "package_test: the unit checked"
 
 if [[ $fails -ne 0 ]]; then
   echo "package_test: $fails failure(s) ($((SECONDS - start)) s)" >&2
