@@ -2,17 +2,23 @@
 # SPDX-License-Identifier: Apache-2.0
 # Installs what cuzk needs to build and test on Debian 12, idempotently: only missing packages are
 # installed. Every dependency is a Debian package (STYLE.md §4.0); the test oracles come from npm.
+# `install_deps.sh --run` (scripts/run.sh): only what the build, as test.sh configures it, and the
+# demo need; not chromium, clang-14, clang-format, node/npm or systemd, which only the tests, the
+# sanitizer tier, the format check and the package test use (test.sh installs them after).
 set -euo pipefail
 
 packages=(build-essential cmake git pkg-config python3 libgtest-dev libgmock-dev libbenchmark-dev
           libgmp-dev libssl-dev openssl nlohmann-json3-dev libsimdjson-dev libb2-dev libtbb-dev libcli11-dev
-          libspdlog-dev libtomlplusplus-dev clang-format
-          libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libcpp-httplib-dev
-          chromium  # chromium: the browser test of the daemon's pipeline page (label browser)
-          clang-14 libclang-rt-14-dev  # libFuzzer, ASan, UBSan (scripts/test_sanitizers.sh, fuzz.sh)
-          dpkg-dev systemd)  # scripts/package_test.sh: dpkg-shlibdeps; systemd-sysusers, -tmpfiles
-command -v node >/dev/null 2>&1 || packages+=(nodejs)
-command -v npm >/dev/null 2>&1 || packages+=(npm)
+          libspdlog-dev libtomlplusplus-dev
+          libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc libcpp-httplib-dev)
+if [[ ${1:-} != --run ]]; then
+  packages+=(clang-format
+             chromium  # chromium: the browser test of the daemon's pipeline page (label browser)
+             clang-14 libclang-rt-14-dev  # libFuzzer, ASan, UBSan (test_sanitizers.sh, fuzz.sh)
+             dpkg-dev systemd)  # scripts/package_test.sh: dpkg-shlibdeps; systemd-sysusers, -tmpfiles
+  command -v node >/dev/null 2>&1 || packages+=(nodejs)
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# README command 1: install what is missing, build (CUDA device code for the GPUs present, or sm_90
-# PTX only without one: scripts/build.sh), and run the main job on its embedded default:
+# README command 1: install what is missing of what the build and the demo need
+# (install_deps.sh --run), build (CUDA device code for the GPUs present, or sm_90 PTX only
+# without one: scripts/build.sh), and run the main job on its embedded default:
 #   1. `cuzk demo`: the arithmetic foundation (MSM, NTT, pairing) with timings and self-checks;
 #   2. a 2 KiB PoRep end to end: seal a small sector (deterministic defaults: miner 1000, sector 1),
 #      generate Groth16 parameters once into a cache directory (minutes; progress on stderr), prove
@@ -27,7 +28,7 @@ finish() {
   echo "run.sh: $outcome, wall time $(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s"
 }
 trap finish EXIT
-./scripts/install_deps.sh
+./scripts/install_deps.sh --run
 echo "run.sh: dependencies ready after $((SECONDS - start)) s"
 CUZK_BUILD_TARGETS="cuzk cuzk-daemon cuzk-bench" ./scripts/build.sh
 cuzk=./build/apps/cuzk/cuzk
