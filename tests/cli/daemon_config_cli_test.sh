@@ -32,17 +32,20 @@ check() {
 }
 
 check 0 "valid" "$shipped"
-sed -E 's/^# ([a-z_]+ = )/\1/' "$shipped" >"$tmp/uncommented.toml"
+# The [tenants.NAME] example is written "#[tenants.x]" and "#  key = value": uncommented too.
+sed -E 's/^# ([a-z_]+ = )/\1/; s/^#(\[tenants\.)/\1/; s/^#  ([a-z_]+ = )/\1/' "$shipped" \
+  >"$tmp/uncommented.toml"
 if ! grep -qE '^listen = ' "$tmp/uncommented.toml"; then
   echo "FAIL: uncommenting $shipped set no key (the '# key = value' form changed?)"
   fails=$((fails + 1))
 fi
 check 0 "valid" "$tmp/uncommented.toml"
 
-# The key table: "// | section.key" rows; a key split over two rows ("pipeline." then
-# "max_parallel_synthesis") is joined.
+# The key table: "// | section.key" and "// | tenants.NAME.key" rows; a key split over two rows
+# ("pipeline." then "max_parallel_synthesis") is joined.
 mapfile -t keys < <(awk '
-  /^\/\/ \| [a-z_]+\.[a-z_]*[ (]/ { k = $3; if (k ~ /\.$/) { pending = k; next } print k; next }
+  /^\/\/ \| [a-z_]+\.(NAME\.)?[a-z_]*[ (]/ {
+    k = $3; if (k ~ /\.$/) { pending = k; next } print k; next }
   pending != "" && /^\/\/ \|   [a-z_]+/ { print pending $3; pending = ""; next }
   { pending = "" }' "$table")
 if [[ ${#keys[@]} -lt 15 ]]; then
@@ -51,7 +54,17 @@ if [[ ${#keys[@]} -lt 15 ]]; then
 fi
 for key in "${keys[@]}"; do
   section=${key%%.*}
-  name=${key#*.}
+  name=${key##*.}
+  if [[ $key == *.NAME.* ]]; then
+    # A per-name table: documented in the commented example table of that section.
+    if ! awk -v s="#[$section." -v n="$name" '
+        index($0, s) == 1 { in_ex = 1; next } /^\[/ { in_ex = 0 }
+        in_ex && $0 ~ "^#  " n " = " { found = 1 } END { exit !found }' "$shipped"; then
+      echo "FAIL: $key (config.hpp's key table) is not in $shipped's example [$section.…] table"
+      fails=$((fails + 1))
+    fi
+    continue
+  fi
   # The key's line must sit in its section: the last [section] header above it.
   if ! awk -v s="[$section]" -v n="$name" '
       /^\[/ { cur = $0 } cur == s && $0 ~ "^# " n " = " { found = 1 } END { exit !found }' \
