@@ -8,9 +8,11 @@
 #   2. the page cache's own rate: one `dd` of the whole file to /dev/null;
 #   3. `cuzk params load --gpu 0 --checks on-curve` (the daemon's checks), each mode once:
 #      --decoder device (the file's bytes copied, decoded on the GPU), --decoder host (decoded on
-#      every core, then copied: the previous path), --residency host (into page-locked host
-#      memory, the small cards' path) and, with HOST_LOAD=1, the CPU prover's load into host
-#      memory (no --gpu);
+#      every core, then copied: the previous path), and the same two with --residency host (into
+#      page-locked host memory, the small cards' path: the device decoder works through two
+#      64 MiB device buffers), and, with HOST_LOAD=1, the CPU prover's load into host memory (no
+#      --gpu); MODES ("RESIDENCY,DECODER" words, default all four: "device,device device,host
+#      host,device host,host") picks some;
 #   4. cold: the file dropped from the page cache (posix_fadvise DONTNEED; `fincore` shows what
 #      stayed) and --decoder device again, so the figure is the disk's.
 # Each load prints its time and GB/s; the peak RSS of each comes from gpu_run_lib's peak_rss.
@@ -58,9 +60,11 @@ os.close(fd)' "$1"
     ls -la "$w/params"
     step "$circuit: page cache read (dd)"
     timeout "$(left)" dd if="$file" of=/dev/null bs=64M 2>&1 | tail -1
-    for mode in "--decoder device" "--decoder host" "--residency host"; do
+    modes=${MODES:-"device,device device,host host,device host,host"}
+    for mode in $modes; do
+      mode="--residency ${mode%,*} --decoder ${mode#*,}"
       step "$circuit: load --gpu 0 $mode"
-      # shellcheck disable=SC2086  # $mode is two words on purpose
+      # shellcheck disable=SC2086  # $mode is four words on purpose
       peak_rss timeout "$(left)" ./cuzk params load --params "$file" --checks on-curve --gpu 0 \
         $mode 2>&1 | grep -v ETA | tail -2
     done

@@ -190,18 +190,21 @@ result<std::string> load_for_gpu(const groth16::params_file& file, groth16::poin
   using groth16::gpu::device_parameters;
   using groth16::gpu::params_decoder;
   const bool on_host = args.residency == "host";
+  const params_decoder decoder =
+      args.decoder == "host" ? params_decoder::host : params_decoder::device;
   auto dp = on_host ? device_parameters::host_resident(file, checks, args.gpu,
-                                                       thread_pool::default_pool(), progress)
+                                                       thread_pool::default_pool(), progress,
+                                                       groth16::gpu::default_ring_bytes, decoder)
                     : device_parameters::stream_from(
-                          file, checks, args.gpu, thread_pool::default_pool(), progress,
-                          args.decoder == "host" ? params_decoder::host : params_decoder::device);
+                          file, checks, args.gpu, thread_pool::default_pool(), progress, decoder);
   if (!dp) return dp.error();
   const bool device_decode =
-      !on_host && args.decoder == "device" &&
+      decoder == params_decoder::device &&
       (checks == groth16::point_checks::on_curve_only || checks == groth16::point_checks::none);
   const std::string gpu = std::to_string(args.gpu);
-  if (on_host) return "into page-locked host memory for GPU " + gpu;
-  return "onto GPU " + gpu + (device_decode ? ", decoded there" : ", decoded on the host");
+  const std::string decoded = device_decode ? ", decoded on the GPU" : ", decoded on the host";
+  if (on_host) return "into page-locked host memory for GPU " + gpu + decoded;
+  return "onto GPU " + gpu + decoded;
 #else
   (void)file, (void)checks, (void)progress;
   return status(status_code::invalid_argument,
@@ -311,7 +314,8 @@ void add_params_commands(CLI::App& root, command_runner& chosen) {
   load->add_option("--gpu", ld->gpu, "load for this CUDA device as the daemon does")
       ->check(CLI::NonNegativeNumber);
   load->add_option("--decoder", ld->decoder,
-                   "with --gpu: decode on the device (on-curve and none checks) or on the host")
+                   "with --gpu: decode on the device (on-curve and none checks; through a device "
+                   "scratch for --residency host) or on the host")
       ->check(CLI::IsMember({"device", "host"}))
       ->capture_default_str();
   load->add_option("--residency", ld->residency,

@@ -106,8 +106,8 @@ __device__ __forceinline__ void reject(unsigned long long* first, uint64_t i) {
   atomicMin(first, static_cast<unsigned long long>(i));
 }
 
-__global__ void g1_decode_kernel(uint32_t* points, uint64_t count, curve_check check,
-                                 unsigned long long* first_rejected) {
+__global__ void g1_decode_kernel(uint32_t* points, uint64_t count, uint64_t first_index,
+                                 curve_check check, unsigned long long* first_rejected) {
   constexpr int C = 2;  // x, y
   for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += uint64_t(gridDim.x) * blockDim.x) {
@@ -116,12 +116,12 @@ __global__ void g1_decode_kernel(uint32_t* points, uint64_t count, curve_check c
     load_raw<C>(at, raw);
     fp_d c[C];
     if (!canonical_coordinates<C>(raw, c)) {
-      reject(first_rejected, i);
+      reject(first_rejected, first_index + i);
       continue;
     }
     const fp_d x = to_montgomery(c[0]), y = to_montgomery(c[1]);
     if (check == curve_check::on_curve && !(y.sqr() == x.sqr() * x + curve_b())) {
-      reject(first_rejected, i);
+      reject(first_rejected, first_index + i);
       continue;
     }
     fp_d* out = reinterpret_cast<fp_d*>(at);
@@ -130,8 +130,8 @@ __global__ void g1_decode_kernel(uint32_t* points, uint64_t count, curve_check c
   }
 }
 
-__global__ void g2_decode_kernel(uint32_t* points, uint64_t count, curve_check check,
-                                 unsigned long long* first_rejected) {
+__global__ void g2_decode_kernel(uint32_t* points, uint64_t count, uint64_t first_index,
+                                 curve_check check, unsigned long long* first_rejected) {
   constexpr int C = 4;  // x.c1, x.c0, y.c1, y.c0 in file order
   for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += uint64_t(gridDim.x) * blockDim.x) {
@@ -140,7 +140,7 @@ __global__ void g2_decode_kernel(uint32_t* points, uint64_t count, curve_check c
     load_raw<C>(at, raw);
     fp_d c[C];
     if (!canonical_coordinates<C>(raw, c)) {
-      reject(first_rejected, i);
+      reject(first_rejected, first_index + i);
       continue;
     }
     const fp2_d x{to_montgomery(c[1]), to_montgomery(c[0])};
@@ -148,7 +148,7 @@ __global__ void g2_decode_kernel(uint32_t* points, uint64_t count, curve_check c
     if (check == curve_check::on_curve) {
       const fp2_d b{curve_b(), curve_b()};
       if (!(y.sqr() == x.sqr() * x + b)) {
-        reject(first_rejected, i);
+        reject(first_rejected, first_index + i);
         continue;
       }
     }
@@ -175,23 +175,23 @@ unsigned blocks_for(uint64_t count) {
 
 }  // namespace
 
-void g1_from_uncompressed_in_place(void* d_points, uint64_t count, curve_check check,
-                                   unsigned long long* d_first_rejected,
+void g1_from_uncompressed_in_place(void* d_points, uint64_t count, uint64_t first_index,
+                                   curve_check check, unsigned long long* d_first_rejected,
                                    const cuzk::gpu::stream& s) {
   if (count == 0) return;
   check_alignment(d_points);
-  g1_decode_kernel<<<blocks_for(count), BLOCK, 0, s.get()>>>(static_cast<uint32_t*>(d_points),
-                                                             count, check, d_first_rejected);
+  g1_decode_kernel<<<blocks_for(count), BLOCK, 0, s.get()>>>(
+      static_cast<uint32_t*>(d_points), count, first_index, check, d_first_rejected);
   CUZK_CUDA_OK(cudaGetLastError());
 }
 
-void g2_from_uncompressed_in_place(void* d_points, uint64_t count, curve_check check,
-                                   unsigned long long* d_first_rejected,
+void g2_from_uncompressed_in_place(void* d_points, uint64_t count, uint64_t first_index,
+                                   curve_check check, unsigned long long* d_first_rejected,
                                    const cuzk::gpu::stream& s) {
   if (count == 0) return;
   check_alignment(d_points);
-  g2_decode_kernel<<<blocks_for(count), BLOCK, 0, s.get()>>>(static_cast<uint32_t*>(d_points),
-                                                             count, check, d_first_rejected);
+  g2_decode_kernel<<<blocks_for(count), BLOCK, 0, s.get()>>>(
+      static_cast<uint32_t*>(d_points), count, first_index, check, d_first_rejected);
   CUZK_CUDA_OK(cudaGetLastError());
 }
 

@@ -34,15 +34,17 @@ enum class curve_check : uint8_t {
 inline constexpr unsigned long long NO_REJECTED_INDEX = ~0ull;
 
 /// Enqueues on `s` the in-place decode of `count` uncompressed G1 encodings at `d_points` (device
-/// memory, 4-byte aligned, 96·count bytes) into g1_affine_t. The lowest rejected index is merged
+/// memory, 16-byte aligned, 96·count bytes) into g1_affine_t. The lowest rejected index, counted
+/// from `first_index` (the index of d_points[0] in a larger array decoded in pieces), is merged
 /// into *d_first_rejected by atomicMin (initialise it to NO_REJECTED_INDEX); the bytes at rejected
-/// indices are unspecified afterwards. Throws gpu_error on a CUDA failure.
-void g1_from_uncompressed_in_place(void* d_points, uint64_t count, curve_check check,
-                                   unsigned long long* d_first_rejected,
+/// indices are unspecified afterwards. Throws gpu_error on a CUDA failure, std::invalid_argument
+/// on a misaligned pointer.
+void g1_from_uncompressed_in_place(void* d_points, uint64_t count, uint64_t first_index,
+                                   curve_check check, unsigned long long* d_first_rejected,
                                    const cuzk::gpu::stream& s);
 /// The same for G2 (192-byte encodings, Fp2 as c1 ‖ c0) into g2_affine_t.
-void g2_from_uncompressed_in_place(void* d_points, uint64_t count, curve_check check,
-                                   unsigned long long* d_first_rejected,
+void g2_from_uncompressed_in_place(void* d_points, uint64_t count, uint64_t first_index,
+                                   curve_check check, unsigned long long* d_first_rejected,
                                    const cuzk::gpu::stream& s);
 
 }  // namespace cuzk::ec::gpu

@@ -46,8 +46,10 @@ struct device_result {
   unsigned long long first_rejected = NO_REJECTED_INDEX;
 };
 
+/// first_index: the index of bytes' first encoding in a larger array decoded in pieces.
 template <class Point>
-device_result<Point> decode_on_device(const std::vector<uint8_t>& bytes, curve_check check) {
+device_result<Point> decode_on_device(const std::vector<uint8_t>& bytes, curve_check check,
+                                      uint64_t first_index = 0) {
   auto ctx = cuzk::gpu::device_context::open(0);
   if (!ctx) throw std::runtime_error(ctx.error().to_string());
   cuzk::gpu::device_scope scope(*ctx);
@@ -59,9 +61,9 @@ device_result<Point> decode_on_device(const std::vector<uint8_t>& bytes, curve_c
   EXPECT_EQ(cudaMemcpy(d.data(), bytes.data(), bytes.size(), cudaMemcpyHostToDevice), cudaSuccess);
   EXPECT_EQ(cudaMemcpy(first.data(), &r.first_rejected, 8, cudaMemcpyHostToDevice), cudaSuccess);
   if constexpr (std::is_same_v<Point, g1_affine_t>) {
-    g1_from_uncompressed_in_place(d.data(), n, check, first.data(), s);
+    g1_from_uncompressed_in_place(d.data(), n, first_index, check, first.data(), s);
   } else {
-    g2_from_uncompressed_in_place(d.data(), n, check, first.data(), s);
+    g2_from_uncompressed_in_place(d.data(), n, first_index, check, first.data(), s);
   }
   s.synchronize();
   r.points.resize(n);
@@ -226,7 +228,8 @@ TEST(SerializationGpu, RandomBytesJudgedAsHost) {
   expect_random_bytes_agree<g2_affine_t>(200, rng);
 }
 
-// Several bad encodings across many blocks: the lowest index wins, whatever the thread order.
+// Several bad encodings across many blocks: the lowest index wins, whatever the thread order; in a
+// piece decoded on its own, counted from the piece's first index.
 TEST(SerializationGpu, LowestRejectedIndexWins) {
   auto rng = cuzk::test::test_rng::from_env("SerializationGpu.LowestRejectedIndexWins");
   constexpr size_t n = 100000;
@@ -239,6 +242,10 @@ TEST(SerializationGpu, LowestRejectedIndexWins) {
   EXPECT_EQ(decode_on_device<g1_affine_t>(bytes, curve_check::on_curve).first_rejected, 4242ull);
   EXPECT_EQ(decode_on_device<g1_affine_t>(bytes, curve_check::none).first_rejected,
             NO_REJECTED_INDEX);
+  // A piece of a larger array reports indices of that array.
+  EXPECT_EQ(
+      decode_on_device<g1_affine_t>(bytes, curve_check::on_curve, uint64_t(1) << 40).first_rejected,
+      (1ull << 40) + 4242);
 }
 
 }  // namespace

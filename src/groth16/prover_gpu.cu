@@ -839,6 +839,82 @@ result<std::unique_ptr<device_parameters>> device_parameters::upload(const param
 
 namespace {
 
+/// The device decoder's check for these point checks; none when they need the subgroup test.
+std::optional<ec::gpu::curve_check> device_check_for(point_checks checks) {
+  switch (checks) {
+    case point_checks::on_curve_only:
+      return ec::gpu::curve_check::on_curve;
+    case point_checks::none:
+      return ec::gpu::curve_check::none;
+    case point_checks::full:
+    case point_checks::batched:
+      break;
+  }
+  return std::nullopt;
+}
+
+/// The host's status for point `index` of `sec`, which the device decoder rejected: the exact
+/// error the host path gives ("l[17]: not_on_curve (...)"). The two decoders agree by test
+/// (serialization_gpu_test); should the host accept it anyway, that is an internal error, never
+/// a silently different point.
+template <class T>
+status host_verdict(const params_file& file, params_section sec, uint64_t index,
+                    point_checks checks) {
+  thread_pool caller_only(1);
+  T scratch;
+  if (status st = file.decode(sec, index, 1, std::span<T>(&scratch, 1), checks, caller_only); !st)
+    return st;
+  return status(status_code::internal,
+                std::string(to_string(sec)) + "[" + std::to_string(index) +
+                    "]: the device decoder rejected a point the host codec accepts");
+}
+
+/// The bytes of each device scratch buffer the host residency's loader decodes through (two of
+/// them): the stager's chunk, so the loader's device memory is what a streamed upload's staging
+/// holds on the host side. The load runs before the entry's first proof, inside the device memory
+/// its plan keeps for that proof (at least the ring, gpu_min_ring_bytes or more).
+constexpr size_t HOST_DECODE_SCRATCH_BYTES = cuzk::gpu::stager::chunk;
+
+/// Host residency decoded on the device: section `sec`'s bytes copied into the page-locked array
+/// dst (the pool copies out of the mapping, whose pages are then released), each chunk then sent
+/// through a device scratch buffer: up, decoded in place, back over itself. Chunk k uses scratch
+/// and stream k mod 2, so its round trip overlaps the copy of chunk k + 1 out of the mapping
+/// (disjoint ranges of dst). The lowest rejected index merges into *d_rejected.
+template <class T>
+status decode_into_host_on_device(const params_file& file, params_section sec, T* dst,
+                                  ec::gpu::curve_check check, unsigned long long* d_rejected,
+                                  thread_pool& pool, const device_buffer<char> (&scratch)[2],
+                                  const cuzk::gpu::stream (&streams)[2],
+                                  const progress_fn& progress, uint64_t& done_bytes,
+                                  uint64_t total_bytes) {
+  const std::span<const uint8_t> src = file.section_bytes(sec);
+  const size_t step = scratch[0].size() / sizeof(T) * sizeof(T);
+  char* host = reinterpret_cast<char*>(dst);
+  size_t k = 0;
+  for (size_t off = 0; off < src.size(); off += step, ++k) {
+    const size_t len = std::min(step, src.size() - off);
+    pool.parallel_range(
+        len,
+        [&](size_t x0, size_t x1) { std::memcpy(host + off + x0, src.data() + off + x0, x1 - x0); },
+        size_t(1) << 20);
+    if (status st = file.release(sec, off / sizeof(T), len / sizeof(T)); !st) return st;
+    const cuzk::gpu::stream& s = streams[k % 2];
+    char* d = scratch[k % 2].data();
+    CUZK_CUDA_OK(cudaMemcpyAsync(d, host + off, len, cudaMemcpyHostToDevice, s.get()));
+    if constexpr (std::is_same_v<T, g2_affine_t>) {
+      ec::gpu::g2_from_uncompressed_in_place(d, len / sizeof(T), off / sizeof(T), check, d_rejected,
+                                             s);
+    } else {
+      ec::gpu::g1_from_uncompressed_in_place(d, len / sizeof(T), off / sizeof(T), check, d_rejected,
+                                             s);
+    }
+    CUZK_CUDA_OK(cudaMemcpyAsync(host + off, d, len, cudaMemcpyDeviceToHost, s.get()));
+    done_bytes += len;
+    if (progress) progress("load", size_t(done_bytes), size_t(total_bytes));
+  }
+  return status();
+}
+
 /// Host residency's storage for `sizes`: page-locked arrays for every query, none on the device.
 result<std::unique_ptr<device_parameters::impl>> make_host_impl(const verifying_key& vk,
                                                                 const query_sizes& sizes,
@@ -889,7 +965,7 @@ result<std::unique_ptr<device_parameters>> device_parameters::host_resident(
 
 result<std::unique_ptr<device_parameters>> device_parameters::host_resident(
     const params_file& file, point_checks checks, int device, thread_pool& pool,
-    const progress_fn& progress, size_t ring_bytes) {
+    const progress_fn& progress, size_t ring_bytes, params_decoder decoder) {
   auto vk = file.load_vk(checks, pool);
   if (!vk) return vk.error();
   const query_sizes q{file.count(params_section::ic),   file.count(params_section::h),
@@ -901,6 +977,63 @@ result<std::unique_ptr<device_parameters>> device_parameters::host_resident(
   uint64_t done = 0;
   const uint64_t total = file.query_bytes();
   if (progress) progress("load", 0, size_t(total));
+  if (const auto check = device_check_for(checks); check && decoder == params_decoder::device) {
+    try {
+      device_scope scope(h.ctx);
+      // The scratch is a speed-up, not a need: where the device cannot give it (another process
+      // holds the memory), the host decodes below, as it does for the subgroup checks.
+      std::optional<device_buffer<char>> first_scratch, second_scratch;
+      try {
+        first_scratch.emplace(HOST_DECODE_SCRATCH_BYTES);
+        second_scratch.emplace(HOST_DECODE_SCRATCH_BYTES);
+      } catch (const cuzk::gpu::gpu_error&) {
+        first_scratch.reset();
+        second_scratch.reset();
+        cudaGetLastError();  // the failed allocation is not an error for the next call
+      }
+      if (first_scratch && second_scratch) {
+        const device_buffer<char> scratch[2] = {std::move(*first_scratch),
+                                                std::move(*second_scratch)};
+        const cuzk::gpu::stream streams[2] = {cuzk::gpu::stream(h.ctx), cuzk::gpu::stream(h.ctx)};
+        constexpr size_t SECTIONS = 5;
+        device_buffer<unsigned long long> rejected(SECTIONS);
+        CUZK_CUDA_OK(cudaMemsetAsync(rejected.data(), 0xff, SECTIONS * sizeof(unsigned long long),
+                                     streams[0].get()));
+        streams[0].synchronize();  // both streams' kernels read the slots
+        const std::tuple<params_section, g1_affine_t*> g1_sections[] = {
+            {params_section::h, h.host_h.data()},
+            {params_section::l, h.host_l.data()},
+            {params_section::a, h.host_a.data()},
+            {params_section::b_g1, h.host_b_g1.data()}};
+        for (size_t k = 0; k < std::size(g1_sections); ++k) {
+          const auto [sec, dst] = g1_sections[k];
+          if (status st = decode_into_host_on_device(file, sec, dst, *check, rejected.data() + k,
+                                                     pool, scratch, streams, progress, done, total);
+              !st)
+            return st;
+        }
+        if (status st = decode_into_host_on_device(file, params_section::b_g2, h.host_b_g2.data(),
+                                                   *check, rejected.data() + 4, pool, scratch,
+                                                   streams, progress, done, total);
+            !st)
+          return st;
+        unsigned long long first[SECTIONS];
+        streams[1].synchronize();
+        CUZK_CUDA_OK(cudaMemcpyAsync(first, rejected.data(), sizeof(first), cudaMemcpyDeviceToHost,
+                                     streams[0].get()));
+        streams[0].synchronize();
+        for (size_t k = 0; k < std::size(g1_sections); ++k) {
+          if (first[k] != ec::gpu::NO_REJECTED_INDEX)
+            return host_verdict<g1_affine_t>(file, std::get<0>(g1_sections[k]), first[k], checks);
+        }
+        if (first[4] != ec::gpu::NO_REJECTED_INDEX)
+          return host_verdict<g2_affine_t>(file, params_section::b_g2, first[4], checks);
+        return std::unique_ptr<device_parameters>(new device_parameters(std::move(*p)));
+      }
+    } catch (const cuzk::gpu::gpu_error& e) {
+      return cuda_status(e, "groth16::gpu::device_parameters::host_resident");
+    }
+  }
   // Decoded straight into the page-locked arrays, 2^20 points at a time (the mapping's pages of
   // each chunk released after it), so the host never holds the file and the arrays both.
   const auto decode = [&](params_section sec, auto* dst, uint64_t count) -> status {
@@ -955,20 +1088,6 @@ status stream_section(const params_file& file, params_section sec, T* dst, uint6
   return decoded;
 }
 
-/// The device decoder's check for these point checks; none when they need the subgroup test.
-std::optional<ec::gpu::curve_check> device_check_for(point_checks checks) {
-  switch (checks) {
-    case point_checks::on_curve_only:
-      return ec::gpu::curve_check::on_curve;
-    case point_checks::none:
-      return ec::gpu::curve_check::none;
-    case point_checks::full:
-    case point_checks::batched:
-      break;
-  }
-  return std::nullopt;
-}
-
 /// Copies section `sec` of `file` byte for byte to dst through pinned staging (the pool copies
 /// out of the mapping, whose pages are then released) and enqueues the in-place decode on
 /// `strm`, which merges the lowest rejected index into *d_rejected.
@@ -997,27 +1116,11 @@ status upload_raw_section(const params_file& file, params_section sec, T* dst,
   if (!released) return released;
   const uint64_t count = file.count(sec);
   if constexpr (std::is_same_v<T, g2_affine_t>) {
-    ec::gpu::g2_from_uncompressed_in_place(dst, count, check, d_rejected, strm);
+    ec::gpu::g2_from_uncompressed_in_place(dst, count, 0, check, d_rejected, strm);
   } else {
-    ec::gpu::g1_from_uncompressed_in_place(dst, count, check, d_rejected, strm);
+    ec::gpu::g1_from_uncompressed_in_place(dst, count, 0, check, d_rejected, strm);
   }
   return status();
-}
-
-/// The host's status for point `index` of `sec`, which the device decoder rejected: the exact
-/// error the host path gives ("l[17]: not_on_curve (...)"). The two decoders agree by test
-/// (serialization_gpu_test); should the host accept it anyway, that is an internal error, never
-/// a silently different point.
-template <class T>
-status host_verdict(const params_file& file, params_section sec, uint64_t index,
-                    point_checks checks) {
-  thread_pool caller_only(1);
-  T scratch;
-  if (status st = file.decode(sec, index, 1, std::span<T>(&scratch, 1), checks, caller_only); !st)
-    return st;
-  return status(status_code::internal,
-                std::string(to_string(sec)) + "[" + std::to_string(index) +
-                    "]: the device decoder rejected a point the host codec accepts");
 }
 
 }  // namespace

@@ -71,15 +71,20 @@ class device_parameters {
   static result<std::unique_ptr<device_parameters>> stream_from(
       const params_file& file, point_checks checks, int device, thread_pool& pool,
       const progress_fn& progress = {}, params_decoder decoder = params_decoder::device);
-  /// Host residency: the queries of `params` copied (or those of `file` decoded with `checks`, in
-  /// parallel on `pool`, chunk by chunk, releasing the mapping's pages) into page-locked host
-  /// memory for device `device`; each start() streams them through a device ring of
-  /// `ring_bytes`. `progress` gets ("load", bytes, query_bytes()) after each chunk.
+  /// Host residency: the queries of `params` copied (or those of `file` loaded with `checks`,
+  /// chunk by chunk, releasing the mapping's pages) into page-locked host memory for device
+  /// `device`; each start() streams them through a device ring of `ring_bytes`. From a file, with
+  /// params_decoder::device and checks on_curve_only or none, the pool copies the file's bytes
+  /// into the page-locked arrays and the device decodes them through two 64 MiB scratch buffers
+  /// (each chunk up and back over PCIe); otherwise, or when the device cannot give the scratch,
+  /// the pool decodes. Errors as stream_from's. `progress` gets ("load", bytes, query_bytes())
+  /// after each chunk.
   static result<std::unique_ptr<device_parameters>> host_resident(
       const parameters& params, int device, size_t ring_bytes = default_ring_bytes);
   static result<std::unique_ptr<device_parameters>> host_resident(
       const params_file& file, point_checks checks, int device, thread_pool& pool,
-      const progress_fn& progress = {}, size_t ring_bytes = default_ring_bytes);
+      const progress_fn& progress = {}, size_t ring_bytes = default_ring_bytes,
+      params_decoder decoder = params_decoder::device);
   ~device_parameters();
   device_parameters(const device_parameters&) = delete;
   device_parameters& operator=(const device_parameters&) = delete;

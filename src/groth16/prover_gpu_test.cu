@@ -704,5 +704,67 @@ TEST(Groth16Gpu, DevicePeakWithinModel) {
   }
 }
 
+// Sections several staging chunks long (h and l 96 MiB, b_g2 192 MiB; a chunk is 64 MiB): the
+// device decoder takes them in pieces, on the device path through the stager and on the host
+// path through two scratch buffers, and both load the bases the host decoder loads (the same
+// proof as uploading the decoded parameters); a corrupt point past the first chunk is named with
+// its index in the whole section, the same text from every decoder and residency.
+TEST(Groth16Gpu, LargeSectionsDecodedInPieces) {
+  auto rng = test::test_rng::from_env("Groth16Gpu.LargeSectionsDecodedInPieces");
+  const size_t rows = (size_t(1) << 20) - 3, n_aux = size_t(1) << 20;
+  split_case sc = make_split_case(rows, n_aux, aux_fill::mixed, density_kind::full,
+                                  density_kind::full, false, rng);
+  const assignment asg = sc.view();
+  const auto g1 = point_pool(ec::g1_generator(), 4099, rng);
+  const auto g2 = point_pool(ec::g2_generator(), 4099, rng);
+  const parameters params = parameters_for(asg, size_t(1) << 20, g1, g2, 1);
+  auto bytes = params_to_bytes(params, pool());
+  ASSERT_TRUE(bytes.ok()) << bytes.error().to_string();
+  auto file = params_file::from_bytes(*bytes);
+  ASSERT_TRUE(file.ok()) << file.error().to_string();
+  const fr_t r = fr_t::random(rng), s = fr_t::random(rng);
+  auto reference_dp = upload(params);
+  ASSERT_TRUE(reference_dp);
+  auto want = gpu::create_proof(*reference_dp, asg, r, s, pool());
+  ASSERT_TRUE(want.ok()) << want.error().to_string();
+  using gpu::params_decoder;
+  const auto load = [&](const params_file& f, bool host, params_decoder d) {
+    return host ? gpu::device_parameters::host_resident(f, point_checks::on_curve_only, 0, pool(),
+                                                        {}, gpu::default_ring_bytes, d)
+                : gpu::device_parameters::stream_from(f, point_checks::on_curve_only, 0, pool(), {},
+                                                      d);
+  };
+  for (bool host : {false, true}) {
+    for (params_decoder d : {params_decoder::device, params_decoder::host}) {
+      const std::string what =
+          std::string(host ? "host residency" : "device residency") +
+          (d == params_decoder::device ? ", device decoder" : ", host decoder");
+      auto dp = load(*file, host, d);
+      ASSERT_TRUE(dp.ok()) << what << ": " << dp.error().to_string();
+      auto got = gpu::create_proof(**dp, asg, r, s, pool());
+      ASSERT_TRUE(got.ok()) << what << ": " << got.error().to_string();
+      EXPECT_EQ(encode_proof(*got), encode_proof(*want)) << what;
+    }
+  }
+  std::vector<uint8_t> bad = *bytes;
+  const section_info& h = file->section(params_section::h);
+  const section_info& b2 = file->section(params_section::b_g2);
+  bad[h.offset + 800000 * h.point_bytes + 95] ^= 1;     // h[800000]: in h's second chunk
+  bad[b2.offset + 900000 * b2.point_bytes + 191] ^= 1;  // later in file order
+  auto bad_file = params_file::from_bytes(bad);
+  ASSERT_TRUE(bad_file.ok());
+  std::string first_error;
+  for (bool host : {false, true}) {
+    for (params_decoder d : {params_decoder::device, params_decoder::host}) {
+      auto dp = load(*bad_file, host, d);
+      ASSERT_FALSE(dp.ok());
+      const std::string e = dp.error().to_string();
+      EXPECT_NE(e.find("h[800000]"), std::string::npos) << e;
+      if (first_error.empty()) first_error = e;
+      EXPECT_EQ(e, first_error);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cuzk::groth16
