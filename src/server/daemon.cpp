@@ -205,6 +205,10 @@ status run_daemon(const daemon_options& opt) {
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGHUP);  // a reload, taken by the same thread
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  // A peer that closes its connection while the daemon writes to it (a client refused in a TLS
+  // handshake, a scraper gone mid-response) must cost one EPIPE, never the process: OpenSSL's
+  // writes do not pass MSG_NOSIGNAL.
+  ::signal(SIGPIPE, SIG_IGN);
 
   auto address = grpc_address(opt.listen);
   if (!address) return address.error();
