@@ -15,7 +15,8 @@ if [[ ${1:-} != --run ]]; then
   packages+=(clang-format
              chromium  # chromium: the browser test of the daemon's pipeline page (label browser)
              clang-14 libclang-rt-14-dev  # libFuzzer, ASan, UBSan (test_sanitizers.sh, fuzz.sh)
-             dpkg-dev systemd)  # scripts/package_test.sh: dpkg-shlibdeps; systemd-sysusers, -tmpfiles
+             dpkg-dev systemd  # scripts/package_test.sh: dpkg-shlibdeps; systemd-sysusers, -tmpfiles
+             haproxy)  # deploy/: sidecar_haproxy_e2e, deploy_configs_test (haproxy -c)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
