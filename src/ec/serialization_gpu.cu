@@ -102,67 +102,52 @@ __device__ __forceinline__ void load_raw(const uint32_t* in, uint32_t (&raw)[C *
   }
 }
 
-__device__ __forceinline__ void reject(unsigned long long* first, uint64_t i) {
-  atomicMin(first, static_cast<unsigned long long>(i));
-}
-
-__global__ void g1_decode_kernel(uint32_t* points, uint64_t count, uint64_t first_index,
-                                 curve_check check, unsigned long long* first_rejected) {
-  constexpr int C = 2;  // x, y
-  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
-       i += uint64_t(gridDim.x) * blockDim.x) {
-    uint32_t* at = points + i * (C * WORDS);
-    uint32_t raw[C * WORDS];
-    load_raw<C>(at, raw);
-    fp_d c[C];
-    if (!canonical_coordinates<C>(raw, c)) {
-      reject(first_rejected, first_index + i);
-      continue;
-    }
+/// G1: x ‖ y in file order, stored as g1_affine_t. finish() converts the canonical coordinates
+/// to Montgomery form, applies the curve check and stores the point; false: off the curve.
+struct g1_codec {
+  static constexpr int COORDS = 2;
+  __device__ __forceinline__ static bool finish(const fp_d (&c)[COORDS], curve_check check,
+                                                fp_d* out) {
     const fp_d x = to_montgomery(c[0]), y = to_montgomery(c[1]);
-    if (check == curve_check::on_curve && !(y.sqr() == x.sqr() * x + curve_b())) {
-      reject(first_rejected, first_index + i);
-      continue;
-    }
-    fp_d* out = reinterpret_cast<fp_d*>(at);
+    if (check == curve_check::on_curve && !(y.sqr() == x.sqr() * x + curve_b())) return false;
     x.store(out);
     y.store(out + 1);
+    return true;
   }
-}
+};
 
-__global__ void g2_decode_kernel(uint32_t* points, uint64_t count, uint64_t first_index,
-                                 curve_check check, unsigned long long* first_rejected) {
-  constexpr int C = 4;  // x.c1, x.c0, y.c1, y.c0 in file order
-  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
-       i += uint64_t(gridDim.x) * blockDim.x) {
-    uint32_t* at = points + i * (C * WORDS);
-    uint32_t raw[C * WORDS];
-    load_raw<C>(at, raw);
-    fp_d c[C];
-    if (!canonical_coordinates<C>(raw, c)) {
-      reject(first_rejected, first_index + i);
-      continue;
-    }
+/// G2: x.c1 ‖ x.c0 ‖ y.c1 ‖ y.c0 in file order, stored as g2_affine_t (x.c0, x.c1, y.c0, y.c1).
+struct g2_codec {
+  static constexpr int COORDS = 4;
+  __device__ __forceinline__ static bool finish(const fp_d (&c)[COORDS], curve_check check,
+                                                fp_d* out) {
     const fp2_d x{to_montgomery(c[1]), to_montgomery(c[0])};
     const fp2_d y{to_montgomery(c[3]), to_montgomery(c[2])};
     if (check == curve_check::on_curve) {
       const fp2_d b{curve_b(), curve_b()};
-      if (!(y.sqr() == x.sqr() * x + b)) {
-        reject(first_rejected, first_index + i);
-        continue;
-      }
+      if (!(y.sqr() == x.sqr() * x + b)) return false;
     }
-    fp_d* out = reinterpret_cast<fp_d*>(at);  // g2_affine_t: x.c0, x.c1, y.c0, y.c1
     x.c0.store(out);
     x.c1.store(out + 1);
     y.c0.store(out + 2);
     y.c1.store(out + 3);
+    return true;
   }
-}
+};
 
-void check_alignment(const void* d_points) {
-  if (reinterpret_cast<uintptr_t>(d_points) % 16 != 0)
-    throw std::invalid_argument("ec::gpu decode: the points must be 16-byte aligned");
+template <class Codec>
+__global__ void decode_kernel(uint32_t* points, uint64_t count, uint64_t first_index,
+                              curve_check check, unsigned long long* first_rejected) {
+  constexpr int C = Codec::COORDS;
+  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += uint64_t(gridDim.x) * blockDim.x) {
+    uint32_t* at = points + i * (C * WORDS);
+    uint32_t raw[C * WORDS];
+    load_raw<C>(at, raw);
+    fp_d c[C];
+    if (!canonical_coordinates<C>(raw, c) || !Codec::finish(c, check, reinterpret_cast<fp_d*>(at)))
+      atomicMin(first_rejected, static_cast<unsigned long long>(first_index + i));
+  }
 }
 
 /// Threads per block and blocks: enough blocks to fill any device, the rest by the grid stride.
@@ -173,26 +158,29 @@ unsigned blocks_for(uint64_t count) {
   return unsigned(b < MAX_BLOCKS ? b : MAX_BLOCKS);
 }
 
+template <class Codec>
+void launch_decode(void* d_points, uint64_t count, uint64_t first_index, curve_check check,
+                   unsigned long long* d_first_rejected, const cuzk::gpu::stream& s) {
+  if (count == 0) return;
+  if (reinterpret_cast<uintptr_t>(d_points) % 16 != 0)
+    throw std::invalid_argument("ec::gpu decode: the points must be 16-byte aligned");
+  decode_kernel<Codec><<<blocks_for(count), BLOCK, 0, s.get()>>>(
+      static_cast<uint32_t*>(d_points), count, first_index, check, d_first_rejected);
+  CUZK_CUDA_OK(cudaGetLastError());
+}
+
 }  // namespace
 
 void g1_from_uncompressed_in_place(void* d_points, uint64_t count, uint64_t first_index,
                                    curve_check check, unsigned long long* d_first_rejected,
                                    const cuzk::gpu::stream& s) {
-  if (count == 0) return;
-  check_alignment(d_points);
-  g1_decode_kernel<<<blocks_for(count), BLOCK, 0, s.get()>>>(
-      static_cast<uint32_t*>(d_points), count, first_index, check, d_first_rejected);
-  CUZK_CUDA_OK(cudaGetLastError());
+  launch_decode<g1_codec>(d_points, count, first_index, check, d_first_rejected, s);
 }
 
 void g2_from_uncompressed_in_place(void* d_points, uint64_t count, uint64_t first_index,
                                    curve_check check, unsigned long long* d_first_rejected,
                                    const cuzk::gpu::stream& s) {
-  if (count == 0) return;
-  check_alignment(d_points);
-  g2_decode_kernel<<<blocks_for(count), BLOCK, 0, s.get()>>>(
-      static_cast<uint32_t*>(d_points), count, first_index, check, d_first_rejected);
-  CUZK_CUDA_OK(cudaGetLastError());
+  launch_decode<g2_codec>(d_points, count, first_index, check, d_first_rejected, s);
 }
 
 }  // namespace cuzk::ec::gpu

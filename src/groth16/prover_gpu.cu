@@ -869,6 +869,36 @@ status host_verdict(const params_file& file, params_section sec, uint64_t index,
                     "]: the device decoder rejected a point the host codec accepts");
 }
 
+/// The query sections in file order: the order of the device decoders' rejected-index slots.
+constexpr params_section QUERY_SECTIONS[] = {params_section::h, params_section::l,
+                                             params_section::a, params_section::b_g1,
+                                             params_section::b_g2};
+constexpr size_t NUM_QUERY_SECTIONS = std::size(QUERY_SECTIONS);
+
+/// f(section, its index k in QUERY_SECTIONS, its destination) for each query section in file
+/// order, the destination typed by the section's group; the first failing status stops it.
+template <class F>
+status for_each_query_section(g1_affine_t* h, g1_affine_t* l, g1_affine_t* a, g1_affine_t* b_g1,
+                              g2_affine_t* b_g2, F&& f) {
+  g1_affine_t* const g1[] = {h, l, a, b_g1};
+  for (size_t k = 0; k < std::size(g1); ++k)
+    if (status st = f(QUERY_SECTIONS[k], k, g1[k]); !st) return st;
+  return f(params_section::b_g2, NUM_QUERY_SECTIONS - 1, b_g2);
+}
+
+/// The first rejection in file order, as the host path reports it; ok when there is none.
+status first_rejection(const params_file& file,
+                       const unsigned long long (&rejected)[NUM_QUERY_SECTIONS],
+                       point_checks checks) {
+  for (size_t k = 0; k < NUM_QUERY_SECTIONS; ++k) {
+    if (rejected[k] == ec::gpu::NO_REJECTED_INDEX) continue;
+    const params_section sec = QUERY_SECTIONS[k];
+    return sec == params_section::b_g2 ? host_verdict<g2_affine_t>(file, sec, rejected[k], checks)
+                                       : host_verdict<g1_affine_t>(file, sec, rejected[k], checks);
+  }
+  return status();
+}
+
 /// The bytes of each device scratch buffer the host residency's loader decodes through (two of
 /// them): the stager's chunk, so the loader's device memory is what a streamed upload's staging
 /// holds on the host side. The load runs before the entry's first proof, inside the device memory
@@ -995,39 +1025,26 @@ result<std::unique_ptr<device_parameters>> device_parameters::host_resident(
         const device_buffer<char> scratch[2] = {std::move(*first_scratch),
                                                 std::move(*second_scratch)};
         const cuzk::gpu::stream streams[2] = {cuzk::gpu::stream(h.ctx), cuzk::gpu::stream(h.ctx)};
-        constexpr size_t SECTIONS = 5;
-        device_buffer<unsigned long long> rejected(SECTIONS);
-        CUZK_CUDA_OK(cudaMemsetAsync(rejected.data(), 0xff, SECTIONS * sizeof(unsigned long long),
+        device_buffer<unsigned long long> rejected(NUM_QUERY_SECTIONS);
+        CUZK_CUDA_OK(cudaMemsetAsync(rejected.data(), 0xff,
+                                     NUM_QUERY_SECTIONS * sizeof(unsigned long long),
                                      streams[0].get()));
         streams[0].synchronize();  // both streams' kernels read the slots
-        const std::tuple<params_section, g1_affine_t*> g1_sections[] = {
-            {params_section::h, h.host_h.data()},
-            {params_section::l, h.host_l.data()},
-            {params_section::a, h.host_a.data()},
-            {params_section::b_g1, h.host_b_g1.data()}};
-        for (size_t k = 0; k < std::size(g1_sections); ++k) {
-          const auto [sec, dst] = g1_sections[k];
-          if (status st = decode_into_host_on_device(file, sec, dst, *check, rejected.data() + k,
+        if (status st = for_each_query_section(h.host_h.data(), h.host_l.data(), h.host_a.data(),
+                                               h.host_b_g1.data(), h.host_b_g2.data(),
+                                               [&](params_section sec, size_t k, auto* dst) {
+                                                 return decode_into_host_on_device(
+                                                     file, sec, dst, *check, rejected.data() + k,
                                                      pool, scratch, streams, progress, done, total);
-              !st)
-            return st;
-        }
-        if (status st = decode_into_host_on_device(file, params_section::b_g2, h.host_b_g2.data(),
-                                                   *check, rejected.data() + 4, pool, scratch,
-                                                   streams, progress, done, total);
+                                               });
             !st)
           return st;
-        unsigned long long first[SECTIONS];
+        unsigned long long first[NUM_QUERY_SECTIONS];
         streams[1].synchronize();
         CUZK_CUDA_OK(cudaMemcpyAsync(first, rejected.data(), sizeof(first), cudaMemcpyDeviceToHost,
                                      streams[0].get()));
         streams[0].synchronize();
-        for (size_t k = 0; k < std::size(g1_sections); ++k) {
-          if (first[k] != ec::gpu::NO_REJECTED_INDEX)
-            return host_verdict<g1_affine_t>(file, std::get<0>(g1_sections[k]), first[k], checks);
-        }
-        if (first[4] != ec::gpu::NO_REJECTED_INDEX)
-          return host_verdict<g2_affine_t>(file, params_section::b_g2, first[4], checks);
+        if (status st = first_rejection(file, first, checks); !st) return st;
         return std::unique_ptr<device_parameters>(new device_parameters(std::move(*p)));
       }
     } catch (const cuzk::gpu::gpu_error& e) {
@@ -1144,39 +1161,24 @@ result<std::unique_ptr<device_parameters>> device_parameters::stream_from(
     if (progress) progress("upload", 0, size_t(file.query_bytes()));
     if (const auto check = device_check_for(checks); check && decoder == params_decoder::device) {
       // One rejected-index slot per section, so the first bad point in file order is reported.
-      constexpr size_t SECTIONS = 5;
-      device_buffer<unsigned long long> rejected(SECTIONS);
-      CUZK_CUDA_OK(cudaMemsetAsync(rejected.data(), 0xff, SECTIONS * sizeof(unsigned long long),
-                                   strm.get()));
+      device_buffer<unsigned long long> rejected(NUM_QUERY_SECTIONS);
+      CUZK_CUDA_OK(cudaMemsetAsync(rejected.data(), 0xff,
+                                   NUM_QUERY_SECTIONS * sizeof(unsigned long long), strm.get()));
       static_assert(ec::gpu::NO_REJECTED_INDEX == ~0ull, "the memset's pattern");
-      const std::tuple<params_section, g1_affine_t*> g1_sections[] = {
-          {params_section::h, p.h.data()},
-          {params_section::l, p.l.data()},
-          {params_section::a, p.a.data()},
-          {params_section::b_g1, p.b_g1.data()}};
-      for (size_t k = 0; k < std::size(g1_sections); ++k) {
-        const auto [sec, dst] = g1_sections[k];
-        if (status st = upload_raw_section(file, sec, dst, *check, rejected.data() + k, pool, *stg,
-                                           strm, progress, done_bytes);
-            !st)
-          return st;
-      }
-      if (status st =
-              upload_raw_section(file, params_section::b_g2, p.b_g2.data(), *check,
-                                 rejected.data() + 4, pool, *stg, strm, progress, done_bytes);
+      if (status st = for_each_query_section(
+              p.h.data(), p.l.data(), p.a.data(), p.b_g1.data(), p.b_g2.data(),
+              [&](params_section sec, size_t k, auto* dst) {
+                return upload_raw_section(file, sec, dst, *check, rejected.data() + k, pool, *stg,
+                                          strm, progress, done_bytes);
+              });
           !st)
         return st;
-      unsigned long long first[SECTIONS];
+      unsigned long long first[NUM_QUERY_SECTIONS];
       CUZK_CUDA_OK(cudaMemcpyAsync(first, rejected.data(), sizeof(first), cudaMemcpyDeviceToHost,
                                    strm.get()));
       strm.synchronize();  // the bases are decoded and ready for any stream
       p.ctx.put_stager(std::move(stg));
-      for (size_t k = 0; k < std::size(g1_sections); ++k) {
-        if (first[k] != ec::gpu::NO_REJECTED_INDEX)
-          return host_verdict<g1_affine_t>(file, std::get<0>(g1_sections[k]), first[k], checks);
-      }
-      if (first[4] != ec::gpu::NO_REJECTED_INDEX)
-        return host_verdict<g2_affine_t>(file, params_section::b_g2, first[4], checks);
+      if (status st = first_rejection(file, first, checks); !st) return st;
       return dp;
     }
     for (auto [sec, dst] :
