@@ -121,7 +121,7 @@ timeout 20 "$bench" -a "127.0.0.1:$sidecar_port" status >out.log 2>&1 || rc=$?
 
 step "a 2 KiB PoRep through the sidecar"
 rc=0
-timeout 120 "$bench" -a "127.0.0.1:$sidecar_port" single --c1 sector/c1.json \
+timeout 240 "$bench" -a "127.0.0.1:$sidecar_port" single --c1 sector/c1.json \
   --registered-proof StackedDrg2KiBV1_1 --sector-num 7 --miner-id 1000 \
   --request-id sidecar-porep-7 -o proof.bin >out.log 2>&1 || rc=$?
 [[ $rc -eq 0 ]] || { cat out.log >&2; die "cuzk-bench single through the sidecar exited $rc"; }
