@@ -29,10 +29,15 @@ command -v openssl >/dev/null || fail "openssl is not installed"
 
 work=$(mktemp -d)
 daemon_pid="" sidecar_pid=""
+# Keeps the script's own exit status: under set -e a failing `wait` (haproxy ends with 143 on
+# SIGTERM) would end this trap early, leave the daemon running and make a pass exit 143.
 finish() {
-  [[ -n $sidecar_pid ]] && kill "$sidecar_pid" 2>/dev/null && wait "$sidecar_pid" 2>/dev/null
-  [[ -n $daemon_pid ]] && kill "$daemon_pid" 2>/dev/null && wait "$daemon_pid" 2>/dev/null
+  local rc=$?
+  set +e
+  if [[ -n $sidecar_pid ]]; then kill "$sidecar_pid" 2>/dev/null; wait "$sidecar_pid" 2>/dev/null; fi
+  if [[ -n $daemon_pid ]]; then kill "$daemon_pid" 2>/dev/null; wait "$daemon_pid" 2>/dev/null; fi
   rm -rf "$work"
+  exit "$rc"
 }
 trap finish EXIT
 cd "$work"
