@@ -35,19 +35,12 @@ int fail(const std::string& msg) {
   return EXIT_BAD;
 }
 
-int hex_digit(char ch) {
-  if (ch >= '0' && ch <= '9') return ch - '0';
-  if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
-  if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
-  return -1;
-}
-
 // A 256-bit unsigned integer from decimal or 0x-hex; nullopt when malformed or ≥ 2^256.
 std::optional<ff::limbs<4>> parse_u256(const std::string& s) {
   ff::limbs<4> x{};
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
     for (size_t i = 2; i < s.size(); ++i) {
-      const int d = hex_digit(s[i]);
+      const int d = hex_digit_value(s[i]);
       if (d < 0) return std::nullopt;
       if (x[3] >> 60) return std::nullopt;  // a fourth nibble would overflow 256 bits
       for (int k = 3; k > 0; --k) x[k] = (x[k] << 4) | (x[k - 1] >> 60);

@@ -7,13 +7,6 @@ namespace {
 
 constexpr char DIGITS[] = "0123456789abcdef";
 
-int digit_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 status bad_digit(std::string_view text, size_t offset) {
   const char c = text[offset];
   const std::string shown =
@@ -25,6 +18,13 @@ status bad_digit(std::string_view text, size_t offset) {
 }
 
 }  // namespace
+
+int hex_digit_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
 
 std::string to_hex(std::span<const uint8_t> bytes) {
   std::string s;
@@ -41,9 +41,9 @@ status from_hex_into(std::string_view text, std::span<uint8_t> out) {
     return {status_code::bad_length, "hex: " + std::to_string(text.size()) + " digits, expected " +
                                          std::to_string(2 * out.size())};
   for (size_t i = 0; i < out.size(); ++i) {
-    const int hi = digit_value(text[2 * i]);
+    const int hi = hex_digit_value(text[2 * i]);
     if (hi < 0) return bad_digit(text, 2 * i);
-    const int lo = digit_value(text[2 * i + 1]);
+    const int lo = hex_digit_value(text[2 * i + 1]);
     if (lo < 0) return bad_digit(text, 2 * i + 1);
     out[i] = uint8_t(hi << 4 | lo);
   }

@@ -14,6 +14,9 @@
 
 namespace cuzk {
 
+/// The value of one hex digit (either case), or -1 for any other character.
+int hex_digit_value(char c);
+
 /// Lower-case hex of `bytes`, two digits per byte, in order.
 std::string to_hex(std::span<const uint8_t> bytes);
 

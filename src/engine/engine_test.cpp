@@ -413,18 +413,21 @@ TEST_F(engine_test, identical_resubmission_attaches_and_different_input_does_not
   EXPECT_EQ(e->status().completed, 2u);
 }
 
+/// `r` as tenant `tenant`'s request `id`.
+proof_request of_tenant(proof_request r, std::string tenant, std::string id) {
+  r.tenant = std::move(tenant);
+  r.request_id = std::move(id);
+  return r;
+}
+
 // Two tenants with the same request id (and the same input) are two jobs with two proofs; each
 // tenant sees only its own: another tenant's id is not_found, as if it did not exist.
 TEST_F(engine_test, request_ids_live_per_tenant) {
   auto e = make(config());
-  proof_request alice = request(41, 2, 20);
-  alice.tenant = "alice";
-  alice.request_id = "porep-1000-7";
+  proof_request alice = of_tenant(request(41, 2, 20), "alice", "porep-1000-7");
   proof_request bob = alice;
   bob.tenant = "bob";
-  proof_request bob_other_input = request(42, 2);
-  bob_other_input.tenant = "carol";
-  bob_other_input.request_id = alice.request_id;
+  proof_request bob_other_input = of_tenant(request(42, 2), "carol", alice.request_id);
 
   auto ra = e->submit(alice);
   auto rb = e->submit(bob);
@@ -478,14 +481,10 @@ TEST_F(engine_test, a_tenant_past_its_limits_is_refused) {
   c.tenants["bob"].max_queued_bytes = 15;
   auto e = make(c);
 
-  proof_request first = request(51, 1, 400);
-  first.tenant = "alice";
-  first.request_id = "a-1";
+  proof_request first = of_tenant(request(51, 1, 400), "alice", "a-1");
   auto r1 = e->submit(first);
   ASSERT_TRUE(r1.ok()) << r1.error().to_string();
-  proof_request second = request(52, 1);
-  second.tenant = "alice";
-  second.request_id = "a-2";
+  proof_request second = of_tenant(request(52, 1), "alice", "a-2");
   auto r2 = e->submit(second);
   ASSERT_FALSE(r2.ok());
   EXPECT_EQ(r2.error().code(), status_code::resource_exhausted);
@@ -495,12 +494,8 @@ TEST_F(engine_test, a_tenant_past_its_limits_is_refused) {
   // alice's partition holds the one synthesis worker for 400 ms: bob's first job waits for its
   // prepare with its 10 bytes queued, and 10 more would pass 15.
   std::this_thread::sleep_for(100ms);
-  proof_request b1 = request(53, 1);
-  b1.tenant = "bob";
-  b1.request_id = "b-1";
-  proof_request b2 = request(54, 1);
-  b2.tenant = "bob";
-  b2.request_id = "b-2";
+  proof_request b1 = of_tenant(request(53, 1), "bob", "b-1");
+  proof_request b2 = of_tenant(request(54, 1), "bob", "b-2");
   ASSERT_TRUE(e->submit(b1).ok());
   auto rb2 = e->submit(b2);
   ASSERT_FALSE(rb2.ok());
@@ -573,14 +568,10 @@ TEST_F(engine_test, a_tenant_with_one_job_is_not_starved_by_one_with_many) {
   order.hook(c);
   auto e = make(c);
   for (int i = 0; i < 6; ++i) {
-    proof_request r = request(60 + i, 2, 20);
-    r.tenant = "many";
-    r.request_id = numbered("many-", i);
+    proof_request r = of_tenant(request(60 + i, 2, 20), "many", numbered("many-", i));
     ASSERT_TRUE(e->submit(r).ok());
   }
-  proof_request b = request(70, 2, 20);
-  b.tenant = "single";
-  b.request_id = "single-0";
+  proof_request b = of_tenant(request(70, 2, 20), "single", "single-0");
   ASSERT_TRUE(e->submit(b).ok());
   for (int i = 0; i < 6; ++i)
     ASSERT_EQ(e->await("many", numbered("many-", i), 60s)->state, job_state::completed);
@@ -597,9 +588,8 @@ TEST_F(engine_test, weights_set_each_tenants_share) {
   auto e = make(c);
   for (const char* tenant : {"light", "heavy"}) {
     for (int i = 0; i < 12; ++i) {
-      proof_request r = request(100 + i, 1, 10);
-      r.tenant = tenant;
-      r.request_id = numbered(std::string(tenant) + "-", i);
+      proof_request r =
+          of_tenant(request(100 + i, 1, 10), tenant, numbered(std::string(tenant) + "-", i));
       ASSERT_TRUE(e->submit(r).ok());
     }
   }
@@ -629,15 +619,11 @@ TEST_F(engine_test, post_of_one_tenant_goes_before_porep_of_another) {
   order.hook(c);
   auto e = make(c);
   for (int i = 0; i < 3; ++i) {
-    proof_request r = request(80 + i, 4, 30);
-    r.tenant = "sealer";
-    r.request_id = numbered("porep-", i);
+    proof_request r = of_tenant(request(80 + i, 4, 30), "sealer", numbered("porep-", i));
     ASSERT_TRUE(e->submit(r).ok());
   }
   std::this_thread::sleep_for(60ms);
-  proof_request post = request(90, 1, 0, proof_kind::winning_post);
-  post.tenant = "poster";
-  post.request_id = "winning";
+  proof_request post = of_tenant(request(90, 1, 0, proof_kind::winning_post), "poster", "winning");
   ASSERT_TRUE(e->submit(post).ok());
   auto pr = e->await("poster", "winning", 60s);
   ASSERT_EQ(pr->state, job_state::completed) << pr->error.to_string();

@@ -11,6 +11,7 @@
 #include <cctype>
 
 #include "base/file_io.hpp"
+#include "base/hex.hpp"
 
 namespace cuzk::server {
 namespace {
@@ -34,20 +35,13 @@ bool starts_with_ci(std::string_view s, std::string_view prefix) {
   return true;
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // gRPC percent-encodes the brackets of IPv6 peers in some versions ("ipv6:%5B::1%5D:5").
 std::string percent_decoded(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '%' && i + 2 < s.size()) {
-      const int hi = hex_value(s[i + 1]), lo = hex_value(s[i + 2]);
+      const int hi = hex_digit_value(s[i + 1]), lo = hex_digit_value(s[i + 2]);
       if (hi >= 0 && lo >= 0) {
         out.push_back(char(hi * 16 + lo));
         i += 2;
