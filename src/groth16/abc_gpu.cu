@@ -107,9 +107,9 @@ __global__ void __launch_bounds__(256)
   const block_bases bb{inputs, aux, inputs + block_input0 + k * inputs_per_block,
                        aux + block_aux0 + k * aux_per_block, shared + k * shared_slots};
   const uint64_t out = first_row + k * rows + s.row_of[r];
-  row_value(s.offsets[0], s.terms[0], r, bb, coeffs).store(a + out);
-  row_value(s.offsets[1], s.terms[1], r, bb, coeffs).store(b + out);
-  row_value(s.offsets[2], s.terms[2], r, bb, coeffs).store(c + out);
+  if (a != nullptr) row_value(s.offsets[0], s.terms[0], r, bb, coeffs).store(a + out);
+  if (b != nullptr) row_value(s.offsets[1], s.terms[1], r, bb, coeffs).store(b + out);
+  if (c != nullptr) row_value(s.offsets[2], s.terms[2], r, bb, coeffs).store(c + out);
 }
 
 /// bellperson's x_j·0 = 0 rows: a = x_j, b = c = 0, from row `first_row`.
@@ -118,9 +118,9 @@ __global__ void input_rows_kernel(const fr_d* inputs, uint64_t n, uint64_t first
   const uint64_t j = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (j >= n) return;
   const uint64_t o = first_row + j;
-  fr_d::load_ro(inputs + j).store(a + o);
-  fr_d::zero().store(b + o);
-  fr_d::zero().store(c + o);
+  if (a != nullptr) fr_d::load_ro(inputs + j).store(a + o);
+  if (b != nullptr) fr_d::zero().store(b + o);
+  if (c != nullptr) fr_d::zero().store(c + o);
 }
 
 struct matrix_dev {

@@ -41,7 +41,9 @@ class device_abc_program {
   /// Enqueues on `strm`: a, b, c (device arrays of num_rows() Fr each, Montgomery form like the
   /// witness) from the device witness `inputs` (num_inputs()) and `aux` (num_aux()), exactly
   /// abc_plan::evaluate. Device pointers, never dereferenced on the host; no synchronisation. A
-  /// failed launch throws gpu::gpu_error, as every CUDA call of the runtime layer does.
+  /// null output is not evaluated (a, b, c one at a time through fewer buffers: the work of the
+  /// three calls is that of one). A failed launch throws gpu::gpu_error, as every CUDA call of
+  /// the runtime layer does.
   void evaluate(const ff::fr_t* inputs, const ff::fr_t* aux, ff::fr_t* a, ff::fr_t* b, ff::fr_t* c,
                 const cuzk::gpu::stream& strm) const;
 

@@ -35,17 +35,24 @@ uint64_t classify_transient(uint64_t n, bool density) {
 }
 
 // One split's MSM: the ones by batch addition over count bits, or the others gathered in pieces
-// (bases and scalars) with the MSM over a piece; `per` > 0: the bases stream in chunks of `per`
-// points (host residency), which bounds both.
+// (bases and scalars) with the MSM over a piece. `per` > 0: the bases stream in chunks of `per`
+// points (host residency), which bounds both, and the others of every chunk go into one
+// msm_accumulator (every term other at worst) that lives, with the piece buffers, through the
+// chunks' batch additions.
 uint64_t split_msm_bytes(uint64_t count, uint64_t point, uint64_t xyzz, uint64_t per,
                          const gpu_memory_knobs& k) {
   if (count == 0) return 0;
   const uint64_t span = per ? std::min(count, per) : count;
   const uint64_t piece = std::min(span, k.gather_points);
-  const uint64_t chunk_bounds = per ? 4 * ((count + per - 1) / per + 1) : 0;
-  return chunk_bounds + std::max(msm::gpu::batch_add_scratch_bytes(span, xyzz),
-                                 piece * (point + fr_bytes) +
-                                     msm::gpu::msm_scratch_bytes(piece, xyzz, k.msm_group_bytes));
+  if (per == 0) {
+    return std::max(msm::gpu::batch_add_scratch_bytes(span, xyzz),
+                    piece * (point + fr_bytes) +
+                        msm::gpu::msm_scratch_bytes(piece, xyzz, k.msm_group_bytes));
+  }
+  const uint64_t chunk_bounds = 4 * ((count + per - 1) / per + 1);
+  return chunk_bounds + piece * (point + fr_bytes) +
+         msm::gpu::msm_accumulator_bytes(count, piece, xyzz, k.msm_group_bytes) +
+         msm::gpu::batch_add_scratch_bytes(span, xyzz);
 }
 
 // The inputs' MSM (a few host scalars; in host residency their bases uploaded too).
@@ -73,12 +80,16 @@ gpu_proof_memory gpu_proof_bytes(const query_sizes& q, gpu_residency where, bool
   const auto per = [&](uint64_t point) { return host ? k.ring_bytes / 2 / point / 64 * 64 : 0; };
   const uint64_t aux = n_aux * fr_bytes, witness = aux + n_in * fr_bytes;
   r.witness = witness_on_device ? witness : 0;
-  // a, b, c evaluated (or uploaded) and transformed; the quotient reads all three.
-  r.abc = r.witness + 3 * m * fr_bytes + ring;
-  // h in a's buffer; b and c back in the pool. Host residency: one MSM per streamed chunk.
-  const uint64_t h_terms = host ? std::min(q.h, per(g1_bytes)) : q.h;
+  // a, b, c evaluated (or uploaded) and transformed; the quotient reads all three, or (in turn)
+  // A·B and C.
+  const uint64_t domain_buffers = witness_on_device && k.abc_in_turn ? 2 : 3;
+  r.abc = r.witness + domain_buffers * m * fr_bytes + ring;
+  // h in a's buffer; b and c back in the pool. Host residency: one msm_accumulator over the
+  // streamed chunks.
   r.msm_h = r.witness + m * fr_bytes + ring +
-            msm::gpu::msm_scratch_bytes(h_terms, g1_xyzz, k.msm_group_bytes);
+            (host ? msm::gpu::msm_accumulator_bytes(q.h, std::min(q.h, per(g1_bytes)), g1_xyzz,
+                                                    k.msm_group_bytes)
+                  : msm::gpu::msm_scratch_bytes(q.h, g1_xyzz, k.msm_group_bytes));
   // aux on the device (uploaded now when a, b, c came from the host), the three splits built
   // one after the other (L over every aux, A and B over their densities).
   const uint64_t held = aux + (witness_on_device ? n_in * fr_bytes : 0) + ring;
@@ -111,6 +122,7 @@ namespace {
 gpu_plan make_plan(const gpu_plan_request& r, gpu_residency where, unsigned lanes,
                    gpu_memory_knobs k) {
   k.abc_on_device = k.abc_on_device && r.witness_on_device;
+  k.abc_in_turn = k.abc_in_turn && k.abc_on_device;
   gpu_plan p;
   p.residency = where;
   p.lanes = lanes;
@@ -172,18 +184,29 @@ std::vector<gpu_plan> gpu_plan_candidates(const gpu_plan_request& r) {
     with_knobs(i);
     out.push_back(make_plan(r, gpu_residency::device, 1, k));
   }
-  // Then a, b, c from the host (no witness or program on the device), then the parameters in host
-  // memory with either, through smaller rings.
+  // Then a, b, c in turn through two domain buffers, then from the host (no witness or program
+  // on the device), then the parameters in host memory with each, through smaller rings.
   if (r.witness_on_device) {
+    k.abc_in_turn = true;
+    for (size_t i = 0; i < std::size(knob_steps); ++i) {
+      with_knobs(i);
+      out.push_back(make_plan(r, gpu_residency::device, 1, k));
+    }
+    k.abc_in_turn = false;
     k.abc_on_device = false;
     for (size_t i = 0; i < std::size(knob_steps); ++i) {
       with_knobs(i);
       out.push_back(make_plan(r, gpu_residency::device, 1, k));
     }
   }
-  for (bool abc_on_device : {true, false}) {
-    if (!abc_on_device && !r.witness_on_device) break;  // a, b, c come from the host already
-    k.abc_on_device = abc_on_device;
+  struct abc_mode {
+    bool on_device, in_turn;
+  };
+  for (abc_mode mode : {abc_mode{true, false}, abc_mode{true, true}, abc_mode{false, false}}) {
+    // a, b, c from the host already: one mode.
+    if (!r.witness_on_device && (mode.in_turn || !mode.on_device)) break;
+    k.abc_on_device = mode.on_device;
+    k.abc_in_turn = mode.in_turn;
     for (uint64_t ring : ring_steps) {
       k.ring_bytes = ring;
       for (size_t i = 0; i < std::size(knob_steps); ++i) {
@@ -226,7 +249,7 @@ std::string gpu_plan::to_json() const {
                 (unsigned long long)streamed_bytes, (unsigned long long)knobs.msm_group_bytes,
                 (unsigned long long)knobs.gather_points,
                 (unsigned long long)(residency == gpu_residency::host ? knobs.ring_bytes : 0),
-                knobs.abc_on_device ? "device" : "host");
+                !knobs.abc_on_device ? "host" : knobs.abc_in_turn ? "device in turn" : "device");
   return buf;
 }
 

@@ -35,6 +35,11 @@ struct gpu_memory_knobs {
   /// holds neither the program nor the witness during the transforms: what a 16 GiB card needs
   /// for a 32 GiB PoRep).
   bool abc_on_device = true;
+  /// With abc_on_device: a, b, c evaluated and transformed one after another through two domain
+  /// buffers (A·B formed before C is evaluated into B's buffer), so the transforms hold 2·m Fr
+  /// instead of 3·m (8.6 GB instead of 12.9 at 2^27): what lets a 16 GiB card keep the witness
+  /// and the compiled plan on the device for a 32 GiB PoRep.
+  bool abc_in_turn = false;
   bool operator==(const gpu_memory_knobs&) const = default;
 };
 

@@ -67,6 +67,14 @@ TEST(GpuMemory, ProofPhases) {
   // Host residency adds the ring to every phase and bounds the MSMs by its chunks.
   const gpu_proof_memory h = gpu_proof_bytes(porep32g, gpu_residency::host, true, k);
   EXPECT_EQ(h.abc, dev.abc + k.ring_bytes);
+  // a, b, c in turn: two domain buffers instead of three; no effect without the witness.
+  gpu_memory_knobs turn = k;
+  turn.abc_in_turn = true;
+  const uint64_t m = porep32g.h + 1;
+  EXPECT_EQ(gpu_proof_bytes(porep32g, gpu_residency::host, true, turn).abc,
+            h.abc - m * sizeof(ff::fr_t));
+  EXPECT_EQ(gpu_proof_bytes(porep32g, gpu_residency::host, false, turn).abc,
+            gpu_proof_bytes(porep32g, gpu_residency::host, false, k).abc);
 }
 
 TEST(GpuMemory, CandidatesRunFromFastestToSmallest) {
@@ -84,6 +92,7 @@ TEST(GpuMemory, CandidatesRunFromFastestToSmallest) {
     // Each residency block shrinks step by step.
     if (c[i].residency == c[i - 1].residency &&
         c[i].knobs.abc_on_device == c[i - 1].knobs.abc_on_device &&
+        c[i].knobs.abc_in_turn == c[i - 1].knobs.abc_in_turn &&
         c[i].knobs.ring_bytes == c[i - 1].knobs.ring_bytes) {
       EXPECT_LE(c[i].device_peak_bytes, c[i - 1].device_peak_bytes) << i;
     }
@@ -107,8 +116,8 @@ TEST(GpuMemory, ChooseTakesTheFirstThatFits) {
   r.device_budget = c[0].device_peak_bytes - 1;
   EXPECT_EQ(choose_gpu_plan(r)->lanes, 1u);
   // Cards by their automatic budget (the card minus 1 GiB): an H200 and an H100 80 GB keep the
-  // parameters resident with two lanes; 24 and 16 GiB stream them (16: a, b, c from the host);
-  // 12 GiB is refused, naming the smallest that would do.
+  // parameters resident with two lanes; 24 and 16 GiB stream them (16: a, b, c in turn through
+  // two domain buffers); 12 GiB is refused, naming the smallest that would do.
   const auto on = [&](unsigned card_gib) {
     r.device_budget = (uint64_t(card_gib) - 1) << 30;
     return choose_gpu_plan(r);
@@ -118,7 +127,9 @@ TEST(GpuMemory, ChooseTakesTheFirstThatFits) {
   EXPECT_EQ(on(24)->residency, gpu_residency::host);
   ASSERT_TRUE(on(16).ok());
   EXPECT_EQ(on(16)->residency, gpu_residency::host);
-  EXPECT_FALSE(on(16)->knobs.abc_on_device);
+  EXPECT_TRUE(on(16)->knobs.abc_on_device);
+  EXPECT_TRUE(on(16)->knobs.abc_in_turn);
+  EXPECT_FALSE(on(24)->knobs.abc_in_turn);
   const auto refused = on(12);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().code(), status_code::resource_exhausted);

@@ -6,6 +6,8 @@
 //      ntt::gpu::coset_quotient: one inverse coset FFT that computes a·b − c as its first pass
 //      loads and applies Z^-1 (Z = g^m − 1) with the coset factors, then the bit reversal. The
 //      first m − 1 coefficients are the H scalars, used in place. The same h as prover_cpu.
+//      With gpu_memory_knobs::abc_in_turn, two domain buffers: A, then B, then A·B
+//      (ntt::gpu::coset_product), then C into B's buffer, and the quotient of A·B − C.
 //   2. H = MSM(h_query, h) straight from the device array.
 //   3. aux uploaded once; the 0/1 split of msm::split_witness computed on the device for L (no
 //      density), A (a_aux_density) and B (b_aux_density, shared by B1 and B2): a ones bitmap over
@@ -13,9 +15,11 @@
 //      (base index, gathered scalar) lists for Pippenger over gathered bases; zeros cost nothing.
 //      Inputs (a few) are a plain MSM (A: dense; B: compacted over b_input_density).
 // With the parameters in host memory (residency::host), every MSM takes its bases chunk by chunk
-// from a ring of two device buffers filled on a copy stream of its own (for_each_chunk): H as a
-// sum of MSMs over the chunks, the splits per chunk (the ones of the chunk's bitmap words, the
-// others whose base index falls in it: classify writes them in ascending order).
+// from a ring of two device buffers filled on a copy stream of its own (for_each_chunk): H as one
+// Pippenger pass over the chunks (msm::gpu::msm_accumulator: buckets kept across them, reduced
+// once), the splits per chunk (the ones of the chunk's bitmap words by batch addition; the
+// others whose base index falls in it — classify writes them in ascending order — gathered into
+// one accumulator per query).
 // Every kernel, copy and MSM of one start() is ordered on a stream of its own on the parameters'
 // device context; nothing waits for the whole device.
 // Every CUDA call throws gpu_error (CUZK_CUDA_OK); the public functions catch it and return a
@@ -87,6 +91,7 @@ struct device_parameters::impl {
   std::atomic<size_t> ring_bytes{0};
   std::atomic<uint64_t> msm_group_bytes{gpu_memory_knobs{}.msm_group_bytes};
   std::atomic<uint64_t> gather_points{gpu_memory_knobs{}.gather_points};
+  std::atomic<bool> abc_in_turn{gpu_memory_knobs{}.abc_in_turn};
 };
 
 namespace {
@@ -480,17 +485,18 @@ void for_each_chunk(const run_t& run, ring_t& ring, size_t qi, F&& f) {
 }
 
 /// Σ scalars[i]·bases[i] over the device scalars d_s[0, n): one MSM over device bases, or in host
-/// residency the sum of one MSM per streamed chunk.
+/// residency one Pippenger pass over the streamed chunks (msm_accumulator: the buckets of every
+/// window kept across them, reduced once).
 /// (host residency: n must be the scheduled query qi's count).
 template <class G>
 auto msm_query(const run_t& run, ring_t* ring, size_t qi, query_view<G> q, const fr_t* d_s,
                size_t n) {
   if (ring == nullptr) return msm_dev(run, q.dev, d_s, n);
-  auto acc = decltype(msm_dev(run, q.dev, d_s, n))::infinity();
+  msm::gpu::msm_accumulator<G> acc(run.ctx, run.strm, n, ring->queries[qi].per, run.msm_cfg);
   for_each_chunk<G>(run, *ring, qi, [&](size_t, const G* d, size_t first, size_t len) {
-    acc += msm_dev(run, d, d_s + first, len);
+    acc.add(d, d_s + first, len);
   });
-  return acc;
+  return acc.result();
 }
 
 /// MSM of host scalars (a few inputs) against the first scalars.size() points of q.
@@ -504,7 +510,8 @@ auto msm_inputs(const run_t& run, query_view<G> q, std::span<const fr_t> scalars
 
 /// split_msm over q: the device bases, or in host residency chunk by chunk as they stream in:
 /// the ones of the chunk's bitmap words by batch addition, the others whose base index falls in
-/// the chunk (a range of the ascending base_idx) by Pippenger over their bases gathered from it.
+/// the chunk (a range of the ascending base_idx) gathered from it, in pieces of at most
+/// run.gather_points, into one Pippenger pass over the whole query (msm_accumulator).
 /// Host residency: the scheduled query qi has sp.count points; its chunks are consumed even when
 /// there is nothing to add (the schedule runs in order).
 template <class G>
@@ -513,6 +520,7 @@ auto split_msm_query(const run_t& run, ring_t* ring, size_t qi, query_view<G> q,
   if (ring == nullptr) return split_msm(run, q.dev, d_aux, sp);
   auto acc = decltype(msm_dev(run, q.dev, nullptr, 0))::infinity();
   const size_t per = ring->queries[qi].per, chunks = ring->queries[qi].chunks;
+  const size_t piece = std::min({per, std::max<size_t>(run.gather_points, 1), sp.num_other});
   std::vector<uint32_t> bounds(chunks + 1, 0);
   if (sp.num_other != 0) {
     device_buffer<uint32_t> d_bounds(chunks + 1);
@@ -521,10 +529,24 @@ auto split_msm_query(const run_t& run, ring_t* ring, size_t qi, query_view<G> q,
     CUZK_CUDA_LAUNCH_OK();
     d_bounds.download(bounds.data(), chunks + 1, run.strm);
   }
+  std::optional<msm::gpu::msm_accumulator<G>> others;
+  device_buffer<G> gb;
+  device_buffer<fr_t> gs;
+  if (sp.num_other != 0) {
+    others.emplace(run.ctx, run.strm, sp.num_other, piece, run.msm_cfg);
+    gb = device_buffer<G>(piece);
+    gs = device_buffer<fr_t>(piece);
+  }
   for_each_chunk<G>(run, *ring, qi, [&](size_t k, const G* d, size_t first, size_t len) {
     if (sp.num_one != 0) acc += batch_dev(run, d, sp.ones.data() + first / 64, len);
-    acc += others_msm(run, d, d_aux, sp, bounds[k], bounds[k + 1] - bounds[k], uint32_t(first));
+    for (size_t i = bounds[k]; i < bounds[k + 1]; i += piece) {
+      const size_t n = std::min<size_t>(piece, bounds[k + 1] - i);
+      gather(d, sp.base_idx.data() + i, n, gb.data(), run.strm.get(), uint32_t(first));
+      gather(d_aux, sp.aux_idx.data() + i, n, gs.data(), run.strm.get());
+      others->add(gb.data(), gs.data(), n);
+    }
   });
+  if (others) acc += others->result();
   return acc;
 }
 
@@ -632,7 +654,29 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     q_b2 = ring->add_query(p.host_b_g2.data() + nb_in, nb, sizeof(g2_affine_t));
   }
   device_buffer<fr_t> db, dc;
-  if (abc != nullptr) {
+  if (abc != nullptr && p.abc_in_turn.load(std::memory_order_relaxed)) {
+    // Two domain buffers (gpu_memory_knobs::abc_in_turn): A on the coset in da, B in db, A·B
+    // into da, then C evaluated into db. tm.abc is a's evaluation; b's and c's count with their
+    // transforms.
+    db = device_buffer<fr_t>(m);
+    if (ring) ring->issue_until(2, &ev_up);  // the first H chunks, after the witness
+    const size_t n = abc->num_rows();
+    zero_tail(run, da, n);
+    zero_tail(run, db, n);
+    abc->evaluate(d_in.data(), d_aux.data(), da.data(), nullptr, nullptr, strm);
+    ev_abc.record(strm);
+    ntt::gpu::coset_evaluations(run.ctx, strm, d, da.data());
+    ev[1].record(strm);
+    abc->evaluate(d_in.data(), d_aux.data(), nullptr, db.data(), nullptr, strm);
+    ntt::gpu::coset_evaluations(run.ctx, strm, d, db.data());
+    ntt::gpu::coset_product(run.ctx, strm, d, da.data(), db.data());
+    ev[2].record(strm);
+    zero_tail(run, db, n);
+    abc->evaluate(d_in.data(), d_aux.data(), nullptr, nullptr, db.data(), strm);
+    ntt::gpu::coset_evaluations(run.ctx, strm, d, db.data());
+    ev[3].record(strm);
+    dc = std::move(db);  // C, for the quotient below (which reads da as A·B)
+  } else if (abc != nullptr) {
     db = device_buffer<fr_t>(m);
     dc = device_buffer<fr_t>(m);
     if (ring) ring->issue_until(2, &ev_up);  // the first H chunks, after the witness
@@ -657,7 +701,8 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     ev[3].record(strm);
     if (ring) ring->issue_until(2, &ev[3]);  // the first H chunks, after a, b, c
   }
-  ntt::gpu::coset_quotient(p.ctx, strm, d, da.data(), db.data(), dc.data());
+  ntt::gpu::coset_quotient(p.ctx, strm, d, da.data(), db.size() != 0 ? db.data() : nullptr,
+                           dc.data());
   db = device_buffer<fr_t>();  // back to the pool after the quotient's kernels
   dc = device_buffer<fr_t>();
   ev[4].record(strm);
@@ -768,6 +813,7 @@ size_t device_parameters::ring_bytes() const {
 void device_parameters::set_memory_knobs(const gpu_memory_knobs& knobs) {
   impl_->msm_group_bytes.store(knobs.msm_group_bytes, std::memory_order_relaxed);
   impl_->gather_points.store(std::max<uint64_t>(knobs.gather_points, 1), std::memory_order_relaxed);
+  impl_->abc_in_turn.store(knobs.abc_in_turn, std::memory_order_relaxed);
   // The ring must hold a chunk of 64 G2 points in each half (host_resident's smallest).
   if (impl_->where == residency::host)
     impl_->ring_bytes.store(std::max<size_t>(knobs.ring_bytes, size_t(gpu_min_ring_bytes)),
@@ -779,6 +825,7 @@ gpu_memory_knobs device_parameters::memory_knobs() const {
   k.msm_group_bytes = impl_->msm_group_bytes.load(std::memory_order_relaxed);
   k.gather_points = impl_->gather_points.load(std::memory_order_relaxed);
   k.ring_bytes = impl_->ring_bytes.load(std::memory_order_relaxed);
+  k.abc_in_turn = impl_->abc_in_turn.load(std::memory_order_relaxed);
   return k;
 }
 

@@ -101,9 +101,10 @@ class device_parameters {
   /// The device bytes one start() holds for the ring (0 in device residency).
   size_t ring_bytes() const;
   query_sizes sizes() const;
-  /// The MSM window-group bytes and the gather piece (gpu_memory_knobs) of every later start();
-  /// the ring is fixed at creation (knobs.ring_bytes is ignored). Safe beside running start()s:
-  /// each reads them once. The knobs in effect: memory_knobs().
+  /// The MSM window-group bytes, the gather piece and a, b, c in turn (gpu_memory_knobs) of every
+  /// later start() (abc_on_device is which start() is called), and in host residency the ring
+  /// (at least gpu_min_ring_bytes). Safe beside running start()s: each reads them once. The
+  /// knobs in effect: memory_knobs().
   void set_memory_knobs(const gpu_memory_knobs& knobs);
   gpu_memory_knobs memory_knobs() const;
 

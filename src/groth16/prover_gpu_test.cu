@@ -159,6 +159,24 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
     auto ok = verify(f.pvk, *dev, public_of(f.ci));
     ASSERT_TRUE(ok.ok());
     EXPECT_TRUE(*ok) << what;
+    // a, b, c in turn through two domain buffers (gpu_memory_knobs::abc_in_turn), with the
+    // parameters on the device and streamed from host memory through the smallest ring.
+    auto hp = gpu::device_parameters::host_resident(f.params, 0, kSmallestRing);
+    ASSERT_TRUE(hp.ok()) << hp.error().to_string();
+    for (gpu::device_parameters* where : {dp.get(), hp->get()}) {
+      gpu_memory_knobs in_turn = where->memory_knobs();
+      in_turn.abc_in_turn = true;
+      where->set_memory_knobs(in_turn);
+      EXPECT_TRUE(where->memory_knobs().abc_in_turn);
+      auto turned = start_and_finalize(where->vk(), r, s, nullptr, [&](prover_timings* tm) {
+        return gpu::start(*where, *prog, witness_only, pool(), tm);
+      });
+      ASSERT_TRUE(turned.ok()) << what << ": " << turned.error().to_string();
+      EXPECT_EQ(encode_proof(*turned), encode_proof(*host))
+          << what << ", a, b, c in turn, " << (where == dp.get() ? "device" : "host") << " residency";
+      in_turn.abc_in_turn = false;
+      where->set_memory_knobs(in_turn);
+    }
     if (rows != 64) continue;
     // Misuse: a, b, c given as well; a program for another witness.
     auto both = gpu::start(*dp, *prog, f.oa.view(), pool());

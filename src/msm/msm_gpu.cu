@@ -178,17 +178,30 @@ __global__ void chunk_owner_kernel(const uint32_t* chunks, const uint32_t* offse
 }
 
 /// Per bucket slot t (window t >> (c − 1)): where its partial sums are (msm_gpu_plan.hpp), as
-/// counts[t] slots from offset[t] in the group's slot array; an empty bucket is set to infinity.
+/// counts[t] slots from offset[t] in the group's slot array; an empty bucket is set to infinity,
+/// unless the pass adds to the buckets (`add`: they hold earlier chunks' sums).
 template <class X>
 __global__ void plan_kernel(const uint32_t* start, const uint32_t* end, size_t buckets, unsigned c,
                             uint32_t entries, uint32_t range, uint32_t ranges, uint32_t* counts,
-                            uint32_t* offset, X* bucket_sums) {
+                            uint32_t* offset, X* bucket_sums, bool add) {
   const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= buckets) return;
   const bucket_partials p = locate_partials(start[t], end[t], entries, range);
   counts[t] = p.count;
   offset[t] = uint32_t((t >> (c - 1)) * 2 * ranges + p.first);
-  if (end[t] <= start[t]) bucket_sums[t] = X::infinity();
+  if (!add && end[t] <= start[t]) bucket_sums[t] = X::infinity();
+}
+
+/// Writes a finished bucket sum: replaces the bucket, or (`add`) adds to what it holds.
+template <class X>
+__device__ __forceinline__ void put_bucket(X& bucket, const X& sum, bool add) {
+  if (add) {
+    X b = bucket;
+    b.add(sum);
+    bucket = b;
+  } else {
+    bucket = sum;
+  }
 }
 
 /// One thread per range of `range` sorted entries of one window (g·ranges threads): interior
@@ -196,7 +209,7 @@ __global__ void plan_kernel(const uint32_t* start, const uint32_t* end, size_t b
 template <class A, class X>
 __global__ void accumulate_kernel(const A* bases, const uint32_t* keys, const uint32_t* vals,
                                   uint32_t n, unsigned g, uint32_t range, uint32_t ranges,
-                                  unsigned c, X* slots, X* bucket_sums) {
+                                  unsigned c, X* slots, X* bucket_sums, bool add) {
   const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= size_t(g) * ranges) return;
   const size_t gw = t / ranges;
@@ -216,7 +229,7 @@ __global__ void accumulate_kernel(const A* bases, const uint32_t* keys, const ui
       },
       [&](const IX& acc) { slot[0] = from_inner<X>(acc); },
       [&](const IX& acc) { slot[1] = from_inner<X>(acc); },
-      [&](uint32_t key, const IX& acc) { window[key - 1] = from_inner<X>(acc); });
+      [&](uint32_t key, const IX& acc) { put_bucket(window[key - 1], from_inner<X>(acc), add); });
 }
 
 /// next[t]: bucket t's chunk count after one more merge level — ⌈cur[t]/MERGE_FAN⌉ when it has
@@ -229,12 +242,15 @@ __global__ void next_chunks_kernel(const uint32_t* cur, size_t buckets, uint32_t
 }
 
 /// One merge level: output chunk q of bucket t = owner[q] sums at most MERGE_FAN of the
-/// bucket's input chunk sums, so a heavy bucket is reduced as a tree, not by one thread.
+/// bucket's input chunk sums, so a heavy bucket is reduced as a tree, not by one thread. The
+/// outputs are the level's total (out_cnt + out_off of the last bucket, read on the device: no
+/// host round trip); the grid covers their bound (merged_bound).
 template <class X>
 __global__ void merge_kernel(const X* in, const uint32_t* in_cnt, const uint32_t* in_off,
-                             const uint32_t* out_off, const uint32_t* owner, size_t nout, X* out) {
+                             const uint32_t* out_cnt, const uint32_t* out_off,
+                             const uint32_t* owner, size_t buckets, X* out) {
   const size_t q = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (q >= nout) return;
+  if (q >= size_t(out_cnt[buckets - 1]) + out_off[buckets - 1]) return;
   const uint32_t t = owner[q];
   const uint32_t j = uint32_t(q) - out_off[t];
   const uint32_t lo = j * MERGE_FAN, hi = min(in_cnt[t], lo + MERGE_FAN);
@@ -247,12 +263,12 @@ __global__ void merge_kernel(const X* in, const uint32_t* in_cnt, const uint32_t
 /// interior buckets are already in `out`; one with more partial sums waits for a merge level.
 template <class X>
 __global__ void bucket_kernel(const X* partial, const uint32_t* chunks, const uint32_t* offset,
-                              size_t buckets, X* out) {
+                              size_t buckets, X* out, bool add) {
   const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= buckets || chunks[t] == 0 || chunks[t] > MERGE_FAN) return;
   X acc = X::infinity();
   for (uint32_t j = 0, o = offset[t]; j < chunks[t]; ++j) acc.add(partial[o + j]);
-  out[t] = acc;
+  put_bucket(out[t], acc, add);
 }
 
 /// Segment s of window gw covers bucket values [lo, lo + L) (L = 2^((c − 1) − per_window_lg),
@@ -367,10 +383,182 @@ typename group_t<G>::host_xyzz sum_all(device_buffer<typename group_t<G>::X>& a,
   return to_host<G>(r);
 }
 
+/// The buffers of one pass (digits, sort, bucket bounds, partial-sum plans, range slots, merge
+/// levels) over at most max_n terms and a group of windows, and of the reduction of `reduced`
+/// windows: allocated once, so a pass enqueues kernels only (no allocation, no host round
+/// trip). Exactly what pass_scratch_bytes counts.
+template <class G>
+class pass_scratch {
+  using A = typename group_t<G>::A;
+  using X = typename group_t<G>::X;
+
+ public:
+  pass_scratch(size_t max_n, unsigned c, const group_plan& plan, unsigned reduced,
+               const stream& strm)
+      : strm_(strm),
+        c_(c),
+        plan_(plan),
+        max_n_(max_n),
+        per_window_(size_t(1) << (c - 1)),
+        seg_lg_(segments_lg(c)),
+        seg_chunk_(std::min(size_t(1) << seg_lg_, SEGMENT_SUM_CHUNK)),
+        keys_(plan.group * max_n),
+        vals_(plan.group * max_n),
+        keys_s_(plan.group * max_n),
+        vals_s_(plan.group * max_n),
+        start_(plan.group * per_window_),
+        end_(plan.group * per_window_),
+        segs_(size_t(reduced) << seg_lg_),
+        seg_sums_((size_t(reduced) << seg_lg_) / seg_chunk_),
+        wins_(reduced),
+        chunks_(plan.group * per_window_),
+        offset_(plan.group * per_window_),
+        chunks2_(plan.group * per_window_),
+        offset2_(plan.group * per_window_),
+        partial_(size_t(plan.group) * 2 * plan.ranges),
+        partial2_(merged_bound(size_t(plan.group) * 2 * plan.ranges)),
+        owner_(partial2_.size()) {
+    cudaStream_t st = strm.get();
+    CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes_, keys_.data(),
+                                                 keys_s_.data(), vals_.data(), vals_s_.data(),
+                                                 int(max_n), 0, int(c), st));
+    temp_ = device_buffer<uint8_t>(temp_bytes_);
+    CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes_, chunks_.data(),
+                                               offset_.data(), int(plan.group * per_window_), st));
+    scan_temp_ = device_buffer<uint8_t>(scan_bytes_);
+  }
+
+  /// Windows [w0, w0 + g) (g ≤ the plan's group) of Σ scalars[i]·bases[i], i < n ≤ max_n, into
+  /// `buckets` (g·2^(c−1) of them, window w0's first): replacing them, or (`add`) adding to
+  /// the sums they hold.
+  void run(const A* bases, const fr_d* scalars, size_t n, unsigned w0, unsigned g, X* buckets,
+           bool add) {
+    if (n > max_n_ || g > plan_.group) {
+      precondition_failed(__func__, "%zu terms, %u windows: the scratch holds %zu, %u", n, g,
+                          max_n_, plan_.group);
+    }
+    cudaStream_t st = strm_.get();
+    const unsigned c = c_;
+    const uint32_t range = plan_.range, ranges = uint32_t((n + range - 1) / range);
+    digits_kernel<<<blocks_for(n, 256), 256, 0, st>>>(scalars, n, c, w0, g, keys_.data(),
+                                                      vals_.data());
+    CUZK_CUDA_LAUNCH_OK();
+    size_t sort_bytes = 0;
+    CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys_.data(),
+                                                 keys_s_.data(), vals_.data(), vals_s_.data(),
+                                                 int(n), 0, int(c), st));
+    if (sort_bytes > temp_bytes_) {
+      precondition_failed(__func__, "a sort of %zu pairs needs %zu bytes, %zu held", n,
+                          sort_bytes, temp_bytes_);
+    }
+    for (unsigned gw = 0; gw < g; ++gw) {
+      size_t tb = sort_bytes;
+      CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(
+          temp_.data(), tb, keys_.data() + gw * n, keys_s_.data() + gw * n, vals_.data() + gw * n,
+          vals_s_.data() + gw * n, int(n), 0, int(c), st));
+    }
+    const size_t nb = g * per_window_;
+    CUZK_CUDA_OK(cudaMemsetAsync(start_.data(), 0, nb * sizeof(uint32_t), st));
+    CUZK_CUDA_OK(cudaMemsetAsync(end_.data(), 0, nb * sizeof(uint32_t), st));
+    bounds_kernel<<<blocks_for(g * n, 256), 256, 0, st>>>(keys_s_.data(), n, g * n, start_.data(),
+                                                          end_.data(), c);
+    CUZK_CUDA_LAUNCH_OK();
+    plan_kernel<X><<<blocks_for(nb, 256), 256, 0, st>>>(start_.data(), end_.data(), nb, c,
+                                                        uint32_t(n), range, ranges,
+                                                        chunks_.data(), offset_.data(), buckets,
+                                                        add);
+    CUZK_CUDA_LAUNCH_OK();
+    accumulate_kernel<A, X><<<blocks_for(size_t(g) * ranges, 128), 128, 0, st>>>(
+        bases, keys_s_.data(), vals_s_.data(), uint32_t(n), g, range, ranges, c, partial_.data(),
+        buckets, add);
+    CUZK_CUDA_LAUNCH_OK();
+    // Every level sums the buckets with at most MERGE_FAN partial sums into the bucket array and
+    // merges the others' MERGE_FAN at a time (a heavy bucket as a tree); m bounds every count.
+    // Only the top window's carry-heavy buckets outlive the first level: re-copying every
+    // finished bucket at each level cost ≈ 8 ms per group of 2^27-term windows. The merge grid
+    // covers merged_bound and each thread reads the level's count on the device.
+    X* in = partial_.data();
+    X* out = partial2_.data();
+    uint32_t* cnt = chunks_.data();
+    uint32_t* off = offset_.data();
+    uint32_t* cnt2 = chunks2_.data();
+    uint32_t* off2 = offset2_.data();
+    const size_t nout_max = merged_bound(size_t(g) * 2 * ranges);
+    for (size_t m = 2 * size_t(ranges);; m = (m + MERGE_FAN - 1) / MERGE_FAN) {
+      bucket_kernel<X><<<blocks_for(nb, 128), 128, 0, st>>>(in, cnt, off, nb, buckets, add);
+      CUZK_CUDA_LAUNCH_OK();
+      if (m <= MERGE_FAN) break;
+      next_chunks_kernel<<<blocks_for(nb, 256), 256, 0, st>>>(cnt, nb, cnt2);
+      CUZK_CUDA_LAUNCH_OK();
+      size_t sb = scan_bytes_;
+      CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(scan_temp_.data(), sb, cnt2, off2, int(nb), st));
+      chunk_owner_kernel<<<blocks_for(nb, 256), 256, 0, st>>>(cnt2, off2, nb, owner_.data());
+      CUZK_CUDA_LAUNCH_OK();
+      merge_kernel<X><<<blocks_for(nout_max, 128), 128, 0, st>>>(in, cnt, off, cnt2, off2,
+                                                                 owner_.data(), nb, out);
+      CUZK_CUDA_LAUNCH_OK();
+      // The level's outputs become the next level's inputs; partial_ (the slots) is at least
+      // as large as the bound, so either array can take the next outputs.
+      std::swap(in, out);
+      std::swap(cnt, cnt2);
+      std::swap(off, off2);
+    }
+  }
+
+  /// The sums of `windows` windows of buckets (≤ the reduced count given at construction), on
+  /// the host: one thread per segment of 2^s buckets (running sums), then blocks of seg_chunk
+  /// segments, then one block per window.
+  std::vector<typename group_t<G>::host_xyzz> reduce(const X* buckets, unsigned windows) {
+    cudaStream_t st = strm_.get();
+    const size_t ns = size_t(windows) << seg_lg_;
+    segment_kernel<X><<<blocks_for(ns, 128), 128, 0, st>>>(buckets, ns, c_, seg_lg_,
+                                                           segs_.data());
+    CUZK_CUDA_LAUNCH_OK();
+    constexpr unsigned T = SUM_THREADS<X>;
+    const size_t nsums = ns / seg_chunk_;
+    sum_kernel<X><<<unsigned(nsums), T, 0, st>>>(segs_.data(), ns, seg_chunk_, seg_sums_.data());
+    CUZK_CUDA_LAUNCH_OK();
+    sum_kernel<X><<<windows, T, 0, st>>>(seg_sums_.data(), nsums, nsums / windows, wins_.data());
+    CUZK_CUDA_LAUNCH_OK();
+    std::vector<X> host(windows);
+    wins_.download(host.data(), windows, strm_);
+    std::vector<typename group_t<G>::host_xyzz> out(windows);
+    for (unsigned w = 0; w < windows; ++w) out[w] = to_host<G>(host[w]);
+    return out;
+  }
+
+ private:
+  const stream& strm_;
+  unsigned c_;
+  group_plan plan_;
+  size_t max_n_, per_window_;
+  unsigned seg_lg_;
+  size_t seg_chunk_;
+  device_buffer<uint32_t> keys_, vals_, keys_s_, vals_s_, start_, end_;
+  device_buffer<X> segs_, seg_sums_, wins_;
+  device_buffer<uint32_t> chunks_, offset_, chunks2_, offset2_;
+  device_buffer<X> partial_, partial2_;
+  device_buffer<uint32_t> owner_;
+  size_t temp_bytes_ = 0, scan_bytes_ = 0;
+  device_buffer<uint8_t> temp_, scan_temp_;
+};
+
+/// Horner over the window sums: c doublings between windows, the top window first.
+template <class G>
+typename group_t<G>::jacobian combine_windows(
+    const std::vector<typename group_t<G>::host_xyzz>& sums, unsigned c) {
+  using J = typename group_t<G>::jacobian;
+  J acc = J::infinity();
+  for (size_t w = sums.size(); w-- > 0;) {
+    for (unsigned i = 0; i < c; ++i) acc = acc.dbl();
+    acc += sums[w].to_jacobian();
+  }
+  return acc;
+}
+
 template <class G>
 typename group_t<G>::jacobian msm_device_impl(const G* d_bases_h, const ff::fr_t* d_scalars_h,
                                               size_t n, const msm_config& cfg, const stream& strm) {
-  cudaStream_t st = strm.get();
   using A = typename group_t<G>::A;
   using X = typename group_t<G>::X;
   using J = typename group_t<G>::jacobian;
@@ -383,116 +571,19 @@ typename group_t<G>::jacobian msm_device_impl(const G* d_bases_h, const ff::fr_t
   const unsigned c =
       cfg.window_bits != 0 ? std::clamp(cfg.window_bits, 2u, 24u) : choose_window_gpu(n);
   const unsigned nwin = (SCALAR_BITS + c - 1) / c;
-  const size_t per_window = size_t(1) << (c - 1);  // buckets 1..2^(c−1)
-  // log2 segments per window: buckets per segment ≥ 2^SEGMENT_MIN_LG, segments ≤ 2^SEGMENTS_MAX_LG.
-  const unsigned seg_lg = segments_lg(c);
-  const size_t seg_chunk = std::min(size_t(1) << seg_lg, SEGMENT_SUM_CHUNK);
   const group_plan plan =
       plan_groups(n, c, sizeof(X), cfg.device_group_bytes ? cfg.device_group_bytes : GROUP_BYTES);
-  const unsigned group = plan.group;
-  const uint32_t range = plan.range, ranges = plan.ranges;
-
-  device_buffer<uint32_t> keys(group * n), vals(group * n), keys_s(group * n), vals_s(group * n);
-  device_buffer<uint32_t> start(group * per_window), end(group * per_window);
-  device_buffer<X> buckets(group * per_window);
-  device_buffer<X> segs(size_t(group) << seg_lg), seg_sums((size_t(group) << seg_lg) / seg_chunk);
-  device_buffer<X> wins(group);
-  size_t temp_bytes = 0;
-  CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), keys_s.data(),
-                                               vals.data(), vals_s.data(), int(n), 0, int(c), st));
-  device_buffer<uint8_t> temp(temp_bytes);
-  device_buffer<uint32_t> chunks(group * per_window), offset(group * per_window);
-  size_t scan_bytes = 0;
-  CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, chunks.data(), offset.data(),
-                                             int(group * per_window), st));
-  device_buffer<uint8_t> scan_temp(scan_bytes);
-  // The range slots (2 per range), then the merge levels' outputs, which grow on demand.
-  device_buffer<uint32_t> owner;
-  device_buffer<X> partial, partial2;
-  device_buffer<uint32_t> chunks2(group * per_window), offset2(group * per_window);
-
-  std::vector<typename group_t<G>::host_xyzz> window_sums(nwin);
-  for (unsigned w0 = 0; w0 < nwin; w0 += group) {
-    const unsigned g = std::min(group, nwin - w0);
-    digits_kernel<<<blocks_for(n, 256), 256, 0, st>>>(scalars, n, c, w0, g, keys.data(),
-                                                      vals.data());
-    CUZK_CUDA_LAUNCH_OK();
-    for (unsigned gw = 0; gw < g; ++gw) {
-      size_t tb = temp_bytes;
-      CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(temp.data(), tb, keys.data() + gw * n,
-                                                   keys_s.data() + gw * n, vals.data() + gw * n,
-                                                   vals_s.data() + gw * n, int(n), 0, int(c), st));
-    }
-    start.zero(strm);
-    end.zero(strm);
-    bounds_kernel<<<blocks_for(g * n, 256), 256, 0, st>>>(keys_s.data(), n, g * n, start.data(),
-                                                          end.data(), c);
-    CUZK_CUDA_LAUNCH_OK();
-    const size_t nb = g * per_window;
-    const size_t nslots = size_t(g) * 2 * ranges;
-    if (nslots > partial.size()) partial = device_buffer<X>(nslots);
-    plan_kernel<X><<<blocks_for(nb, 256), 256, 0, st>>>(start.data(), end.data(), nb, c,
-                                                        uint32_t(n), range, ranges, chunks.data(),
-                                                        offset.data(), buckets.data());
-    CUZK_CUDA_LAUNCH_OK();
-    accumulate_kernel<A, X><<<blocks_for(size_t(g) * ranges, 128), 128, 0, st>>>(
-        bases, keys_s.data(), vals_s.data(), uint32_t(n), g, range, ranges, c, partial.data(),
-        buckets.data());
-    CUZK_CUDA_LAUNCH_OK();
-    // Every level sums the buckets with at most MERGE_FAN partial sums into the bucket array and
-    // merges the others' MERGE_FAN at a time (a heavy bucket as a tree); m bounds every count.
-    // Only the top window's carry-heavy buckets outlive the first level: re-copying every
-    // finished bucket at each level cost ≈ 8 ms per group of 2^27-term windows.
-    uint32_t* cnt = chunks.data();
-    uint32_t* off = offset.data();
-    uint32_t* cnt2 = chunks2.data();
-    uint32_t* off2 = offset2.data();
-    for (size_t m = 2 * size_t(ranges);; m = (m + MERGE_FAN - 1) / MERGE_FAN) {
-      bucket_kernel<X>
-          <<<blocks_for(nb, 128), 128, 0, st>>>(partial.data(), cnt, off, nb, buckets.data());
-      CUZK_CUDA_LAUNCH_OK();
-      if (m <= MERGE_FAN) break;
-      next_chunks_kernel<<<blocks_for(nb, 256), 256, 0, st>>>(cnt, nb, cnt2);
-      CUZK_CUDA_LAUNCH_OK();
-      size_t sb = scan_bytes;
-      CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), sb, cnt2, off2, int(nb), st));
-      uint32_t last[2];
-      read_last(cnt2 + nb - 1, off2 + nb - 1, last, strm);
-      const size_t nout = size_t(last[0]) + last[1];
-      if (nout == 0) break;  // every bucket finished
-      if (nout > partial2.size()) partial2 = device_buffer<X>(nout);
-      if (nout > owner.size()) owner = device_buffer<uint32_t>(nout);
-      chunk_owner_kernel<<<blocks_for(nb, 256), 256, 0, st>>>(cnt2, off2, nb, owner.data());
-      CUZK_CUDA_LAUNCH_OK();
-      merge_kernel<X><<<blocks_for(nout, 128), 128, 0, st>>>(partial.data(), cnt, off, off2,
-                                                             owner.data(), nout, partial2.data());
-      CUZK_CUDA_LAUNCH_OK();
-      std::swap(partial, partial2);
-      std::swap(cnt, cnt2);
-      std::swap(off, off2);
-    }
-    const size_t ns = size_t(g) << seg_lg;
-    segment_kernel<X>
-        <<<blocks_for(ns, 128), 128, 0, st>>>(buckets.data(), ns, c, seg_lg, segs.data());
-    CUZK_CUDA_LAUNCH_OK();
-    // Two stages: blocks of seg_chunk segments, then one block per window over their sums.
-    constexpr unsigned T = SUM_THREADS<X>;
-    const size_t nsums = ns / seg_chunk;
-    sum_kernel<X><<<unsigned(nsums), T, 0, st>>>(segs.data(), ns, seg_chunk, seg_sums.data());
-    CUZK_CUDA_LAUNCH_OK();
-    sum_kernel<X><<<g, T, 0, st>>>(seg_sums.data(), nsums, nsums / g, wins.data());
-    CUZK_CUDA_LAUNCH_OK();
-    std::vector<X> host(g);
-    wins.download(host.data(), g, strm);
-    for (unsigned gw = 0; gw < g; ++gw) window_sums[w0 + gw] = to_host<G>(host[gw]);
+  // One group of windows at a time: its buckets filled by a pass, then reduced.
+  device_buffer<X> buckets(plan.group * (size_t(1) << (c - 1)));
+  pass_scratch<G> pass(n, c, plan, plan.group, strm);
+  std::vector<typename group_t<G>::host_xyzz> window_sums;
+  window_sums.reserve(nwin);
+  for (unsigned w0 = 0; w0 < nwin; w0 += plan.group) {
+    const unsigned g = std::min(plan.group, nwin - w0);
+    pass.run(bases, scalars, n, w0, g, buckets.data(), false);
+    for (const auto& s : pass.reduce(buckets.data(), g)) window_sums.push_back(s);
   }
-
-  J acc = J::infinity();
-  for (unsigned w = nwin; w-- > 0;) {
-    for (unsigned i = 0; i < c; ++i) acc = acc.dbl();
-    acc += window_sums[w].to_jacobian();
-  }
-  return acc;
+  return combine_windows<G>(window_sums, c);
 }
 
 template <class G>
@@ -557,6 +648,82 @@ typename group_t<G>::jacobian batch_add_host_impl(std::span<const G> bases, bitm
 }
 
 }  // namespace
+
+template <class Affine>
+struct msm_accumulator<Affine>::impl {
+  using X = typename group_t<Affine>::X;
+  impl(device_context& ctx, const stream& s, const accumulator_plan& a, size_t max_chunk)
+      : ctx(ctx),
+        strm(s),
+        plan(a),
+        max_chunk(max_chunk),
+        buckets(size_t(a.windows) << (a.c - 1)),
+        pass(std::max<size_t>(max_chunk, 1), a.c, a.groups, a.windows, s) {
+    buckets.zero(s);  // XYZZ with ZZ = 0: infinity
+  }
+  device_context& ctx;
+  const stream& strm;
+  accumulator_plan plan;
+  size_t max_chunk;
+  device_buffer<X> buckets;
+  pass_scratch<Affine> pass;
+};
+
+template <class Affine>
+msm_accumulator<Affine>::msm_accumulator(device_context& ctx, const stream& s, size_t total_terms,
+                                         size_t max_chunk_terms, const msm_config& cfg) {
+  using X = typename group_t<Affine>::X;
+  if (max_chunk_terms >= (size_t(1) << 31)) {
+    precondition_failed(__func__, "chunks of %zu points exceed 2^31", max_chunk_terms);
+  }
+  device_scope scope(ctx);
+  const accumulator_plan a = plan_accumulator(
+      std::max<size_t>(total_terms, 1), max_chunk_terms, sizeof(X),
+      cfg.device_group_bytes ? cfg.device_group_bytes : GROUP_BYTES, cfg.window_bits);
+  impl_ = std::make_unique<impl>(ctx, s, a, max_chunk_terms);
+}
+
+template <class Affine>
+msm_accumulator<Affine>::~msm_accumulator() {
+  if (impl_) {
+    device_scope scope(impl_->ctx);
+    impl_.reset();
+  }
+}
+
+template <class Affine>
+void msm_accumulator<Affine>::add(const Affine* d_bases, const ff::fr_t* d_scalars, size_t n) {
+  if (n == 0) return;
+  impl& m = *impl_;
+  if (n > m.max_chunk) {
+    precondition_failed(__func__, "a chunk of %zu terms, at most %zu", n, m.max_chunk);
+  }
+  device_scope scope(m.ctx);
+  const auto* bases = reinterpret_cast<const typename group_t<Affine>::A*>(d_bases);
+  const auto* scalars = reinterpret_cast<const fr_d*>(d_scalars);
+  const unsigned c = m.plan.c, group = m.plan.groups.group;
+  for (unsigned w0 = 0; w0 < m.plan.windows; w0 += group) {
+    const unsigned g = std::min(group, m.plan.windows - w0);
+    m.pass.run(bases, scalars, n, w0, g, m.buckets.data() + (size_t(w0) << (c - 1)), true);
+  }
+}
+
+template <class Affine>
+typename msm_accumulator<Affine>::jacobian msm_accumulator<Affine>::result() {
+  impl& m = *impl_;
+  device_scope scope(m.ctx);
+  const auto sums = m.pass.reduce(m.buckets.data(), m.plan.windows);
+  m.buckets.zero(m.strm);
+  return combine_windows<Affine>(sums, m.plan.c);
+}
+
+template <class Affine>
+unsigned msm_accumulator<Affine>::window_bits() const {
+  return impl_->plan.c;
+}
+
+template class msm_accumulator<ec::g1_affine_t>;
+template class msm_accumulator<ec::g2_affine_t>;
 
 unsigned choose_window_gpu(size_t n) {
   return window_by_cost(n);

@@ -12,7 +12,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <type_traits>
 
 #include "ec/point.hpp"
 #include "gpu/runtime.hpp"
@@ -39,6 +41,42 @@ ec::g1_jacobian_t msm(device_context& ctx, const stream& s, std::span<const ec::
                       std::span<const ff::fr_t> scalars, const msm_config& cfg = {});
 ec::g2_jacobian_t msm(device_context& ctx, const stream& s, std::span<const ec::g2_affine_t> bases,
                       std::span<const ff::fr_t> scalars, const msm_config& cfg = {});
+
+/// One MSM whose terms arrive in chunks (bases streamed from host memory, or gathered piece by
+/// piece): Σ over every add() of scalars[i]·bases[i], one Pippenger pass. Every window's buckets
+/// stay on the device across the chunks (msm_gpu_plan.hpp plan_accumulator: `total_terms`, the
+/// terms expected in all, picks the window); each add() digit-codes, sorts and accumulates its
+/// chunk into them, enqueueing kernels only — no allocation, no host round trip, no bucket
+/// reduction — so a chunk costs its terms, not a fixed MSM's; result() reduces the buckets once.
+/// Every call is ordered on the stream given at construction; a chunk's bases and scalars may be
+/// overwritten once the work enqueued by its add() has run. Its device bytes:
+/// msm_accumulator_bytes(total_terms, max_chunk_terms, XYZZ size, cfg.device_group_bytes).
+template <class Affine>
+class msm_accumulator {
+  static_assert(std::is_same_v<Affine, ec::g1_affine_t> || std::is_same_v<Affine, ec::g2_affine_t>);
+
+ public:
+  using jacobian = std::conditional_t<std::is_same_v<Affine, ec::g1_affine_t>, ec::g1_jacobian_t,
+                                      ec::g2_jacobian_t>;
+  /// Allocates the buckets (set to infinity) and one chunk's scratch on ctx's device, ordered
+  /// on `s` (which must outlive the accumulator).
+  msm_accumulator(device_context& ctx, const stream& s, size_t total_terms, size_t max_chunk_terms,
+                  const msm_config& cfg = {});
+  ~msm_accumulator();
+  msm_accumulator(const msm_accumulator&) = delete;
+  msm_accumulator& operator=(const msm_accumulator&) = delete;
+  /// Adds Σ d_scalars[i]·d_bases[i], i < n (device arrays, n ≤ max_chunk_terms).
+  void add(const Affine* d_bases, const ff::fr_t* d_scalars, size_t n);
+  /// The sum of every chunk added since construction or the last result(); returns when it is on
+  /// the host, and leaves the buckets at infinity for the next MSM.
+  jacobian result();
+  /// The window width it uses.
+  unsigned window_bits() const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
 
 /// Batch addition's tuning; the defaults are what the prover uses.
 struct batch_config {

@@ -146,24 +146,83 @@ inline size_t scan_temp_bound(size_t n) {
   return n / 8 + 4096;
 }
 
+/// The most outputs of one merge level over `slots` range slots: a bucket of k > MERGE_FAN partial
+/// sums leaves ⌈k/MERGE_FAN⌉ ≤ 2k/MERGE_FAN, and the counts sum to at most the slots (a level's
+/// outputs are the next one's inputs, so the bound holds at every level). The merge buffers are
+/// this large from the start: no level reads its count back to the host.
+inline size_t merged_bound(size_t slots) {
+  return 2 * slots / MERGE_FAN + 1;
+}
+
+/// The scratch of one pass over `n` terms for `g` windows (msm_gpu.cu's pass_scratch): digits
+/// and their sort, bucket bounds, partial-sum plans, range slots and merge levels; then the
+/// reduction of `reduced` windows (segments, their sums, the window sums).
+inline size_t pass_scratch_bytes(size_t n, unsigned c, const group_plan& p, size_t xyzz_bytes,
+                                 size_t reduced) {
+  const unsigned seg_lg = segments_lg(c);
+  const size_t g = p.group, nb = g * (size_t(1) << (c - 1)), segs = reduced << seg_lg;
+  const size_t seg_chunk = std::min(size_t(1) << seg_lg, SEGMENT_SUM_CHUNK);
+  const size_t slots = 2 * g * size_t(p.ranges), merged = merged_bound(slots);
+  return 16 * g * n                                          // keys, values, sorted keys, values
+         + 8 * nb + 16 * nb                                  // bounds; chunk counts and offsets ×2
+         + xyzz_bytes * (segs + segs / seg_chunk + reduced)  // segments, sums, windows
+         + sort_temp_bound(n) + scan_temp_bound(nb)          //
+         + xyzz_bytes * slots + (xyzz_bytes + 4) * merged;   // range slots, merge outputs, owners
+}
+
 /// Device bytes msm_device holds at its peak for n terms of XYZZ buckets of xyzz_bytes (G1 192,
 /// G2 384) with the window the prover uses (window_by_cost) and windows grouped within
-/// group_bytes: the allocations of msm_device_impl, all live at once; the merge level's outputs
-/// bounded by 2·slots/MERGE_FAN (a bucket past the fan-in has at most 2·count/MERGE_FAN outputs).
-/// The bases and scalars are the caller's.
+/// group_bytes: one group's buckets and its pass, all live at once. The bases and scalars are the
+/// caller's.
 inline size_t msm_scratch_bytes(size_t n, size_t xyzz_bytes, size_t group_bytes = GROUP_BYTES) {
   if (n == 0) return 0;
-  const unsigned c = window_by_cost(n), seg_lg = segments_lg(c);
-  const size_t per_window = size_t(1) << (c - 1);
+  const unsigned c = window_by_cost(n);
   const group_plan p = plan_groups(n, c, xyzz_bytes, group_bytes);
-  const size_t g = p.group, nb = g * per_window, segs = g << seg_lg;
-  const size_t seg_chunk = std::min(size_t(1) << seg_lg, SEGMENT_SUM_CHUNK);
-  const size_t slots = 2 * g * size_t(p.ranges), merged = 2 * slots / MERGE_FAN + 1;
-  return 16 * g * n                                         // keys, values, sorted keys, values
-         + 8 * nb + 16 * nb                                 // bounds; chunk counts and offsets ×2
-         + xyzz_bytes * (nb + segs + segs / seg_chunk + g)  // buckets, segments, sums, windows
-         + sort_temp_bound(n) + scan_temp_bound(nb)         //
-         + xyzz_bytes * slots + (xyzz_bytes + 4) * merged;  // range slots, merge outputs, owners
+  return xyzz_bytes * p.group * (size_t(1) << (c - 1)) +
+         pass_scratch_bytes(n, c, p, xyzz_bytes, p.group);
+}
+
+/// A streamed MSM (msm_accumulator): every window's buckets live across the chunks, so the window
+/// is the c ≤ 22 of least window_by_cost cost for the whole MSM's `total` terms whose buckets
+/// take at most a quarter of group_bytes (2^27 G1 terms, 12 GiB: c = 20, 13 windows of 2^19
+/// buckets, 1.28 GB, 4.6 % more additions than c = 22's 4.8 GB); each chunk of at most
+/// `max_chunk` terms is digit-coded and sorted a group of windows at a time within group_bytes.
+struct accumulator_plan {
+  unsigned c;
+  unsigned windows;
+  group_plan groups;
+};
+inline accumulator_plan plan_accumulator(size_t total, size_t max_chunk, size_t xyzz_bytes,
+                                         size_t group_bytes = GROUP_BYTES,
+                                         unsigned window_bits = 0) {
+  unsigned c = 5;
+  if (window_bits != 0) {
+    c = std::clamp(window_bits, 2u, 24u);
+  } else {
+    double best = -1;
+    for (unsigned w = 5; w <= 22; ++w) {
+      const size_t windows = (SCALAR_BITS + w - 1) / w;
+      if (w > 5 && windows * (size_t(1) << (w - 1)) * xyzz_bytes > group_bytes / 4) continue;
+      const double cost =
+          double(windows) * (1.08 * double(total) + 3.3 * double(size_t(1) << (w - 1)));
+      if (best < 0 || cost < best) {
+        best = cost;
+        c = w;
+      }
+    }
+  }
+  const unsigned windows = (SCALAR_BITS + c - 1) / c;
+  return {c, windows, plan_groups(std::max<size_t>(max_chunk, 1), c, xyzz_bytes, group_bytes)};
+}
+
+/// Device bytes an msm_accumulator holds from construction to destruction: every window's
+/// buckets and the pass over a chunk of max_chunk terms, reducing every window at the end.
+inline size_t msm_accumulator_bytes(size_t total, size_t max_chunk, size_t xyzz_bytes,
+                                    size_t group_bytes = GROUP_BYTES) {
+  if (total == 0 || max_chunk == 0) return 0;
+  const accumulator_plan a = plan_accumulator(total, max_chunk, xyzz_bytes, group_bytes);
+  return xyzz_bytes * a.windows * (size_t(1) << (a.c - 1)) +
+         pass_scratch_bytes(max_chunk, a.c, a.groups, xyzz_bytes, a.windows);
 }
 
 /// Batch addition (0/1 scalars): every thread adds the same number of selected bases, wherever

@@ -4,7 +4,8 @@
 // window widths up to 24 (buckets of a few points, and buckets spanning many accumulation
 // ranges); the largest size is also checked against one scalar multiplication (bases
 // P_i = (a + i·s)·G, so Σ k_i·P_i = (Σ k_i·(a + i·s))·G). The G2 MSM and G2 batch addition get
-// the same treatment at 2^1…2^16 (same kernels over Fp2). Label gpu: needs a CUDA device.
+// the same treatment at 2^1…2^16 (same kernels over Fp2). The streamed MSM (msm_accumulator) is
+// checked against the CPU over uneven chunks of G1 and G2 terms. Label gpu: needs a CUDA device.
 #include <gtest/gtest.h>
 
 #include <utility>
@@ -13,6 +14,7 @@
 #include "ec/curves.hpp"
 #include "ec/scalar_mul.hpp"
 #include "ff/batch_inverse.hpp"
+#include "gpu/device_memory.cuh"
 #include "gpu_test_env.hpp"
 #include "msm/msm_cpu.hpp"
 #include "msm/msm_gpu.hpp"
@@ -343,6 +345,98 @@ TEST(MsmGpuG2, BatchAdd) {
     EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), ms, {all, 4096}, {per}) ==
                 msm::batch_add(ms, {all, 4096}, pool()))
         << "per_thread=" << per;
+  }
+}
+
+/// Σ k_i·b_i through one msm_accumulator, the terms added in chunks of the given lengths (which
+/// sum to b.size()), chunks of at most max_chunk; `again` adds the terms a second time after a
+/// first result() (which must then equal the second).
+template <class Affine>
+auto accumulate_in_chunks(std::span<const Affine> b, std::span<const fr_t> k,
+                          const std::vector<size_t>& chunks, size_t max_chunk,
+                          const msm_config& cfg = {}) {
+  cuzk::gpu::device_buffer<Affine> db(b.size());
+  cuzk::gpu::device_buffer<fr_t> dk(k.size());
+  db.upload(b.data(), b.size(), test::gpu_stream());
+  dk.upload(k.data(), k.size(), test::gpu_stream());
+  gpu::msm_accumulator<Affine> acc(test::gpu_ctx(), test::gpu_stream(), b.size(), max_chunk, cfg);
+  const auto once = [&] {
+    size_t first = 0;
+    for (size_t len : chunks) {
+      acc.add(db.data() + first, dk.data() + first, len);
+      first += len;
+    }
+    return acc.result();
+  };
+  const auto r = once();
+  EXPECT_TRUE(once() == r) << "the accumulator reused after result()";
+  return r;
+}
+
+/// Uneven chunk lengths summing to n, none above max_chunk (some of 1 term, one of max_chunk).
+std::vector<size_t> uneven_chunks(size_t n, size_t max_chunk, test::test_rng& rng) {
+  std::vector<size_t> out;
+  for (size_t left = n; left != 0;) {
+    size_t len = out.size() % 5 == 1 ? 1 : out.size() % 5 == 2 ? max_chunk : 1 + rng() % max_chunk;
+    len = std::min(len, left);
+    out.push_back(len);
+    left -= len;
+  }
+  return out;
+}
+
+TEST(MsmGpuAccumulator, ChunksAgainstCpu) {
+  auto rng = test::test_rng::from_env("MsmGpuAccumulator.ChunksAgainstCpu");
+  const size_t n = (size_t(1) << 18) + 77, max_chunk = size_t(1) << 15;
+  const bases_t b = make_bases(n, rng);
+  const std::vector<fr_t> k = random_scalars(n, rng);
+  const g1_jacobian_t ref = msm::msm(b.pts, k, pool());
+  const std::vector<size_t> chunks = uneven_chunks(n, max_chunk, rng);
+  EXPECT_TRUE(accumulate_in_chunks<g1_affine_t>(b.pts, k, chunks, max_chunk) == ref) << "default";
+  EXPECT_TRUE(accumulate_in_chunks<g1_affine_t>(b.pts, k, {n}, n) == ref) << "one chunk";
+  for (unsigned c : {5u, 13u, 22u}) {
+    msm_config cfg;
+    cfg.window_bits = c;
+    EXPECT_TRUE(accumulate_in_chunks<g1_affine_t>(b.pts, k, chunks, max_chunk, cfg) == ref)
+        << "window " << c;
+  }
+  // Windows in several groups per chunk (a small card's group bytes).
+  msm_config small;
+  small.device_group_bytes = size_t(4) << 20;
+  EXPECT_TRUE(accumulate_in_chunks<g1_affine_t>(b.pts, k, chunks, max_chunk, small) == ref)
+      << "small groups";
+  // Heavy buckets that span chunks and ranges, zero and ±1 scalars, infinity bases.
+  const fr_t few[4] = {k[1], fr_t::one(), -fr_t::one(), fr_t::zero()};
+  std::vector<fr_t> heavy(n);
+  for (size_t i = 0; i < n; ++i) heavy[i] = few[i % 4];
+  std::vector<g1_affine_t> with_inf = b.pts;
+  for (size_t i = 0; i < n; i += 9) with_inf[i] = g1_affine_t::infinity();
+  const g1_jacobian_t heavy_ref = msm::msm(with_inf, heavy, pool());
+  for (unsigned c : {0u, 22u}) {
+    msm_config cfg;
+    cfg.window_bits = c;
+    EXPECT_TRUE(accumulate_in_chunks<g1_affine_t>(with_inf, heavy, chunks, max_chunk, cfg) ==
+                heavy_ref)
+        << "heavy buckets, window " << c;
+  }
+  // Nothing added: infinity.
+  gpu::msm_accumulator<g1_affine_t> empty(test::gpu_ctx(), test::gpu_stream(), n, max_chunk);
+  EXPECT_TRUE(empty.result().is_infinity());
+}
+
+TEST(MsmGpuAccumulator, G2ChunksAgainstCpu) {
+  auto rng = test::test_rng::from_env("MsmGpuAccumulator.G2ChunksAgainstCpu");
+  const size_t n = (size_t(1) << 13) + 5, max_chunk = 700;
+  const g2_bases_t b = make_g2_bases(n, rng);
+  std::vector<fr_t> k = random_scalars(n, rng);
+  for (size_t i = 0; i < n; i += 6) k[i] = fr_t::one();
+  const g2_jacobian_t ref = msm::msm(std::span<const g2_affine_t>(b.pts), k, pool());
+  const std::vector<size_t> chunks = uneven_chunks(n, max_chunk, rng);
+  for (unsigned c : {0u, 9u, 16u}) {
+    msm_config cfg;
+    cfg.window_bits = c;
+    EXPECT_TRUE(accumulate_in_chunks<g2_affine_t>(b.pts, k, chunks, max_chunk, cfg) == ref)
+        << "window " << c;
   }
 }
 

@@ -98,7 +98,9 @@ struct scale_d {
   const fr_d* sub = nullptr;  // product_minus: c
   __device__ __forceinline__ fr_d apply(const fr_d& x, size_t i) const {
     if (mode == constant) return x * c;
-    if (mode == product_minus) return x * fr_d::load_ro(mul + i) - fr_d::load_ro(sub + i);
+    if (mode == product_minus) {
+      return (mul != nullptr ? x * fr_d::load_ro(mul + i) : x) - fr_d::load_ro(sub + i);
+    }
     return x * table.at(i);
   }
 };
@@ -345,13 +347,29 @@ void coset_quotient(device_context& ctx, const stream& strm, const domain_t& d, 
   const unsigned lg = d.log_size();
   scale_d pre;  // element-wise, so the order of the three arrays only has to agree
   pre.mode = scale_d::product_minus;
-  pre.mul = reinterpret_cast<const fr_d*>(d_b);
+  pre.mul = reinterpret_cast<const fr_d*>(d_b);  // null: d_a holds A·B already
   pre.sub = reinterpret_cast<const fr_d*>(d_c);
   scale_d post;  // position i holds coefficient bitrev(i): times g^-bitrev(i)·m^-1·Z^-1
   post.mode = scale_d::split;
   post.table = t.quotient_br->view();
   run_passes(a, t, lg, /*dit=*/false, /*inverse=*/true, pre, post, strm.get());
   bit_reverse_device(a, lg, strm.get());
+}
+
+namespace {
+__global__ void multiply_kernel(fr_d* a, const fr_d* b, size_t n) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) (fr_d::load_ro(a + i) * fr_d::load_ro(b + i)).store(a + i);
+}
+}  // namespace
+
+void coset_product(device_context& ctx, const stream& strm, const domain_t& d, fr_t* d_a,
+                   const fr_t* d_b) {
+  device_scope scope(ctx);
+  const size_t n = d.size();
+  multiply_kernel<<<unsigned((n + 255) / 256), 256, 0, strm.get()>>>(
+      reinterpret_cast<fr_d*>(d_a), reinterpret_cast<const fr_d*>(d_b), n);
+  CUZK_CUDA_LAUNCH_OK();
 }
 
 void transform(device_context& ctx, const stream& strm, const domain_t& d, std::span<fr_t> a,

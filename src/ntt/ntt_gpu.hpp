@@ -39,9 +39,15 @@ void coset_evaluations(device_context& ctx, const stream& s, const domain_t& d, 
 /// natural order, Z = x^m − 1 (the constant g^m − 1 on the coset) — the pointwise step and
 /// icoset_fft as one decimation-in-frequency inverse transform whose first pass computes
 /// a·b − c as it loads and whose last applies g^-i·m^-1·Z^-1 as it stores, then the bit
-/// reversal. d_b and d_c are only read. Enqueued on `s`.
+/// reversal. d_b and d_c are only read; d_b null: d_a holds A·B already (coset_product), so the
+/// prover needs two domain buffers, not three. Enqueued on `s`.
 void coset_quotient(device_context& ctx, const stream& s, const domain_t& d, ff::fr_t* d_a,
                     const ff::fr_t* d_b, const ff::fr_t* d_c);
+
+/// d_a[i] ·= d_b[i] over the domain (A·B on the coset, before C is evaluated into d_b's buffer).
+/// Enqueued on `s`.
+void coset_product(device_context& ctx, const stream& s, const domain_t& d, ff::fr_t* d_a,
+                   const ff::fr_t* d_b);
 
 /// Host array version: copies a to the device, transforms, copies back; returns when done.
 void transform(device_context& ctx, const stream& s, const domain_t& d, std::span<ff::fr_t> a,

@@ -34,7 +34,7 @@ expect() {
 expect 141GiB 0 '"mode":"resident","lanes":2' '"parameter_bytes":47373896256' '"rows":130278869'
 expect 80GiB 0 '"mode":"resident"'
 expect 24GiB 0 '"mode":"streamed"' '"host_bytes":47373896256'
-expect 16GiB 0 '"mode":"streamed"' '"abc":"host"'
+expect 16GiB 0 '"mode":"streamed"' '"abc":"device in turn"' '"host_bytes":47373896256'
 expect 12GiB 1 '"plan":null' 'the smallest'
 
 # bad_input WHAT ARGS...: `cuzk plan ARGS` is bad input: exit 2, one line on stderr.

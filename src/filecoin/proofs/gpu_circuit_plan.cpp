@@ -142,6 +142,7 @@ std::string gpu_plan_table(const std::vector<gpu_circuit_shape>& shapes,
         if (plan->knobs.msm_group_bytes != groth16::gpu_memory_knobs{}.msm_group_bytes)
           cell += ", MSM groups " + gib_text(plan->knobs.msm_group_bytes);
         if (!plan->knobs.abc_on_device) cell += ", abc on host";
+        if (plan->knobs.abc_in_turn) cell += ", abc in turn";
         cell += ", " + gib_text(plan->device_peak_bytes);
       }
       t += " " + cell + " |";
