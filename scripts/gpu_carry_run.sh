@@ -61,7 +61,7 @@ setup=0
     abc_gpu_test gpu_streams_test host_registration_test; do
     [[ -x ./$t ]] || continue
     step "$t"
-    timeout 150 "./$t" 2>&1 | grep -E '^\[ *(RUN|OK|FAILED|PASSED|  FAILED|==========)|Failure|seed|Expected|Actual|Which is|error|GB/s' |
+    timeout 150 "./$t" 2>&1 | grep -E '^\[ *(RUN|OK|FAILED|PASSED|  FAILED|==========)|Failure|seed|Expected|Actual|Which is|error|GB/s|measured' |
       grep -v '^\[ RUN'
     echo "rc=${PIPESTATUS[0]}"
   done

@@ -76,8 +76,11 @@ gpu_proof_memory gpu_proof_bytes(const query_sizes& q, gpu_residency where, bool
   const uint64_t m = q.h + 1, n_in = q.ic, n_aux = q.l;
   const uint64_t na = q.a > q.ic ? q.a - q.ic : 0, nb = q.b_g1;
   const uint64_t ring = host ? k.ring_bytes : 0;
-  // The ring's halves hold whole 64-bit bitmap words of points (ring_t::points_per_chunk).
-  const auto per = [&](uint64_t point) { return host ? k.ring_bytes / 2 / point / 64 * 64 : 0; };
+  const bool interleave = host && witness_on_device && k.interleave_queries;
+  const size_t slots = gpu_ring_slots(k.ring_bytes, interleave);
+  const auto per = [&](uint64_t point) {
+    return host ? gpu_ring_points_per_chunk(k.ring_bytes, slots, point) : 0;
+  };
   const uint64_t aux = n_aux * fr_bytes, witness = aux + n_in * fr_bytes;
   r.witness = witness_on_device ? witness : 0;
   // a, b, c evaluated (or uploaded) and transformed; the quotient reads all three, or (in turn)
@@ -103,6 +106,34 @@ gpu_proof_memory gpu_proof_bytes(const query_sizes& q, gpu_residency where, bool
                                  inputs_msm_bytes(n_in, g1_bytes, g1_xyzz, host, k),
                                  inputs_msm_bytes(n_in, g2_bytes, g2_xyzz, host, k)});
   r.msm_lab = held + splits + lab;
+  if (interleave) {
+    // L and A split while h is held; then H, L and A streamed together (every accumulator, the
+    // gather pieces and one chunk's batch addition at a time); then, h and those splits freed,
+    // B's split and B1, B2 one after the other (and A's inputs).
+    const uint64_t held_h = witness + m * fr_bytes + ring;
+    const uint64_t splits_la = split_bytes(n_aux) + split_bytes(na);
+    const auto streamed = [&](uint64_t count) {
+      if (count == 0) return uint64_t(0);
+      const uint64_t piece = std::min({per(g1_bytes), k.gather_points, count});
+      return 4 * ((count + per(g1_bytes) - 1) / per(g1_bytes) + 1) + piece * (g1_bytes + fr_bytes) +
+             msm::gpu::msm_accumulator_bytes(count, piece, g1_xyzz, k.msm_group_bytes);
+    };
+    const uint64_t batch = std::max(
+        msm::gpu::batch_add_scratch_bytes(std::min<uint64_t>(n_aux, per(g1_bytes)), g1_xyzz),
+        msm::gpu::batch_add_scratch_bytes(std::min<uint64_t>(na, per(g1_bytes)), g1_xyzz));
+    r.msm_h = held_h + splits_la +
+              msm::gpu::msm_accumulator_bytes(q.h, std::min(q.h, per(g1_bytes)), g1_xyzz,
+                                              k.msm_group_bytes) +
+              streamed(n_aux) + streamed(na) + batch;
+    const uint64_t held_b = witness + ring;
+    r.split = std::max(held_h + splits_la + classify_transient(n_aux, true),
+                       held_b + split_bytes(nb) + classify_transient(n_aux, true));
+    r.msm_lab = held_b + split_bytes(nb) +
+                std::max({split_msm_bytes(nb, g1_bytes, g1_xyzz, per(g1_bytes), k),
+                          split_msm_bytes(nb, g2_bytes, g2_xyzz, per(g2_bytes), k),
+                          inputs_msm_bytes(n_in, g1_bytes, g1_xyzz, true, k),
+                          inputs_msm_bytes(n_in, g2_bytes, g2_xyzz, true, k)});
+  }
   return r;
 }
 
@@ -123,6 +154,8 @@ gpu_plan make_plan(const gpu_plan_request& r, gpu_residency where, unsigned lane
                    gpu_memory_knobs k) {
   k.abc_on_device = k.abc_on_device && r.witness_on_device;
   k.abc_in_turn = k.abc_in_turn && k.abc_on_device;
+  k.interleave_queries =
+      k.interleave_queries && k.abc_on_device && where == gpu_residency::host;
   gpu_plan p;
   p.residency = where;
   p.lanes = lanes;
@@ -207,14 +240,21 @@ std::vector<gpu_plan> gpu_plan_candidates(const gpu_plan_request& r) {
     if (!r.witness_on_device && (mode.in_turn || !mode.on_device)) break;
     k.abc_on_device = mode.on_device;
     k.abc_in_turn = mode.in_turn;
-    for (uint64_t ring : ring_steps) {
-      k.ring_bytes = ring;
-      for (size_t i = 0; i < std::size(knob_steps); ++i) {
-        with_knobs(i);
-        out.push_back(make_plan(r, gpu_residency::host, 1, k));
+    // H, L and A interleaved where a, b, c (so the witness) are on the device, then each query
+    // after the last.
+    for (bool interleave : {true, false}) {
+      if (interleave && !(r.witness_on_device && mode.on_device)) continue;
+      k.interleave_queries = interleave;
+      for (uint64_t ring : ring_steps) {
+        k.ring_bytes = ring;
+        for (size_t i = 0; i < std::size(knob_steps); ++i) {
+          with_knobs(i);
+          out.push_back(make_plan(r, gpu_residency::host, 1, k));
+        }
       }
     }
   }
+  k.interleave_queries = false;
   return out;
 }
 
@@ -241,7 +281,7 @@ std::string gpu_plan::to_json() const {
                 "\"parameter_bytes\":%llu,\"fixed_bytes\":%llu,\"proof_peak_bytes\":%llu,"
                 "\"lane_bytes\":%llu,\"host_bytes\":%llu,\"streamed_bytes\":%llu,"
                 "\"msm_group_bytes\":%llu,\"gather_points\":%llu,\"ring_bytes\":%llu,"
-                "\"abc\":\"%s\"}",
+                "\"abc\":\"%s\",\"interleaved\":%s}",
                 residency == gpu_residency::device ? "resident" : "streamed", lanes,
                 (unsigned long long)device_peak_bytes, (unsigned long long)parameter_bytes,
                 (unsigned long long)fixed_bytes, (unsigned long long)proof_peak,
@@ -249,7 +289,8 @@ std::string gpu_plan::to_json() const {
                 (unsigned long long)streamed_bytes, (unsigned long long)knobs.msm_group_bytes,
                 (unsigned long long)knobs.gather_points,
                 (unsigned long long)(residency == gpu_residency::host ? knobs.ring_bytes : 0),
-                !knobs.abc_on_device ? "host" : knobs.abc_in_turn ? "device in turn" : "device");
+                !knobs.abc_on_device ? "host" : knobs.abc_in_turn ? "device in turn" : "device",
+                knobs.interleave_queries ? "true" : "false");
   return buf;
 }
 

@@ -40,12 +40,34 @@ struct gpu_memory_knobs {
   /// instead of 3·m (8.6 GB instead of 12.9 at 2^27): what lets a 16 GiB card keep the witness
   /// and the compiled plan on the device for a 32 GiB PoRep.
   bool abc_in_turn = false;
+  /// Parameters in host memory, a, b, c on the device: H's chunks and L's and A's interleaved
+  /// over one stream through a ring of gpu_ring_slots slots (L and A split before H, their
+  /// accumulators live beside H's), so the link fetches L and A while H's chunks are summed
+  /// instead of the two taking turns.
+  bool interleave_queries = false;
   bool operator==(const gpu_memory_knobs&) const = default;
 };
 
 /// The smallest ring host residency takes: halves of 64 G2 points (a whole bitmap word of
 /// points; 128 G1 points) and room for their alignment.
 constexpr uint64_t gpu_min_ring_bytes = 2 * 64 * sizeof(g2_affine_t) + 512;
+
+/// The ring's slots: 8 when the queries interleave and a slot still holds a bitmap word of G2
+/// points (64, and room for alignment), else 2 (each query's chunks after the last one's).
+constexpr size_t gpu_ring_max_slots = 8;
+inline size_t gpu_ring_slots(uint64_t ring_bytes, bool interleave) {
+  return interleave && ring_bytes / gpu_ring_max_slots >= gpu_min_ring_bytes / 2
+             ? gpu_ring_max_slots
+             : 2;
+}
+/// Bytes of one slot (a multiple of 256), and the points of point_bytes one chunk holds (whole
+/// 64-bit bitmap words).
+inline uint64_t gpu_ring_slot_bytes(uint64_t ring_bytes, size_t slots) {
+  return ring_bytes / slots / 256 * 256;
+}
+inline uint64_t gpu_ring_points_per_chunk(uint64_t ring_bytes, size_t slots, uint64_t point_bytes) {
+  return gpu_ring_slot_bytes(ring_bytes, slots) / point_bytes / 64 * 64;
+}
 
 /// Where the parameters' points are for a proof.
 enum class gpu_residency { device, host };

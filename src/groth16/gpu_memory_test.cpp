@@ -67,6 +67,17 @@ TEST(GpuMemory, ProofPhases) {
   // Host residency adds the ring to every phase and bounds the MSMs by its chunks.
   const gpu_proof_memory h = gpu_proof_bytes(porep32g, gpu_residency::host, true, k);
   EXPECT_EQ(h.abc, dev.abc + k.ring_bytes);
+  // Interleaved: L and A split before H, and their accumulators beside H's, so the H phase
+  // holds more; B's phase less (h and the L, A splits freed); only with the witness on the
+  // device.
+  gpu_memory_knobs inter = k;
+  inter.interleave_queries = true;
+  const gpu_proof_memory hi = gpu_proof_bytes(porep32g, gpu_residency::host, true, inter);
+  EXPECT_GT(hi.msm_h, h.msm_h);
+  EXPECT_EQ(hi.abc, h.abc);
+  EXPECT_EQ(gpu_proof_bytes(porep32g, gpu_residency::host, false, inter).msm_h,
+            gpu_proof_bytes(porep32g, gpu_residency::host, false, k).msm_h);
+  EXPECT_EQ(gpu_proof_bytes(porep32g, gpu_residency::device, true, inter).msm_h, dev.msm_h);
   // a, b, c in turn: two domain buffers instead of three; no effect without the witness.
   gpu_memory_knobs turn = k;
   turn.abc_in_turn = true;
@@ -130,6 +141,10 @@ TEST(GpuMemory, ChooseTakesTheFirstThatFits) {
   EXPECT_TRUE(on(16)->knobs.abc_on_device);
   EXPECT_TRUE(on(16)->knobs.abc_in_turn);
   EXPECT_FALSE(on(24)->knobs.abc_in_turn);
+  // Both stream H, L and A interleaved (the link fetches L and A while H is summed).
+  EXPECT_TRUE(on(16)->knobs.interleave_queries);
+  EXPECT_TRUE(on(24)->knobs.interleave_queries);
+  EXPECT_FALSE(on(80)->knobs.interleave_queries);
   const auto refused = on(12);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().code(), status_code::resource_exhausted);

@@ -42,6 +42,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/check.hpp"
 #include "ec/serialization_gpu.hpp"
 #include "ff/mont_device.cuh"
 #include "gpu/bitmap_rank.cuh"
@@ -92,6 +93,7 @@ struct device_parameters::impl {
   std::atomic<uint64_t> msm_group_bytes{gpu_memory_knobs{}.msm_group_bytes};
   std::atomic<uint64_t> gather_points{gpu_memory_knobs{}.gather_points};
   std::atomic<bool> abc_in_turn{gpu_memory_knobs{}.abc_in_turn};
+  std::atomic<bool> interleave_queries{gpu_memory_knobs{}.interleave_queries};
 };
 
 namespace {
@@ -407,37 +409,50 @@ struct query_view {
   query_view from(size_t k) const { return {dev ? dev + k : nullptr, host ? host + k : nullptr}; }
 };
 
-/// Host residency: two device buffers the queries are streamed through on a copy stream of their
-/// own. Every query's chunks are scheduled up front (add_query, in the order the MSMs consume
-/// them), so the copy engine runs two chunks ahead across query boundaries (the first L chunk is
-/// copied while H's last chunk is summed) and the first two H chunks are copied while a, b, c are
-/// transformed (prefetch). Declared before the call's stream, so that stream (whose destructor
-/// waits for its work) is gone before the buffers.
+/// Host residency: device slots the queries are streamed through on a copy stream of their own.
+/// Every query's chunks are scheduled up front (add_query, in the order the MSMs consume them;
+/// interleave reorders a block of queries), so the copy engine runs up to `slots` chunks ahead
+/// across query boundaries and the first chunks are copied while a, b, c are transformed
+/// (prefetch). Declared before the call's stream, so that stream (whose destructor waits for its
+/// work) is gone before the buffers.
 struct ring_t {
-  ring_t(const cuzk::gpu::device_context& ctx, size_t bytes)
-      : half(bytes / 2 / 256 * 256), copy(ctx) {
-    for (auto& b : buf) b = device_buffer<uint8_t>(half);
+  ring_t(const cuzk::gpu::device_context& ctx, size_t bytes, size_t slot_count)
+      : slots(std::clamp<size_t>(slot_count, 2, MAX_SLOTS)),
+        slot_bytes(gpu_ring_slot_bytes(bytes, slots)),
+        copy(ctx) {
+    for (size_t i = 0; i < slots; ++i) buf[i] = device_buffer<uint8_t>(slot_bytes);
   }
   /// Points of `point_bytes` per chunk: a whole number of 64-bit bitmap words.
-  size_t points_per_chunk(size_t point_bytes) const { return half / point_bytes / 64 * 64; }
+  size_t points_per_chunk(size_t point_bytes) const { return slot_bytes / point_bytes / 64 * 64; }
 
   /// Schedules host[0, n) (points of point_bytes) after the queries added before; returns its
-  /// index for for_each_chunk.
+  /// index.
   size_t add_query(const void* host, size_t n, size_t point_bytes) {
-    const size_t per = points_per_chunk(point_bytes);
-    queries.push_back({n, per, chunks.size(), (n + per - 1) / per});
-    for (size_t first = 0; first < n; first += per)
-      chunks.push_back({static_cast<const char*>(host) + first * point_bytes,
-                        std::min(per, n - first) * point_bytes});
-    return queries.size() - 1;
+    const size_t per = points_per_chunk(point_bytes), qi = queries.size();
+    queries.push_back({n, per, (n + per - 1) / per});
+    for (size_t k = 0; k * per < n; ++k)
+      chunks.push_back({static_cast<const char*>(host) + k * per * point_bytes,
+                        std::min(per, n - k * per) * point_bytes, qi, k});
+    return qi;
   }
-  /// Issues the copies of every scheduled chunk before `until` (at most two ahead of the chunks
-  /// consumed: there are two buffers), after the work `after` marks (null: nothing).
+  /// Reorders the chunks of the queries from `first_query` on (added last, none issued yet) so
+  /// that they alternate evenly: chunk k of a query of c chunks at (k + 1/2)/c of the block (in
+  /// the order added where two fall together). A compute-heavy query (H) then shares the link's
+  /// time with link-heavy ones (L, A) instead of leaving it idle.
+  void interleave(size_t first_query) {
+    const auto begin = std::find_if(chunks.begin(), chunks.end(),
+                                    [&](const chunk_t& c) { return c.query >= first_query; });
+    std::stable_sort(begin, chunks.end(), [&](const chunk_t& x, const chunk_t& y) {
+      return (2 * x.k + 1) * queries[y.query].chunks < (2 * y.k + 1) * queries[x.query].chunks;
+    });
+  }
+  /// Issues the copies of every scheduled chunk before `until` (at most `slots` ahead of the
+  /// chunks consumed), after the work `after` marks (null: nothing).
   void issue_until(size_t until, const cuzk::gpu::event* after = nullptr) {
     if (after != nullptr) copy.wait(*after);
     for (; issued < std::min(until, chunks.size()); ++issued) {
-      const unsigned b = unsigned(issued & 1);
-      copy.wait(consumed[b]);  // the chunk this buffer held is no longer read
+      const size_t b = issued % slots;
+      copy.wait(consumed[b]);  // the chunk this slot held is no longer read
       copy_started[b].record(copy);
       CUZK_CUDA_OK(cudaMemcpyAsync(buf[b].data(), chunks[issued].src, chunks[issued].bytes,
                                    cudaMemcpyHostToDevice, copy.get()));
@@ -447,56 +462,125 @@ struct ring_t {
   }
 
   struct query_t {
-    size_t n, per, first_chunk, chunks;  ///< points, points per chunk, its chunks in `chunks`
+    size_t n, per, chunks;  ///< points, points per chunk, chunks
   };
   struct chunk_t {
     const char* src;
     size_t bytes;
+    size_t query, k;  ///< chunk k of queries[query]: its points [k·per, k·per + bytes/point)
   };
-  size_t half;
+  /// Consumes the next scheduled chunk: run's stream waits for its copy, f(chunk, d) enqueues
+  /// its work on that stream with d holding its points, then the copies run on up to `slots`
+  /// chunks ahead.
+  template <class F>
+  void consume_next(const run_t& run, F&& f) {
+    const size_t g = next++;
+    const size_t b = g % slots;
+    issue_until(g + 1);
+    run.strm.wait(uploaded[b]);
+    f(chunks[g], static_cast<const void*>(buf[b].data()));
+    consumed[b].record(run.strm);
+    copy_ms += uploaded[b].since(copy_started[b]);
+    issue_until(g + 1 + slots);
+  }
+
+  static constexpr size_t MAX_SLOTS = gpu_ring_max_slots;
+  size_t slots, slot_bytes;
   std::vector<query_t> queries;
   std::vector<chunk_t> chunks;  // every query's, in consumption order
   size_t issued = 0;            // chunks whose copy is enqueued
-  device_buffer<uint8_t> buf[2];
+  size_t next = 0;              // the next chunk to consume
+  device_buffer<uint8_t> buf[MAX_SLOTS];
   cuzk::gpu::stream copy;
-  cuzk::gpu::event copy_started[2], uploaded[2], consumed[2];
+  cuzk::gpu::event copy_started[MAX_SLOTS], uploaded[MAX_SLOTS], consumed[MAX_SLOTS];
   uint64_t bytes_moved = 0;
   double copy_ms = 0;
 };
 
-/// Calls f(k, d_chunk, first, len) for the chunks of scheduled query `qi` in order, d_chunk
-/// holding its points [first, first + len) on the device for the work f enqueues on run's stream;
-/// the copy of the next chunk (of this query or the next) runs meanwhile. f returns once its
-/// work is enqueued (or done). Queries are consumed in the order they were added.
+/// Calls f(k, d_chunk, first, len) for the chunks of scheduled query `qi` in order (the next
+/// ones in the schedule), d_chunk holding its points [first, first + len) on the device for the
+/// work f enqueues on run's stream; the copies of the next chunks run meanwhile.
 template <class G, class F>
 void for_each_chunk(const run_t& run, ring_t& ring, size_t qi, F&& f) {
-  const ring_t::query_t& q = ring.queries[qi];
-  for (size_t k = 0; k < q.chunks; ++k) {
-    const size_t g = q.first_chunk + k;
-    const unsigned b = unsigned(g & 1);
-    ring.issue_until(g + 1);
-    run.strm.wait(ring.uploaded[b]);
-    f(k, reinterpret_cast<const G*>(ring.buf[b].data()), k * q.per,
-      std::min(q.per, q.n - k * q.per));
-    ring.consumed[b].record(run.strm);
-    ring.copy_ms += ring.uploaded[b].since(ring.copy_started[b]);
-    ring.issue_until(g + 3);  // this buffer's next chunk
+  for (size_t k = 0; k < ring.queries[qi].chunks; ++k) {
+    ring.consume_next(run, [&](const ring_t::chunk_t& c, const void* d) {
+      if (c.query != qi || c.k != k) {
+        precondition_failed(__func__, "chunk %zu of query %zu is scheduled, %zu of %zu wanted",
+                            c.k, c.query, k, qi);
+      }
+      f(k, static_cast<const G*>(d), k * ring.queries[qi].per, c.bytes / sizeof(G));
+    });
   }
 }
 
+/// One MSM over a streamed query (H): one Pippenger pass over its chunks (msm_accumulator: the
+/// buckets of every window kept across them, reduced once) against the device scalars d_s.
+template <class G>
+struct msm_stream {
+  msm_stream(const run_t& run, const ring_t& ring, size_t qi, const fr_t* d_s)
+      : d_s(d_s), acc(run.ctx, run.strm, ring.queries[qi].n, ring.queries[qi].per, run.msm_cfg) {}
+  void chunk(const G* d, size_t first, size_t len) { acc.add(d, d_s + first, len); }
+  auto result() { return acc.result(); }
+  const fr_t* d_s;
+  msm::gpu::msm_accumulator<G> acc;
+};
+
+/// A split MSM over a streamed query (L, A, B1, B2): per chunk the ones of its bitmap words by
+/// batch addition, and the others whose base index falls in it (a range of the ascending
+/// base_idx) gathered, in pieces of at most run.gather_points, into one Pippenger pass over the
+/// whole query (msm_accumulator).
+template <class G>
+struct split_stream {
+  using jacobian = typename msm::gpu::msm_accumulator<G>::jacobian;
+  split_stream(const run_t& run, const ring_t& ring, size_t qi, const fr_t* d_aux,
+               const device_split& sp)
+      : run(run), d_aux(d_aux), sp(sp), bounds(ring.queries[qi].chunks + 1, 0) {
+    const size_t per = ring.queries[qi].per, chunks = ring.queries[qi].chunks;
+    piece = std::min({per, std::max<size_t>(run.gather_points, 1), sp.num_other});
+    if (sp.num_other == 0) return;
+    {
+      device_buffer<uint32_t> d_bounds(chunks + 1);
+      chunk_bounds_kernel<<<blocks_for(chunks + 1, 128), 128, 0, run.strm.get()>>>(
+          sp.base_idx.data(), uint32_t(sp.num_other), per, chunks, d_bounds.data());
+      CUZK_CUDA_LAUNCH_OK();
+      d_bounds.download(bounds.data(), chunks + 1, run.strm);
+    }
+    others.emplace(run.ctx, run.strm, sp.num_other, piece, run.msm_cfg);
+    gb = device_buffer<G>(piece);
+    gs = device_buffer<fr_t>(piece);
+  }
+  void chunk(size_t k, const G* d, size_t first, size_t len) {
+    if (sp.num_one != 0) ones += batch_dev(run, d, sp.ones.data() + first / 64, len);
+    for (size_t i = bounds[k]; i < bounds[k + 1]; i += piece) {
+      const size_t n = std::min<size_t>(piece, bounds[k + 1] - i);
+      gather(d, sp.base_idx.data() + i, n, gb.data(), run.strm.get(), uint32_t(first));
+      gather(d_aux, sp.aux_idx.data() + i, n, gs.data(), run.strm.get());
+      others->add(gb.data(), gs.data(), n);
+    }
+  }
+  jacobian result() { return others ? ones + others->result() : ones; }
+
+  const run_t& run;
+  const fr_t* d_aux;
+  const device_split& sp;
+  std::vector<uint32_t> bounds;  ///< the others of chunk k: [bounds[k], bounds[k + 1])
+  size_t piece = 0;
+  jacobian ones = jacobian::infinity();
+  std::optional<msm::gpu::msm_accumulator<G>> others;
+  device_buffer<G> gb;
+  device_buffer<fr_t> gs;
+};
+
 /// Σ scalars[i]·bases[i] over the device scalars d_s[0, n): one MSM over device bases, or in host
-/// residency one Pippenger pass over the streamed chunks (msm_accumulator: the buckets of every
-/// window kept across them, reduced once).
-/// (host residency: n must be the scheduled query qi's count).
+/// residency an msm_stream over the scheduled query qi (n must be its count).
 template <class G>
 auto msm_query(const run_t& run, ring_t* ring, size_t qi, query_view<G> q, const fr_t* d_s,
                size_t n) {
   if (ring == nullptr) return msm_dev(run, q.dev, d_s, n);
-  msm::gpu::msm_accumulator<G> acc(run.ctx, run.strm, n, ring->queries[qi].per, run.msm_cfg);
-  for_each_chunk<G>(run, *ring, qi, [&](size_t, const G* d, size_t first, size_t len) {
-    acc.add(d, d_s + first, len);
-  });
-  return acc.result();
+  msm_stream<G> st(run, *ring, qi, d_s);
+  for_each_chunk<G>(run, *ring, qi,
+                    [&](size_t, const G* d, size_t first, size_t len) { st.chunk(d, first, len); });
+  return st.result();
 }
 
 /// MSM of host scalars (a few inputs) against the first scalars.size() points of q.
@@ -508,46 +592,18 @@ auto msm_inputs(const run_t& run, query_view<G> q, std::span<const fr_t> scalars
   return msm_host_scalars(run, bases.data(), scalars);
 }
 
-/// split_msm over q: the device bases, or in host residency chunk by chunk as they stream in:
-/// the ones of the chunk's bitmap words by batch addition, the others whose base index falls in
-/// the chunk (a range of the ascending base_idx) gathered from it, in pieces of at most
-/// run.gather_points, into one Pippenger pass over the whole query (msm_accumulator).
-/// Host residency: the scheduled query qi has sp.count points; its chunks are consumed even when
-/// there is nothing to add (the schedule runs in order).
+/// split_msm over q: the device bases, or in host residency a split_stream over the scheduled
+/// query qi (sp.count points; its chunks are consumed even when there is nothing to add: the
+/// schedule runs in order).
 template <class G>
 auto split_msm_query(const run_t& run, ring_t* ring, size_t qi, query_view<G> q, const fr_t* d_aux,
                      const device_split& sp) {
   if (ring == nullptr) return split_msm(run, q.dev, d_aux, sp);
-  auto acc = decltype(msm_dev(run, q.dev, nullptr, 0))::infinity();
-  const size_t per = ring->queries[qi].per, chunks = ring->queries[qi].chunks;
-  const size_t piece = std::min({per, std::max<size_t>(run.gather_points, 1), sp.num_other});
-  std::vector<uint32_t> bounds(chunks + 1, 0);
-  if (sp.num_other != 0) {
-    device_buffer<uint32_t> d_bounds(chunks + 1);
-    chunk_bounds_kernel<<<blocks_for(chunks + 1, 128), 128, 0, run.strm.get()>>>(
-        sp.base_idx.data(), uint32_t(sp.num_other), per, chunks, d_bounds.data());
-    CUZK_CUDA_LAUNCH_OK();
-    d_bounds.download(bounds.data(), chunks + 1, run.strm);
-  }
-  std::optional<msm::gpu::msm_accumulator<G>> others;
-  device_buffer<G> gb;
-  device_buffer<fr_t> gs;
-  if (sp.num_other != 0) {
-    others.emplace(run.ctx, run.strm, sp.num_other, piece, run.msm_cfg);
-    gb = device_buffer<G>(piece);
-    gs = device_buffer<fr_t>(piece);
-  }
+  split_stream<G> st(run, *ring, qi, d_aux, sp);
   for_each_chunk<G>(run, *ring, qi, [&](size_t k, const G* d, size_t first, size_t len) {
-    if (sp.num_one != 0) acc += batch_dev(run, d, sp.ones.data() + first / 64, len);
-    for (size_t i = bounds[k]; i < bounds[k + 1]; i += piece) {
-      const size_t n = std::min<size_t>(piece, bounds[k + 1] - i);
-      gather(d, sp.base_idx.data() + i, n, gb.data(), run.strm.get(), uint32_t(first));
-      gather(d_aux, sp.aux_idx.data() + i, n, gs.data(), run.strm.get());
-      others->add(gb.data(), gs.data(), n);
-    }
+    st.chunk(k, d, first, len);
   });
-  if (others) acc += others->result();
-  return acc;
+  return st.result();
 }
 
 /// Zeroes out[n, m): the rows past the QAP's up to the domain size.
@@ -643,13 +699,19 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   std::optional<ring_t> ring;  // host residency
   // Host residency: the ring and the whole schedule of chunks (H, L, A, B1, B2: the bases of
   // the split's compacted index spaces), before a, b, c, so the first copies overlap them.
+  // gpu_memory_knobs::interleave_queries: H, L and A share one interleaved stream of chunks
+  // (their splits built first, from the witness on the device).
+  const bool interleave = p.where == residency::host && abc != nullptr &&
+                          p.interleave_queries.load(std::memory_order_relaxed);
   size_t q_h = 0, q_l = 0, q_a = 0, q_b1 = 0, q_b2 = 0;
   if (p.where == residency::host) {
-    ring.emplace(p.ctx, p.ring_bytes.load(std::memory_order_relaxed));
+    const size_t ring_bytes = p.ring_bytes.load(std::memory_order_relaxed);
+    ring.emplace(p.ctx, ring_bytes, gpu_ring_slots(ring_bytes, interleave));
     const size_t na = asg.a_aux_density.popcount(), nb = asg.b_aux_density.popcount();
     q_h = ring->add_query(p.host_h.data(), m - 1, sizeof(g1_affine_t));
     q_l = ring->add_query(p.host_l.data(), n_aux, sizeof(g1_affine_t));
     q_a = ring->add_query(p.host_a.data() + n_in, na, sizeof(g1_affine_t));
+    if (interleave) ring->interleave(q_h);
     q_b1 = ring->add_query(p.host_b_g1.data() + nb_in, nb, sizeof(g1_affine_t));
     q_b2 = ring->add_query(p.host_b_g2.data() + nb_in, nb, sizeof(g2_affine_t));
   }
@@ -659,7 +721,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     // into da, then C evaluated into db. tm.abc is a's evaluation; b's and c's count with their
     // transforms.
     db = device_buffer<fr_t>(m);
-    if (ring) ring->issue_until(2, &ev_up);  // the first H chunks, after the witness
+    if (ring) ring->issue_until(ring->slots, &ev_up);  // the first H chunks, after the witness
     const size_t n = abc->num_rows();
     zero_tail(run, da, n);
     zero_tail(run, db, n);
@@ -679,7 +741,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   } else if (abc != nullptr) {
     db = device_buffer<fr_t>(m);
     dc = device_buffer<fr_t>(m);
-    if (ring) ring->issue_until(2, &ev_up);  // the first H chunks, after the witness
+    if (ring) ring->issue_until(ring->slots, &ev_up);  // the first H chunks, after the witness
     const size_t n = abc->num_rows();
     for (device_buffer<fr_t>* v : {&da, &db, &dc}) zero_tail(run, *v, n);
     abc->evaluate(d_in.data(), d_aux.data(), da.data(), db.data(), dc.data(), strm);
@@ -699,7 +761,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     ev[2].record(strm);
     to_coset(run, d, asg.c, dc);
     ev[3].record(strm);
-    if (ring) ring->issue_until(2, &ev[3]);  // the first H chunks, after a, b, c
+    if (ring) ring->issue_until(ring->slots, &ev[3]);  // the first H chunks, after a, b, c
   }
   ntt::gpu::coset_quotient(p.ctx, strm, d, da.data(), db.size() != 0 ? db.data() : nullptr,
                            dc.data());
@@ -711,29 +773,71 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   const query_view<g1_affine_t> qh{p.h.data(), p.host_h.data()}, ql{p.l.data(), p.host_l.data()},
       qa{p.a.data(), p.host_a.data()}, qb1{p.b_g1.data(), p.host_b_g1.data()};
   const query_view<g2_affine_t> qb2{p.b_g2.data(), p.host_b_g2.data()};
-  out.h = msm_query(run, rg, q_h, qh, da.data(), m - 1);  // deg h ≤ m − 2: m − 1 coefficients
-  da = device_buffer<fr_t>();
-  ev[5].record(strm);
-
-  // aux once to the device, then the three splits (B's serves B1 and B2); aux stays for the
-  // others' scalars, gathered piece by piece.
   device_split split_l, split_a, split_b;
-  if (abc == nullptr) {
-    d_aux = device_buffer<fr_t>(n_aux);
-    stg->upload(d_aux.data(), asg.aux.data(), asg.aux.size_bytes(), pool, strm);
+  const fr_t* aux = nullptr;
+  if (interleave) {
+    // L and A split first (aux is on the device); H's accumulator and theirs live together while
+    // the link fetches L's and A's chunks between H's (ring_t::interleave).
+    aux = d_aux.data();
+    split_l = classify(aux, n_aux, nullptr, run);
+    split_a = classify(aux, n_aux, &asg.a_aux_density, run);
+    ev[5].record(strm);
+    {
+      msm_stream<g1_affine_t> sh(run, *ring, q_h, da.data());
+      split_stream<g1_affine_t> sl(run, *ring, q_l, aux, split_l);
+      split_stream<g1_affine_t> sa(run, *ring, q_a, aux, split_a);
+      const size_t block =
+          ring->queries[q_h].chunks + ring->queries[q_l].chunks + ring->queries[q_a].chunks;
+      for (size_t i = 0; i < block; ++i) {
+        ring->consume_next(run, [&](const ring_t::chunk_t& c, const void* dp) {
+          const auto* dc_ = static_cast<const g1_affine_t*>(dp);
+          const size_t first = c.k * ring->queries[c.query].per;
+          const size_t len = c.bytes / sizeof(g1_affine_t);
+          if (c.query == q_h) {
+            sh.chunk(dc_, first, len);
+          } else if (c.query == q_l) {
+            sl.chunk(c.k, dc_, first, len);
+          } else {
+            sa.chunk(c.k, dc_, first, len);
+          }
+        });
+      }
+      out.h = sh.result();
+      out.l = sl.result();
+      out.a_part = sa.result();
+    }
+    da = device_buffer<fr_t>();
+    split_l = device_split();
+    split_a = device_split();
+    ev[6].record(strm);
+    out.a_part = out.a_part + msm_inputs(run, qa, asg.inputs);
+    split_b = classify(aux, n_aux, &asg.b_aux_density, run);
+    ev[7].record(strm);
+    ev[8].record(strm);
+  } else {
+    out.h = msm_query(run, rg, q_h, qh, da.data(), m - 1);  // deg h ≤ m − 2: m − 1 coefficients
+    da = device_buffer<fr_t>();
+    ev[5].record(strm);
+
+    // aux once to the device, then the three splits (B's serves B1 and B2); aux stays for the
+    // others' scalars, gathered piece by piece.
+    if (abc == nullptr) {
+      d_aux = device_buffer<fr_t>(n_aux);
+      stg->upload(d_aux.data(), asg.aux.data(), asg.aux.size_bytes(), pool, strm);
+    }
+    aux = d_aux.data();
+    split_l = classify(aux, n_aux, nullptr, run);
+    split_a = classify(aux, n_aux, &asg.a_aux_density, run);
+    split_b = classify(aux, n_aux, &asg.b_aux_density, run);
+    ev[6].record(strm);
+
+    out.l = split_msm_query(run, rg, q_l, ql, aux, split_l);
+    ev[7].record(strm);
+
+    out.a_part = msm_inputs(run, qa, asg.inputs) +
+                 split_msm_query(run, rg, q_a, qa.from(n_in), aux, split_a);
+    ev[8].record(strm);
   }
-  split_l = classify(d_aux.data(), n_aux, nullptr, run);
-  split_a = classify(d_aux.data(), n_aux, &asg.a_aux_density, run);
-  split_b = classify(d_aux.data(), n_aux, &asg.b_aux_density, run);
-  ev[6].record(strm);
-
-  const fr_t* aux = d_aux.data();
-  out.l = split_msm_query(run, rg, q_l, ql, aux, split_l);
-  ev[7].record(strm);
-
-  out.a_part =
-      msm_inputs(run, qa, asg.inputs) + split_msm_query(run, rg, q_a, qa.from(n_in), aux, split_a);
-  ev[8].record(strm);
 
   std::vector<fr_t> b_inputs;
   for (size_t j = 0; j < n_in; ++j)
@@ -762,10 +866,19 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   tm.ntt_b = ev[2].since(ev[1]);
   tm.ntt_c = ev[3].since(ev[2]);
   tm.h_compute = ev[4].since(ev[3]);
-  tm.msm_h = ev[5].since(ev[4]);
-  tm.split = ev[6].since(ev[5]);
-  tm.msm_l = ev[7].since(ev[6]);
-  tm.msm_a = ev[8].since(ev[7]);
+  if (interleave) {
+    // The splits of L and A, then H, L and A over one stream (msm_h), then A's inputs and B's
+    // split.
+    tm.split = ev[5].since(ev[4]) + ev[7].since(ev[6]);
+    tm.msm_h = ev[6].since(ev[5]);
+    tm.msm_l = 0;
+    tm.msm_a = 0;
+  } else {
+    tm.msm_h = ev[5].since(ev[4]);
+    tm.split = ev[6].since(ev[5]);
+    tm.msm_l = ev[7].since(ev[6]);
+    tm.msm_a = ev[8].since(ev[7]);
+  }
   tm.msm_b_g1 = ev[9].since(ev[8]);
   tm.msm_b_g2 = ev[10].since(ev[9]);
   tm.start = (abc != nullptr ? tm.upload : 0) + ev[10].since(ev_turn);
@@ -814,6 +927,7 @@ void device_parameters::set_memory_knobs(const gpu_memory_knobs& knobs) {
   impl_->msm_group_bytes.store(knobs.msm_group_bytes, std::memory_order_relaxed);
   impl_->gather_points.store(std::max<uint64_t>(knobs.gather_points, 1), std::memory_order_relaxed);
   impl_->abc_in_turn.store(knobs.abc_in_turn, std::memory_order_relaxed);
+  impl_->interleave_queries.store(knobs.interleave_queries, std::memory_order_relaxed);
   // The ring must hold a chunk of 64 G2 points in each half (host_resident's smallest).
   if (impl_->where == residency::host)
     impl_->ring_bytes.store(std::max<size_t>(knobs.ring_bytes, size_t(gpu_min_ring_bytes)),
@@ -826,6 +940,7 @@ gpu_memory_knobs device_parameters::memory_knobs() const {
   k.gather_points = impl_->gather_points.load(std::memory_order_relaxed);
   k.ring_bytes = impl_->ring_bytes.load(std::memory_order_relaxed);
   k.abc_in_turn = impl_->abc_in_turn.load(std::memory_order_relaxed);
+  k.interleave_queries = impl_->interleave_queries.load(std::memory_order_relaxed);
   return k;
 }
 

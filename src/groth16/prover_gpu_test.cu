@@ -160,22 +160,33 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
     ASSERT_TRUE(ok.ok());
     EXPECT_TRUE(*ok) << what;
     // a, b, c in turn through two domain buffers (gpu_memory_knobs::abc_in_turn), with the
-    // parameters on the device and streamed from host memory through the smallest ring.
-    auto hp = gpu::device_parameters::host_resident(f.params, 0, kSmallestRing);
-    ASSERT_TRUE(hp.ok()) << hp.error().to_string();
-    for (gpu::device_parameters* where : {dp.get(), hp->get()}) {
-      gpu_memory_knobs in_turn = where->memory_knobs();
-      in_turn.abc_in_turn = true;
-      where->set_memory_knobs(in_turn);
-      EXPECT_TRUE(where->memory_knobs().abc_in_turn);
-      auto turned = start_and_finalize(where->vk(), r, s, nullptr, [&](prover_timings* tm) {
-        return gpu::start(*where, *prog, witness_only, pool(), tm);
+    // parameters on the device; and streamed from host memory through the smallest ring (two
+    // slots) and a ring of eight slots of 128 G1 points, each query after the last or H, L and A
+    // interleaved (interleave_queries), a, b, c in turn or not.
+    const auto prove_with = [&](gpu::device_parameters& where, bool in_turn, bool interleave,
+                                const std::string& how) {
+      gpu_memory_knobs k = where.memory_knobs();
+      k.abc_in_turn = in_turn;
+      k.interleave_queries = interleave;
+      where.set_memory_knobs(k);
+      EXPECT_EQ(where.memory_knobs(), k) << how;
+      auto got = start_and_finalize(where.vk(), r, s, nullptr, [&](prover_timings* tm) {
+        return gpu::start(where, *prog, witness_only, pool(), tm);
       });
-      ASSERT_TRUE(turned.ok()) << what << ": " << turned.error().to_string();
-      EXPECT_EQ(encode_proof(*turned), encode_proof(*host))
-          << what << ", a, b, c in turn, " << (where == dp.get() ? "device" : "host") << " residency";
-      in_turn.abc_in_turn = false;
-      where->set_memory_knobs(in_turn);
+      ASSERT_TRUE(got.ok()) << what << ", " << how << ": " << got.error().to_string();
+      EXPECT_EQ(encode_proof(*got), encode_proof(*host)) << what << ", " << how;
+    };
+    prove_with(*dp, true, false, "a, b, c in turn, device residency");
+    for (size_t ring : {kSmallestRing, 8 * (kSmallestRing / 2)}) {
+      auto hp = gpu::device_parameters::host_resident(f.params, 0, ring);
+      ASSERT_TRUE(hp.ok()) << hp.error().to_string();
+      for (bool in_turn : {false, true}) {
+        for (bool interleave : {false, true}) {
+          prove_with(**hp, in_turn, interleave,
+                     "host residency, ring " + std::to_string(ring) +
+                         (in_turn ? ", a, b, c in turn" : "") + (interleave ? ", interleaved" : ""));
+        }
+      }
     }
     if (rows != 64) continue;
     // Misuse: a, b, c given as well; a program for another witness.

@@ -178,30 +178,32 @@ __global__ void chunk_owner_kernel(const uint32_t* chunks, const uint32_t* offse
 }
 
 /// Per bucket slot t (window t >> (c − 1)): where its partial sums are (msm_gpu_plan.hpp), as
-/// counts[t] slots from offset[t] in the group's slot array; an empty bucket is set to infinity,
-/// unless the pass adds to the buckets (`add`: they hold earlier chunks' sums).
+/// counts[t] slots from offset[t] in the group's slot array; an empty bucket is set to infinity.
 template <class X>
 __global__ void plan_kernel(const uint32_t* start, const uint32_t* end, size_t buckets, unsigned c,
                             uint32_t entries, uint32_t range, uint32_t ranges, uint32_t* counts,
-                            uint32_t* offset, X* bucket_sums, bool add) {
+                            uint32_t* offset, X* bucket_sums) {
   const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= buckets) return;
   const bucket_partials p = locate_partials(start[t], end[t], entries, range);
   counts[t] = p.count;
   offset[t] = uint32_t((t >> (c - 1)) * 2 * ranges + p.first);
-  if (!add && end[t] <= start[t]) bucket_sums[t] = X::infinity();
+  if (end[t] <= start[t]) bucket_sums[t] = X::infinity();
 }
 
-/// Writes a finished bucket sum: replaces the bucket, or (`add`) adds to what it holds.
+/// sums[t] += chunk[t] for t < n: a streamed MSM's chunk, summed into its own bucket array by
+/// the pass, added to the buckets kept across chunks. A kernel of its own: the addition of two
+/// XYZZ points inside the accumulation's loop cost it registers and occupancy (twice the time
+/// of 2^27-term G1 MSMs, the first try).
 template <class X>
-__device__ __forceinline__ void put_bucket(X& bucket, const X& sum, bool add) {
-  if (add) {
-    X b = bucket;
-    b.add(sum);
-    bucket = b;
-  } else {
-    bucket = sum;
-  }
+__global__ void add_buckets_kernel(X* sums, const X* chunk, size_t n) {
+  const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= n) return;
+  const X c = chunk[t];
+  if (c.is_infinity()) return;
+  X s = sums[t];
+  s.add(c);
+  sums[t] = s;
 }
 
 /// One thread per range of `range` sorted entries of one window (g·ranges threads): interior
@@ -209,7 +211,7 @@ __device__ __forceinline__ void put_bucket(X& bucket, const X& sum, bool add) {
 template <class A, class X>
 __global__ void accumulate_kernel(const A* bases, const uint32_t* keys, const uint32_t* vals,
                                   uint32_t n, unsigned g, uint32_t range, uint32_t ranges,
-                                  unsigned c, X* slots, X* bucket_sums, bool add) {
+                                  unsigned c, X* slots, X* bucket_sums) {
   const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= size_t(g) * ranges) return;
   const size_t gw = t / ranges;
@@ -229,7 +231,7 @@ __global__ void accumulate_kernel(const A* bases, const uint32_t* keys, const ui
       },
       [&](const IX& acc) { slot[0] = from_inner<X>(acc); },
       [&](const IX& acc) { slot[1] = from_inner<X>(acc); },
-      [&](uint32_t key, const IX& acc) { put_bucket(window[key - 1], from_inner<X>(acc), add); });
+      [&](uint32_t key, const IX& acc) { window[key - 1] = from_inner<X>(acc); });
 }
 
 /// next[t]: bucket t's chunk count after one more merge level — ⌈cur[t]/MERGE_FAN⌉ when it has
@@ -263,12 +265,12 @@ __global__ void merge_kernel(const X* in, const uint32_t* in_cnt, const uint32_t
 /// interior buckets are already in `out`; one with more partial sums waits for a merge level.
 template <class X>
 __global__ void bucket_kernel(const X* partial, const uint32_t* chunks, const uint32_t* offset,
-                              size_t buckets, X* out, bool add) {
+                              size_t buckets, X* out) {
   const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= buckets || chunks[t] == 0 || chunks[t] > MERGE_FAN) return;
   X acc = X::infinity();
   for (uint32_t j = 0, o = offset[t]; j < chunks[t]; ++j) acc.add(partial[o + j]);
-  put_bucket(out[t], acc, add);
+  out[t] = acc;
 }
 
 /// Segment s of window gw covers bucket values [lo, lo + L) (L = 2^((c − 1) − per_window_lg),
@@ -429,10 +431,8 @@ class pass_scratch {
   }
 
   /// Windows [w0, w0 + g) (g ≤ the plan's group) of Σ scalars[i]·bases[i], i < n ≤ max_n, into
-  /// `buckets` (g·2^(c−1) of them, window w0's first): replacing them, or (`add`) adding to
-  /// the sums they hold.
-  void run(const A* bases, const fr_d* scalars, size_t n, unsigned w0, unsigned g, X* buckets,
-           bool add) {
+  /// `buckets` (g·2^(c−1) of them, window w0's first; an empty bucket is left at infinity).
+  void run(const A* bases, const fr_d* scalars, size_t n, unsigned w0, unsigned g, X* buckets) {
     if (n > max_n_ || g > plan_.group) {
       precondition_failed(__func__, "%zu terms, %u windows: the scratch holds %zu, %u", n, g,
                           max_n_, plan_.group);
@@ -465,12 +465,11 @@ class pass_scratch {
     CUZK_CUDA_LAUNCH_OK();
     plan_kernel<X><<<blocks_for(nb, 256), 256, 0, st>>>(start_.data(), end_.data(), nb, c,
                                                         uint32_t(n), range, ranges,
-                                                        chunks_.data(), offset_.data(), buckets,
-                                                        add);
+                                                        chunks_.data(), offset_.data(), buckets);
     CUZK_CUDA_LAUNCH_OK();
     accumulate_kernel<A, X><<<blocks_for(size_t(g) * ranges, 128), 128, 0, st>>>(
         bases, keys_s_.data(), vals_s_.data(), uint32_t(n), g, range, ranges, c, partial_.data(),
-        buckets, add);
+        buckets);
     CUZK_CUDA_LAUNCH_OK();
     // Every level sums the buckets with at most MERGE_FAN partial sums into the bucket array and
     // merges the others' MERGE_FAN at a time (a heavy bucket as a tree); m bounds every count.
@@ -485,7 +484,7 @@ class pass_scratch {
     uint32_t* off2 = offset2_.data();
     const size_t nout_max = merged_bound(size_t(g) * 2 * ranges);
     for (size_t m = 2 * size_t(ranges);; m = (m + MERGE_FAN - 1) / MERGE_FAN) {
-      bucket_kernel<X><<<blocks_for(nb, 128), 128, 0, st>>>(in, cnt, off, nb, buckets, add);
+      bucket_kernel<X><<<blocks_for(nb, 128), 128, 0, st>>>(in, cnt, off, nb, buckets);
       CUZK_CUDA_LAUNCH_OK();
       if (m <= MERGE_FAN) break;
       next_chunks_kernel<<<blocks_for(nb, 256), 256, 0, st>>>(cnt, nb, cnt2);
@@ -580,7 +579,7 @@ typename group_t<G>::jacobian msm_device_impl(const G* d_bases_h, const ff::fr_t
   window_sums.reserve(nwin);
   for (unsigned w0 = 0; w0 < nwin; w0 += plan.group) {
     const unsigned g = std::min(plan.group, nwin - w0);
-    pass.run(bases, scalars, n, w0, g, buckets.data(), false);
+    pass.run(bases, scalars, n, w0, g, buckets.data());
     for (const auto& s : pass.reduce(buckets.data(), g)) window_sums.push_back(s);
   }
   return combine_windows<G>(window_sums, c);
@@ -658,6 +657,7 @@ struct msm_accumulator<Affine>::impl {
         plan(a),
         max_chunk(max_chunk),
         buckets(size_t(a.windows) << (a.c - 1)),
+        chunk_buckets(size_t(a.groups.group) << (a.c - 1)),
         pass(std::max<size_t>(max_chunk, 1), a.c, a.groups, a.windows, s) {
     buckets.zero(s);  // XYZZ with ZZ = 0: infinity
   }
@@ -665,7 +665,8 @@ struct msm_accumulator<Affine>::impl {
   const stream& strm;
   accumulator_plan plan;
   size_t max_chunk;
-  device_buffer<X> buckets;
+  device_buffer<X> buckets;        ///< every window's, across the chunks
+  device_buffer<X> chunk_buckets;  ///< one group of windows of the chunk being added
   pass_scratch<Affine> pass;
 };
 
@@ -704,7 +705,11 @@ void msm_accumulator<Affine>::add(const Affine* d_bases, const ff::fr_t* d_scala
   const unsigned c = m.plan.c, group = m.plan.groups.group;
   for (unsigned w0 = 0; w0 < m.plan.windows; w0 += group) {
     const unsigned g = std::min(group, m.plan.windows - w0);
-    m.pass.run(bases, scalars, n, w0, g, m.buckets.data() + (size_t(w0) << (c - 1)), true);
+    m.pass.run(bases, scalars, n, w0, g, m.chunk_buckets.data());
+    const size_t nb = size_t(g) << (c - 1);
+    add_buckets_kernel<typename group_t<Affine>::X><<<blocks_for(nb, 128), 128, 0, m.strm.get()>>>(
+        m.buckets.data() + (size_t(w0) << (c - 1)), m.chunk_buckets.data(), nb);
+    CUZK_CUDA_LAUNCH_OK();
   }
 }
 

@@ -216,12 +216,13 @@ inline accumulator_plan plan_accumulator(size_t total, size_t max_chunk, size_t 
 }
 
 /// Device bytes an msm_accumulator holds from construction to destruction: every window's
-/// buckets and the pass over a chunk of max_chunk terms, reducing every window at the end.
+/// buckets, one group's buckets of the chunk being added, and the pass over a chunk of max_chunk
+/// terms, reducing every window at the end.
 inline size_t msm_accumulator_bytes(size_t total, size_t max_chunk, size_t xyzz_bytes,
                                     size_t group_bytes = GROUP_BYTES) {
   if (total == 0 || max_chunk == 0) return 0;
   const accumulator_plan a = plan_accumulator(total, max_chunk, xyzz_bytes, group_bytes);
-  return xyzz_bytes * a.windows * (size_t(1) << (a.c - 1)) +
+  return xyzz_bytes * (a.windows + a.groups.group) * (size_t(1) << (a.c - 1)) +
          pass_scratch_bytes(max_chunk, a.c, a.groups, xyzz_bytes, a.windows);
 }
 

@@ -143,6 +143,7 @@ std::string gpu_plan_table(const std::vector<gpu_circuit_shape>& shapes,
           cell += ", MSM groups " + gib_text(plan->knobs.msm_group_bytes);
         if (!plan->knobs.abc_on_device) cell += ", abc on host";
         if (plan->knobs.abc_in_turn) cell += ", abc in turn";
+        if (plan->knobs.interleave_queries) cell += ", interleaved";
         cell += ", " + gib_text(plan->device_peak_bytes);
       }
       t += " " + cell + " |";
