@@ -51,8 +51,7 @@ uint64_t split_msm_bytes(uint64_t count, uint64_t point, uint64_t xyzz, uint64_t
   }
   const uint64_t chunk_bounds = 4 * ((count + per - 1) / per + 1);
   return chunk_bounds + piece * (point + fr_bytes) +
-         msm::gpu::msm_accumulator_bytes(count, piece, xyzz,
-                                         gpu_others_group_bytes(k.msm_group_bytes)) +
+         msm::gpu::msm_accumulator_bytes(count, piece, xyzz, k.msm_group_bytes) +
          msm::gpu::batch_add_scratch_bytes(span, xyzz);
 }
 
@@ -117,8 +116,7 @@ gpu_proof_memory gpu_proof_bytes(const query_sizes& q, gpu_residency where, bool
       if (count == 0) return uint64_t(0);
       const uint64_t piece = std::min({per(g1_bytes), k.gather_points, count});
       return 4 * ((count + per(g1_bytes) - 1) / per(g1_bytes) + 1) + piece * (g1_bytes + fr_bytes) +
-             msm::gpu::msm_accumulator_bytes(count, piece, g1_xyzz,
-                                             gpu_others_group_bytes(k.msm_group_bytes));
+             msm::gpu::msm_accumulator_bytes(count, piece, g1_xyzz, k.msm_group_bytes);
     };
     const uint64_t batch = std::max(
         msm::gpu::batch_add_scratch_bytes(std::min<uint64_t>(n_aux, per(g1_bytes)), g1_xyzz),

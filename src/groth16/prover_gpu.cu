@@ -545,9 +545,7 @@ struct split_stream {
       CUZK_CUDA_LAUNCH_OK();
       d_bounds.download(bounds.data(), chunks + 1, run.strm);
     }
-    msm::msm_config cfg = run.msm_cfg;
-    cfg.device_group_bytes = gpu_others_group_bytes(cfg.device_group_bytes);
-    others.emplace(run.ctx, run.strm, sp.num_other, piece, cfg);
+    others.emplace(run.ctx, run.strm, sp.num_other, piece, run.msm_cfg);
     gb = device_buffer<G>(piece);
     gs = device_buffer<fr_t>(piece);
   }

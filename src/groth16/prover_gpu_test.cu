@@ -161,7 +161,7 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
     EXPECT_TRUE(*ok) << what;
     // a, b, c in turn through two domain buffers (gpu_memory_knobs::abc_in_turn), with the
     // parameters on the device; and streamed from host memory through the smallest ring (two
-    // slots) and a ring of four slots of 256 G1 points, each query after the last or H, L and A
+    // slots) and a ring of eight slots of 128 G1 points, each query after the last or H, L and A
     // interleaved (interleave_queries), a, b, c in turn or not.
     const auto prove_with = [&](gpu::device_parameters& where, bool in_turn, bool interleave,
                                 const std::string& how) {
@@ -177,7 +177,7 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
       EXPECT_EQ(encode_proof(*got), encode_proof(*host)) << what << ", " << how;
     };
     prove_with(*dp, true, false, "a, b, c in turn, device residency");
-    for (size_t ring : {kSmallestRing, 4 * (kSmallestRing / 2)}) {
+    for (size_t ring : {kSmallestRing, 8 * (kSmallestRing / 2)}) {
       auto hp = gpu::device_parameters::host_resident(f.params, 0, ring);
       ASSERT_TRUE(hp.ok()) << hp.error().to_string();
       for (bool in_turn : {false, true}) {
