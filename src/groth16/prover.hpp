@@ -32,6 +32,9 @@ struct prover_timings {
   double ntt_a = 0, ntt_b = 0, ntt_c = 0;  ///< (upload +) iFFT + coset FFT of a, b, c
   double h_compute = 0;  ///< a·b − c, ·Z^-1, inverse coset FFT, truncation to m − 1
   double split = 0;      ///< 0/1/other classification of aux (for L, A, B)
+  /// The MSMs. With H's, L's and A's chunks interleaved (gpu_memory_knobs::interleave_queries)
+  /// msm_h is the three together and msm_l, msm_a are 0; with a, b, c in turn (abc_in_turn) abc
+  /// is a's evaluation and b's and c's count with their transforms.
   double msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0;
   /// Parameters kept in host memory (GPU, host residency): the query bytes streamed to the
   /// device during the MSMs, and the copy engine's time moving them (their rate is
