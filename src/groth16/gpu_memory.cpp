@@ -45,9 +45,9 @@ uint64_t split_msm_bytes(uint64_t count, uint64_t point, uint64_t xyzz, uint64_t
   const uint64_t span = per ? std::min(count, per) : count;
   const uint64_t piece = std::min(span, k.gather_points);
   if (per == 0) {
-    return std::max(msm::gpu::batch_add_scratch_bytes(span, xyzz),
-                    piece * (point + fr_bytes) +
-                        msm::gpu::msm_scratch_bytes(piece, xyzz, k.msm_group_bytes));
+    return std::max(
+        msm::gpu::batch_add_scratch_bytes(span, xyzz),
+        piece * (point + fr_bytes) + msm::gpu::msm_scratch_bytes(piece, xyzz, k.msm_group_bytes));
   }
   const uint64_t chunk_bounds = 4 * ((count + per - 1) / per + 1);
   return chunk_bounds + piece * (point + fr_bytes) +
@@ -154,8 +154,7 @@ gpu_plan make_plan(const gpu_plan_request& r, gpu_residency where, unsigned lane
                    gpu_memory_knobs k) {
   k.abc_on_device = k.abc_on_device && r.witness_on_device;
   k.abc_in_turn = k.abc_in_turn && k.abc_on_device;
-  k.interleave_queries =
-      k.interleave_queries && k.abc_on_device && where == gpu_residency::host;
+  k.interleave_queries = k.interleave_queries && k.abc_on_device && where == gpu_residency::host;
   gpu_plan p;
   p.residency = where;
   p.lanes = lanes;
@@ -289,7 +288,9 @@ std::string gpu_plan::to_json() const {
                 (unsigned long long)streamed_bytes, (unsigned long long)knobs.msm_group_bytes,
                 (unsigned long long)knobs.gather_points,
                 (unsigned long long)(residency == gpu_residency::host ? knobs.ring_bytes : 0),
-                !knobs.abc_on_device ? "host" : knobs.abc_in_turn ? "device in turn" : "device",
+                !knobs.abc_on_device ? "host"
+                : knobs.abc_in_turn  ? "device in turn"
+                                     : "device",
                 knobs.interleave_queries ? "true" : "false");
   return buf;
 }

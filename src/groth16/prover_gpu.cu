@@ -505,8 +505,8 @@ void for_each_chunk(const run_t& run, ring_t& ring, size_t qi, F&& f) {
   for (size_t k = 0; k < ring.queries[qi].chunks; ++k) {
     ring.consume_next(run, [&](const ring_t::chunk_t& c, const void* d) {
       if (c.query != qi || c.k != k) {
-        precondition_failed(__func__, "chunk %zu of query %zu is scheduled, %zu of %zu wanted",
-                            c.k, c.query, k, qi);
+        precondition_failed(__func__, "chunk %zu of query %zu is scheduled, %zu of %zu wanted", c.k,
+                            c.query, k, qi);
       }
       f(k, static_cast<const G*>(d), k * ring.queries[qi].per, c.bytes / sizeof(G));
     });

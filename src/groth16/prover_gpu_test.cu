@@ -184,7 +184,8 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
         for (bool interleave : {false, true}) {
           prove_with(**hp, in_turn, interleave,
                      "host residency, ring " + std::to_string(ring) +
-                         (in_turn ? ", a, b, c in turn" : "") + (interleave ? ", interleaved" : ""));
+                         (in_turn ? ", a, b, c in turn" : "") +
+                         (interleave ? ", interleaved" : ""));
         }
       }
     }

@@ -421,12 +421,12 @@ class pass_scratch {
         partial2_(merged_bound(size_t(plan.group) * 2 * plan.ranges)),
         owner_(partial2_.size()) {
     cudaStream_t st = strm.get();
-    CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes_, keys_.data(),
-                                                 keys_s_.data(), vals_.data(), vals_s_.data(),
-                                                 int(max_n), 0, int(c), st));
+    CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes_, keys_.data(), keys_s_.data(),
+                                                 vals_.data(), vals_s_.data(), int(max_n), 0,
+                                                 int(c), st));
     temp_ = device_buffer<uint8_t>(temp_bytes_);
-    CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes_, chunks_.data(),
-                                               offset_.data(), int(plan.group * per_window_), st));
+    CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes_, chunks_.data(), offset_.data(),
+                                               int(plan.group * per_window_), st));
     scan_temp_ = device_buffer<uint8_t>(scan_bytes_);
   }
 
@@ -444,18 +444,18 @@ class pass_scratch {
                                                       vals_.data());
     CUZK_CUDA_LAUNCH_OK();
     size_t sort_bytes = 0;
-    CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys_.data(),
-                                                 keys_s_.data(), vals_.data(), vals_s_.data(),
-                                                 int(n), 0, int(c), st));
+    CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys_.data(), keys_s_.data(),
+                                                 vals_.data(), vals_s_.data(), int(n), 0, int(c),
+                                                 st));
     if (sort_bytes > temp_bytes_) {
-      precondition_failed(__func__, "a sort of %zu pairs needs %zu bytes, %zu held", n,
-                          sort_bytes, temp_bytes_);
+      precondition_failed(__func__, "a sort of %zu pairs needs %zu bytes, %zu held", n, sort_bytes,
+                          temp_bytes_);
     }
     for (unsigned gw = 0; gw < g; ++gw) {
       size_t tb = sort_bytes;
-      CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(
-          temp_.data(), tb, keys_.data() + gw * n, keys_s_.data() + gw * n, vals_.data() + gw * n,
-          vals_s_.data() + gw * n, int(n), 0, int(c), st));
+      CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(temp_.data(), tb, keys_.data() + gw * n,
+                                                   keys_s_.data() + gw * n, vals_.data() + gw * n,
+                                                   vals_s_.data() + gw * n, int(n), 0, int(c), st));
     }
     const size_t nb = g * per_window_;
     CUZK_CUDA_OK(cudaMemsetAsync(start_.data(), 0, nb * sizeof(uint32_t), st));
@@ -464,8 +464,8 @@ class pass_scratch {
                                                           end_.data(), c);
     CUZK_CUDA_LAUNCH_OK();
     plan_kernel<X><<<blocks_for(nb, 256), 256, 0, st>>>(start_.data(), end_.data(), nb, c,
-                                                        uint32_t(n), range, ranges,
-                                                        chunks_.data(), offset_.data(), buckets);
+                                                        uint32_t(n), range, ranges, chunks_.data(),
+                                                        offset_.data(), buckets);
     CUZK_CUDA_LAUNCH_OK();
     accumulate_kernel<A, X><<<blocks_for(size_t(g) * ranges, 128), 128, 0, st>>>(
         bases, keys_s_.data(), vals_s_.data(), uint32_t(n), g, range, ranges, c, partial_.data(),
@@ -510,8 +510,7 @@ class pass_scratch {
   std::vector<typename group_t<G>::host_xyzz> reduce(const X* buckets, unsigned windows) {
     cudaStream_t st = strm_.get();
     const size_t ns = size_t(windows) << seg_lg_;
-    segment_kernel<X><<<blocks_for(ns, 128), 128, 0, st>>>(buckets, ns, c_, seg_lg_,
-                                                           segs_.data());
+    segment_kernel<X><<<blocks_for(ns, 128), 128, 0, st>>>(buckets, ns, c_, seg_lg_, segs_.data());
     CUZK_CUDA_LAUNCH_OK();
     constexpr unsigned T = SUM_THREADS<X>;
     const size_t nsums = ns / seg_chunk_;
