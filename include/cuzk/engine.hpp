@@ -291,6 +291,7 @@ struct engine_status {
 struct timeline_event {
   std::string lane;  ///< "synthesis 0", "gpu 0", "gpu 0.1" (a GPU's second lane), "cpu"
   std::string job_id;
+  std::string tenant;  ///< the job's tenant; empty for a preload's load
   proof_kind kind{};
   int partition = -1;  ///< -1 for job-wide phases (prepare, verify)
   /// "prepare", "compile" (a circuit's a, b, c plan), "load", "synthesis", "prove",

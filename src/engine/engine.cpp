@@ -882,16 +882,18 @@ class engine_impl final : public proving_engine {
   timeline_event& record_locked(const std::string& lane, const job& j, int partition,
                                 const char* phase, clock_type::time_point t0,
                                 clock_type::time_point t1) {
-    return record_locked(lane, j.id, j.kind, partition, phase, t0, t1);
+    return record_locked(lane, j.id, j.tenant->name, j.kind, partition, phase, t0, t1);
   }
 
-  timeline_event& record_locked(const std::string& lane, const std::string& job_id, proof_kind kind,
-                                int partition, const char* phase, clock_type::time_point t0,
+  timeline_event& record_locked(const std::string& lane, const std::string& job_id,
+                                const std::string& tenant, proof_kind kind, int partition,
+                                const char* phase, clock_type::time_point t0,
                                 clock_type::time_point t1) {
     if (events_.size() >= MAX_EVENTS) events_.pop_front();
     timeline_event e;
     e.lane = lane;
     e.job_id = job_id;
+    e.tenant = tenant;
     e.kind = kind;
     e.partition = partition;
     e.phase = phase;
@@ -1109,9 +1111,9 @@ class engine_impl final : public proving_engine {
     });
     lk.lock();
     // The load on the worker's lane (the gap before its first prove), failed or not.
-    timeline_event& ev =
-        record_locked(wk.name, owner ? owner->id : std::string(), owner ? owner->kind : kind_of(c),
-                      -1, "load", t0, clock_type::now());
+    timeline_event& ev = record_locked(
+        wk.name, owner ? owner->id : std::string(), owner ? owner->tenant->name : std::string(),
+        owner ? owner->kind : kind_of(c), -1, "load", t0, clock_type::now());
     ev.circuit_id = c.id;
     ev.bytes = bytes;
     if (!backend) {

@@ -16,6 +16,7 @@
 #include <deque>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -362,27 +363,49 @@ status run_daemon(const daemon_options& opt) {
           return httplib::Server::HandlerResponse::Handled;
         });
     engine::proving_engine* e = eng->get();
+    // Whose jobs a status request may see: every tenant's without tokens or with an operator's
+    // token, else its own tenant's (null: all). A token gone by a reload between the check
+    // above and here sees no tenant's.
+    const auto viewer = [&tokens](const httplib::Request& req) -> std::optional<std::string> {
+      const std::shared_ptr<const token_table> t = tokens.get();
+      if (!t) return std::nullopt;
+      const std::string authorization = req.get_header_value("Authorization");
+      const auto token = bearer_token(authorization);  // a view into `authorization`
+      const token_entry* entry = token ? t->find(*token) : nullptr;
+      if (entry == nullptr) return std::string("\n");  // no tenant is named so
+      if (entry->all_tenants) return std::nullopt;
+      return entry->tenant;
+    };
     // For load balancers: 200 while serving, 503 once draining (as grpc.health.v1 says).
     http->Get("/healthz", [&serving](const httplib::Request&, httplib::Response& res) {
       res.status = serving ? 200 : 503;
       res.set_header("Cache-Control", "no-store");
       res.set_content(serving ? "serving\n" : "draining\n", "text/plain; charset=utf-8");
     });
-    http->Get("/status", [e, &serving](const httplib::Request&, httplib::Response& res) {
-      res.set_content(status_json(e->status(), serving, current_rss_bytes()), "application/json");
-    });
-    http->Get("/timeline.json", [e, &serving](const httplib::Request& req, httplib::Response& res) {
-      const engine::engine_status st = e->status();
-      auto since = parse_since(req.get_param_value("since"), st.uptime_seconds);
-      if (!since) {
-        res.status = 400;
-        res.set_content(since.error().message() + "\n", "text/plain; charset=utf-8");
-        return;
-      }
-      res.set_header("Cache-Control", "no-store");
-      res.set_content(timeline_json(e->timeline(*since), st, serving, current_rss_bytes(), *since),
-                      "application/json");
-    });
+    http->Get("/status",
+              [e, &serving, viewer](const httplib::Request& req, httplib::Response& res) {
+                const auto who = viewer(req);
+                engine::engine_status st = e->status();
+                if (who) st = visible_to(std::move(st), *who);
+                res.set_content(status_json(st, serving, current_rss_bytes()), "application/json");
+              });
+    http->Get("/timeline.json",
+              [e, &serving, viewer](const httplib::Request& req, httplib::Response& res) {
+                const auto who = viewer(req);
+                engine::engine_status st = e->status();
+                if (who) st = visible_to(std::move(st), *who);
+                auto since = parse_since(req.get_param_value("since"), st.uptime_seconds);
+                if (!since) {
+                  res.status = 400;
+                  res.set_content(since.error().message() + "\n", "text/plain; charset=utf-8");
+                  return;
+                }
+                res.set_header("Cache-Control", "no-store");
+                std::vector<engine::timeline_event> events = e->timeline(*since);
+                if (who) events = visible_to(std::move(events), *who);
+                res.set_content(timeline_json(events, st, serving, current_rss_bytes(), *since),
+                                "application/json");
+              });
     http->Get("/", [](const httplib::Request&, httplib::Response& res) {
       res.set_content(reinterpret_cast<const char*>(pipeline_page_html), sizeof pipeline_page_html,
                       "text/html; charset=utf-8");

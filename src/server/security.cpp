@@ -133,9 +133,9 @@ result<token_table> token_table::parse(std::string_view text) {
     const auto words = words_of(line);
     if (words.empty()) continue;
     const std::string where = "tokens file line " + std::to_string(line_no) + ": ";
-    if (words.size() < 2 || words.size() > 3)
+    if (words.size() < 2 || words.size() > 4)
       return status(status_code::invalid_argument,
-                    where + "expected TENANT TOKEN or TENANT TOKEN readonly");
+                    where + "expected TENANT TOKEN [readonly] [operator]");
     const std::string_view tenant = words[0], token = words[1];
     if (tenant.size() > MAX_TENANT_CHARS ||
         !std::all_of(tenant.begin(), tenant.end(), is_tenant_char))
@@ -147,12 +147,16 @@ result<token_table> token_table::parse(std::string_view text) {
     if (!std::all_of(token.begin(), token.end(), [](char c) { return c > ' ' && c < 127; }))
       return status(status_code::invalid_argument,
                     where + "a token is printable ASCII without spaces");
-    if (words.size() == 3 && words[2] != "readonly")
-      return status(status_code::invalid_argument, where + "the third word may only be readonly");
     token_entry e;
+    for (size_t w = 2; w < words.size(); ++w) {
+      bool& flag = words[w] == "readonly" ? e.read_only : e.all_tenants;
+      if ((words[w] != "readonly" && words[w] != "operator") || flag)
+        return status(status_code::invalid_argument,
+                      where + "after the token only the words readonly and operator, each once");
+      flag = true;
+    }
     e.tenant = std::string(tenant);
     e.token_sha256 = sha256_of(token);
-    e.read_only = words.size() == 3;
     for (const auto& other : t.entries_) {
       if (other.token_sha256 == e.token_sha256)
         return status(status_code::invalid_argument,

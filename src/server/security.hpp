@@ -35,12 +35,15 @@ struct token_entry {
   std::string tenant;
   std::array<uint8_t, 32> token_sha256{};  ///< only the digest is kept in memory
   bool read_only = false;
+  /// An `operator` token: the status listener shows it every tenant's jobs (any other token sees
+  /// its own tenant's; the others' show as busy lanes without ids).
+  bool all_tenants = false;
 };
 
-/// daemon.auth_tokens_file: lines `TENANT TOKEN` or `TENANT TOKEN readonly`; `#` starts a
-/// comment, blank lines are skipped. A tenant is 1 to 64 of [A-Za-z0-9._-] and may hold several
-/// tokens (rotation); a token is 16 to 512 printable ASCII characters without spaces and appears
-/// once. Errors name the line number, never the token.
+/// daemon.auth_tokens_file: lines `TENANT TOKEN`, then optionally the words `readonly` and
+/// `operator` (each once, either order); `#` starts a comment, blank lines are skipped. A tenant is
+/// 1 to 64 of [A-Za-z0-9._-] and may hold several tokens (rotation); a token is 16 to 512 printable
+/// ASCII characters without spaces and appears once. Errors name the line number, never the token.
 class token_table {
  public:
   static result<token_table> parse(std::string_view text);

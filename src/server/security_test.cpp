@@ -80,6 +80,30 @@ TEST(token_table, parses_tenants_tokens_and_readonly) {
   EXPECT_EQ(empty->size(), 0u);
 }
 
+TEST(token_table, operator_tokens_see_every_tenant) {
+  auto t = token_table::parse(
+      "ops   operator-token-000001 operator\n"
+      "graf  grafana-token-0000001 operator readonly\n"
+      "alice alice-token-000000001 readonly\n");
+  ASSERT_TRUE(t.ok()) << t.error().to_string();
+  const token_entry* ops = t->find("operator-token-000001");
+  ASSERT_NE(ops, nullptr);
+  EXPECT_TRUE(ops->all_tenants);
+  EXPECT_FALSE(ops->read_only);
+  const token_entry* graf = t->find("grafana-token-0000001");
+  ASSERT_NE(graf, nullptr);
+  EXPECT_TRUE(graf->all_tenants);
+  EXPECT_TRUE(graf->read_only);
+  const token_entry* alice = t->find("alice-token-000000001");
+  ASSERT_NE(alice, nullptr);
+  EXPECT_FALSE(alice->all_tenants);
+  for (const char* flags : {" operator operator", " readonly readonly", " admin", " operator x"}) {
+    auto bad = token_table::parse(std::string("ops operator-token-000001") + flags + "\n");
+    ASSERT_FALSE(bad.ok()) << flags;
+    EXPECT_NE(bad.error().message().find("line 1"), std::string::npos);
+  }
+}
+
 TEST(token_table, bad_lines_name_the_line_never_the_token) {
   const std::string secret = "s3cret-s3cret-s3cret";
   for (const std::string& text : std::vector<std::string>{

@@ -166,6 +166,33 @@ std::string status_json(const engine::engine_status& st, bool serving, uint64_t 
   return o;
 }
 
+engine::engine_status visible_to(engine::engine_status st, const std::string& tenant) {
+  std::erase_if(st.jobs, [&](const engine::job_summary& j) { return j.tenant != tenant; });
+  std::erase_if(st.tenants, [&](const engine::tenant_status& t) { return t.name != tenant; });
+  for (auto& w : st.workers) {
+    w.current_job.clear();
+    for (auto& lane : w.lanes) {
+      if (lane.current_tenant != tenant) {
+        lane.current_job.clear();
+        lane.current_tenant.clear();
+      }
+      if (w.current_job.empty()) w.current_job = lane.current_job;
+    }
+  }
+  return st;
+}
+
+std::vector<engine::timeline_event> visible_to(std::vector<engine::timeline_event> events,
+                                               const std::string& tenant) {
+  for (auto& e : events) {
+    if (e.tenant != tenant) {
+      e.job_id.clear();
+      e.tenant.clear();
+    }
+  }
+  return events;
+}
+
 std::string timeline_json(const std::vector<engine::timeline_event>& events,
                           const engine::engine_status& st, bool serving, uint64_t rss_bytes,
                           double since) {

@@ -18,6 +18,14 @@ namespace cuzk::server {
 /// byte that is not part of a well-formed UTF-8 sequence replaced by \ufffd.
 std::string json_escape(std::string_view s);
 
+/// What the status listener shows a caller of `tenant` when the daemon has tokens and the
+/// caller's is not an operator's (token_entry::all_tenants): the other tenants' jobs leave the
+/// job list and the tenant list, and their ids go from the lanes and the timeline (their phases
+/// stay, without id: the GPU shows busy), as GetStatus hides them over gRPC.
+engine::engine_status visible_to(engine::engine_status st, const std::string& tenant);
+std::vector<engine::timeline_event> visible_to(std::vector<engine::timeline_event> events,
+                                               const std::string& tenant);
+
 /// GET /status: serving, uptime, counts, memory, workers (busy seconds), parameters, jobs.
 std::string status_json(const engine::engine_status& st, bool serving, uint64_t rss_bytes);
 

@@ -106,6 +106,49 @@ TEST(timeline_json, parses_with_any_request_id_and_lists_every_lane) {
   EXPECT_EQ(st["srs"][0]["circuit_id"], "porep-2k");
 }
 
+// A tenant's view on the status listener: its own jobs with their ids; another tenant's leave the
+// job and tenant lists and keep their phases and busy lanes without ids.
+TEST(visible_to, hides_other_tenants_jobs) {
+  engine::engine_status st = sample_status("alice-job");  // the cpu lane: tenant "local"
+  st.workers[0].lanes[0].current_tenant = "alice";
+  st.workers[1].lanes[1].current_tenant = "bob";
+  st.jobs[0].tenant = "alice";
+  engine::job_summary bobs = st.jobs[0];
+  bobs.job_id = "gpu-job";
+  bobs.tenant = "bob";
+  st.jobs.push_back(bobs);
+  st.tenants = {{"alice", 1, 0, 1, 0}, {"bob", 1, 0, 1, 0}};
+  const engine::engine_status a = visible_to(st, "alice");
+  ASSERT_EQ(a.jobs.size(), 1u);
+  EXPECT_EQ(a.jobs[0].job_id, "alice-job");
+  ASSERT_EQ(a.tenants.size(), 1u);
+  EXPECT_EQ(a.tenants[0].name, "alice");
+  EXPECT_EQ(a.workers[0].current_job, "alice-job");
+  EXPECT_EQ(a.workers[0].lanes[0].current_job, "alice-job");
+  EXPECT_EQ(a.workers[1].current_job, "");
+  EXPECT_EQ(a.workers[1].lanes[1].current_job, "");
+  EXPECT_EQ(a.workers[1].lanes[1].partition, 0) << "the lane still shows busy";
+  const engine::engine_status b = visible_to(st, "bob");
+  ASSERT_EQ(b.jobs.size(), 1u);
+  EXPECT_EQ(b.jobs[0].job_id, "gpu-job");
+  EXPECT_EQ(b.workers[0].current_job, "");
+  EXPECT_EQ(b.workers[1].current_job, "gpu-job");
+  EXPECT_EQ(status_json(b, true, 0).find("alice"), std::string::npos);
+
+  engine::timeline_event mine, theirs;
+  mine.job_id = "alice-job";
+  mine.tenant = "alice";
+  mine.phase = theirs.phase = "prove";
+  theirs.job_id = "gpu-job";
+  theirs.tenant = "bob";
+  const auto ev = visible_to(std::vector<engine::timeline_event>{mine, theirs}, "alice");
+  ASSERT_EQ(ev.size(), 2u);
+  EXPECT_EQ(ev[0].job_id, "alice-job");
+  EXPECT_EQ(ev[1].job_id, "");
+  EXPECT_EQ(ev[1].tenant, "");
+  EXPECT_EQ(ev[1].phase, "prove");
+}
+
 TEST(timeline_json, status_json_alone_parses) {
   const auto doc = nlohmann::json::parse(status_json(sample_status("j"), false, 0));
   EXPECT_EQ(doc["serving"], false);

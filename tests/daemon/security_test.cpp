@@ -27,6 +27,7 @@ const std::string ALICE_NEW_TOKEN = "alice-rotated-token-00112233";
 const std::string WRONG_TOKEN = "not-a-token-of-this-daemon-42";
 const std::string BOB_TOKEN = "bob-token-00112233445566778899";
 const std::string MALLORY_TOKEN = "mallory-token-99887766554433";
+const std::string OPERATOR_TOKEN = "operator-token-0011223344556677";
 
 std::string read_text(const std::filesystem::path& p) {
   std::ifstream in(p);
@@ -355,7 +356,8 @@ TEST_F(security_test, tenants_see_only_their_own_jobs) {
   temp_dir conf("tenants_conf");
   const auto tokens = conf.path() / "tokens";
   write_text(tokens, "alice " + ALICE_TOKEN + "\nbob " + BOB_TOKEN + "\nmallory " + MALLORY_TOKEN +
-                         "\nprometheus " + PROM_TOKEN + " readonly\n");
+                         "\nprometheus " + PROM_TOKEN + " readonly\nops " + OPERATOR_TOKEN +
+                         " readonly operator\n");
   std::filesystem::permissions(
       tokens, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
   daemon_process d("auth_tokens_file = \"" + tokens.string() +
@@ -375,6 +377,24 @@ TEST_F(security_test, tenants_see_only_their_own_jobs) {
   for (const auto& q : st.queues())
     if (q.proof_kind() == "porep-c2") porep_jobs += q.pending() + q.in_progress();
   EXPECT_EQ(porep_jobs, 2u) << "bob's request joined alice's job";
+
+  // The status listener while both jobs are in flight: the id in alice's view (her job) and the
+  // operator's, never in mallory's or the read-only prometheus tenant's.
+  {
+    httplib::Client status_http("127.0.0.1", d.http_port());
+    status_http.set_connection_timeout(5s);
+    const auto body = [&](const char* path, const std::string& token) {
+      auto r = status_http.Get(path, {{"Authorization", "Bearer " + token}});
+      EXPECT_TRUE(r && r->status == 200) << path;
+      return r ? r->body : std::string();
+    };
+    for (const std::string& t : {ALICE_TOKEN, OPERATOR_TOKEN}) {
+      const std::string seen = body("/status", t);
+      EXPECT_NE(seen.find(id), std::string::npos) << seen;
+    }
+    for (const std::string& t : {MALLORY_TOKEN, PROM_TOKEN})
+      EXPECT_EQ(body("/status", t).find(id), std::string::npos) << "another tenant sees " << id;
+  }
 
   // Another tenant, and the local tenant on the unix socket: NOT_FOUND, with the message of an
   // id never sent.
