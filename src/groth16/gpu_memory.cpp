@@ -34,25 +34,32 @@ uint64_t classify_transient(uint64_t n, bool density) {
   return rank + 8 + 8 * blocks + msm::gpu::scan_temp_bound(blocks);
 }
 
+// What a split streamed in chunks of `per` points (host residency, prover_gpu.cu's
+// split_stream) holds from start to end: the chunks' bounds among the others, one piece of
+// gathered bases and scalars, and one msm_accumulator of the others (every term other at worst).
+uint64_t split_stream_bytes(uint64_t count, uint64_t point, uint64_t xyzz, uint64_t per,
+                            const gpu_memory_knobs& k) {
+  if (count == 0) return 0;
+  const uint64_t piece = std::min({count, per, k.gather_points});
+  return 4 * ((count + per - 1) / per + 1) + piece * (point + fr_bytes) +
+         msm::gpu::msm_accumulator_bytes(count, piece, xyzz, k.msm_group_bytes);
+}
+
 // One split's MSM: the ones by batch addition over count bits, or the others gathered in pieces
-// (bases and scalars) with the MSM over a piece. `per` > 0: the bases stream in chunks of `per`
-// points (host residency), which bounds both, and the others of every chunk go into one
-// msm_accumulator (every term other at worst) that lives, with the piece buffers, through the
-// chunks' batch additions.
+// (bases and scalars) with the MSM over a piece. `per` > 0: a split_stream, beside one chunk's
+// batch addition at a time.
 uint64_t split_msm_bytes(uint64_t count, uint64_t point, uint64_t xyzz, uint64_t per,
                          const gpu_memory_knobs& k) {
   if (count == 0) return 0;
   const uint64_t span = per ? std::min(count, per) : count;
-  const uint64_t piece = std::min(span, k.gather_points);
-  if (per == 0) {
-    return std::max(
-        msm::gpu::batch_add_scratch_bytes(span, xyzz),
-        piece * (point + fr_bytes) + msm::gpu::msm_scratch_bytes(piece, xyzz, k.msm_group_bytes));
+  if (per != 0) {
+    return split_stream_bytes(count, point, xyzz, per, k) +
+           msm::gpu::batch_add_scratch_bytes(span, xyzz);
   }
-  const uint64_t chunk_bounds = 4 * ((count + per - 1) / per + 1);
-  return chunk_bounds + piece * (point + fr_bytes) +
-         msm::gpu::msm_accumulator_bytes(count, piece, xyzz, k.msm_group_bytes) +
-         msm::gpu::batch_add_scratch_bytes(span, xyzz);
+  const uint64_t piece = std::min(span, k.gather_points);
+  return std::max(
+      msm::gpu::batch_add_scratch_bytes(span, xyzz),
+      piece * (point + fr_bytes) + msm::gpu::msm_scratch_bytes(piece, xyzz, k.msm_group_bytes));
 }
 
 // The inputs' MSM (a few host scalars; in host residency their bases uploaded too).
@@ -112,19 +119,14 @@ gpu_proof_memory gpu_proof_bytes(const query_sizes& q, gpu_residency where, bool
     // B's split and B1, B2 one after the other (and A's inputs).
     const uint64_t held_h = witness + m * fr_bytes + ring;
     const uint64_t splits_la = split_bytes(n_aux) + split_bytes(na);
-    const auto streamed = [&](uint64_t count) {
-      if (count == 0) return uint64_t(0);
-      const uint64_t piece = std::min({per(g1_bytes), k.gather_points, count});
-      return 4 * ((count + per(g1_bytes) - 1) / per(g1_bytes) + 1) + piece * (g1_bytes + fr_bytes) +
-             msm::gpu::msm_accumulator_bytes(count, piece, g1_xyzz, k.msm_group_bytes);
-    };
     const uint64_t batch = std::max(
         msm::gpu::batch_add_scratch_bytes(std::min<uint64_t>(n_aux, per(g1_bytes)), g1_xyzz),
         msm::gpu::batch_add_scratch_bytes(std::min<uint64_t>(na, per(g1_bytes)), g1_xyzz));
     r.msm_h = held_h + splits_la +
               msm::gpu::msm_accumulator_bytes(q.h, std::min(q.h, per(g1_bytes)), g1_xyzz,
                                               k.msm_group_bytes) +
-              streamed(n_aux) + streamed(na) + batch;
+              split_stream_bytes(n_aux, g1_bytes, g1_xyzz, per(g1_bytes), k) +
+              split_stream_bytes(na, g1_bytes, g1_xyzz, per(g1_bytes), k) + batch;
     const uint64_t held_b = witness + ring;
     r.split = std::max(held_h + splits_la + classify_transient(n_aux, true),
                        held_b + split_bytes(nb) + classify_transient(n_aux, true));

@@ -65,8 +65,11 @@ inline size_t gpu_ring_slots(uint64_t ring_bytes, bool interleave) {
 inline uint64_t gpu_ring_slot_bytes(uint64_t ring_bytes, size_t slots) {
   return ring_bytes / slots / 256 * 256;
 }
+inline uint64_t gpu_slot_points(uint64_t slot_bytes, uint64_t point_bytes) {
+  return slot_bytes / point_bytes / 64 * 64;
+}
 inline uint64_t gpu_ring_points_per_chunk(uint64_t ring_bytes, size_t slots, uint64_t point_bytes) {
-  return gpu_ring_slot_bytes(ring_bytes, slots) / point_bytes / 64 * 64;
+  return gpu_slot_points(gpu_ring_slot_bytes(ring_bytes, slots), point_bytes);
 }
 
 /// Where the parameters' points are for a proof.

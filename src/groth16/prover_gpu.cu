@@ -423,7 +423,9 @@ struct ring_t {
     for (size_t i = 0; i < slots; ++i) buf[i] = device_buffer<uint8_t>(slot_bytes);
   }
   /// Points of `point_bytes` per chunk: a whole number of 64-bit bitmap words.
-  size_t points_per_chunk(size_t point_bytes) const { return slot_bytes / point_bytes / 64 * 64; }
+  size_t points_per_chunk(size_t point_bytes) const {
+    return gpu_slot_points(slot_bytes, point_bytes);
+  }
 
   /// Schedules host[0, n) (points of point_bytes) after the queries added before; returns its
   /// index.
@@ -790,15 +792,15 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
           ring->queries[q_h].chunks + ring->queries[q_l].chunks + ring->queries[q_a].chunks;
       for (size_t i = 0; i < block; ++i) {
         ring->consume_next(run, [&](const ring_t::chunk_t& c, const void* dp) {
-          const auto* dc_ = static_cast<const g1_affine_t*>(dp);
+          const auto* bases = static_cast<const g1_affine_t*>(dp);
           const size_t first = c.k * ring->queries[c.query].per;
           const size_t len = c.bytes / sizeof(g1_affine_t);
           if (c.query == q_h) {
-            sh.chunk(dc_, first, len);
+            sh.chunk(bases, first, len);
           } else if (c.query == q_l) {
-            sl.chunk(c.k, dc_, first, len);
+            sl.chunk(c.k, bases, first, len);
           } else {
-            sa.chunk(c.k, dc_, first, len);
+            sa.chunk(c.k, bases, first, len);
           }
         });
       }

@@ -344,16 +344,22 @@ status run_daemon(const daemon_options& opt) {
     http->set_keep_alive_max_count(HTTP_KEEP_ALIVE_REQUESTS);
     http->set_payload_max_length(HTTP_MAX_BODY_BYTES);
     http->new_task_queue = [] { return new connection_threads(HTTP_MAX_THREADS); };
+    // The entry of the request's `Authorization: Bearer TOKEN` in t, or null.
+    const auto token_entry_of = [](const httplib::Request& req,
+                                   const token_table& t) -> const token_entry* {
+      const std::string authorization = req.get_header_value("Authorization");
+      const auto token = bearer_token(authorization);  // a view into `authorization`
+      return token ? t.find(*token) : nullptr;
+    };
     // With tokens, every route but the health check and the page's static HTML needs one (any
     // tenant's, read-only included): 401 otherwise, never saying which tokens exist.
     http->set_pre_routing_handler(
-        [&tokens, &opt](const httplib::Request& req, httplib::Response& res) {
+        [&tokens, &opt, token_entry_of](const httplib::Request& req, httplib::Response& res) {
           const std::shared_ptr<const token_table> t = tokens.get();
           if (!t || req.path == "/healthz" || req.path == "/")
             return httplib::Server::HandlerResponse::Unhandled;
-          const std::string authorization = req.get_header_value("Authorization");
-          const auto token = bearer_token(authorization);
-          if (token && t->find(*token)) return httplib::Server::HandlerResponse::Unhandled;
+          if (token_entry_of(req, *t) != nullptr)
+            return httplib::Server::HandlerResponse::Unhandled;
           logf(opt.log, log_level::info, "HTTP %s from %s refused: no valid bearer token",
                req.path.c_str(), req.remote_addr.c_str());
           res.status = 401;
@@ -366,12 +372,11 @@ status run_daemon(const daemon_options& opt) {
     // Whose jobs a status request may see: every tenant's without tokens or with an operator's
     // token, else its own tenant's (null: all). A token gone by a reload between the check
     // above and here sees no tenant's.
-    const auto viewer = [&tokens](const httplib::Request& req) -> std::optional<std::string> {
+    const auto viewer =
+        [&tokens, token_entry_of](const httplib::Request& req) -> std::optional<std::string> {
       const std::shared_ptr<const token_table> t = tokens.get();
       if (!t) return std::nullopt;
-      const std::string authorization = req.get_header_value("Authorization");
-      const auto token = bearer_token(authorization);  // a view into `authorization`
-      const token_entry* entry = token ? t->find(*token) : nullptr;
+      const token_entry* entry = token_entry_of(req, *t);
       if (entry == nullptr) return std::string("\n");  // no tenant is named so
       if (entry->all_tenants) return std::nullopt;
       return entry->tenant;
