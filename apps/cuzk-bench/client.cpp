@@ -24,9 +24,11 @@
 #include "base/hex.hpp"
 #include "connection.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
+#include "filecoin/porep/c1_wrapper.hpp"
 #include "filecoin/porep/commp.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
+#include "filecoin/proofs/porep_prover.hpp"
 #include "filecoin/proofs/post_prover.hpp"
 #include "filecoin/proofs/snap_prover.hpp"
 #include "filecoin/snap/config.hpp"
@@ -73,6 +75,7 @@ bool is_winning_post_type(const std::string& t) {
 // A Prove request of `single` and `batch`, with what its answer is checked against.
 struct prepared_request {
   cuzk::v1::ProveRequest req;
+  std::optional<porep::c1_output_t> porep_c1;                 ///< set for PoRep
   std::optional<snap::registered_update_proof> update_proof;  ///< set for Snap
   snap::update_commitments_t comms;
   std::optional<post::registered_post_proof> post_proof;  ///< set for PoSt
@@ -98,6 +101,12 @@ bool fill_porep(const single_args& a, prepared_request& out) {
     std::fprintf(stderr, "error: --c1 %s: %s\n", a.c1.c_str(), c1.error().to_string().c_str());
     return false;
   }
+  auto parsed = porep::parse_c1_any(*c1, porep::name_of(*proof));
+  if (!parsed) {
+    std::fprintf(stderr, "error: --c1 %s: %s\n", a.c1.c_str(), parsed.error().to_string().c_str());
+    return false;
+  }
+  out.porep_c1 = std::move(*parsed);
   auto* s = out.req.mutable_submit();
   s->set_proof_kind(cuzk::v1::POREP_SEAL_COMMIT);
   s->set_registered_proof(uint64_t(*proof));
@@ -258,11 +267,20 @@ std::optional<prepared_request> prove_request(const single_args& a) {
 
 // The client's own check of a COMPLETED answer: empty when it passes, else why not. Snap (which
 // Curio stores unverified): partitions × 192 bytes, and with --param-dir the proof verifies for
-// the request's commitments. PoRep answers are not checked here (Curio runs VerifySeal; stress
-// verifies them with --param-dir).
+// the request's commitments. PoRep and PoSt: with --param-dir the proof verifies for the request's
+// C1 and prover (as Curio's VerifySeal) or its sectors and randomness.
 std::string check_answer(const prepared_request& p, const std::string& proof,
                          const std::string& param_dir) {
   const std::span bytes(reinterpret_cast<const uint8_t*>(proof.data()), proof.size());
+  if (p.porep_c1) {
+    if (param_dir.empty()) return {};
+    const auto& s = p.req.submit();
+    const proofs::prover_identity_t who{porep::prover_id_from_actor(s.miner_id()),
+                                        s.sector_number()};
+    auto ok = proofs::verify_porep(*p.porep_c1, who, bytes, param_dir);
+    if (!ok) return "verify: " + ok.error().to_string();
+    return *ok ? std::string() : "the proof does not verify for its C1 and prover";
+  }
   if (p.post_proof) {
     if (proof.size() != 192) return std::to_string(proof.size()) + " proof bytes, a PoSt has 192";
     if (param_dir.empty()) return {};
@@ -311,8 +329,11 @@ int run_single(const std::string& addr, const single_args& a) {
     std::fprintf(stderr, "error: the returned proof: %s\n", wrong.c_str());
     return 1;
   }
-  if (built->update_proof || built->post_proof)
-    std::printf("%s proof checked: %s\n", built->post_proof ? "post" : "snap",
+  if (built->update_proof || built->post_proof || !a.param_dir.empty())
+    std::printf("%s proof checked: %s\n",
+                built->post_proof     ? "post"
+                : built->update_proof ? "snap"
+                                      : "porep",
                 a.param_dir.empty() ? "size" : "verified with the .vk");
   if (!a.proof_out.empty()) {
     if (status w = write_file_atomic(a.proof_out, r.proof()); !w) {
@@ -378,7 +399,7 @@ int run_batch(const std::string& addr, const batch_args& b) {
     double wall = 0, prove_ms = 0, queue_ms = 0;
   };
   std::vector<one> results(b.count);
-  std::atomic<unsigned> next{0}, done{0};
+  std::atomic<unsigned> next{0}, done{0}, retries{0};
   std::mutex print;
   progress_line bar("batch", b.count);
   const auto t0 = std::chrono::steady_clock::now();
@@ -386,10 +407,31 @@ int run_batch(const std::string& addr, const batch_args& b) {
     for (unsigned i; (i = next++) < b.count;) {
       cuzk::v1::ProveRequest req = built->req;
       req.mutable_submit()->set_request_id(random_id());  // each its own job, as the Rust tool
-      grpc::ClientContext ctx;
       cuzk::v1::ProveResponse resp;
       const auto t = std::chrono::steady_clock::now();
-      grpc::Status st = stub->Prove(&ctx, req, &resp);
+      const auto retry_until = t + std::chrono::duration<double>(b.retry_unavailable_seconds);
+      // As Curio's task retry: the same request (same id, same bytes) again after a pause that
+      // doubles, for as long as the daemon or the balancer in front of it answers UNAVAILABLE.
+      auto pause = std::chrono::milliseconds(250);
+      grpc::Status st;
+      for (unsigned attempt = 0;; ++attempt) {
+        grpc::ClientContext ctx;
+        resp.Clear();
+        st = stub->Prove(&ctx, req, &resp);
+        if (st.error_code() != grpc::StatusCode::UNAVAILABLE ||
+            std::chrono::steady_clock::now() + pause > retry_until)
+          break;
+        ++retries;
+        {
+          std::lock_guard lk(print);
+          bar.clear();
+          std::printf("[%u/%u] retry %u of %s after UNAVAILABLE: %s\n", i + 1, b.count, attempt + 1,
+                      req.submit().request_id().c_str(), st.error_message().c_str());
+          std::fflush(stdout);
+        }
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::milliseconds(4000));
+      }
       one& o = results[i];
       o.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
       const auto& r = resp.result();
@@ -432,7 +474,8 @@ int run_batch(const std::string& addr, const batch_args& b) {
     pmin = std::min(pmin, o.prove_ms);
     pmax = std::max(pmax, o.prove_ms);
   }
-  std::printf("total %.2f s: %u completed, %u failed\n", total, completed, b.count - completed);
+  std::printf("total %.2f s: %u completed, %u failed, %u retries after UNAVAILABLE\n", total,
+              completed, b.count - completed, retries.load());
   if (completed > 0) {
     std::printf("wall  avg %.2f s, min %.2f s, max %.2f s\n", wsum / completed, wmin, wmax);
     std::printf("prove avg %.0f ms, min %.0f ms, max %.0f ms\n", psum / completed, pmin, pmax);

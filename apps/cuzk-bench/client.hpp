@@ -12,6 +12,7 @@ namespace cuzk::bench {
 /// sends the vanilla file's elements (`vanilla`, Curio's snap-vproof.json) with the commitments of
 /// `commitments` (gen-vanilla snap-prove's file) or of the three hex flags, and checks the answer:
 /// registered_proof's partitions × 192 bytes, and with `param_dir` verify_update against its .vk.
+/// PoRep answers, with `param_dir`, verify_porep for the C1 and the miner's prover id.
 /// WindowPoSt / WinningPoSt (type window-post / winning-post) send the vanilla file's elements
 /// (gen-vanilla window-post|winning-post) with `randomness_hex` and `partition`; the answer is
 /// 192 bytes and, with `param_dir`, verify_post for the vanilla proofs' sectors.
@@ -29,7 +30,7 @@ struct single_args {
   uint64_t miner_id = 1000;
   std::string request_id;  ///< empty: a random one
   std::string proof_out;   ///< where the proof bytes go (atomically); empty: not written
-  std::string param_dir;   ///< snap, PoSt: verify each returned proof with the .vk here
+  std::string param_dir;   ///< verify each returned proof with the .vk here
 };
 
 struct stress_args {
@@ -46,11 +47,14 @@ struct stress_args {
 };
 
 /// `batch`: `count` Prove calls of one request (each its own request id), `concurrency` at a time;
-/// a Snap answer that fails single's checks counts as failed.
+/// an answer that fails single's checks counts as failed. With `retry_unavailable_seconds`, a call
+/// answered UNAVAILABLE (a daemon draining or gone behind a balancer) is sent again, same id and
+/// bytes, as Curio's task retry does, until that many seconds after its first send.
 struct batch_args {
   single_args single;
   unsigned count = 3;
   unsigned concurrency = 1;
+  double retry_unavailable_seconds = 0;
 };
 
 int run_single(const std::string& addr, const single_args& a);

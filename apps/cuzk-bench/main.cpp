@@ -241,8 +241,8 @@ int main(int argc, char** argv) {
     cmd->add_option("--sector-num", r.sector_num, "sector number")->capture_default_str();
     cmd->add_option("--miner-id", r.miner_id, "miner actor id")->capture_default_str();
     cmd->add_option("--param-dir", r.param_dir,
-                    "snap, PoSt: verify every returned proof with the .vk here (else only its "
-                    "size is checked)");
+                    "verify every returned proof with the .vk here (else only a snap or PoSt "
+                    "proof's size is checked)");
   };
   add_request_options(single, sa);
   single->add_option("--request-id", sa.request_id, "request id (default: a random one)");
@@ -302,6 +302,12 @@ int main(int argc, char** argv) {
   add_request_options(batch, ba.single);
   batch->add_option("-c,--count", ba.count, "proofs")->capture_default_str();
   batch->add_option("-j,--concurrency", ba.concurrency, "proofs in flight")->capture_default_str();
+  batch
+      ->add_option("--retry-unavailable", ba.retry_unavailable_seconds,
+                   "resend a proof answered UNAVAILABLE (same id and bytes, as Curio's task "
+                   "retry) until this many seconds after its first send; 0: never")
+      ->check(CLI::Range(0.0, 86400.0))
+      ->capture_default_str();
   auto* status_cmd = app.add_subcommand("status", "the daemon's GetStatus");
   status_cmd->add_flag("-w,--watch", sta.watch, "refresh every --interval seconds");
   status_cmd->add_option("--interval", sta.interval_seconds, "seconds between refreshes")

@@ -205,6 +205,13 @@ bool http_tls_context::setup(SSL_CTX& ctx) {
   SSL_CTX_set_min_proto_version(&ctx, TLS1_2_VERSION);
   SSL_CTX_set_cert_cb(&ctx, &http_tls_context::select_certificate, this);
   if (mutual_) SSL_CTX_set_verify(&ctx, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nullptr);
+  // Every connection a full handshake: OpenSSL answers a resumption on a peer-verifying server
+  // without a session id context with an internal-error alert, so HAProxy's TLS health checks
+  // (which resume) failed every other time and took the daemon out of rotation (issue #37,
+  // fleet_haproxy_e2e). A resumed session would also skip the check against a reloaded client CA;
+  // status requests are few and small, so resumption saves nothing that matters here.
+  SSL_CTX_set_session_cache_mode(&ctx, SSL_SESS_CACHE_OFF);
+  SSL_CTX_set_options(&ctx, SSL_OP_NO_TICKET);
   return true;
 }
 
