@@ -7,6 +7,7 @@
 #include <grpcpp/health_check_service_interface.h>
 #include <httplib.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 
@@ -210,6 +211,21 @@ status run_daemon(const daemon_options& opt) {
   // handshake, a scraper gone mid-response) must cost one EPIPE, never the process: OpenSSL's
   // writes do not pass MSG_NOSIGNAL.
   ::signal(SIGPIPE, SIG_IGN);
+  // Every connection, idle or not, holds a descriptor. At the usual soft limit of 1024 (systemd's
+  // and most shells' default) a thousand idle connections would make accept() fail for every
+  // other client; the hard limit (systemd: 524288) is the process's to take, as systemd.exec(5)
+  // advises a service that needs many. Issue #37, daemon_security_e2e_test.
+  if (rlimit files{}; ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+    const rlim_t soft = files.rlim_cur;
+    files.rlim_cur = files.rlim_max;
+    if (::setrlimit(RLIMIT_NOFILE, &files) == 0) {
+      logf(opt.log, log_level::debug, "open files limit raised from %llu to %llu",
+           static_cast<unsigned long long>(soft), static_cast<unsigned long long>(files.rlim_max));
+    } else {
+      logf(opt.log, log_level::warn, "open files limit stays at %llu (setrlimit refused)",
+           static_cast<unsigned long long>(soft));
+    }
+  }
 
   auto address = grpc_address(opt.listen);
   if (!address) return address.error();

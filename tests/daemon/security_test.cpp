@@ -2,13 +2,16 @@
 // Hostile clients against the real cuzk-daemon process, black-box (label e2e, docs/security.md):
 // protected mode from the machine's own non-loopback address, TLS with bearer tokens, mutual TLS
 // against a certificate from another CA, 64 KiB of metadata, a slow-loris on the status listener,
-// SIGHUP reloading tokens and certificates, no token in the log or the metrics, and tenants that
-// see only their own jobs. Every call but the tenants case's is GetStatus on an empty parameter
-// directory; the tenants case submits 2 KiB PoRep jobs and cancels them, so the suite takes
-// seconds. Certificates are made at test time with the openssl CLI in a temp dir.
+// 2,000 idle connections to the gRPC port, a 400 MB message, SIGHUP reloading tokens and
+// certificates, no token in the log or the metrics, and tenants (by token, and by client
+// certificate over mutual TLS) that see only their own jobs. Every call but the tenants cases' is
+// GetStatus or a refused Prove on an empty parameter directory; the tenants cases submit 2 KiB
+// PoRep jobs and cancel them, so the suite takes seconds. Certificates are made at test time with
+// the openssl CLI in a temp dir.
 #include <gtest/gtest.h>
 #include <ifaddrs.h>
 #include <net/if.h>
+#include <sys/resource.h>
 
 #include <csignal>
 #include <cstdlib>
@@ -39,7 +42,8 @@ void write_text(const std::filesystem::path& p, const std::string& text) {
 }
 
 // Two CAs, a server certificate for 127.0.0.1/localhost from each and a client certificate from
-// each, EC P-256 (fast), made with the openssl CLI.
+// each (CN curio-node-ca1, curio-node-ca2), and a second client certificate from CA 1 (CN
+// curio-node-b, file client-b-ca1), EC P-256 (fast), made with the openssl CLI.
 class certificates {
  public:
   certificates() : dir_("security_certs") {
@@ -53,6 +57,7 @@ class certificates {
       script += signed_by(c, "server-" + c, "localhost", "-extfile server.ext");
       script += signed_by(c, "client-" + c, "curio-node-" + c, "");
     }
+    script += signed_by("ca1", "client-b-ca1", "curio-node-b", "");
     ok_ = std::system(("bash -c \"" + escaped(script) + "\"").c_str()) == 0;
   }
   bool ok() const { return ok_; }
@@ -477,6 +482,161 @@ TEST_F(security_test, slow_loris_on_the_status_listener) {
     EXPECT_LT(s, 1.0) << path << " took " << s << " s behind 200 idle connections";
   }
   for (int fd : sockets) ::close(fd);
+  EXPECT_EQ(d.terminate(), 0) << d.log_tail();
+}
+
+// Tenants named by client certificates (mutual TLS, no tokens; docs/security.md "Tenants"): two
+// Curio nodes with certificates from the same CA (CN curio-node-ca1 and curio-node-b). Node b gets
+// NOT_FOUND for node a's job id from AwaitProof and CancelProof, exactly as for an id never sent;
+// the same id and bytes from node b make a job of its own, and b's cancel ends only that one.
+TEST_F(security_test, client_certificates_name_tenants_that_see_only_their_own_jobs) {
+  ASSERT_FALSE(params_dir().empty()) << "CUZK_TEST_PARAMS_DIR is not set (ctest sets it)";
+  certificates c;
+  ASSERT_TRUE(c.ok()) << "openssl failed";
+  const int port = free_tcp_port();
+  const std::string target = "127.0.0.1:" + std::to_string(port);
+  daemon_process d("tls_cert_file = \"" + c.path("server-ca1.pem") + "\"\ntls_key_file = \"" +
+                       c.path("server-ca1.key") + "\"\ntls_client_ca_file = \"" +
+                       c.path("ca1.pem") + "\"",
+                   "", "", "127.0.0.1:" + std::to_string(port));
+  const auto stub_as = [&](const std::string& client) {
+    grpc::ChannelArguments ca;
+    ca.SetSslTargetNameOverride("localhost");
+    return cuzk::v1::ProvingEngine::NewStub(
+        grpc::CreateCustomChannel(target, tls_trusting(c, "ca1", client), ca));
+  };
+  auto node_a = stub_as("client-ca1");
+  auto node_b = stub_as("client-b-ca1");
+  const sector& s = sectors()[0];
+  const std::string id = "porep-" + std::to_string(s.miner) + "-" + std::to_string(s.sector);
+  cuzk::v1::SubmitProofResponse submitted;
+  const grpc::Status a_submit = node_a->SubmitProof(as("").get(), porep_request(s, id), &submitted);
+  ASSERT_TRUE(a_submit.ok()) << a_submit.error_message() << d.log_tail();
+
+  const auto await = [](cuzk::v1::ProvingEngine::Stub& stub, const std::string& job,
+                        uint64_t timeout_ms, cuzk::v1::AwaitProofResponse* out) {
+    cuzk::v1::AwaitProofRequest a;
+    a.set_job_id(job);
+    a.set_timeout_ms(timeout_ms);
+    return stub.AwaitProof(as("").get(), a, out);
+  };
+  const auto cancel = [](cuzk::v1::ProvingEngine::Stub& stub, const std::string& job,
+                         bool* was_running) {
+    cuzk::v1::CancelProofRequest r;
+    r.set_job_id(job);
+    cuzk::v1::CancelProofResponse resp;
+    grpc::Status st = stub.CancelProof(as("").get(), r, &resp);
+    *was_running = resp.was_running();
+    return st;
+  };
+  cuzk::v1::AwaitProofResponse r;
+  bool was_running = false;
+  const grpc::Status b_await = await(*node_b, id, 1, &r);
+  EXPECT_EQ(b_await.error_code(), grpc::StatusCode::NOT_FOUND) << b_await.error_message();
+  EXPECT_EQ(b_await.error_message(), "job not found: " + id);
+  EXPECT_EQ(cancel(*node_b, id, &was_running).error_code(), grpc::StatusCode::NOT_FOUND);
+
+  // The same request from node b: a job of its own, which b's cancel ends; a's goes on.
+  ASSERT_TRUE(node_b->SubmitProof(as("").get(), porep_request(s, id), &submitted).ok());
+  ASSERT_TRUE(cancel(*node_b, id, &was_running).ok());
+  EXPECT_TRUE(was_running);
+  ASSERT_TRUE(await(*node_b, id, 0, &r).ok());
+  EXPECT_EQ(r.status(), cuzk::v1::AwaitProofResponse::CANCELLED);
+  ASSERT_TRUE(await(*node_a, id, 1, &r).ok());
+  EXPECT_TRUE(r.status() == cuzk::v1::AwaitProofResponse::TIMEOUT ||
+              r.status() == cuzk::v1::AwaitProofResponse::COMPLETED)
+      << "node b's cancel reached node a's job: " << r.error_message();
+  ASSERT_TRUE(cancel(*node_a, id, &was_running).ok());
+  ASSERT_TRUE(await(*node_a, id, 0, &r).ok());
+  EXPECT_NE(r.status(), cuzk::v1::AwaitProofResponse::TIMEOUT);
+
+  const std::string log = d.log_text();
+  EXPECT_NE(log.find("request " + id + " (kind 1) from tenant curio-node-ca1 "), std::string::npos)
+      << log;
+  EXPECT_NE(log.find("request " + id + " (kind 1) from tenant curio-node-b "), std::string::npos)
+      << log;
+  EXPECT_EQ(d.terminate(), 0) << d.log_tail();
+}
+
+// 2,000 idle TCP connections to the gRPC port (connected, nothing sent, as a port scanner or a
+// crowd of stalled clients leaves them) neither stop another client from being served nor end
+// the daemon. The daemon starts with a soft open-files limit of 1,024, as systemd gives a service
+// and below the 2,000: it must raise its own to the hard limit. This test needs a hard limit above
+// its own 2,000 sockets; a lower one is a failure that says so.
+TEST_F(security_test, idle_connections_on_the_grpc_port) {
+  constexpr int IDLE = 2000;
+  rlimit files{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &files), 0);
+  ASSERT_GE(files.rlim_max, rlim_t(IDLE + 256))
+      << "the hard open-files limit (ulimit -Hn) is too low for " << IDLE << " connections";
+  const rlimit for_daemon{std::min<rlim_t>(1024, files.rlim_max), files.rlim_max};
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &for_daemon), 0);
+  const int port = free_tcp_port();
+  daemon_process d("", empty_params(), "", "127.0.0.1:" + std::to_string(port));
+  const rlimit for_test{files.rlim_max, files.rlim_max};
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &for_test), 0);
+
+  std::vector<int> sockets;
+  for (int i = 0; i < IDLE; ++i) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(fd, 0) << i;
+    sockets.push_back(fd);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons(uint16_t(port));
+    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0) << i;
+  }
+  std::this_thread::sleep_for(500ms);  // accepted, waiting for an HTTP/2 preface that never comes
+  // A new client on a new connection, and the daemon's own stub: served at once.
+  const std::string target = "127.0.0.1:" + std::to_string(port);
+  for (int i = 0; i < 3; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const grpc::Status st = get_status(target, grpc::InsecureChannelCredentials());
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_TRUE(st.ok()) << st.error_message() << "\n" << d.log_tail();
+    EXPECT_LT(s, 2.0) << "GetStatus took " << s << " s behind " << IDLE << " idle connections";
+  }
+  httplib::Client http("127.0.0.1", d.http_port());
+  http.set_connection_timeout(5s);
+  auto health = http.Get("/healthz");
+  ASSERT_TRUE(health) << httplib::to_string(health.error());
+  EXPECT_EQ(health->status, 200);
+  EXPECT_EQ(d.ended(), "");
+  for (int fd : sockets) ::close(fd);
+  EXPECT_TRUE(get_status(target, grpc::InsecureChannelCredentials()).ok());
+  EXPECT_NE(d.log_text().find("open files limit raised from 1024 to"), std::string::npos)
+      << d.log_tail();
+  EXPECT_EQ(d.terminate(), 0) << d.log_tail();
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &files), 0);
+}
+
+// A 400 MB Prove (the daemon takes at most 320 MiB; Curio sends at most 256 MiB) is refused with
+// RESOURCE_EXHAUSTED, and the daemon goes on serving.
+TEST_F(security_test, a_400_mb_message_is_refused) {
+  daemon_process d("", empty_params());
+  cuzk::v1::ProveRequest big;
+  auto* submit = big.mutable_submit();
+  submit->set_request_id("porep-1000-400mb");
+  submit->set_proof_kind(cuzk::v1::POREP_SEAL_COMMIT);
+  submit->set_registered_proof(uint64_t(porep::registered_seal_proof::stacked_drg_2kib_v1_1));
+  submit->set_sector_size(2048);
+  submit->set_vanilla_proof(std::string(400'000'000, 'x'));
+  {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 60s);
+    cuzk::v1::ProveResponse resp;
+    const grpc::Status st = d.stub().Prove(&ctx, big, &resp);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << st.error_message();
+  }
+  big.Clear();
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + 5s);
+  cuzk::v1::GetStatusResponse st;
+  const grpc::Status served = d.stub().GetStatus(&ctx, {}, &st);
+  EXPECT_TRUE(served.ok()) << served.error_message();
+  EXPECT_EQ(st.total_proofs_completed() + st.total_proofs_failed(), 0u);
+  EXPECT_EQ(d.ended(), "");
   EXPECT_EQ(d.terminate(), 0) << d.log_tail();
 }
 
