@@ -168,7 +168,8 @@ for name in "${servers[@]}"; do
     kill -0 "${daemon_pid[$name]}" 2>/dev/null || die "cuzk-daemon $name exited at start"
     sleep 0.05
   done
-  grep -q "cuzk.v1 serving on" "daemon-$name.log" || die "cuzk-daemon $name did not serve within 10 s"
+  grep -q "cuzk.v1 serving on" "daemon-$name.log" ||
+    die "cuzk-daemon $name did not serve within 10 s"
 done
 
 step "the status listener takes a resumed TLS session as HAProxy's health checks offer it"
@@ -305,7 +306,8 @@ done
 ((client_failures == 0)) || die "$client_failures client(s) exited non-zero"
 answered=$(completed)
 ((answered == 100)) || die "$answered of 100 jobs answered COMPLETED and verified"
-grep -h "^\[[0-9]*/[0-9]*\] \(WRONG\|ERROR\|FAILED\)" client-*.log && die "a client saw a wrong or failed answer"
+grep -h "^\[[0-9]*/[0-9]*\] \(WRONG\|ERROR\|FAILED\)" client-*.log &&
+  die "a client saw a wrong or failed answer"
 retries=$(cat client-*.log | grep -c "\] retry [0-9]* of .* after UNAVAILABLE" || true)
 ((retries > 0)) || die "no call was retried after UNAVAILABLE: the kills hit no work in flight"
 echo "100 of 100 answered and verified; $retries retries after UNAVAILABLE"
@@ -320,12 +322,13 @@ done
 wait_states "gpu1=DOWN gpu2=DOWN gpu3=UP" 10
 echo "gpu3 left rotation $(grep -c "Server cuzk_daemons/gpu3 is DOWN" haproxy.log) time(s)"
 kill -0 "${daemon_pid[gpu3]}" 2>/dev/null || die "gpu3 died"
-expect_rc 0 timeout 20 "$bench" "${bench_tls[@]}" batch -t window-post --vanilla window-post-1.json \
-  --randomness "$rand" --registered-proof StackedDrgWindow2KiBV1_1 --miner-id 1000 \
-  --param-dir params -c 1
+expect_rc 0 timeout 20 "$bench" "${bench_tls[@]}" batch -t window-post \
+  --vanilla window-post-1.json --randomness "$rand" --registered-proof StackedDrgWindow2KiBV1_1 \
+  --miner-id 1000 --param-dir params -c 1
 expect_rc 0 timeout 20 "$bench" -a "https://127.0.0.13:$grpc_port" --tls-ca ca.pem \
   --tls-cert curio.pem --tls-key curio.key --token "$operator_token" metrics
-grep -q '^cuzk_tenant_jobs_total{tenant="curio-a"' out.log || die "gpu3's metrics name no curio-a jobs"
+grep -q '^cuzk_tenant_jobs_total{tenant="curio-a"' out.log ||
+  die "gpu3's metrics name no curio-a jobs"
 cp out.log metrics-gpu3.txt
 for secret in "$token" "$operator_token"; do
   if grep -l -F "$secret" daemon-*.log haproxy.log client-*.log metrics-gpu3.txt; then
