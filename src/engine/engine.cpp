@@ -29,6 +29,7 @@
 #include <random>
 #include <set>
 #include <span>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 
@@ -1103,8 +1104,11 @@ class engine_impl final : public proving_engine {
                         : cfg_.params_checks == engine_config::param_checks::batched
                             ? groth16::point_checks::batched
                             : groth16::point_checks::on_curve_only;
-    const progress_fn progress = [e](const char*, size_t done, size_t) {
-      e->loaded_bytes.store(done, std::memory_order_relaxed);
+    // The bytes loaded or uploaded; host residency's "page-lock" phase before its load is not
+    // counted (the status page's bar would fill twice).
+    const progress_fn progress = [e](const char* phase, size_t done, size_t) {
+      if (std::string_view(phase) != "page-lock")
+        e->loaded_bytes.store(done, std::memory_order_relaxed);
     };
     auto backend = guarded([&] {
       return make_backend_(*file, checks, wk.device, residency, *wk.pool, cfg_.log, progress);

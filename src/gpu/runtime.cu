@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <cuda_runtime.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -388,8 +391,42 @@ pinned_buffer::pinned_buffer(size_t bytes) : bytes_(bytes) {
   CUZK_CUDA_OK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
   p_ = static_cast<char*>(p);
 }
+pinned_buffer::pinned_buffer(size_t bytes, thread_pool& pool) : bytes_(bytes), mapped_(true) {
+  if (bytes == 0) return;
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) {
+    throw gpu_error(cudaErrorMemoryAllocation, "mmap of " + std::to_string(bytes) +
+                                                   " bytes of host memory: " + strerror(errno));
+  }
+  // Advice only: where transparent huge pages are off, the pages stay 4 KiB.
+  madvise(p, bytes, MADV_HUGEPAGE);
+  // One write per page faults it in; 2^14 pages (64 MiB) per task keep the pool's overhead
+  // small against the kernel's zeroing.
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  volatile char* base = static_cast<volatile char*>(p);
+  pool.parallel_range((bytes + page - 1) / page,
+                      [&](size_t first, size_t last) {
+                        for (size_t i = first; i < last; ++i) base[i * page] = 0;
+                      },
+                      size_t(1) << 14);
+  const cudaError_t e = cudaHostRegister(p, bytes, cudaHostRegisterPortable);
+  if (e != cudaSuccess) {
+    cudaGetLastError();  // not sticky: clear it, so the next call is not blamed
+    munmap(p, bytes);
+    throw gpu_error(
+        e, "cudaHostRegister of " + std::to_string(bytes) + " bytes: " + cudaGetErrorString(e));
+  }
+  p_ = static_cast<char*>(p);
+}
+
 pinned_buffer::~pinned_buffer() {
-  if (p_ != nullptr) cudaFreeHost(p_);
+  if (p_ == nullptr) return;
+  if (mapped_) {
+    cudaHostUnregister(p_);  // no throw from a destructor
+    munmap(p_, bytes_);
+  } else {
+    cudaFreeHost(p_);
+  }
 }
 
 // ---- host_registration ----
