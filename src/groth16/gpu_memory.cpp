@@ -42,7 +42,8 @@ uint64_t split_stream_bytes(uint64_t count, uint64_t point, uint64_t xyzz, uint6
   if (count == 0) return 0;
   const uint64_t piece = std::min({count, per, k.gather_points});
   return 4 * ((count + per - 1) / per + 1) + piece * (point + fr_bytes) +
-         msm::gpu::msm_accumulator_bytes(count, piece, xyzz, k.msm_group_bytes);
+         msm::gpu::msm_accumulator_bytes(count, piece, xyzz,
+                                         gpu_others_group_bytes(k.msm_group_bytes));
 }
 
 // One split's MSM: the ones by batch addition over count bits, or the others gathered in pieces

@@ -8,6 +8,7 @@
 // measured peak (prover_timings::device_peak_bytes).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -52,9 +53,12 @@ struct gpu_memory_knobs {
 /// points; 128 G1 points) and room for their alignment.
 constexpr uint64_t gpu_min_ring_bytes = 2 * 64 * sizeof(g2_affine_t) + 512;
 
-/// The ring's slots: 8 when the queries interleave and a slot still holds a bitmap word of G2
-/// points (64, and room for alignment), else 2 (each query's chunks after the last one's).
-constexpr size_t gpu_ring_max_slots = 8;
+/// The ring's slots: 4 when the queries interleave and a slot still holds a bitmap word of G2
+/// points (64, and room for alignment), else 2 (each query's chunks after the last one's). Four
+/// keep the link two chunks ahead while an H chunk is summed (H's chunks take ≈ 4× their copy
+/// in SMs, L's and A's a third of it); eight halved the chunks and cost more per chunk than the
+/// look-ahead gained (bench/results/h100/2026-12-06-streamed-msm.md).
+constexpr size_t gpu_ring_max_slots = 4;
 inline size_t gpu_ring_slots(uint64_t ring_bytes, bool interleave) {
   return interleave && ring_bytes / gpu_ring_max_slots >= gpu_min_ring_bytes / 2
              ? gpu_ring_max_slots
@@ -70,6 +74,14 @@ inline uint64_t gpu_slot_points(uint64_t slot_bytes, uint64_t point_bytes) {
 }
 inline uint64_t gpu_ring_points_per_chunk(uint64_t ring_bytes, size_t slots, uint64_t point_bytes) {
   return gpu_slot_points(gpu_ring_slot_bytes(ring_bytes, slots), point_bytes);
+}
+
+/// The MSM group bytes of a split's "other" terms streamed into one accumulator (host residency):
+/// an eighth of the proof's, at least 64 MiB. The others are about a tenth of a PoRep split's
+/// terms, where the window barely matters (2^23.6 terms: c = 16 costs 2 % more additions than
+/// c = 19), so their buckets and sort scratch leave the memory to H's window.
+inline uint64_t gpu_others_group_bytes(uint64_t msm_group_bytes) {
+  return std::max<uint64_t>(msm_group_bytes / 8, uint64_t(64) << 20);
 }
 
 /// Where the parameters' points are for a proof.

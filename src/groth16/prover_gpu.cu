@@ -62,12 +62,13 @@ using ec::g2_affine_t;
 using ec::g2_jacobian_t;
 using ff::fr_t;
 
-/// count elements of T in cudaHostAlloc'd memory (none for count 0).
+/// count elements of T in page-locked host memory (none for count 0), faulted in on every
+/// thread of `pool` (pinned_buffer's two-step page-locking: these arrays are tens of GB).
 template <class T>
 struct pinned_array {
   pinned_array() = default;
-  explicit pinned_array(size_t count)
-      : buf(count ? std::make_unique<cuzk::gpu::pinned_buffer>(count * sizeof(T)) : nullptr),
+  pinned_array(size_t count, thread_pool& pool)
+      : buf(count ? std::make_unique<cuzk::gpu::pinned_buffer>(count * sizeof(T), pool) : nullptr),
         count(count) {}
   T* data() const { return buf ? reinterpret_cast<T*>(buf->get()) : nullptr; }
   size_t bytes() const { return count * sizeof(T); }
@@ -547,7 +548,9 @@ struct split_stream {
       CUZK_CUDA_LAUNCH_OK();
       d_bounds.download(bounds.data(), chunks + 1, run.strm);
     }
-    others.emplace(run.ctx, run.strm, sp.num_other, piece, run.msm_cfg);
+    msm::msm_config cfg = run.msm_cfg;
+    cfg.device_group_bytes = gpu_others_group_bytes(cfg.device_group_bytes);
+    others.emplace(run.ctx, run.strm, sp.num_other, piece, cfg);
     gb = device_buffer<G>(piece);
     gs = device_buffer<fr_t>(piece);
   }
@@ -1112,7 +1115,9 @@ status decode_into_host_on_device(const params_file& file, params_section sec, T
 /// Host residency's storage for `sizes`: page-locked arrays for every query, none on the device.
 result<std::unique_ptr<device_parameters::impl>> make_host_impl(const verifying_key& vk,
                                                                 const query_sizes& sizes,
-                                                                int device, size_t ring_bytes) {
+                                                                int device, size_t ring_bytes,
+                                                                thread_pool& pool,
+                                                                const progress_fn& progress) {
   if (sizes.ic != vk.ic.size())
     return status(status_code::size_mismatch, "host_resident: ic size differs from the vk's");
   // A chunk holds at least 64 G2 points (one bitmap word), in each half of the ring.
@@ -1128,11 +1133,21 @@ result<std::unique_ptr<device_parameters::impl>> make_host_impl(const verifying_
   p->ring_bytes = ring_bytes;
   try {
     device_scope scope(p->ctx);  // page-locked for this device's context
-    p->host_h = pinned_array<g1_affine_t>(sizes.h);
-    p->host_l = pinned_array<g1_affine_t>(sizes.l);
-    p->host_a = pinned_array<g1_affine_t>(sizes.a);
-    p->host_b_g1 = pinned_array<g1_affine_t>(sizes.b_g1);
-    p->host_b_g2 = pinned_array<g2_affine_t>(sizes.b_g2);
+    // The phase of its own in the progress lines: page-locking is the load's slowest step.
+    const uint64_t total = query_bytes(sizes);
+    uint64_t locked = 0;
+    const auto lock = [&](auto& array, size_t count) {
+      using T = std::remove_pointer_t<decltype(array.data())>;
+      array = pinned_array<T>(count, pool);
+      locked += array.bytes();
+      if (progress) progress("page-lock", size_t(locked), size_t(total));
+    };
+    if (progress) progress("page-lock", 0, size_t(total));
+    lock(p->host_h, sizes.h);
+    lock(p->host_l, sizes.l);
+    lock(p->host_a, sizes.a);
+    lock(p->host_b_g1, sizes.b_g1);
+    lock(p->host_b_g2, sizes.b_g2);
   } catch (const cuzk::gpu::gpu_error& e) {
     return status(status_code::resource_exhausted,
                   "page-locking " + std::to_string(query_bytes(sizes) >> 20) +
@@ -1146,7 +1161,8 @@ result<std::unique_ptr<device_parameters::impl>> make_host_impl(const verifying_
 
 result<std::unique_ptr<device_parameters>> device_parameters::host_resident(
     const parameters& params, int device, size_t ring_bytes) {
-  auto p = make_host_impl(params.vk, params.sizes(), device, ring_bytes);
+  auto p = make_host_impl(params.vk, params.sizes(), device, ring_bytes,
+                          thread_pool::default_pool(), {});
   if (!p) return p.error();
   impl& q = **p;
   std::memcpy(q.host_h.data(), params.h.data(), q.host_h.bytes());
@@ -1165,7 +1181,7 @@ result<std::unique_ptr<device_parameters>> device_parameters::host_resident(
   const query_sizes q{file.count(params_section::ic),   file.count(params_section::h),
                       file.count(params_section::l),    file.count(params_section::a),
                       file.count(params_section::b_g1), file.count(params_section::b_g2)};
-  auto p = make_host_impl(*vk, q, device, ring_bytes);
+  auto p = make_host_impl(*vk, q, device, ring_bytes, pool, progress);
   if (!p) return p.error();
   impl& h = **p;
   uint64_t done = 0;
