@@ -12,7 +12,7 @@ mkdir -p "$dest"
 # CUZK_CARRY_SET picks what travels (the device tool carries at most 64 MiB): `kernels` (the GPU
 # tests and cuzk-gpu-microbench), `engine` (the engine tests, cuzk-bench, cuzk-daemon with gRPC),
 # `setup` (GPU parameter generation: its tests, the GPU-vs-CPU 2 KiB PoRep proof test and
-# cuzk-gpu-microbench), `porep32g` (cuzk-daemon and cuzk-bench for scripts/porep32g_run.sh and
+# cuzk-gpu-microbench), `porep32g` (cuzk-daemon, cuzk-bench and gpu_memory_hog for scripts/porep32g_run.sh and
 # scripts/post_snap32g_run.sh, the whole 32 GiB proofs), `none` (only CUZK_CARRY_EXTRA), or `all`
 # (default; may exceed the limit). run.sh runs the steps whose binaries are present.
 set_name=${CUZK_CARRY_SET:-all}
@@ -24,7 +24,7 @@ engine=(src/engine/engine_test src/engine/engine_porep_e2e_test src/engine/engin
         apps/cuzk-bench/cuzk-bench apps/cuzk-daemon/cuzk-daemon)
 setup=(src/ec/arith_gpu_test src/groth16/setup_gpu_test src/filecoin/proofs/porep_gpu_equality_test
        bench/micro/cuzk-gpu-microbench)
-porep32g=(apps/cuzk-daemon/cuzk-daemon apps/cuzk-bench/cuzk-bench)
+porep32g=(apps/cuzk-daemon/cuzk-daemon apps/cuzk-bench/cuzk-bench tests/gpu/gpu_memory_hog)
 case $set_name in
 kernels) chosen=("${kernels[@]}") ;;
 porep32g) chosen=("${porep32g[@]}") ;;

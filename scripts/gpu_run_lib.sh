@@ -71,3 +71,43 @@ stop_daemon() {
   wait "$daemon"
   echo "daemon rc=$?"
 }
+
+# Caps GPU 0 at $1 MiB for the daemon's next run (empty: the whole GPU): gpu_memory_hog holds all
+# of its memory but that, and gpus_budget is set to the [gpus] line of a card of that size (its
+# auto budget: 1 GiB less). Sets hog to the hog's pid (the caller's EXIT trap kills it).
+cap_gpu() {
+  gpus_budget=
+  [[ -z $1 ]] && return
+  ./gpu_memory_hog "$1" < <(sleep 100000) >"$out/hog-cap$1.txt" 2>&1 &
+  hog=$!
+  for _ in $(seq 600); do [[ -s $out/hog-cap$1.txt ]] && break; sleep 0.1; done
+  echo "GPU 0 capped: $(cat "$out/hog-cap$1.txt")"
+  gpus_budget="memory_budget = \"$(($1 - 1024))MiB\""$'\n'
+}
+
+# After a stopped daemon: the hog released, the plan the engine chose, the failures that must not
+# happen (out of device memory, a GPU out of rotation, the CPU fallback), and the log kept as
+# daemon$1.log when $1 (a cap's tag) is given.
+uncap_gpu_and_check_log() {
+  [[ -n ${hog:-} ]] && kill "$hog" 2>/dev/null
+  hog=
+  echo "plan: $(grep -o 'plan {.*}' "$out/daemon.log" | head -1)"
+  echo "device faults and out-of-memory in the log (none expected):"
+  grep -E 'out of device memory|taken out of rotation|proving on the CPU' "$out/daemon.log" ||
+    echo "  none"
+  [[ -n $1 ]] && mv "$out/daemon.log" "$out/daemon$1.log"
+}
+
+# The page-locked load of the largest .params file in $1 (the 16/24 GiB cards' path: `cuzk params
+# load --residency host --decoder device`, the daemon's checks), when LOAD_HOST=1: the progress
+# lines of its page-lock and load phases (timestamped) and the total.
+host_load_step() {
+  [[ ${LOAD_HOST:-0} == 1 ]] || return 0
+  local file
+  file=$(ls -S "$1"/*.params | head -1)
+  step "page-locked load of $(basename "$file") (--residency host --decoder device)"
+  timeout "$(left)" ./cuzk params load --params "$file" --checks on-curve --gpu 0 \
+    --residency host --decoder device 2>&1 | grep --line-buffered -E ' (0|100)%|GB/s|error' |
+    while IFS= read -r line; do echo "$(date +%T.%3N) $line"; done
+  echo "rc=${PIPESTATUS[0]}"
+}

@@ -27,7 +27,9 @@
 # and that many proofs batched again, an A/B of the lanes on the same machine;
 # timeline-one-lane.json; not with GPU_CAP_MIB), GPU_CAPS_MIB (several caps, e.g. "16384 24576
 # 81920": steps 3 and 4 for each on the same parameters, logs daemon-capN.log and
-# timeline-capN.json, each checked for out-of-memory failures, device faults and a CPU fallback).
+# timeline-capN.json, each checked for out-of-memory failures, device faults and a CPU fallback),
+# LOAD_HOST (default 0; 1: after step 1, the parameters' page-locked load timed by `cuzk params
+# load --residency host`).
 set -uo pipefail
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH="$(pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -51,6 +53,7 @@ start_gpu_sampler
     --out-dir "$w/params" --seed porep32g-bench --gpu 0 2>&1 | grep -v ETA
   echo "rc=${PIPESTATUS[0]} wall $((SECONDS - t)) s"
   ls -la "$w/params"
+  host_load_step "$w/params"
   step "2. synthetic C1"
   t=$SECONDS
   timeout "$(left)" ./cuzk porep gen-vanilla --registered-proof $proof --synthetic \
@@ -76,13 +79,8 @@ start_gpu_sampler
     printf '[daemon]\nlisten = "unix://%s/cuzk.sock"\nstatus_listen = "127.0.0.1:9821"\n' "$w" \
       >"$w/cuzk.toml"
     printf '[srs]\nparam_cache = "%s"\n' "$w/params" >>"$w/cuzk.toml"
-    if [[ -n $cap ]]; then
-      ./gpu_memory_hog "$cap" < <(sleep 100000) >"$out/hog$tag.txt" 2>&1 &
-      hog=$!
-      for _ in $(seq 600); do [[ -s $out/hog$tag.txt ]] && break; sleep 0.1; done
-      echo "GPU 0 capped: $(cat "$out/hog$tag.txt")"
-      gpus="memory_budget = \"$((cap - 1024))MiB\""$'\n'
-    fi
+    cap_gpu "$cap"
+    gpus=$gpus_budget
     [[ -n ${LANES:-} ]] && gpus="${gpus}gpu_workers_per_device = $LANES"$'\n'
     [[ -n $gpus ]] && printf '[gpus]\n%s' "$gpus" >>"$w/cuzk.toml"
     [[ -n ${SYNTH_WORKERS:-} ]] &&
@@ -110,12 +108,7 @@ start_gpu_sampler
       echo "batch rc=$?"
     fi
     timeline_name=timeline$tag stop_daemon 127.0.0.1:9821
-    [[ -n $hog ]] && kill "$hog" 2>/dev/null
-    hog=
-    echo "plan: $(grep -o 'plan {.*}' "$out/daemon.log" | head -1)"
-    echo "device faults and out-of-memory in the log (none expected):"
-    grep -E 'out of device memory|taken out of rotation|proving on the CPU' "$out/daemon.log" || echo "  none"
-    [[ -n $tag ]] && mv "$out/daemon.log" "$out/daemon$tag.log"
+    uncap_gpu_and_check_log "$tag"
     step "4. verify the last proof"
     timeout "$(left)" ./cuzk verify porep --c1 "$w/c1.json" --params-dir "$w/params" \
       --proof "$w/proof-$proofs.bin"

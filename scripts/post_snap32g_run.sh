@@ -18,7 +18,11 @@
 #   4. snap: BATCH more through `cuzk-bench batch`, BATCH_JOBS in flight (default 2)
 # Logs phases with wall times, the daemon's peak RSS (VmHWM), the engine's timeline and GPU
 # memory/utilisation samples to $OUT (default ./post-snap32g-out). Env: WHAT (post or snap),
-# PROOFS (default 3), BATCH (default 0), DEADLINE (seconds for the whole run, default 570).
+# PROOFS (default 3), BATCH (default 0), DEADLINE (seconds for the whole run, default 570),
+# GPU_CAPS_MIB (card sizes, e.g. "16384 24576": step 3 for each on the same parameters, GPU 0
+# capped by gpu_memory_hog as in porep32g_run.sh; logs daemon-capN.log and timeline-capN.json,
+# each checked for out-of-memory failures, device faults and a CPU fallback), LOAD_HOST (as in
+# porep32g_run.sh).
 set -uo pipefail
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH="$(pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -31,7 +35,8 @@ source ./gpu_run_lib.sh
 w=$(mktemp -d)
 daemon=
 gpu_sampler=
-trap 'kill $gpu_sampler $daemon 2>/dev/null; rm -rf "$w"' EXIT
+hog=
+trap 'kill $gpu_sampler $daemon $hog 2>/dev/null; rm -rf "$w"' EXIT
 machine_info "$w"
 start_gpu_sampler
 rand=5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a1a
@@ -64,6 +69,7 @@ singles() {
     winning=StackedDrgWinning32GiBV1
     params window-post $window
     params winning-post $winning
+    host_load_step "$w/params"
     step "2. synthetic vanilla proofs"
     timeout "$(left)" ./cuzk-bench gen-vanilla window-post --synthetic --registered-proof $window \
       --randomness $rand --sector-number 1 -o "$w/wpost.json"
@@ -73,6 +79,7 @@ singles() {
   elif [[ $what == snap ]]; then
     update=StackedDrg32GiBV1
     params snap $update
+    host_load_step "$w/params"
     step "2. synthetic update"
     timeout "$(left)" ./cuzk-bench gen-vanilla snap-prove --synthetic --registered-proof $update \
       -o "$w/snap.json"
@@ -82,32 +89,46 @@ singles() {
     exit 2
   fi
 
-  step "3. daemon on GPU 0"
-  printf '[daemon]\nlisten = "unix://%s/cuzk.sock"\nstatus_listen = "127.0.0.1:9821"\n' "$w" \
-    >"$w/cuzk.toml"
-  printf '[srs]\nparam_cache = "%s"\n' "$w/params" >>"$w/cuzk.toml"
-  start_daemon "$w/cuzk.toml" "$w/cuzk.sock"
-  if [[ $what == post ]]; then
-    step "3a. WindowPoSt, $proofs proof(s) of one full partition"
-    singles "$proofs" wpost -t window-post --registered-proof $window --randomness $rand \
-      --vanilla "$w/wpost.json"
-    step "3b. WinningPoSt, $((proofs + 2)) proof(s)"
-    singles $((proofs + 2)) winning -t winning-post --registered-proof $winning \
-      --randomness $rand --vanilla "$w/winning.json"
-  else
-    step "3a. SnapDeals, $proofs proof(s)"
-    singles "$proofs" snap -t snap --registered-proof $update --vanilla "$w/snap.json" \
-      --commitments "$w/snap-commitments.json"
-    if [[ ${BATCH:-0} -gt 0 ]]; then
-      step "3b. $BATCH proofs, ${BATCH_JOBS:-2} in flight (cuzk-bench batch)"
-      timeout "$(left)" ./cuzk-bench -a "unix://$w/cuzk.sock" batch -t snap \
-        --registered-proof $update --vanilla "$w/snap.json" \
-        --commitments "$w/snap-commitments.json" --param-dir "$w/params" \
-        -c "$BATCH" -j "${BATCH_JOBS:-2}" 2>&1
-      echo "batch rc=$?"
+  # Step 3 for one card size: $1 = MiB left to the daemon (empty: the whole GPU).
+  daemon_run() {
+    local cap=$1 tag=${1:+-cap$1}
+    step "3. daemon on GPU 0${cap:+ capped at $cap MiB}"
+    printf '[daemon]\nlisten = "unix://%s/cuzk.sock"\nstatus_listen = "127.0.0.1:9821"\n' "$w" \
+      >"$w/cuzk.toml"
+    printf '[srs]\nparam_cache = "%s"\n' "$w/params" >>"$w/cuzk.toml"
+    cap_gpu "$cap"
+    [[ -n $gpus_budget ]] && printf '[gpus]\n%s' "$gpus_budget" >>"$w/cuzk.toml"
+    rm -f "$w/cuzk.sock"
+    start_daemon "$w/cuzk.toml" "$w/cuzk.sock"
+    if [[ $what == post ]]; then
+      step "3a. WindowPoSt, $proofs proof(s) of one full partition"
+      singles "$proofs" "wpost$tag" -t window-post --registered-proof $window --randomness $rand \
+        --vanilla "$w/wpost.json"
+      step "3b. WinningPoSt, $((proofs + 2)) proof(s)"
+      singles $((proofs + 2)) "winning$tag" -t winning-post --registered-proof $winning \
+        --randomness $rand --vanilla "$w/winning.json"
+    else
+      step "3a. SnapDeals, $proofs proof(s)"
+      singles "$proofs" "snap$tag" -t snap --registered-proof $update --vanilla "$w/snap.json" \
+        --commitments "$w/snap-commitments.json"
+      if [[ ${BATCH:-0} -gt 0 ]]; then
+        step "3b. $BATCH proofs, ${BATCH_JOBS:-2} in flight (cuzk-bench batch)"
+        timeout "$(left)" ./cuzk-bench -a "unix://$w/cuzk.sock" batch -t snap \
+          --registered-proof $update --vanilla "$w/snap.json" \
+          --commitments "$w/snap-commitments.json" --param-dir "$w/params" \
+          -c "$BATCH" -j "${BATCH_JOBS:-2}" 2>&1
+        echo "batch rc=$?"
+      fi
     fi
+    timeline_name=timeline$tag stop_daemon 127.0.0.1:9821
+    uncap_gpu_and_check_log "$tag"
+  }
+  # GPU_CAPS_MIB: several card sizes one after the other on the same parameters.
+  if [[ -n ${GPU_CAPS_MIB:-} ]]; then
+    for cap in $GPU_CAPS_MIB; do daemon_run "$cap"; done
+  else
+    daemon_run ""
   fi
-  stop_daemon 127.0.0.1:9821
   step "done"
 } >"$out/run.log" 2>&1
 kill $gpu_sampler 2>/dev/null
