@@ -247,11 +247,19 @@ std::vector<gpu_plan> gpu_plan_candidates(const gpu_plan_request& r) {
     for (bool interleave : {true, false}) {
       if (interleave && !(r.witness_on_device && mode.on_device)) continue;
       k.interleave_queries = interleave;
-      for (uint64_t ring : ring_steps) {
-        k.ring_bytes = ring;
-        for (size_t i = 0; i < std::size(knob_steps); ++i) {
-          with_knobs(i);
-          out.push_back(make_plan(r, gpu_residency::host, 1, k));
+      // Every ring with MSM groups of 1 GiB or more, then every ring with the smallest groups: a
+      // narrow window costs more than a small ring (32 GiB WindowPoSt on a 16 GiB card: B2 over
+      // 91.9 M G2 points took 8.3 s with 256 MiB groups beside a 3 GiB ring, against 2.0 s with
+      // 12 GiB groups; bench/results/h100/2026-12-06-capped-post-snap.md).
+      const size_t smallest = std::size(knob_steps) - 1;
+      for (const auto& [first, last] :
+           {std::pair{size_t(0), smallest}, std::pair{smallest, smallest + 1}}) {
+        for (uint64_t ring : ring_steps) {
+          k.ring_bytes = ring;
+          for (size_t i = first; i < last; ++i) {
+            with_knobs(i);
+            out.push_back(make_plan(r, gpu_residency::host, 1, k));
+          }
         }
       }
     }

@@ -157,6 +157,33 @@ TEST(GpuMemory, ChooseTakesTheFirstThatFits) {
   }
 }
 
+// A 32 GiB WindowPoSt partition's queries (its generated parameters: 449,277,355 G1 and
+// 91,925,767 G2 points).
+constexpr query_sizes wpost32g{25840,   (size_t(1) << 27) - 1, 126902376, 96205645, 91925767,
+                               91925767};
+
+TEST(GpuMemory, ASmallCardKeepsTheMsmWindowBeforeTheRing) {
+  // On a 16 GiB card a 3 GiB ring fits only beside the smallest MSM groups; the plan takes a
+  // smaller ring with groups of at least 1 GiB instead (B2's dense G2 MSM: 8.3 s against 2.0 s).
+  gpu_plan_request r;
+  r.q = wpost32g;
+  // Its compiled a, b, c plan as the daemon planned it (fixed_bytes 27,679,972 with the tables).
+  r.program_bytes = 27679972 - gpu_ntt_table_bytes(wpost32g);
+  r.device_budget = uint64_t(15) << 30;
+  const auto got = choose_gpu_plan(r);
+  ASSERT_TRUE(got.ok()) << got.error().to_string();
+  EXPECT_EQ(got->residency, gpu_residency::host);
+  EXPECT_GE(got->knobs.msm_group_bytes, uint64_t(1) << 30);
+  bool narrow_with_large_ring_fits = false;
+  for (const gpu_plan& p : gpu_plan_candidates(r)) {
+    narrow_with_large_ring_fits |=
+        p.residency == gpu_residency::host && p.knobs.ring_bytes == uint64_t(3) << 30 &&
+        p.knobs.msm_group_bytes < (uint64_t(1) << 30) && p.device_peak_bytes <= r.device_budget;
+  }
+  EXPECT_TRUE(narrow_with_large_ring_fits) << "the case this order decides";
+  EXPECT_LT(got->knobs.ring_bytes, uint64_t(3) << 30);
+}
+
 TEST(GpuMemory, SmallCircuitsStreamThroughASmallRing) {
   gpu_plan_request r;
   r.q = {2, 1023, 5000, 3000, 2500, 2500};
