@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: Apache-2.0
+// The engine's parameter cache (engine_impl.hpp): one srs_entry per (parameter file, prover
+// worker), loaded on demand with mu_ released (the GPU plan chosen first from the device budget:
+// resident, fewer lanes, smaller groups, or streamed from page-locked host memory), pinned by the
+// jobs that use it, evicted least recently used when idle and memory is needed (make_room_locked,
+// which frees recycled synthesis buffers first); a job's parameters loaded on every worker at
+// once; a circuit's compiled plan readied on an entry; a GPU plan stepped down after running out
+// of device memory; the preload and evict calls of the public API.
+#include "engine/engine_impl.hpp"
+#include "groth16/params_io.hpp"
+
+namespace cuzk::engine {
+
+result<bool> engine_impl::preload(const std::string& circuit_id) {
+  auto c = circuit_by_id(circuit_id);
+  if (!c) return c.error();
+  std::unique_lock lk(mu_);
+  std::vector<size_t> targets;
+  for (size_t w = 0; w < workers_.size(); ++w)
+    if (workers_[w]->healthy) targets.push_back(w);
+  std::vector<cuzk::status> outcome(targets.size());
+  std::vector<char> was_loaded(targets.size(), 1);
+  on_workers_at_once_locked(lk, targets.size(), [&](std::unique_lock<std::mutex>& held, size_t i) {
+    bool loaded = false;
+    auto e = acquire_srs_locked(held, *c, targets[i], nullptr, &loaded);
+    if (!e) {
+      outcome[i] = e.error();
+      return;
+    }
+    release_srs_locked(**e);
+    was_loaded[i] = loaded;
+  });
+  for (const cuzk::status& st : outcome)
+    if (!st.ok()) return st;
+  return std::find(was_loaded.begin(), was_loaded.end(), 0) != was_loaded.end();
+}
+
+result<uint64_t> engine_impl::evict(const std::string& circuit_id) {
+  auto c = circuit_by_id(circuit_id);
+  if (!c) return c.error();
+  std::unique_lock lk(mu_);
+  uint64_t freed = 0;
+  for (auto it = srs_.begin(); it != srs_.end();) {
+    srs_entry& e = *it->second;
+    if (e.circuit.params_path != c->params_path) {
+      ++it;
+      continue;
+    }
+    if (e.refs > 0 || e.loading) {
+      return cuzk::status(status_code::invalid_argument,
+                          circuit_id + " is in use by " + std::to_string(e.refs) + " job(s)");
+    }
+    freed += e.host_charged + e.device_charged;
+    it = erase_srs_locked(it);
+  }
+  cv_.notify_all();
+  return freed;
+}
+
+bool engine_impl::make_room_locked(uint64_t host_need, std::optional<size_t> w,
+                                   uint64_t device_need) {
+  const auto fits = [&] {
+    return host_used_ + host_need <= host_budget_ &&
+           (!w || workers_[*w]->device_used + device_need <= workers_[*w]->device_budget);
+  };
+  while (!fits() && host_used_ + host_need > host_budget_ && !free_buffers_.empty()) {
+    host_used_ -= free_buffers_.back()->charged;
+    free_buffers_.pop_back();
+  }
+  while (!fits()) {
+    const auto now = clock_type::now();
+    auto victim = srs_.end();
+    for (auto it = srs_.begin(); it != srs_.end(); ++it) {
+      const srs_entry& e = *it->second;
+      if (e.refs > 0 || e.loading || now - e.last_used < cfg_.eviction_min_idle) continue;
+      const bool helps = (host_used_ + host_need > host_budget_ && e.host_charged > 0) ||
+                         (w && e.worker == *w && e.device_charged > 0);
+      if (!helps) continue;
+      if (victim == srs_.end() || e.last_used < victim->second->last_used) victim = it;
+    }
+    if (victim == srs_.end()) return false;
+    logf(cfg_.log, log_level::info, "engine: evicting %s from %s (idle, memory needed)",
+         victim->second->circuit.id.c_str(), workers_[victim->second->worker]->name.c_str());
+    erase_srs_locked(victim);
+  }
+  return true;
+}
+
+engine_impl::srs_map::iterator engine_impl::erase_srs_locked(srs_map::iterator it) {
+  srs_entry& e = *it->second;
+  host_used_ -= e.host_charged;
+  workers_[e.worker]->device_used -= e.device_charged;
+  return srs_.erase(it);
+}
+
+cuzk::status engine_impl::ready_plan_locked(std::unique_lock<std::mutex>& lk, srs_entry& e,
+                                            job& j) {
+  const std::shared_ptr<const r1cs::abc_plan>& plan = j.plan->plan;
+  for (;;) {
+    if (e.plan == plan) return {};
+    if (!e.plan_preparing) break;
+    cv_.wait(lk);
+  }
+  prover_worker& wk = *workers_[e.worker];
+  const proofs::prover_backend::plan_memory need = e.backend->plan_memory_of(*plan);
+  if (need.host > host_budget_ || need.device > wk.device_budget) {
+    return cuzk::status(status_code::resource_exhausted,
+                        "the a, b, c plan of " + j.prepared->circuit().id + " needs " +
+                            gib(need.host) + " of host and " + gib(need.device) + " of " + wk.name +
+                            " memory, beyond the budgets");
+  }
+  e.plan_preparing = true;
+  while (!make_room_locked(need.host, e.worker, need.device)) {
+    if (j.stopping()) {
+      e.plan_preparing = false;
+      cv_.notify_all();
+      return cuzk::status(status_code::cancelled, "cancelled while waiting for memory");
+    }
+    cv_.wait_for(lk, std::chrono::seconds(1));
+  }
+  lk.unlock();
+  cuzk::status st = guarded([&] { return e.backend->prepare_plan(plan); });
+  lk.lock();
+  e.plan_preparing = false;
+  recharge_locked(e);
+  if (st.ok()) e.plan = plan;
+  cv_.notify_all();
+  if (!st.ok()) {
+    return cuzk::status(st.code(), "the a, b, c plan of " + j.prepared->circuit().id + " on " +
+                                       wk.name + ": " + st.message());
+  }
+  return {};
+}
+
+void engine_impl::recharge_locked(srs_entry& e) {
+  prover_worker& wk = *workers_[e.worker];
+  host_used_ = host_used_ - e.host_charged + e.backend->host_bytes();
+  wk.device_used = wk.device_used - e.device_charged + e.backend->device_bytes();
+  e.host_charged = e.backend->host_bytes();
+  e.device_charged = e.backend->device_bytes();
+}
+
+void engine_impl::release_srs_locked(srs_entry& e) {
+  --e.refs;
+  e.last_used = clock_type::now();
+}
+
+result<srs_entry*> engine_impl::acquire_srs_locked(std::unique_lock<std::mutex>& lk,
+                                                   const circuit_params& c, size_t w,
+                                                   const job* owner, bool* was_loaded) {
+  const auto key = std::make_pair(c.params_path, w);
+  for (;;) {
+    auto it = srs_.find(key);
+    if (it != srs_.end() && it->second->loading) {
+      cv_.wait(lk);
+      continue;
+    }
+    if (it != srs_.end()) {
+      ++it->second->refs;
+      it->second->last_used = clock_type::now();
+      if (was_loaded) *was_loaded = true;
+      return it->second.get();
+    }
+    break;
+  }
+  prover_worker& wk = *workers_[w];
+  auto entry = std::make_unique<srs_entry>();
+  entry->circuit = c;
+  entry->worker = w;
+  entry->loading = true;
+  srs_entry* e = entry.get();
+  srs_[key] = std::move(entry);
+
+  const auto fail = [&](cuzk::status s) -> result<srs_entry*> {
+    erase_srs_locked(srs_.find(key));
+    cv_.notify_all();
+    return s;
+  };
+  lk.unlock();
+  auto file = groth16::params_file::open(c.params_path);
+  lk.lock();
+  if (!file)
+    return fail(cuzk::status(file.error().code(), c.params_path + ": " + file.error().message()));
+  const uint64_t bytes = groth16::query_bytes(file->sizes());
+  // A GPU's plan from the exact device-memory formulas (groth16/gpu_memory.hpp): the fastest
+  // that fits its budget — resident with every lane, fewer lanes, smaller MSM groups and
+  // gathers, then the parameters in page-locked host memory streamed by every proof — or a
+  // refusal naming the smallest card, before anything is loaded.
+  groth16::gpu_plan plan;
+  if (wk.device >= 0) {
+    groth16::gpu_plan_request req;
+    req.q = file->sizes();
+    req.device_budget = wk.device_budget;
+    req.program_bytes = owner && owner->plan ? owner->plan->plan->size().bytes : 0;
+    req.max_lanes = unsigned(wk.lanes.size());
+    auto chosen = groth16::choose_gpu_plan(req);
+    if (!chosen) {
+      return fail(cuzk::status(chosen.error().code(),
+                               c.id + " on " + wk.name + ": " + chosen.error().message()));
+    }
+    plan = *chosen;
+  }
+  const proofs::srs_residency residency =
+      wk.device < 0 || plan.residency == groth16::gpu_residency::host
+          ? proofs::srs_residency::host
+          : proofs::srs_residency::device;
+  const bool on_host = residency == proofs::srs_residency::host;
+  const uint64_t host_need = on_host ? bytes : 0;
+  const uint64_t device_need = on_host ? 0 : bytes;
+  if (host_need > host_budget_ || device_need > wk.device_budget) {
+    return fail(cuzk::status(status_code::resource_exhausted,
+                             c.id + " parameters need " + gib(bytes) + " of " +
+                                 (on_host ? "host" : wk.name) + " memory, the budget is " +
+                                 gib(on_host ? host_budget_ : wk.device_budget)));
+  }
+  if (wk.device >= 0) {
+    logf(cfg_.log, log_level::info, "engine: %s on %s (budget %s): plan %s", c.id.c_str(),
+         wk.name.c_str(), gib(wk.device_budget).c_str(), plan.to_json().c_str());
+  }
+  while (!make_room_locked(host_need, w, device_need)) {
+    if (owner && owner->stopping())
+      return fail(cuzk::status(status_code::cancelled, "cancelled while waiting for memory"));
+    cv_.wait_for(lk, std::chrono::seconds(1));
+  }
+  e->in_host_memory = on_host;
+  e->gpu = plan;
+  e->backend_sizes = file->sizes();
+  e->working_bytes =
+      wk.device >= 0 ? plan.proof_peak + groth16::gpu_ntt_table_bytes(file->sizes()) : 0;
+  e->host_charged = host_need;
+  e->device_charged = device_need;
+  host_used_ += host_need;
+  wk.device_used += device_need;
+
+  e->load_total_bytes = bytes;
+  e->load_started = clock_type::now();
+  lk.unlock();
+  const auto t0 = e->load_started;
+  const auto checks = cfg_.params_checks == engine_config::param_checks::full
+                          ? groth16::point_checks::full
+                      : cfg_.params_checks == engine_config::param_checks::batched
+                          ? groth16::point_checks::batched
+                          : groth16::point_checks::on_curve_only;
+  // The bytes loaded or uploaded; host residency's "page-lock" phase before its load is not
+  // counted (the status page's bar would fill twice).
+  const progress_fn progress = [e](const char* phase, size_t done, size_t) {
+    if (std::string_view(phase) != "page-lock")
+      e->loaded_bytes.store(done, std::memory_order_relaxed);
+  };
+  auto backend = guarded([&] {
+    return make_backend_(*file, checks, wk.device, residency, *wk.pool, cfg_.log, progress);
+  });
+  lk.lock();
+  // The load on the worker's lane (the gap before its first prove), failed or not.
+  timeline_event& ev = record_locked(
+      wk.name, owner ? owner->id : std::string(), owner ? owner->tenant->name : std::string(),
+      owner ? owner->kind : kind_of(c), -1, "load", t0, clock_type::now());
+  ev.circuit_id = c.id;
+  ev.bytes = bytes;
+  if (!backend) {
+    return fail(cuzk::status(backend.error().code(),
+                             c.params_path + " on " + wk.name + ": " + backend.error().message()));
+  }
+  // Charge what the backend really holds.
+  e->backend = std::move(*backend);
+  if (wk.device >= 0) e->backend->set_memory_knobs(plan.knobs);
+  recharge_locked(*e);
+  e->loaded_bytes = bytes;
+  e->loading = false;
+  e->refs = 1;
+  e->last_used = clock_type::now();
+  if (was_loaded) *was_loaded = false;
+  logf(cfg_.log, log_level::info, "engine: %s loaded on %s in %.0f ms (%s)", c.id.c_str(),
+       wk.name.c_str(), ms_between(t0, clock_type::now()), gib(bytes).c_str());
+  cv_.notify_all();
+  return e;
+}
+
+cuzk::status engine_impl::load_on_workers_locked(std::unique_lock<std::mutex>& lk,
+                                                 const std::shared_ptr<job>& j) {
+  std::vector<size_t> targets;
+  for (size_t w = 0; w < workers_.size(); ++w)
+    if (workers_[w]->healthy) targets.push_back(w);
+  if (targets.empty()) return cuzk::status(status_code::unavailable, "no healthy prover worker");
+  std::vector<cuzk::status> outcome(targets.size());
+  on_workers_at_once_locked(lk, targets.size(), [&](std::unique_lock<std::mutex>& held, size_t i) {
+    auto e = acquire_srs_locked(held, j->prepared->circuit(), targets[i], j.get(), nullptr);
+    if (!e) {
+      outcome[i] = e.error();
+      return;
+    }
+    j->pins.push_back(*e);
+    if (j->plan) outcome[i] = ready_plan_locked(held, **e, *j);
+  });
+  size_t loaded = 0;
+  for (const cuzk::status& st : outcome) loaded += st.ok() ? 1 : 0;
+  if (loaded == 0) return outcome.front();
+  for (size_t i = 0; i < targets.size(); ++i) {
+    if (outcome[i].ok()) continue;
+    const size_t w = targets[i];
+    prover_worker& wk = *workers_[w];
+    j->excluded_workers.insert(w);
+    const status_code code = outcome[i].code();
+    if (code == status_code::cancelled) continue;
+    logf(cfg_.log, log_level::warn,
+         "engine: job %s: the parameters failed on %s (%s): its partitions go to the other "
+         "workers",
+         j->id.c_str(), wk.name.c_str(), outcome[i].to_string().c_str());
+    // Memory that cannot hold them is the worker's size, not a fault of its device.
+    const bool device_fault = wk.device >= 0 && code != status_code::resource_exhausted;
+    if (device_fault && ++wk.consecutive_failures >= 2 && wk.healthy)
+      take_out_of_rotation_locked(w);
+  }
+  for (const srs_entry* e : j->pins) {
+    if (j->excluded_workers.count(e->worker) > 0) continue;
+    j->pvk = std::make_shared<const groth16::prepared_verifying_key>(
+        groth16::prepare_verifying_key(e->backend->vk()));
+    break;
+  }
+  return {};
+}
+
+bool engine_impl::step_down_plan_locked(srs_entry& e) {
+  if (!e.backend) return false;
+  groth16::gpu_plan_request req;
+  req.q = e.backend_sizes;
+  req.device_budget = workers_[e.worker]->device_budget;
+  req.program_bytes = e.gpu.fixed_bytes - groth16::gpu_ntt_table_bytes(e.backend_sizes);
+  req.max_lanes = e.gpu.lanes;
+  for (const groth16::gpu_plan& p : groth16::gpu_plan_candidates(req)) {
+    // The parameters and the readied plan stay as they are: the same residency and a, b, c.
+    if (p.residency != e.gpu.residency || p.knobs.abc_on_device != e.gpu.knobs.abc_on_device ||
+        p.device_peak_bytes >= e.gpu.device_peak_bytes)
+      continue;
+    logf(cfg_.log, log_level::warn,
+         "engine: %s ran out of device memory on %s: proving with the smaller plan %s",
+         e.circuit.id.c_str(), workers_[e.worker]->name.c_str(), p.to_json().c_str());
+    e.gpu = p;
+    e.working_bytes = p.proof_peak + groth16::gpu_ntt_table_bytes(e.backend_sizes);
+    e.backend->set_memory_knobs(p.knobs);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace cuzk::engine
