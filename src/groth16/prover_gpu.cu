@@ -1133,8 +1133,9 @@ result<std::unique_ptr<device_parameters::impl>> make_host_impl(const verifying_
   p->ring_bytes = ring_bytes;
   try {
     device_scope scope(p->ctx);  // page-locked for this device's context
-    // The phase of its own in the progress lines: page-locking is the load's slowest step.
-    const uint64_t total = query_bytes(sizes);
+    // The phase of its own in the progress lines: page-locking is the load's slowest step. Its
+    // total is the five arrays' bytes (the ic points stay in the vk), as the load's is.
+    const uint64_t total = query_bytes(sizes) - uint64_t(sizes.ic) * sizeof(g1_affine_t);
     uint64_t locked = 0;
     const auto lock = [&](auto& array, size_t count) {
       using T = std::remove_pointer_t<decltype(array.data())>;
