@@ -129,6 +129,8 @@ engine_impl::engine_impl(const engine_config& cfg, engine_parts parts)
 }
 
 cuzk::status engine_impl::start() {
+  // Held while the workers are set up: the threads started below wait for it.
+  mutex_lock lk(mu_);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   host_budget_ = cfg_.host_memory_budget;
   if (host_budget_ == 0) {
@@ -196,7 +198,7 @@ cuzk::status engine_impl::start() {
     w->lanes.resize(std::max(1u, cfg_.gpu_lanes));
     workers_.push_back(std::move(w));
   }
-  if (chosen.empty() || cfg_.cpu_worker_with_gpus) add_cpu_worker(prover_threads);
+  if (chosen.empty() || cfg_.cpu_worker_with_gpus) add_cpu_worker_locked(prover_threads);
 
   // Partitions in synthesis at once. Each spreads its independent parts (PoRep's and
   // SnapDeals' challenges, PoSt's sector slots) over the shared pool below, so a few workers
@@ -218,7 +220,7 @@ cuzk::status engine_impl::start() {
   // next one is synthesized, not so many that a late high-priority job finds the budget full.
   lookahead_ = 2 * unsigned(workers_.size());
   started_at_ = clock_type::now();
-  for (size_t i = 0; i < workers_.size(); ++i) start_prover(i);
+  for (size_t i = 0; i < workers_.size(); ++i) start_prover_locked(i);
   for (unsigned i = 0; i < synthesis_workers_; ++i)
     synth_threads_.emplace_back([this, i] { synthesis_loop(i); });
   logf(cfg_.log, log_level::info,
@@ -240,7 +242,7 @@ result<submit_result> engine_impl::submit(proof_request req) {
   const auto digest = request_digest(req);
   const uint64_t bytes = request_bytes(req);
 
-  std::unique_lock lk(mu_);
+  mutex_lock lk(mu_);
   if (draining_) return cuzk::status(status_code::unavailable, "the engine is shutting down");
   prune_locked();
   if (!req.request_id.empty()) {
@@ -293,17 +295,17 @@ result<submit_result> engine_impl::submit(proof_request req) {
 
 result<job_result> engine_impl::await(std::string_view tenant, const std::string& job_id,
                                       std::chrono::milliseconds timeout) {
-  std::unique_lock lk(mu_);
+  mutex_lock lk(mu_);
   auto it = jobs_.find(job_key{std::string(tenant), job_id});
   if (it == jobs_.end()) return cuzk::status(status_code::not_found, "job not found: " + job_id);
   std::shared_ptr<job> j = it->second;
-  cv_.wait_for(lk, timeout, [&] { return j->terminal(); });
+  cv_.wait_for(mu_, timeout, [&] { return j->terminal(); });
   return result_of_locked(*j);
 }
 
 result<bool> engine_impl::cancel(std::string_view tenant, const std::string& job_id,
                                  const std::string& reason) {
-  std::unique_lock lk(mu_);
+  mutex_lock lk(mu_);
   auto it = jobs_.find(job_key{std::string(tenant), job_id});
   if (it == jobs_.end()) return cuzk::status(status_code::not_found, "job not found: " + job_id);
   job& j = *it->second;
@@ -317,7 +319,7 @@ result<bool> engine_impl::cancel(std::string_view tenant, const std::string& job
 }
 
 engine_status engine_impl::status() {
-  std::unique_lock lk(mu_);
+  mutex_lock lk(mu_);
   prune_locked();
   engine_status st;
   const auto now = clock_type::now();
@@ -384,7 +386,7 @@ engine_status engine_impl::status() {
 }
 
 std::vector<timeline_event> engine_impl::timeline(double since) {
-  std::unique_lock lk(mu_);
+  mutex_lock lk(mu_);
   std::vector<timeline_event> out;
   for (const timeline_event& e : events_)
     if (e.end >= since) out.push_back(e);
@@ -392,17 +394,20 @@ std::vector<timeline_event> engine_impl::timeline(double since) {
 }
 
 void engine_impl::shutdown() {
-  std::unique_lock lk(mu_);
+  mutex_lock lk(mu_);
   if (exit_) return;
   draining_ = true;
-  cv_.wait(lk, [&] { return active_.empty(); });
+  while (!active_.empty()) cv_.wait(mu_);
   exit_ = true;
   cv_.notify_all();
+  // The lanes' threads, taken under mu_: with no job left, no lane adds a worker now.
+  std::vector<std::thread*> lanes;
+  for (auto& w : workers_)
+    for (prover_lane& l : w->lanes) lanes.push_back(&l.thread);
   lk.unlock();
   for (auto& t : synth_threads_) t.join();
-  for (auto& w : workers_)
-    for (prover_lane& l : w->lanes)
-      if (l.thread.joinable()) l.thread.join();
+  for (std::thread* t : lanes)
+    if (t->joinable()) t->join();
   lk.lock();
   // What the engine still holds: recycled buffers and parameters.
   free_buffers_.clear();
@@ -450,7 +455,7 @@ tenant_state& engine_impl::tenant_locked(const std::string& name) {
   return it->second;
 }
 
-cuzk::status engine_impl::admit_for_tenant_locked(const tenant_state& t, uint64_t bytes) {
+cuzk::status engine_impl::admit_for_tenant_locked(const tenant_state& t, uint64_t bytes) const {
   const tenant_policy& p = t.policy;
   if (p.max_in_flight != 0 && t.in_flight >= p.max_in_flight) {
     return cuzk::status(status_code::resource_exhausted,

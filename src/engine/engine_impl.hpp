@@ -15,7 +15,11 @@
 // One mutex (mu_) guards all scheduling state and one condition variable (cv_) announces every
 // change; a waiter re-checks its condition under mu_ before sleeping, so no wake-up is lost
 // (the Rust engine's budget waits lose them, spec/CUZK.md §5.2 #6). Heavy work (decoding,
-// synthesis, proving, verification, parameter loading) runs with mu_ released.
+// synthesis, proving, verification, parameter loading) runs with mu_ released. Clang checks the
+// contract (scripts/check_thread_safety.sh): the state is CUZK_GUARDED_BY(mu_), every *_locked
+// function CUZK_REQUIRES(mu_) (it may release mu_ inside, calling mu_.unlock() and mu_.lock()
+// itself, and returns with it held), and the threads' loops and the public calls
+// CUZK_EXCLUDES(mu_).
 //
 // A job moves through two priority queues ordered by (priority desc, submit order, partition):
 //   synthesis queue: the job's "prepare" task (decode + check the input, pin the parameters on
@@ -33,12 +37,10 @@
 #include <array>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <deque>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <span>
@@ -47,6 +49,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/mutex.hpp"
+#include "base/thread_annotations.hpp"
 #include "cuzk/engine.hpp"
 #include "engine/proof_kind.hpp"
 #include "groth16/gpu_memory.hpp"
@@ -265,22 +269,22 @@ struct prover_worker {
 class engine_impl final : public proving_engine {
  public:
   engine_impl(const engine_config& cfg, engine_parts parts);
-  cuzk::status start();
+  cuzk::status start() CUZK_EXCLUDES(mu_);
   ~engine_impl() override { shutdown(); }
-  result<submit_result> submit(proof_request req) override;
+  result<submit_result> submit(proof_request req) override CUZK_EXCLUDES(mu_);
 
   using proving_engine::await;
   using proving_engine::cancel;
 
   result<job_result> await(std::string_view tenant, const std::string& job_id,
-                           std::chrono::milliseconds timeout) override;
+                           std::chrono::milliseconds timeout) override CUZK_EXCLUDES(mu_);
   result<bool> cancel(std::string_view tenant, const std::string& job_id,
-                      const std::string& reason) override;
-  engine_status status() override;
-  std::vector<timeline_event> timeline(double since) override;
-  result<bool> preload(const std::string& circuit_id) override;
-  result<uint64_t> evict(const std::string& circuit_id) override;
-  void shutdown() override;
+                      const std::string& reason) override CUZK_EXCLUDES(mu_);
+  engine_status status() override CUZK_EXCLUDES(mu_);
+  std::vector<timeline_event> timeline(double since) override CUZK_EXCLUDES(mu_);
+  result<bool> preload(const std::string& circuit_id) override CUZK_EXCLUDES(mu_);
+  result<uint64_t> evict(const std::string& circuit_id) override CUZK_EXCLUDES(mu_);
+  void shutdown() override CUZK_EXCLUDES(mu_);
 
  private:
   // ---- lookups (engine.cpp) ------------------------------------------------------------------
@@ -298,14 +302,15 @@ class engine_impl final : public proving_engine {
   static job_key key_of(const job& j) { return job_key{j.tenant->name, j.id}; }
 
   // The tenant's entry, made on its first request with its policy from the config.
-  tenant_state& tenant_locked(const std::string& name);
+  tenant_state& tenant_locked(const std::string& name) CUZK_REQUIRES(mu_);
 
   // The tenant's limits for one more job of `bytes` request bytes.
-  static cuzk::status admit_for_tenant_locked(const tenant_state& t, uint64_t bytes);
+  cuzk::status admit_for_tenant_locked(const tenant_state& t, uint64_t bytes) const
+      CUZK_REQUIRES(mu_);
 
   // Returns the request bytes a job holds until it is prepared (to the host budget and to its
   // tenant's queued bytes) and drops the request.
-  void release_request_locked(job& j);
+  void release_request_locked(job& j) CUZK_REQUIRES(mu_);
 
   // The task a stage takes next from `queue` (ordered by task_key) among the entries `eligible`
   // accepts, end() when none: of the highest priority present, the first task (queue order) of
@@ -316,7 +321,7 @@ class engine_impl final : public proving_engine {
   // tenant that was idle starts level with the others instead of with a banked credit.
   template <class Queue, class Owner, class Eligible>
   typename Queue::iterator fair_pick_locked(Queue& queue, stage s, Owner owner_of,
-                                            Eligible eligible) {
+                                            Eligible eligible) CUZK_REQUIRES(mu_) {
     auto best = queue.end();
     uint64_t best_pass = 0;
     std::set<const tenant_state*> seen;
@@ -335,12 +340,12 @@ class engine_impl final : public proving_engine {
   }
 
   // The stage takes a task of `j`: its tenant's pass moves on by its stride.
-  void take_locked(const job& j, stage s);
-  unsigned queue_position_locked(const job& me) const;
-  job_result result_of_locked(const job& j) const;
+  void take_locked(const job& j, stage s) CUZK_REQUIRES(mu_);
+  unsigned queue_position_locked(const job& me) const CUZK_REQUIRES(mu_);
+  job_result result_of_locked(const job& j) const CUZK_REQUIRES(mu_);
 
   // Drops finished jobs past the retention time or beyond the retained count (oldest first).
-  void prune_locked();
+  void prune_locked() CUZK_REQUIRES(mu_);
 
   // ---- timeline (engine.cpp) -----------------------------------------------------------------
 
@@ -348,24 +353,24 @@ class engine_impl final : public proving_engine {
 
   timeline_event& record_locked(const std::string& lane, const job& j, int partition,
                                 const char* phase, clock_type::time_point t0,
-                                clock_type::time_point t1);
+                                clock_type::time_point t1) CUZK_REQUIRES(mu_);
   timeline_event& record_locked(const std::string& lane, const std::string& job_id,
                                 const std::string& tenant, proof_kind kind, int partition,
                                 const char* phase, clock_type::time_point t0,
-                                clock_type::time_point t1);
+                                clock_type::time_point t1) CUZK_REQUIRES(mu_);
 
   // ---- job lifecycle (engine.cpp) ------------------------------------------------------------
 
-  void fail_locked(job& j, cuzk::status s);
+  void fail_locked(job& j, cuzk::status s) CUZK_REQUIRES(mu_);
 
   // Removes the job's queued tasks and returns its synthesized buffers.
-  void drop_queued_locked(job& j);
+  void drop_queued_locked(job& j) CUZK_REQUIRES(mu_);
 
   // Ends a cancelled or failed job once none of its work is running.
-  void settle_locked(job& j);
-  void finish_locked(job& j, job_state s);
-  void recycle_locked(std::unique_ptr<synthesis_buffer> buf);
-  std::shared_ptr<job> find_shared_locked(const job& j);
+  void settle_locked(job& j) CUZK_REQUIRES(mu_);
+  void finish_locked(job& j, job_state s) CUZK_REQUIRES(mu_);
+  void recycle_locked(std::unique_ptr<synthesis_buffer> buf) CUZK_REQUIRES(mu_);
+  std::shared_ptr<job> find_shared_locked(const job& j) CUZK_REQUIRES(mu_);
 
   // ---- parameter cache and memory budget (parameter_cache.cpp) -------------------------------
 
@@ -374,9 +379,10 @@ class engine_impl final : public proving_engine {
   // Frees idle memory until `host_need` host bytes (and `device_need` on worker `w`, if given)
   // fit: first recycled buffers, then parameters no job uses that have been idle for
   // eviction_min_idle, least recently used first. True when they fit.
-  bool make_room_locked(uint64_t host_need, std::optional<size_t> w, uint64_t device_need);
+  bool make_room_locked(uint64_t host_need, std::optional<size_t> w, uint64_t device_need)
+      CUZK_REQUIRES(mu_);
 
-  srs_map::iterator erase_srs_locked(srs_map::iterator it);
+  srs_map::iterator erase_srs_locked(srs_map::iterator it) CUZK_REQUIRES(mu_);
 
   // The job's plan readied on pinned parameters `e` (prover_backend::prepare_plan: uploaded to
   // the GPU, or the CPU's a, b, c buffers), once per entry, after room is made for it like for
@@ -384,37 +390,37 @@ class engine_impl final : public proving_engine {
   // it before this returns (only jobs past their prepare reach the provers, and a prover lane
   // readying it proves alone on its worker: lane_work). Called by PREPARE, or by a lane of a
   // worker that joined after the prepare; each holds `j` in flight while mu_ is released here.
-  cuzk::status ready_plan_locked(std::unique_lock<std::mutex>& lk, srs_entry& e, job& j);
+  cuzk::status ready_plan_locked(srs_entry& e, job& j) CUZK_REQUIRES(mu_);
 
   // Charges what the backend holds now.
-  void recharge_locked(srs_entry& e);
-  void release_srs_locked(srs_entry& e);
+  void recharge_locked(srs_entry& e) CUZK_REQUIRES(mu_);
+  void release_srs_locked(srs_entry& e) CUZK_REQUIRES(mu_);
 
   // The parameters of `c` on worker `w`, loaded if need be (mu_ released while loading) and
   // pinned (refs + 1). `owner` (may be null) is checked for cancellation while waiting for
   // memory. resource_exhausted when they can never fit.
-  result<srs_entry*> acquire_srs_locked(std::unique_lock<std::mutex>& lk, const circuit_params& c,
-                                        size_t w, const job* owner, bool* was_loaded);
+  result<srs_entry*> acquire_srs_locked(const circuit_params& c, size_t w, const job* owner,
+                                        bool* was_loaded) CUZK_REQUIRES(mu_);
 
-  // per_worker(held, i) for i < count at once: a thread each, taking mu_ itself (the parameter
+  // per_worker(i) for i < count at once: a thread each, taking mu_ itself (the parameter
   // loads in it release mu_ while they work), this thread's lock released until all are done;
   // inline for one.
   template <class Fn>
-  void on_workers_at_once_locked(std::unique_lock<std::mutex>& lk, size_t count, Fn per_worker) {
+  void on_workers_at_once_locked(size_t count, Fn per_worker) CUZK_REQUIRES(mu_) {
     if (count == 1) {
-      per_worker(lk, 0);
+      per_worker(0);
       return;
     }
-    lk.unlock();
+    mu_.unlock();
     std::vector<std::thread> threads;
     for (size_t i = 0; i < count; ++i) {
       threads.emplace_back([&, i] {
-        std::unique_lock held(mu_);
-        per_worker(held, i);
+        mutex_lock held(mu_);
+        per_worker(i);
       });
     }
     for (std::thread& t : threads) t.join();
-    lk.lock();
+    mu_.lock();
   }
 
   // The job's parameters (and its plan) loaded and pinned on every healthy prover worker, the
@@ -425,46 +431,45 @@ class engine_impl final : public proving_engine {
   // a device fault, counts as a failure of its device (two in a row take it out of rotation); when
   // every worker fails the input is blamed (the file, the budget), no device, and the job fails
   // with the first error. Called by PREPARE, which holds `j` in flight.
-  cuzk::status load_on_workers_locked(std::unique_lock<std::mutex>& lk,
-                                      const std::shared_ptr<job>& j);
+  cuzk::status load_on_workers_locked(const std::shared_ptr<job>& j) CUZK_REQUIRES(mu_);
 
   // The next plan after e's with a smaller device peak, the same residency and the same place for
   // a, b, c (what is loaded and readied stays), applied to its backend; false when there is none.
-  bool step_down_plan_locked(srs_entry& e);
+  bool step_down_plan_locked(srs_entry& e) CUZK_REQUIRES(mu_);
 
   // ---- synthesis stage (synthesis_stage.cpp) -------------------------------------------------
 
   // A buffer able to hold `shape` without growing: a recycled one (the smallest that fits), or
   // a new one when the budget has room. Null when neither is possible now.
   std::unique_ptr<synthesis_buffer> take_buffer_locked(const synthesis_shape& shape,
-                                                       bool witness_only);
+                                                       bool witness_only) CUZK_REQUIRES(mu_);
 
-  void synthesis_loop(unsigned index);
+  void synthesis_loop(unsigned index) CUZK_EXCLUDES(mu_);
 
   // The job's minimum working set (one partition's buffer, its decoded input and its parameters
   // held in host memory) must fit the host budget, or it could wait forever.
-  cuzk::status check_fits_locked(const job& j, uint64_t pinned_host) const;
+  cuzk::status check_fits_locked(const job& j, uint64_t pinned_host) const CUZK_REQUIRES(mu_);
 
   // PREPARE of one job. The stage holds the job in flight from start to end: it releases mu_ at
   // several points (decoding, compiling or waiting for the plan, loading parameters, readying the
   // plan), and a cancel meanwhile must only mark the job, never settle it (which drops its
   // prepared input and its pins) under the stage's feet; the job settles here, once.
-  void run_prepare_locked(std::unique_lock<std::mutex>& lk, const std::shared_ptr<job>& j,
-                          const std::string& lane);
+  void run_prepare_locked(const std::shared_ptr<job>& j, const std::string& lane)
+      CUZK_REQUIRES(mu_);
 
-  void prepare_stage_locked(std::unique_lock<std::mutex>& lk, const std::shared_ptr<job>& j,
-                            const std::string& lane);
+  void prepare_stage_locked(const std::shared_ptr<job>& j, const std::string& lane)
+      CUZK_REQUIRES(mu_);
 
   // The compiled plan of the job's circuit: compiled on this thread by the first job of the
   // circuit (mu_ released; a second job waits for it), then shared. Null when the kind has none
   // or it failed to compile (logged once): the circuit is then synthesized in full. Called by
   // PREPARE, which holds `j` in flight while mu_ is released here.
-  std::shared_ptr<const compiled_plan> plan_of_locked(std::unique_lock<std::mutex>& lk, job& j,
-                                                      const std::string& lane);
+  std::shared_ptr<const compiled_plan> plan_of_locked(job& j, const std::string& lane)
+      CUZK_REQUIRES(mu_);
 
-  void run_synthesis_locked(std::unique_lock<std::mutex>& lk, const std::shared_ptr<job>& j,
-                            unsigned k, std::unique_ptr<synthesis_buffer> buf,
-                            const std::string& lane);
+  void run_synthesis_locked(const std::shared_ptr<job>& j, unsigned k,
+                            std::unique_ptr<synthesis_buffer> buf, const std::string& lane)
+      CUZK_REQUIRES(mu_);
 
   // Page-locks the buffer's aux storage through the first backend that wants it (a GPU), once
   // per buffer: a recycled buffer keeps its storage, and so its lock, from partition to partition.
@@ -476,16 +481,16 @@ class engine_impl final : public proving_engine {
 
   // ---- prover stage (prover_stage.cpp) -------------------------------------------------------
 
-  void add_cpu_worker(unsigned threads);
+  void add_cpu_worker_locked(unsigned threads) CUZK_REQUIRES(mu_);
 
   // Starts the worker's lanes: the first is named as the worker, the others "gpu 0.1", ...
-  void start_prover(size_t w);
+  void start_prover_locked(size_t w) CUZK_REQUIRES(mu_);
 
   // The parameters job `j` pinned on worker `w` (null: the worker joined after its prepare).
   static srs_entry* pinned_on(const job& j, size_t w);
 
   // What `rp` would hold on worker `w`'s device while a lane proves it.
-  lane_work work_of_locked(size_t w, const ready_partition& rp) const;
+  lane_work work_of_locked(size_t w, const ready_partition& rp) const CUZK_REQUIRES(mu_);
 
   // Whether a lane of `wk` may start proving `next` now: always when no other lane proves; beside
   // others only when every one of them shares the device and the device's peak fits its budget
@@ -495,7 +500,7 @@ class engine_impl final : public proving_engine {
 
   // Lane `l` of worker `w`: takes the first ready partition the worker may prove (priority order,
   // admitted beside its other lanes), proves it, finalizes it.
-  void prover_loop(size_t w, size_t l);
+  void prover_loop(size_t w, size_t l) CUZK_EXCLUDES(mu_);
 
   // A GPU out of device memory is a plan that was too large, not a fault of the device: the
   // parameters' entry steps down to the next smaller plan of the same residency (one lane,
@@ -504,56 +509,67 @@ class engine_impl final : public proving_engine {
   // once (re-synthesized); two failures in a row take the GPU out of rotation and the partition
   // moves to the workers left. A CPU failure, or a second GPU failure of the partition on a GPU
   // still in rotation, fails the job.
-  void on_prover_error_locked(size_t w, job& j, unsigned k, const cuzk::status& err);
+  void on_prover_error_locked(size_t w, job& j, unsigned k, const cuzk::status& err)
+      CUZK_REQUIRES(mu_);
 
   // Whether the CPU fallback may prove j's partitions
   // (engine_config::cpu_fallback_max_param_bytes), from the size of its parameters' queries (any
   // worker's entry, else the file's header).
-  cuzk::status cpu_fallback_allows_locked(const job& j) const;
+  cuzk::status cpu_fallback_allows_locked(const job& j) const CUZK_REQUIRES(mu_);
 
-  void take_out_of_rotation_locked(size_t w);
+  void take_out_of_rotation_locked(size_t w) CUZK_REQUIRES(mu_);
 
   // Every partition proved: verify them all in one batch (mu_ released). A failing batch is
   // checked partition by partition; each bad one is re-proved once, a second failure fails the
   // job naming the partition.
-  void complete_locked(std::unique_lock<std::mutex>& lk, const std::shared_ptr<job>& jp,
-                       const std::string& verify_lane);
+  void complete_locked(const std::shared_ptr<job>& jp, const std::string& verify_lane)
+      CUZK_REQUIRES(mu_);
 
   // ---- state ---------------------------------------------------------------------------------
 
+  // Set by the constructor, then read-only.
   const engine_config cfg_;
   const handler_list handlers_;
   backend_factory make_backend_;
   device_lister list_devices_;
-  uint64_t host_budget_ = 0;
-  unsigned synthesis_workers_ = 0;
-  unsigned lookahead_ = 2;
-  clock_type::time_point started_at_;
 
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool draining_ = false, exit_ = false;
-  uint64_t next_seq_ = 0;
-  uint64_t host_used_ = 0;
-  uint64_t completed_ = 0, failed_ = 0, cancelled_ = 0;
+  // mu_ guards everything below it but the threads and the synthesis pool; cv_ announces every
+  // change of it.
+  cuzk::mutex mu_;
+  cuzk::condition_variable cv_;
+  uint64_t host_budget_ CUZK_GUARDED_BY(mu_) = 0;
+  unsigned synthesis_workers_ CUZK_GUARDED_BY(mu_) = 0;
+  unsigned lookahead_ CUZK_GUARDED_BY(mu_) = 2;
+  clock_type::time_point started_at_ CUZK_GUARDED_BY(mu_);
+  bool draining_ CUZK_GUARDED_BY(mu_) = false;
+  bool exit_ CUZK_GUARDED_BY(mu_) = false;
+  uint64_t next_seq_ CUZK_GUARDED_BY(mu_) = 0;
+  uint64_t host_used_ CUZK_GUARDED_BY(mu_) = 0;
+  uint64_t completed_ CUZK_GUARDED_BY(mu_) = 0;
+  uint64_t failed_ CUZK_GUARDED_BY(mu_) = 0;
+  uint64_t cancelled_ CUZK_GUARDED_BY(mu_) = 0;
 
-  std::map<job_key, std::shared_ptr<job>> jobs_;
+  std::map<job_key, std::shared_ptr<job>> jobs_ CUZK_GUARDED_BY(mu_);
   // (tenant, request id) → the ids of the tenant's jobs submitted with it.
-  std::multimap<job_key, std::string> by_request_;
-  std::map<std::string, tenant_state> tenants_;  // by name; entries are never erased
+  std::multimap<job_key, std::string> by_request_ CUZK_GUARDED_BY(mu_);
+  // By name; entries are never erased.
+  std::map<std::string, tenant_state> tenants_ CUZK_GUARDED_BY(mu_);
   // Per stage: the virtual time of the last task taken (fair_pick_locked).
-  std::array<uint64_t, STAGES> stage_clock_{};
-  std::set<job*> active_;
-  std::deque<job_key> finished_;
-  std::map<const job*, clock_type::time_point> queued_at_;
-  std::map<task_key, std::shared_ptr<job>> synth_queue_;
-  std::map<task_key, ready_partition> prover_queue_;
-  std::vector<std::unique_ptr<synthesis_buffer>> free_buffers_;
-  srs_map srs_;
-  std::map<std::string, plan_slot> plans_;  // by "kind:parameter file"
-  std::deque<timeline_event> events_;
+  std::array<uint64_t, STAGES> stage_clock_ CUZK_GUARDED_BY(mu_){};
+  std::set<job*> active_ CUZK_GUARDED_BY(mu_);
+  std::deque<job_key> finished_ CUZK_GUARDED_BY(mu_);
+  std::map<const job*, clock_type::time_point> queued_at_ CUZK_GUARDED_BY(mu_);
+  std::map<task_key, std::shared_ptr<job>> synth_queue_ CUZK_GUARDED_BY(mu_);
+  std::map<task_key, ready_partition> prover_queue_ CUZK_GUARDED_BY(mu_);
+  std::vector<std::unique_ptr<synthesis_buffer>> free_buffers_ CUZK_GUARDED_BY(mu_);
+  srs_map srs_ CUZK_GUARDED_BY(mu_);
+  // By "kind:parameter file".
+  std::map<std::string, plan_slot> plans_ CUZK_GUARDED_BY(mu_);
+  std::deque<timeline_event> events_ CUZK_GUARDED_BY(mu_);
+  // Grows when the CPU fallback joins (take_out_of_rotation_locked).
+  std::vector<std::unique_ptr<prover_worker>> workers_ CUZK_GUARDED_BY(mu_);
 
-  std::vector<std::unique_ptr<prover_worker>> workers_;
+  // Set by start() (the synthesis threads, then only joined by shutdown()), then read-only.
   std::vector<std::thread> synth_threads_;
   std::unique_ptr<thread_pool> synth_pool_;
 };

@@ -14,15 +14,15 @@ namespace cuzk::engine {
 result<bool> engine_impl::preload(const std::string& circuit_id) {
   auto c = circuit_by_id(circuit_id);
   if (!c) return c.error();
-  std::unique_lock lk(mu_);
+  mutex_lock lk(mu_);
   std::vector<size_t> targets;
   for (size_t w = 0; w < workers_.size(); ++w)
     if (workers_[w]->healthy) targets.push_back(w);
   std::vector<cuzk::status> outcome(targets.size());
   std::vector<char> was_loaded(targets.size(), 1);
-  on_workers_at_once_locked(lk, targets.size(), [&](std::unique_lock<std::mutex>& held, size_t i) {
+  on_workers_at_once_locked(targets.size(), [&](size_t i) CUZK_REQUIRES(mu_) {
     bool loaded = false;
-    auto e = acquire_srs_locked(held, *c, targets[i], nullptr, &loaded);
+    auto e = acquire_srs_locked(*c, targets[i], nullptr, &loaded);
     if (!e) {
       outcome[i] = e.error();
       return;
@@ -38,7 +38,7 @@ result<bool> engine_impl::preload(const std::string& circuit_id) {
 result<uint64_t> engine_impl::evict(const std::string& circuit_id) {
   auto c = circuit_by_id(circuit_id);
   if (!c) return c.error();
-  std::unique_lock lk(mu_);
+  mutex_lock lk(mu_);
   uint64_t freed = 0;
   for (auto it = srs_.begin(); it != srs_.end();) {
     srs_entry& e = *it->second;
@@ -59,7 +59,7 @@ result<uint64_t> engine_impl::evict(const std::string& circuit_id) {
 
 bool engine_impl::make_room_locked(uint64_t host_need, std::optional<size_t> w,
                                    uint64_t device_need) {
-  const auto fits = [&] {
+  const auto fits = [&]() CUZK_REQUIRES(mu_) {
     return host_used_ + host_need <= host_budget_ &&
            (!w || workers_[*w]->device_used + device_need <= workers_[*w]->device_budget);
   };
@@ -93,13 +93,12 @@ engine_impl::srs_map::iterator engine_impl::erase_srs_locked(srs_map::iterator i
   return srs_.erase(it);
 }
 
-cuzk::status engine_impl::ready_plan_locked(std::unique_lock<std::mutex>& lk, srs_entry& e,
-                                            job& j) {
+cuzk::status engine_impl::ready_plan_locked(srs_entry& e, job& j) {
   const std::shared_ptr<const r1cs::abc_plan>& plan = j.plan->plan;
   for (;;) {
     if (e.plan == plan) return {};
     if (!e.plan_preparing) break;
-    cv_.wait(lk);
+    cv_.wait(mu_);
   }
   prover_worker& wk = *workers_[e.worker];
   const proofs::prover_backend::plan_memory need = e.backend->plan_memory_of(*plan);
@@ -116,11 +115,11 @@ cuzk::status engine_impl::ready_plan_locked(std::unique_lock<std::mutex>& lk, sr
       cv_.notify_all();
       return cuzk::status(status_code::cancelled, "cancelled while waiting for memory");
     }
-    cv_.wait_for(lk, std::chrono::seconds(1));
+    cv_.wait_for(mu_, std::chrono::seconds(1));
   }
-  lk.unlock();
+  mu_.unlock();
   cuzk::status st = guarded([&] { return e.backend->prepare_plan(plan); });
-  lk.lock();
+  mu_.lock();
   e.plan_preparing = false;
   recharge_locked(e);
   if (st.ok()) e.plan = plan;
@@ -145,14 +144,13 @@ void engine_impl::release_srs_locked(srs_entry& e) {
   e.last_used = clock_type::now();
 }
 
-result<srs_entry*> engine_impl::acquire_srs_locked(std::unique_lock<std::mutex>& lk,
-                                                   const circuit_params& c, size_t w,
+result<srs_entry*> engine_impl::acquire_srs_locked(const circuit_params& c, size_t w,
                                                    const job* owner, bool* was_loaded) {
   const auto key = std::make_pair(c.params_path, w);
   for (;;) {
     auto it = srs_.find(key);
     if (it != srs_.end() && it->second->loading) {
-      cv_.wait(lk);
+      cv_.wait(mu_);
       continue;
     }
     if (it != srs_.end()) {
@@ -171,14 +169,14 @@ result<srs_entry*> engine_impl::acquire_srs_locked(std::unique_lock<std::mutex>&
   srs_entry* e = entry.get();
   srs_[key] = std::move(entry);
 
-  const auto fail = [&](cuzk::status s) -> result<srs_entry*> {
+  const auto fail = [&](cuzk::status s) CUZK_REQUIRES(mu_) -> result<srs_entry*> {
     erase_srs_locked(srs_.find(key));
     cv_.notify_all();
     return s;
   };
-  lk.unlock();
+  mu_.unlock();
   auto file = groth16::params_file::open(c.params_path);
-  lk.lock();
+  mu_.lock();
   if (!file)
     return fail(cuzk::status(file.error().code(), c.params_path + ": " + file.error().message()));
   const uint64_t bytes = groth16::query_bytes(file->sizes());
@@ -220,7 +218,7 @@ result<srs_entry*> engine_impl::acquire_srs_locked(std::unique_lock<std::mutex>&
   while (!make_room_locked(host_need, w, device_need)) {
     if (owner && owner->stopping())
       return fail(cuzk::status(status_code::cancelled, "cancelled while waiting for memory"));
-    cv_.wait_for(lk, std::chrono::seconds(1));
+    cv_.wait_for(mu_, std::chrono::seconds(1));
   }
   e->in_host_memory = on_host;
   e->gpu = plan;
@@ -234,7 +232,7 @@ result<srs_entry*> engine_impl::acquire_srs_locked(std::unique_lock<std::mutex>&
 
   e->load_total_bytes = bytes;
   e->load_started = clock_type::now();
-  lk.unlock();
+  mu_.unlock();
   const auto t0 = e->load_started;
   const auto checks = cfg_.params_checks == engine_config::param_checks::full
                           ? groth16::point_checks::full
@@ -250,7 +248,7 @@ result<srs_entry*> engine_impl::acquire_srs_locked(std::unique_lock<std::mutex>&
   auto backend = guarded([&] {
     return make_backend_(*file, checks, wk.device, residency, *wk.pool, cfg_.log, progress);
   });
-  lk.lock();
+  mu_.lock();
   // The load on the worker's lane (the gap before its first prove), failed or not.
   timeline_event& ev = record_locked(
       wk.name, owner ? owner->id : std::string(), owner ? owner->tenant->name : std::string(),
@@ -276,21 +274,20 @@ result<srs_entry*> engine_impl::acquire_srs_locked(std::unique_lock<std::mutex>&
   return e;
 }
 
-cuzk::status engine_impl::load_on_workers_locked(std::unique_lock<std::mutex>& lk,
-                                                 const std::shared_ptr<job>& j) {
+cuzk::status engine_impl::load_on_workers_locked(const std::shared_ptr<job>& j) {
   std::vector<size_t> targets;
   for (size_t w = 0; w < workers_.size(); ++w)
     if (workers_[w]->healthy) targets.push_back(w);
   if (targets.empty()) return cuzk::status(status_code::unavailable, "no healthy prover worker");
   std::vector<cuzk::status> outcome(targets.size());
-  on_workers_at_once_locked(lk, targets.size(), [&](std::unique_lock<std::mutex>& held, size_t i) {
-    auto e = acquire_srs_locked(held, j->prepared->circuit(), targets[i], j.get(), nullptr);
+  on_workers_at_once_locked(targets.size(), [&](size_t i) CUZK_REQUIRES(mu_) {
+    auto e = acquire_srs_locked(j->prepared->circuit(), targets[i], j.get(), nullptr);
     if (!e) {
       outcome[i] = e.error();
       return;
     }
     j->pins.push_back(*e);
-    if (j->plan) outcome[i] = ready_plan_locked(held, **e, *j);
+    if (j->plan) outcome[i] = ready_plan_locked(**e, *j);
   });
   size_t loaded = 0;
   for (const cuzk::status& st : outcome) loaded += st.ok() ? 1 : 0;

@@ -29,7 +29,7 @@ void copy_prover_split(const groth16::prover_timings& p, T& out) {
 
 }  // namespace
 
-void engine_impl::add_cpu_worker(unsigned threads) {
+void engine_impl::add_cpu_worker_locked(unsigned threads) {
   auto w = std::make_unique<prover_worker>();
   w->name = "cpu";
   w->device = -1;
@@ -38,7 +38,7 @@ void engine_impl::add_cpu_worker(unsigned threads) {
   workers_.push_back(std::move(w));
 }
 
-void engine_impl::start_prover(size_t w) {
+void engine_impl::start_prover_locked(size_t w) {
   prover_worker& wk = *workers_[w];
   for (size_t l = 0; l < wk.lanes.size(); ++l) {
     wk.lanes[l].name = l == 0 ? wk.name : wk.name + "." + std::to_string(l);
@@ -83,7 +83,7 @@ bool engine_impl::admits(const prover_worker& wk, const lane_work& next) {
 }
 
 void engine_impl::prover_loop(size_t w, size_t l) {
-  std::unique_lock lk(mu_);
+  mutex_lock lk(mu_);
   for (;;) {
     prover_worker& wk = *workers_[w];
     prover_lane& lane = wk.lanes[l];
@@ -93,13 +93,13 @@ void engine_impl::prover_loop(size_t w, size_t l) {
         prover_queue_, PROVER_STAGE, [](const auto& e) -> const job& { return *e->second.owner; },
         [w](const auto& e) { return e->second.owner->excluded_workers.count(w) == 0; });
     if (next == prover_queue_.end()) {
-      cv_.wait(lk);
+      cv_.wait(mu_);
       continue;
     }
     // Not beside the other lanes: it waits for them (a lower priority one does not jump it).
     const lane_work work = work_of_locked(w, next->second);
     if (!admits(wk, work)) {
-      cv_.wait(lk);
+      cv_.wait(mu_);
       continue;
     }
     take_locked(*next->second.owner, PROVER_STAGE);
@@ -133,7 +133,7 @@ void engine_impl::prover_loop(size_t w, size_t l) {
     srs_entry* e = pinned_on(j, w);
     ++j.in_flight;
     if (!e) {
-      auto got = acquire_srs_locked(lk, j.prepared->circuit(), w, &j, nullptr);
+      auto got = acquire_srs_locked(j.prepared->circuit(), w, &j, nullptr);
       if (!got) {
         --j.in_flight;
         lane_done();
@@ -145,7 +145,7 @@ void engine_impl::prover_loop(size_t w, size_t l) {
       j.pins.push_back(e);
     }
     if (plan && e->plan != plan->plan) {
-      if (cuzk::status st = ready_plan_locked(lk, *e, j); !st.ok()) {
+      if (cuzk::status st = ready_plan_locked(*e, j); !st.ok()) {
         --j.in_flight;
         lane_done();
         recycle_locked(std::move(rp.buf));
@@ -188,7 +188,7 @@ void engine_impl::prover_loop(size_t w, size_t l) {
     {
       // The witness is no longer needed: the buffer goes back before the epilogue, and the
       // device is free for the worker's other lanes.
-      std::lock_guard relock(mu_);
+      mutex_lock relock(mu_);
       recharge_locked(*e);
       recycle_locked(std::move(rp.buf));
       if (--wk.proving == 0) wk.busy_ms += ms_between(wk.busy_since, t1);
@@ -225,7 +225,7 @@ void engine_impl::prover_loop(size_t w, size_t l) {
       continue;
     }
     j.proofs[k] = *pf;
-    if (++j.done == j.partitions) complete_locked(lk, rp.owner, lane.name);
+    if (++j.done == j.partitions) complete_locked(rp.owner, lane.name);
   }
 }
 
@@ -296,22 +296,21 @@ void engine_impl::take_out_of_rotation_locked(size_t w) {
     const unsigned threads = cfg_.prover_threads
                                  ? cfg_.prover_threads
                                  : std::max(1u, std::thread::hardware_concurrency());
-    add_cpu_worker(threads);
+    add_cpu_worker_locked(threads);
     workers_.back()->fallback = true;
-    start_prover(workers_.size() - 1);
+    start_prover_locked(workers_.size() - 1);
   }
   cv_.notify_all();
 }
 
-void engine_impl::complete_locked(std::unique_lock<std::mutex>& lk, const std::shared_ptr<job>& jp,
-                                  const std::string& verify_lane) {
+void engine_impl::complete_locked(const std::shared_ptr<job>& jp, const std::string& verify_lane) {
   job& j = *jp;
   std::vector<groth16::proof> proofs;
   for (const auto& p : j.proofs) proofs.push_back(*p);
   ++j.in_flight;
   const prepared_proof& pp = *j.prepared;
   const auto pvk = j.pvk;
-  lk.unlock();
+  mu_.unlock();
   const auto t0 = clock_type::now();
   std::vector<std::vector<ff::fr_t>> inputs;
   cuzk::status st;
@@ -339,7 +338,7 @@ void engine_impl::complete_locked(std::unique_lock<std::mutex>& lk, const std::s
   }
   std::vector<uint8_t> bytes;
   if (st.ok() && bad.empty()) bytes = groth16::encode_proofs(proofs);
-  lk.lock();
+  mu_.lock();
   --j.in_flight;
   j.timings.verify += ms_between(t0, clock_type::now());
   record_locked(verify_lane, j, -1, "verify", t0, clock_type::now());

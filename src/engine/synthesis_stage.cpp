@@ -31,11 +31,11 @@ std::unique_ptr<synthesis_buffer> engine_impl::take_buffer_locked(const synthesi
 
 void engine_impl::synthesis_loop(unsigned index) {
   const std::string lane = "synthesis " + std::to_string(index);
-  std::unique_lock lk(mu_);
+  mutex_lock lk(mu_);
   for (;;) {
     if (exit_) return;
     if (synth_queue_.empty()) {
-      cv_.wait(lk);
+      cv_.wait(mu_);
       continue;
     }
     auto it = fair_pick_locked(
@@ -46,23 +46,23 @@ void engine_impl::synthesis_loop(unsigned index) {
     if (key.partition == PREPARE) {
       take_locked(*j, SYNTHESIS_STAGE);
       synth_queue_.erase(it);
-      run_prepare_locked(lk, j, lane);
+      run_prepare_locked(j, lane);
       continue;
     }
     // Do not run far ahead of the provers, unless this task outranks what waits for them.
     if (prover_queue_.size() >= lookahead_ && key.prio <= prover_queue_.begin()->first.prio) {
-      cv_.wait(lk);
+      cv_.wait(mu_);
       continue;
     }
     auto buf = take_buffer_locked(j->prepared->shape(), j->plan != nullptr);
     if (!buf) {
       // Waits for a release (notified) or for idle parameters to become evictable.
-      cv_.wait_for(lk, std::chrono::seconds(1));
+      cv_.wait_for(mu_, std::chrono::seconds(1));
       continue;
     }
     take_locked(*j, SYNTHESIS_STAGE);
     synth_queue_.erase(it);
-    run_synthesis_locked(lk, j, unsigned(key.partition), std::move(buf), lane);
+    run_synthesis_locked(j, unsigned(key.partition), std::move(buf), lane);
   }
 }
 
@@ -78,22 +78,20 @@ cuzk::status engine_impl::check_fits_locked(const job& j, uint64_t pinned_host) 
                           gib(host_budget_));
 }
 
-void engine_impl::run_prepare_locked(std::unique_lock<std::mutex>& lk,
-                                     const std::shared_ptr<job>& j, const std::string& lane) {
+void engine_impl::run_prepare_locked(const std::shared_ptr<job>& j, const std::string& lane) {
   ++j->in_flight;
-  prepare_stage_locked(lk, j, lane);
+  prepare_stage_locked(j, lane);
   --j->in_flight;
   if (j->stopping()) settle_locked(*j);
 }
 
-void engine_impl::prepare_stage_locked(std::unique_lock<std::mutex>& lk,
-                                       const std::shared_ptr<job>& j, const std::string& lane) {
+void engine_impl::prepare_stage_locked(const std::shared_ptr<job>& j, const std::string& lane) {
   j->state = job_state::running;
   const auto t0 = clock_type::now();
-  lk.unlock();
+  mu_.unlock();
   auto prepared =
       guarded([&] { return j->handler->prepare(*j->request, cfg_.param_dir, *synth_pool_); });
-  lk.lock();
+  mu_.lock();
   j->timings.prepare = ms_between(t0, clock_type::now());
   record_locked(lane, *j, -1, "prepare", t0, clock_type::now());
   release_request_locked(*j);
@@ -105,7 +103,7 @@ void engine_impl::prepare_stage_locked(std::unique_lock<std::mutex>& lk,
   j->prepared = std::move(*prepared);
   j->prepared_charged = j->prepared->host_bytes();
   host_used_ += j->prepared_charged;
-  if (cfg_.compiled_abc) j->plan = plan_of_locked(lk, *j, lane);
+  if (cfg_.compiled_abc) j->plan = plan_of_locked(*j, lane);
   if (j->stopping()) return;  // cancelled while the plan compiled
   if (cuzk::status s = check_fits_locked(*j, 0); !s) {
     fail_locked(*j, s);
@@ -115,7 +113,7 @@ void engine_impl::prepare_stage_locked(std::unique_lock<std::mutex>& lk,
   // loaded before any of its partitions takes a buffer, so a load never waits on buffers that
   // wait on it.
   const auto t1 = clock_type::now();
-  if (cuzk::status s = load_on_workers_locked(lk, j); !s) {
+  if (cuzk::status s = load_on_workers_locked(j); !s) {
     j->timings.srs_load = ms_between(t1, clock_type::now());
     fail_locked(*j, s);
     return;
@@ -141,20 +139,19 @@ void engine_impl::prepare_stage_locked(std::unique_lock<std::mutex>& lk,
   cv_.notify_all();
 }
 
-std::shared_ptr<const compiled_plan> engine_impl::plan_of_locked(std::unique_lock<std::mutex>& lk,
-                                                                 job& j, const std::string& lane) {
+std::shared_ptr<const compiled_plan> engine_impl::plan_of_locked(job& j, const std::string& lane) {
   // Per kind and parameter file: two kinds may prove with one file, not both with a plan.
   const std::string key = std::string(to_string(j.kind)) + ":" + j.prepared->circuit().params_path;
   for (;;) {
     plan_slot& slot = plans_[key];
     if (slot.compiled || slot.failed) return slot.compiled;
     if (!slot.compiling) break;
-    cv_.wait(lk);
+    cv_.wait(mu_);
   }
   plans_[key].compiling = true;
   const prepared_proof& pp = *j.prepared;
   const auto t0 = clock_type::now();
-  lk.unlock();
+  mu_.unlock();
   std::shared_ptr<compiled_plan> made;
   cuzk::status st = guarded([&] {
     auto plan = pp.compile_plan();
@@ -166,7 +163,7 @@ std::shared_ptr<const compiled_plan> engine_impl::plan_of_locked(std::unique_loc
     made->plan = std::make_shared<const r1cs::abc_plan>(std::move(*plan));
     return cuzk::status();
   });
-  lk.lock();
+  mu_.lock();
   plan_slot& slot = plans_[key];
   slot.compiling = false;
   const double ms = ms_between(t0, clock_type::now());
@@ -188,8 +185,7 @@ std::shared_ptr<const compiled_plan> engine_impl::plan_of_locked(std::unique_loc
   return slot.compiled;
 }
 
-void engine_impl::run_synthesis_locked(std::unique_lock<std::mutex>& lk,
-                                       const std::shared_ptr<job>& j, unsigned k,
+void engine_impl::run_synthesis_locked(const std::shared_ptr<job>& j, unsigned k,
                                        std::unique_ptr<synthesis_buffer> buf,
                                        const std::string& lane) {
   const auto t0 = clock_type::now();
@@ -208,7 +204,7 @@ void engine_impl::run_synthesis_locked(std::unique_lock<std::mutex>& lk,
   std::vector<proofs::prover_backend*> pinners;
   for (srs_entry* e : j->pins)
     if (e->backend) pinners.push_back(e->backend.get());
-  lk.unlock();
+  mu_.unlock();
   const synthesis_shape shape = pp.shape();
   buf->witness_only = plan != nullptr;
   cuzk::status st = guarded([&] {
@@ -232,7 +228,7 @@ void engine_impl::run_synthesis_locked(std::unique_lock<std::mutex>& lk,
     return s;
   });
   const uint64_t capacity = buf->capacity_bytes();
-  lk.lock();
+  mu_.lock();
   --j->in_flight;
   // The budget follows the buffer's real size (a circuit that outgrew its shape).
   host_used_ = host_used_ - buf->charged + capacity;
