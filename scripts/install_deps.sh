@@ -14,7 +14,9 @@ packages=(build-essential cmake git pkg-config python3 libgtest-dev libgmock-dev
 if [[ ${1:-} != --run ]]; then
   packages+=(clang-format
              chromium  # chromium: the browser test of the daemon's pipeline page (label browser)
-             clang-14 libclang-rt-14-dev  # libFuzzer, ASan, UBSan (test_sanitizers.sh, fuzz.sh)
+             # libFuzzer, ASan, UBSan (test_sanitizers.sh, fuzz.sh); the engine's -Wthread-safety
+             # check (check_thread_safety.sh)
+             clang-14 libclang-rt-14-dev
              dpkg-dev systemd  # scripts/package_test.sh: dpkg-shlibdeps; systemd-sysusers, -tmpfiles
              haproxy)  # deploy/: sidecar_haproxy_e2e, deploy_configs_test (haproxy -c)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
