@@ -37,7 +37,7 @@ endfunction()
 # cuzk_test(NAME name SOURCES ... LIBS ... [LABELS unit|slow|gpu ...] [TIMEOUT s]
 #           [COMMAND_PREFIX cmd args...])     (prefix: e.g. scripts/require_npm_oracle.sh ... --)
 # One gtest executable registered as one ctest test (gtest_discover_tests would multiply process
-# start-ups on a 2-core CI machine). The label picks the tier (STYLE.md §4.7).
+# start-ups on a 2-core CI machine). The label picks the tier (CONTRIBUTING.md "Tests").
 function(cuzk_test)
   cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS;COMMAND_PREFIX" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES} ${PROJECT_SOURCE_DIR}/tests/support/skip_exit_code.cpp)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Fails when a committed generated source differs from what its generator prints now
-# (gnark-crypto's rule, STYLE.md §4.4). Run by ctest as `generated_sources`.
+# (gnark-crypto's rule, CONTRIBUTING.md "Code rules"). Run by ctest as `generated_sources`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Installs what cuzk needs to build and test on Debian 12, idempotently: only missing packages are
-# installed. Every dependency is a Debian package (STYLE.md §4.0); the test oracles come from npm.
-# `install_deps.sh --run` (scripts/run.sh): only what the build, as test.sh configures it, and the
-# demo need; not chromium, clang-14, clang-format, node/npm or systemd, which only the tests, the
-# sanitizer tier, the format check and the package test use (test.sh installs them after).
+# installed. Every dependency is a Debian package (CONTRIBUTING.md "Code rules"); the test oracles
+# come from npm. `install_deps.sh --run` (scripts/run.sh): only what the build, as test.sh
+# configures it, and the demo need; not chromium, clang-14, clang-format, node/npm or systemd, which
+# only the tests, the sanitizer tier, the format check and the package test use (test.sh installs
+# them after).
 set -euo pipefail
 
 packages=(build-essential cmake git pkg-config python3 libgtest-dev libgmock-dev libbenchmark-dev

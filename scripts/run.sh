@@ -41,7 +41,8 @@ params=${CUZK_DEMO_PARAMS:-/var/tmp/cuzk-demo-parameters}
 work=$(mktemp -d)
 echo "== 2 KiB PoRep: seal"
 $cuzk porep seal --registered-proof "$proof" --out-dir "$work/sector"
-# 032d3138… is the SHA-256 prefix of the 2 KiB PoRep parameter identifier (FILECOIN.md §5.7).
+# 032d3138… is the SHA-256 prefix of the 2 KiB PoRep parameter identifier (docs/spec/params.md
+# §1–§2).
 if ! compgen -G "$params/v28-stacked-proof-of-replication-*-032d3138*.params" >/dev/null; then
   echo "== 2 KiB PoRep: generating parameters into $params (once; a few minutes on 2 cores)"
   mkdir -p "$params"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// cuzk-bench's gRPC client subcommands (the Rust tool's, spec/CUZK.md §1.8): single and batch
+// cuzk-bench's gRPC client subcommands (the Rust tool's, docs/spec/wire.md §9): single and batch
 // (PoRep and Snap), status, preload, metrics (status --watch: a refreshing text view), against any
 // cuzk.v1 daemon at -a/--addr (unix:///path or host:port).
 #include "client.hpp"
@@ -64,7 +64,7 @@ bool is_porep_type(const std::string& t) {
 bool is_snap_type(const std::string& t) {
   return t == "snap" || t == "snap-deals" || t == "update";
 }
-// The Rust cuzk-bench's spellings (CUZK.md §1.8).
+// The Rust cuzk-bench's spellings (docs/spec/wire.md §9).
 bool is_window_post_type(const std::string& t) {
   return t == "window-post" || t == "wpost" || t == "windowpost";
 }
@@ -201,7 +201,7 @@ bool fill_snap(const single_args& a, prepared_request& out) {
   return true;
 }
 
-// The WindowPoSt / WinningPoSt request as Curio's PoSt task sends it (CURIO_WIRE.md §3): one
+// The WindowPoSt / WinningPoSt request as Curio's PoSt task sends it (docs/spec/wire.md §3): one
 // bincode FallbackPoStSectorProof per sector from the vanilla file, the 32 randomness bytes, the
 // RegisteredPoStProof number and the partition index. The public sectors are kept to verify the
 // answer.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// cuzk-bench's offline subcommands (no daemon; spec/CUZK.md §1.8):
+// cuzk-bench's offline subcommands (no daemon; docs/spec/wire.md §9):
 //   gen-vanilla porep        seals a small sector with random data and writes its C1 in Curio's
 //                            wrapper form (the input of `single`/`batch`);
 //   gen-vanilla window-post|winning-post

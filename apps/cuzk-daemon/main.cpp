@@ -124,8 +124,8 @@ int run(int argc, char** argv) {
   opt.auth_tokens_file = cfg->daemon.auth_tokens_file;
   opt.engine = cuzk::server::to_engine_config(*cfg, sink);
   opt.preload = cuzk::server::preload_order(cfg->srs.preload);
-  // The Rust cuzk's switch for its pre-compiled constraint evaluator (CUZK.md §1.6): here, a, b,
-  // c synthesized on the host instead of evaluated from the compiled plan on the prover.
+  // The Rust cuzk's switch for its pre-compiled constraint evaluator (docs/spec/wire.md §8): here,
+  // a, b, c synthesized on the host instead of evaluated from the compiled plan on the prover.
   if (const char* v = std::getenv("CUZK_DISABLE_PCE"); v && std::string_view(v) == "1") {
     opt.engine.compiled_abc = false;
     spdlog::info("CUZK_DISABLE_PCE=1: a, b, c are synthesized on the host");

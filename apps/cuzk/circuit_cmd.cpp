@@ -7,7 +7,7 @@
 //       b_input_density, b_aux_density, plus domain (next power of two ≥ rows), the shape
 //       fingerprint, the official parameter file id and the synthesis time. The nnz cover all
 //       rows: each input row x_j·0 = 0 adds one A entry (a_nnz = circuit A nnz + inputs), as in
-//       the measured 32 GiB figures of FILECOIN.md §3.5. PoSt proofs are named by wire number
+//       the measured 32 GiB figures of docs/spec/porep.md §9. PoSt proofs are named by wire number
 //       (0..14), Go name or Rust name; the circuit must match the proof's kind. SnapDeals
 //       (EmptySectorUpdate) proofs likewise (0..4, "StackedDrg32GiBV1", the Go constant).
 // Exit codes: 0 ok, 2 bad input or usage (one line on stderr).

@@ -2,7 +2,7 @@
 // `cuzk porep public-inputs --c1 FILE [--miner-id N|--prover-id HEX] [--sector-id N]
 //  --partition K --out FILE [--registered-proof NAME]`: the public inputs of partition K's
 // StackedCircuit as snarkjs public.json (decimal strings, ONE omitted), derived as rust-fil-proofs
-// does (FILECOIN.md §3.3): [replica_id, comm_d, comm_r] then per challenge [c, 6 DRG parents,
+// does (docs/spec/porep.md §8): [replica_id, comm_d, comm_r] then per challenge [c, 6 DRG parents,
 // 8 expander parents, c, c, c]. With a prover (miner) id the replica_id is re-derived from
 // prover_id, sector_id, ticket, comm_d and porep_id (what C2 does) and must equal the C1's; without
 // one the C1's replica_id is used. --sector-id defaults to the wrapper's SectorNum.

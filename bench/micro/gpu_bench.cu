@@ -10,10 +10,10 @@
 // BM_gpu_groth16_prove_porep32g_plan, in cuzk-microbench only, with CUZK_BENCH_32G=1: the real
 // compiled plan and a blank-circuit witness through the engine's device a, b, c path).
 // Inputs are generated on the device (the prover's on the host); bases are random coordinates,
-// not curve points, which times the same arithmetic (GPU.md §0 does the same) but gives a
-// meaningless sum. Not so BM_gpu_groth16_prove_verified/<lg>: a real circuit with GPU-generated
-// parameters whose proofs are verified; BM_gpu_fixed_base_{g1,g2}/<lg> time that setup's
-// fixed-base multiplications.
+// not curve points, which times the same arithmetic (as the sppark reference measurements do) but
+// gives a meaningless sum. Not so BM_gpu_groth16_prove_verified/<lg>: a real circuit with
+// GPU-generated parameters whose proofs are verified; BM_gpu_fixed_base_{g1,g2}/<lg> time that
+// setup's fixed-base multiplications.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
@@ -357,7 +357,7 @@ BENCHMARK(BM_gpu_groth16_prove)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-/// The shape of one 32 GiB PoRep partition (FILECOIN.md §3; issue 4): 130,278,869 rows,
+/// The shape of one 32 GiB PoRep partition (docs/spec/porep.md §7–§9; issue 4): 130,278,869 rows,
 /// 130,169,893 aux, 328 inputs, domain 2^27; ≈ 47 GB of SRS on the device.
 void BM_gpu_groth16_prove_porep32g(benchmark::State& state) {
   gpu_prove_bench(state, 130278869, 130169893, 328);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Synthesis throughput of one 32 GiB tree_c / tree_r_last inclusion proof (PoRCircuit, 8-8-0: ten
-// arity-8 levels, 5,302 rows, FILECOIN.md §3.4), the PoRep form (leaf and root already allocated).
-// BM_synth_por_poseidon8/full runs r1cs::proving_cs, /witness runs r1cs::witness_cs. Counters:
-// rows/s and aux/s for the timed PoR only (the CS and the leaf/root allocation are untimed).
+// arity-8 levels, 5,302 rows, docs/spec/gadgets.md §2), the PoRep form (leaf and root already
+// allocated). BM_synth_por_poseidon8/full runs r1cs::proving_cs, /witness runs r1cs::witness_cs.
+// Counters: rows/s and aux/s for the timed PoR only (the CS and the leaf/root allocation are
+// untimed).
 #include <benchmark/benchmark.h>
 
 #include <cstdint>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// StackedCircuit synthesis throughput (FILECOIN.md §3; docs/notes/porep-circuit.md), one core:
+// StackedCircuit synthesis throughput (docs/spec/porep.md §7–§9; docs/notes/porep-circuit.md), one
+// core:
 //   BM_synth_porep_2k/0  r1cs::shape_cs (counting + fingerprint, what `cuzk circuit stats` runs)
 //   BM_synth_porep_2k/1  r1cs::witness_cs (values only)
 //   BM_synth_porep_2k/2  r1cs::proving_cs (a/b/c per row + densities, what the prover runs)

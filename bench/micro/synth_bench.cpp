@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Synthesis throughput of the SDR label hash (FILECOIN.md §2.4, §3.3 step 6): SHA-256 over the
+// Synthesis throughput of the SDR label hash (docs/spec/porep.md §4, §8 step 6): SHA-256 over the
 // 1,248-byte label preimage (20 blocks, 522,268 rows, plus the 1-row pack_bits) on one core.
 // BM_synth_label_full runs r1cs::proving_cs (a/b/c per row, densities); BM_synth_label_witness runs
 // r1cs::witness_cs (values only, no LC built). Counters: rows/s and aux/s for the timed hash only

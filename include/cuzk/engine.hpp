@@ -3,7 +3,7 @@
 // else. One long-lived engine per machine takes a stream of mixed proof requests and returns
 // self-verified proofs; how it schedules them is docs/architecture.md "The engine".
 //
-// A request carries what the cuzk.v1 wire carries (spec/CUZK.md §4.3): the proof kind, the
+// A request carries what the cuzk.v1 wire carries (docs/spec/wire.md §1): the proof kind, the
 // registered proof, the vanilla input bytes exactly as sent, identity fields, a priority and the
 // client's request id, and the tenant it is proved for. Every call is thread-safe.
 //

@@ -4,7 +4,7 @@
 
 Plain Python integers only. The C++ side derives the same values at compile time from the modulus
 and generator alone (src/ff/mont_derive.hpp) and static_asserts that both derivations agree, so the
-table and the consteval code check each other (STYLE.md §4.4). Regenerate with:
+table and the consteval code check each other (CONTRIBUTING.md "Code rules"). Regenerate with:
     python3 scripts/gen/gen_params.py > src/ff/bls12_381_params.hpp
 """
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Base64 (RFC 4648 §4, standard alphabet, '=' padding) as Go's encoding/json writes []byte: the
-// c1.json wrapper's Phase1Out (FILECOIN.md §6.3). Decoding is strict (no whitespace, canonical
+// c1.json wrapper's Phase1Out (docs/spec/c1.md §3). Decoding is strict (no whitespace, canonical
 // padding, zero trailing bits) and table driven: 4 characters → 3 bytes per step, ~1 GB/s.
 #pragma once
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Preconditions: a violated one is a caller bug, not a data error (STYLE.md §4.6: arithmetic has
-// no error path), so it prints where and why and aborts. Untrusted input never reaches one: it is
-// validated first and rejected with a status.
+// Preconditions: a violated one is a caller bug, not a data error (arithmetic has no error
+// path: CONTRIBUTING.md "Code rules"), so it prints where and why and aborts. Untrusted input never
+// reaches one: it is validated first and rejected with a status.
 #pragma once
 
 #include <cstdarg>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Host/device function qualifiers. Arithmetic headers (.hpp) are valid C++ for both g++ and nvcc;
 // they mark functions with CUZK_HD so nvcc also compiles them for the device. Keywords are never
-// redefined (STYLE.md §5.1).
+// redefined (CONTRIBUTING.md "Code rules").
 #pragma once
 
 #if defined(__CUDACC__)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// status / result<T>: the error channel at parse boundaries and public APIs (STYLE.md §4.6).
+// status / result<T>: the error channel at parse boundaries and public APIs
+// (CONTRIBUTING.md "Code rules", errors).
 // Arithmetic is total and never returns a status; decoding untrusted bytes always does.
 #pragma once
 

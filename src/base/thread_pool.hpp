@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // thread_pool: a fixed set of worker threads running fork-join loops. The crypto core never
-// creates threads of its own; callers pass a pool (STYLE.md §4.2), so the engine decides how many
-// cores each job gets. A pool of size 1 runs everything on the calling thread.
+// creates threads of its own; callers pass a pool (CONTRIBUTING.md "Code rules"), so the engine
+// decides how many cores each job gets. A pool of size 1 runs everything on the calling thread.
 // Two implementations sit behind this one header, chosen at configure time by CUZK_THREAD_POOL
 // (issue 10 item 5): `native` (thread_pool_native.cpp, own workers) and `tbb`
 // (thread_pool_tbb.cpp, a oneTBB task_arena of size() slots). The state is behind a pointer so

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// BLS12-381 G1 and G2 curve data: the coefficient b, the standard generators (FILECOIN.md §5.1 /
-// the ZCash and IETF pairing-friendly-curves drafts), the group order r, the curve-equation test
-// and the two endomorphisms used by the fast subgroup checks (subgroup.hpp):
+// BLS12-381 G1 and G2 curve data: the coefficient b, the standard generators (docs/spec/groth16.md
+// §1 / the ZCash and IETF pairing-friendly-curves drafts), the group order r, the curve-equation
+// test and the two endomorphisms used by the fast subgroup checks (subgroup.hpp):
 //   φ (G1):  (x, y) ↦ (β·x, y), β a primitive cube root of unity in Fp; acts on G1 as −x^2.
 //   ψ (G2):  untwist ∘ Frobenius ∘ twist = (conj(x)·ψx, conj(y)·ψy); acts on G2 as the BLS x.
 // The constants were computed with plain Python integers (see the derivations in the comments) and

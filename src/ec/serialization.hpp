@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// ZCash / blst point encoding for BLS12-381 (FILECOIN.md §5.1; rules and rejection table in
+// ZCash / blst point encoding for BLS12-381 (docs/spec/groth16.md §1; rules and rejection table in
 // docs/notes/serialization.md). Big-endian coordinates, Fp2 as c1 ‖ c0, three flag bits in byte 0:
 // 0x80 compressed, 0x40 infinity, 0x20 sign of y (compressed only). Encoders are total; decoders
 // take untrusted bytes and return result<> with bad_length / bad_encoding / non_canonical /
@@ -27,7 +27,8 @@ inline constexpr uint8_t FLAG_SIGN = 0x20;
 
 struct decode_options {
   /// Check membership in the order-r subgroup (default true). false = "unchecked" decoding, only
-  /// for trusted inputs such as parameter files (FILECOIN.md §5.3); the on-curve check stays.
+  /// for trusted inputs such as parameter files (docs/spec/groth16.md §3); the on-curve check
+  /// stays.
   bool subgroup_check = true;
 };
 

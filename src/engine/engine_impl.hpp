@@ -14,7 +14,7 @@
 //
 // One mutex (mu_) guards all scheduling state and one condition variable (cv_) announces every
 // change; a waiter re-checks its condition under mu_ before sleeping, so no wake-up is lost
-// (the Rust engine's budget waits lose them, spec/CUZK.md §5.2 #6). Heavy work (decoding,
+// (the Rust engine's budget waits lose them, docs/spec/wire.md §10). Heavy work (decoding,
 // synthesis, proving, verification, parameter loading) runs with mu_ released. Clang checks the
 // contract (scripts/check_thread_safety.sh): the state is CUZK_GUARDED_BY(mu_), every *_locked
 // function CUZK_REQUIRES(mu_) (it may release mu_ inside, calling mu_.unlock() and mu_.lock()

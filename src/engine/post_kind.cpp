@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // WindowPoSt and WinningPoSt as engine proof kinds (proof_kind.hpp), decoding the request exactly
-// as Curio sends it (CUZK.md §1.3, CURIO_WIRE.md §3): vanilla_proofs[i] is one bincode
+// as Curio sends it (docs/spec/wire.md §3): vanilla_proofs[i] is one bincode
 // FallbackPoStSectorProof per sector (window: the partition's proved sectors in ascending order,
 // skipped ones compacted out; winning: the one challenged sector), randomness the 32 bytes of a
 // field element, registered_proof the Go RegisteredPoStProof number (window 5..14, 10..14 the

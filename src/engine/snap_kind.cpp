@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // SnapDeals (EmptySectorUpdate) as an engine proof kind (proof_kind.hpp), decoding the request
-// exactly as Curio sends it (CUZK.md §1.3, CURIO_WIRE.md §3 and §4.3): vanilla_proofs[k] is the
+// exactly as Curio sends it (docs/spec/wire.md §3 and §4): vanilla_proofs[k] is the
 // bincode PartitionProof of partition k (one per partition, in order: Curio's snap-vproof.json
 // decoded to [][]byte), comm_r_old / comm_r_new / comm_d_new the raw 32-byte commitments (canonical
 // field elements), registered_proof the RegisteredUpdateProof number (0..4, 3 = 32 GiB).
@@ -9,7 +9,7 @@
 // validates every vanilla proof (naming the partition and challenge), and partition k is the
 // EmptySectorUpdate circuit of the k-th PartitionProof, exactly as filecoin/proofs/snap_prover.cpp
 // proves it. The engine's batch self-verification of every partition proof is what makes the
-// result safe to hand back: Curio stores a Snap proof without verifying it (CURIO_WIRE.md §4.5).
+// result safe to hand back: Curio stores a Snap proof without verifying it (docs/spec/wire.md §5).
 #include <string>
 #include <tuple>
 #include <utility>
@@ -42,7 +42,7 @@ class snap_prepared final : public prepared_proof {
       : d_(std::move(d)),
         params_{snap_circuit_id(d_.cfg), proofs::update_params_path(d_.cfg, param_dir)} {
     const synth::update_counts_t counts = synth::empty_sector_update_circuit_counts(d_.cfg);
-    // Aux stays below the constraint count at every size (POST_SNAP.md §2.7: 32 GiB 80,978,488
+    // Aux stays below the constraint count at every size (docs/spec/snap.md §7: 32 GiB 80,978,488
     // aux for 81,049,499 constraints), so the buffer never grows mid-synthesis.
     shape_ = {counts.constraints, counts.constraints, counts.inputs};
   }

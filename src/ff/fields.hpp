@@ -32,8 +32,8 @@ static_assert(fr_t::R == bls12_381::FR_R && fr_t::R2 == bls12_381::FR_R2);
 static_assert(fr_t::INV == bls12_381::FR_INV && fr_t::TWO_ADICITY == bls12_381::FR_TWO_ADICITY);
 static_assert(fp_t::BITS == 381 && fr_t::BITS == 255);
 
-/// Fr's primitive 2^32-th root of unity, 7^((r-1)/2^32) (FILECOIN.md §1.1), derived at compile time
-/// and checked against the table.
+/// Fr's primitive 2^32-th root of unity, 7^((r-1)/2^32) (docs/spec/primitives.md §1), derived at
+/// compile time and checked against the table.
 inline constexpr fr_t FR_ROOT_OF_UNITY = fr_t::from_uint(bls12_381::FR_GENERATOR).pow(fr_t::T_ODD);
 static_assert(FR_ROOT_OF_UNITY.to_canonical() == bls12_381::FR_ROOT_OF_UNITY);
 

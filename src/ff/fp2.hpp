@@ -72,7 +72,7 @@ struct fp2_t {
     return r;
   }
 
-  /// ZCash sign for Fp2: compare c1 first, and c0 when c1 = 0 (FILECOIN.md §5.1).
+  /// ZCash sign for Fp2: compare c1 first, and c0 when c1 = 0 (docs/spec/groth16.md §1).
   constexpr bool is_lexicographically_largest() const {
     return c1.is_zero() ? c0.is_lexicographically_largest() : c1.is_lexicographically_largest();
   }

@@ -81,7 +81,7 @@ struct mont_t {
 
   // ---- byte forms ---------------------------------------------------------------------------
 
-  /// Canonical little-endian bytes (Fr's "repr", FILECOIN.md §1.1).
+  /// Canonical little-endian bytes (Fr's "repr", docs/spec/primitives.md §1).
   constexpr void to_bytes_le(uint8_t out[BYTES]) const {
     limbs<N> c = to_canonical();
     for (size_t i = 0; i < BYTES; ++i) out[i] = uint8_t(c[i / 8] >> (8 * (i % 8)));

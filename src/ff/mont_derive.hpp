@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Compile-time derivation of Montgomery constants from the modulus alone (STYLE.md §4.4):
+// Compile-time derivation of Montgomery constants from the modulus alone
+// (CONTRIBUTING.md "Code rules", constants):
 //   R = 2^(64N) mod p, R^2 mod p, INV = -p^-1 mod 2^64, two-adicity s of p-1.
 // The generated literal table (bls12_381_params.hpp) must agree; fields.hpp static_asserts that.
 #pragma once

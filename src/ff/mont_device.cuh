@@ -2,7 +2,8 @@
 // dmont_t<Config>: the device twin of mont_t<Config> (ff/mont.hpp). Same value (a·R mod p,
 // R = 2^(64N)), same bytes: 2N little-endian 32-bit words are the N little-endian 64-bit limbs of
 // the host type, so an array of fp_t/fr_t is copied to the device unchanged. Every constant is
-// derived from Config::MODULUS at compile time (nothing retyped, STYLE.md §5.11).
+// derived from Config::MODULUS at compile time (nothing retyped,
+// CONTRIBUTING.md "Code rules").
 //
 // Multiplication: CIOS over 32-bit words with PTX carry chains. Each row adds a·b[i] as two chains
 // (mad.lo.cc into t[j], then mad.hi.cc into t[j+1]) and then m·p the same way with

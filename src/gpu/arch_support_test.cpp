@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // arch_support: CUDA_ARCHITECTURES lists parsed as CMake writes them, and the code a card of each
-// generation storage providers prove on (shared/spec/HARDWARE.md) runs from the release list,
+// generation storage providers prove on (docs/spec/hardware.md §1) runs from the release list,
 // CI's PTX-only list and lists that miss it. No GPU needed. Label unit.
 #include "gpu/arch_support.hpp"
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // gpu_error and CUZK_CUDA_OK: every CUDA runtime call inside gpu/, ntt/, msm/ is wrapped so a
-// failure becomes an exception naming the call, file and line (STYLE.md §4.6); the engine's GPU
-// worker turns it into a status. Include only from .cu files (it needs cuda_runtime.h).
+// failure becomes an exception naming the call, file and line (CONTRIBUTING.md "Code rules",
+// errors); the engine's GPU worker turns it into a status. Include only from .cu files (it needs
+// cuda_runtime.h).
 #pragma once
 
 #include <cuda_runtime.h>

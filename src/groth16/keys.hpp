@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Groth16 key and proof types in bellperson's structure (FILECOIN.md §5.2–5.4). In memory points
-// are affine in Montgomery form; the byte layouts live in params_io.hpp / proof.hpp.
+// Groth16 key and proof types in bellperson's structure (docs/spec/groth16.md §2–§4). In memory
+// points are affine in Montgomery form; the byte layouts live in params_io.hpp / proof.hpp.
 #pragma once
 
 #include <cstddef>
@@ -41,7 +41,7 @@ struct parameters_shape {
   uint64_t b_aux_density = 0;
 };
 
-/// The query-size contract (FILECOIN.md §5.3), the one place it is written: ic = inputs,
+/// The query-size contract (docs/spec/groth16.md §3), the one place it is written: ic = inputs,
 /// h = m − 1, l = aux, a = inputs + |a_aux|, b_g1 = b_g2 = |b_input| + |b_aux|. (h is 0 for m = 0,
 /// a shape no domain has; callers that accept a shape from outside reject it first.)
 constexpr query_sizes query_sizes_for(const parameters_shape& s) {

@@ -72,7 +72,7 @@ void codec_encode(const g2_affine_t& p, uint8_t* out) {
 // all-zero pair that means infinity in memory), converted straight to Montgomery form without the
 // curve equation. Anything else returns false and goes through the full codec, which then names
 // the exact problem, so error codes never depend on the mode except for the skipped checks.
-// Coordinate order is the ZCash one (FILECOIN.md §5.1): x ‖ y, an Fp2 as c1 ‖ c0.
+// Coordinate order is the ZCash one (docs/spec/groth16.md §1): x ‖ y, an Fp2 as c1 ‖ c0.
 bool raw_coordinates(const uint8_t* in, g1_affine_t& p) {
   if (in[0] & 0xe0) return false;
   return fp_t::from_bytes_be(in, p.x) && fp_t::from_bytes_be(in + 48, p.y) && !p.is_infinity();

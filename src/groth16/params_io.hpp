@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// bellperson's .vk and .params byte formats (FILECOIN.md §5.2–5.3, docs/notes/params-format.md):
-// all points uncompressed ZCash encodings, counts u32 big-endian. Readers take untrusted bytes and
-// return status (naming section and index: "l[12345]: not_in_subgroup ..."); params_file maps a
-// file and decodes sections in parallel chunks without ever holding the whole file in memory.
+// bellperson's .vk and .params byte formats (docs/spec/groth16.md §2–§3,
+// docs/notes/params-format.md): all points uncompressed ZCash encodings, counts u32 big-endian.
+// Readers take untrusted bytes and return status (naming section and index: "l[12345]:
+// not_in_subgroup ..."); params_file maps a file and decodes sections in parallel chunks without
+// ever holding the whole file in memory.
 #pragma once
 
 #include <array>
@@ -49,13 +50,13 @@ static_assert(VK_IC_OFFSET == VK_IC_COUNT_OFFSET + COUNT_BYTES);
 constexpr uint64_t vk_file_size(uint64_t ic_len) {
   return VK_IC_OFFSET + G1_BYTES * ic_len;
 }
-static_assert(vk_file_size(328) == 32'356);  // PoRep 32 GiB, FILECOIN.md §5.2
+static_assert(vk_file_size(328) == 32'356);  // PoRep 32 GiB, docs/spec/groth16.md §2
 
 /// Size of a .params file with these vector lengths.
 constexpr uint64_t params_file_size(uint64_t ic, uint64_t h, uint64_t l, uint64_t a, uint64_t b) {
   return vk_file_size(ic) + 5 * COUNT_BYTES + G1_BYTES * (h + l + a + b) + G2_BYTES * b;
 }
-// FILECOIN.md §5.3, 32 GiB PoRep: 47,373,928,632 bytes.
+// docs/spec/groth16.md §3, 32 GiB PoRep: 47,373,928,632 bytes.
 static_assert(params_file_size(328, (uint64_t(1) << 27) - 1, 130'169'893, 328 + 129'753'292,
                                1 + 33'112'281) == 47'373'928'632ull);
 

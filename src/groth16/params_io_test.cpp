@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// .vk / .params formats: a hand-built KAT (generator encodings from FILECOIN.md §5.1 / the ZCash
-// spec), round trips that must re-encode byte for byte, an independent sequential reference
+// .vk / .params formats: a hand-built KAT (generator encodings from docs/spec/groth16.md §1 / the
+// ZCash spec), round trips that must re-encode byte for byte, an independent sequential reference
 // writer, every corruption class (truncation, trailing bytes, bad counts, bad points, infinity,
 // non-subgroup points) under each point_checks mode, and random mutations that must never crash.
 #include "groth16/params_io.hpp"
@@ -99,7 +99,7 @@ parameters random_params(test_rng& rng, counts_t c) {
 
 constexpr counts_t SMALL = {3, 7, 5, 6, 4};
 
-// Independent reference writer: sequential, straight from the FILECOIN.md §5.2–5.3 tables.
+// Independent reference writer: sequential, straight from the docs/spec/groth16.md §2–§3 tables.
 void put_be32(std::vector<uint8_t>& out, uint32_t v) {
   for (int s = 24; s >= 0; s -= 8) out.push_back(uint8_t(v >> s));
 }
@@ -177,7 +177,7 @@ status load_status(const std::vector<uint8_t>& bytes, point_checks checks, threa
 // ---- .vk -----------------------------------------------------------------------------------
 
 TEST(params_io, vk_sizes_match_filecoin_table) {
-  // FILECOIN.md §5.2
+  // docs/spec/groth16.md §2
   EXPECT_EQ(vk_file_size(40), 4'708u);
   EXPECT_EQ(vk_file_size(328), 32'356u);
   EXPECT_EQ(vk_file_size(23), 3'076u);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The 192-byte Groth16 proof encoding A (G1, 48) ‖ B (G2, 96) ‖ C (G1, 48), compressed ZCash form
-// (FILECOIN.md §5.4), and multi-partition proofs: the plain concatenation of N such encodings.
-// Decoding takes untrusted bytes: it rejects a wrong length, bad encodings, points off the curve
-// or outside the subgroup, and the point at infinity.
+// (docs/spec/groth16.md §4), and multi-partition proofs: the plain concatenation of N such
+// encodings. Decoding takes untrusted bytes: it rejects a wrong length, bad encodings, points off
+// the curve or outside the subgroup, and the point at infinity.
 #pragma once
 
 #include <array>

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The CPU Groth16 prover with bellperson's math (FILECOIN.md §5.5): h from the a/b/c row values by
-// iFFT / coset FFT (g = 7) / division by Z / inverse coset FFT, then the H, L, A, B1, B2 MSMs over
-// density-filtered bases with the 0/1 witness split, then the shared r/s epilogue (prover.hpp).
-// The reference for the GPU prover; consumes only groth16::assignment and groth16::parameters.
+// The CPU Groth16 prover with bellperson's math (docs/spec/groth16.md §5): h from the a/b/c row
+// values by iFFT / coset FFT (g = 7) / division by Z / inverse coset FFT, then the H, L, A, B1, B2
+// MSMs over density-filtered bases with the 0/1 witness split, then the shared r/s epilogue
+// (prover.hpp). The reference for the GPU prover; consumes only groth16::assignment and
+// groth16::parameters.
 #pragma once
 
 #include <vector>

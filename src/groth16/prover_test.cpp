@@ -224,8 +224,9 @@ TEST(Groth16Prover, ProvingCsToProof) {
   EXPECT_FALSE(*verify(pvk, *pf, std::span<const fr_t>(&wrong, 1)));
 }
 
-// The query-size contract, written once (query_sizes_for): the worked numbers of FILECOIN.md §5.3,
-// and the generator's output for a synthesized circuit matches the shape of its assignment.
+// The query-size contract, written once (query_sizes_for): the worked numbers of
+// docs/spec/groth16.md §3, and the generator's output for a synthesized circuit matches the shape
+// of its assignment.
 TEST(Groth16QuerySizes, FollowTheCircuitShape) {
   const parameters_shape shape{3, 5, 8, 3, 1, 3};
   EXPECT_EQ(query_sizes_for(shape), (query_sizes{3, 7, 5, 6, 4, 4}));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Groth16 parameter generation (the math of bellperson's generator.rs) for an r1cs::matrices
 // circuit: QAP evaluation at τ through the Lagrange basis, then batch fixed-base scalar
-// multiplication of G1/G2 into bellperson's density-filtered layout (FILECOIN.md §5.3).
+// multiplication of G1/G2 into bellperson's density-filtered layout (docs/spec/groth16.md §3).
 // A single-party "toxic waste" setup: for tests, benchmarks and private deployments, not for
 // Filecoin's production parameters (those come from the phase-2 MPC).
 #pragma once

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Groth16 verification (FILECOIN.md §5.6, bellperson verifier.rs): single proofs with one
+// Groth16 verification (docs/spec/groth16.md §6, bellperson verifier.rs): single proofs with one
 // multi-Miller loop and one final exponentiation, and batches with random 128-bit combiners.
 // Proofs are taken as already validated points (decode_proof checks the subgroup).
 #pragma once
@@ -37,7 +37,7 @@ using rng_fn = std::function<uint64_t()>;
 /// Batch verification with 128-bit combiners z_j ≠ 0, Y = Σ z_j:
 ///   Π_j e(z_j·A_j, −B_j) · e(Σ_j z_j·C_j, δ₂) · e(Y·ic₀ + Σ_i (Σ_j z_j·x_{j,i})·ic_{i+1}, γ₂)
 ///     · e(Y·α₁, β₂) = 1,
-/// i.e. Π_j e(A_j, B_j)^{z_j} = e(α,β)^Y · e(acc, γ) · e(C, δ) — FILECOIN.md §5.6's
+/// i.e. Π_j e(A_j, B_j)^{z_j} = e(α,β)^Y · e(acc, γ) · e(C, δ) — docs/spec/groth16.md §6's
 /// "· e(α, β)^{−Y}" check with the GT power moved into G1. One multi-Miller loop of n + 3 pairs,
 /// one final exponentiation. true for an empty batch. size_mismatch when |proofs| ≠
 /// |inputs_per_proof| or any input count is wrong.

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // BLAKE2b (RFC 7693): 64-bit BLAKE2 with 12 rounds, digests of 1..64 bytes, optional key of up to
 // 64 bytes. Filecoin uses unkeyed Blake2b-512 in the SDR Feistel round function and keyed
-// Blake2b-256 for synthetic PoRep challenges (FILECOIN.md §1.2, §2.6). The streaming class is a
-// thin wrapper over libb2 (Debian libb2-dev; cold paths: file digests, challenge keys); the
-// compression function stays here, inlinable, for the hot single-block Feistel round
-// (porep/graph.cpp), where the constant message words fold away.
+// Blake2b-256 for synthetic PoRep challenges (docs/spec/primitives.md §2, porep.md §6). The
+// streaming class is a thin wrapper over libb2 (Debian libb2-dev; cold paths: file digests,
+// challenge keys); the compression function stays here, inlinable, for the hot single-block Feistel
+// round (porep/graph.cpp), where the constant message words fold away.
 #pragma once
 
 #include <array>

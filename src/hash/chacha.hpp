@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // ChaCha keystreams (D. J. Bernstein; RFC 8439) in the two framings Filecoin uses:
-//  * chacha_rng: rand_chacha 0.3's ChaChaXRng (ChaCha8Rng for the SDR DRG, FILECOIN.md §2.3):
+//  * chacha_rng: rand_chacha 0.3's ChaChaXRng (ChaCha8Rng for the SDR DRG, docs/spec/porep.md §3):
 //    32-byte seed as key, 64-bit block counter in words 12-13 from 0, 64-bit stream id (0) in
 //    words 14-15; output consumed as consecutive u32 LE words, a u64 = two words, low first.
 //  * chacha20_ietf: RFC 8439 ChaCha20 (the `chacha20` crate's ChaCha20): 32-bit block counter in
-//    word 12, 96-bit nonce in words 13-15; a seekable byte keystream (synthetic PoRep, §2.6).
+//    word 12, 96-bit nonce in words 13-15; a seekable byte keystream (synthetic PoRep, porep.md
+// §6).
 #pragma once
 
 #include <array>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// domain_t: the radix-2 evaluation domain of bellperson's EvaluationDomain (FILECOIN.md §5.5):
-// m = 2^k ≥ n, ω = ROOT_OF_UNITY^(2^(32-k)), the coset generator g = 7 and the vanishing value
+// domain_t: the radix-2 evaluation domain of bellperson's EvaluationDomain (docs/spec/groth16.md
+// §5): m = 2^k ≥ n, ω = ROOT_OF_UNITY^(2^(32-k)), the coset generator g = 7 and the vanishing value
 // Z = g^m − 1 on the coset g·⟨ω⟩, plus the per-stage twiddle tables the CPU NTT reads.
 #pragma once
 

@@ -284,7 +284,8 @@ void dit_flow(const domain_t& dom, fr_t* a, const transform_t& t, thread_pool& p
 void run(const domain_t& dom, std::span<fr_t> a, thread_pool& pool, bool inverse, bool coset,
          ntt_order order) {
   if (a.size() != dom.size()) {
-    // A size mismatch is a caller bug, not a data error (STYLE.md: arithmetic has no error path).
+    // A size mismatch is a caller bug, not a data error (arithmetic has no error path:
+    // CONTRIBUTING.md "Code rules").
     precondition_failed(__func__, "array of %zu elements for a domain of %llu", a.size(),
                         (unsigned long long)dom.size());
   }

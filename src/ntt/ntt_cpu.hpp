@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// CPU NTT over Fr with bellperson's semantics (FILECOIN.md §5.5): fft, ifft (including the m^-1
-// factor), coset_fft (coefficient i times g^i, then fft) and icoset_fft (ifft, then coefficient i
-// times g^-i). In place, multi-threaded through a caller's thread_pool; the reference the GPU NTT
-// is checked against. Algorithm and figures: docs/notes/ntt.md.
+// CPU NTT over Fr with bellperson's semantics (docs/spec/groth16.md §5): fft, ifft (including the
+// m^-1 factor), coset_fft (coefficient i times g^i, then fft) and icoset_fft (ifft, then
+// coefficient i times g^-i). In place, multi-threaded through a caller's thread_pool; the reference
+// the GPU NTT is checked against. Algorithm and figures: docs/notes/ntt.md.
 #pragma once
 
 #include <span>

@@ -476,8 +476,8 @@ TEST(ntt, lazy_range_edge_inputs) {
   }
 }
 
-// The Groth16 H computation's shape (FILECOIN.md §5.5): for a·b − c divisible by Z = X^m − 1 on
-// ⟨ω⟩, the quotient from the coset path times Z reproduces a·b − c as polynomials.
+// The Groth16 H computation's shape (docs/spec/groth16.md §5): for a·b − c divisible by Z = X^m − 1
+// on ⟨ω⟩, the quotient from the coset path times Z reproduces a·b − c as polynomials.
 TEST(ntt, groth16_quotient_shape) {
   test_rng rng = make_rng();
   thread_pool pool(2);

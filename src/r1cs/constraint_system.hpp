@@ -9,8 +9,8 @@
 // An LcFn builds one LC in either of two forms (build_lc picks by signature):
 //   in place:    [&](linear_combination& lc) { lc += x; lc -= c * y; }   (zero copies; preferred)
 //   functional:  [&](linear_combination lc) { return lc + x - c * y; }    (bellperson's shape)
-// Semantics (FILECOIN.md §3.1): input 0 is ONE and exists before synthesis; inputs and aux are
-// numbered in allocation order; an LC's coefficient of a variable is the sum of its terms.
+// Semantics (docs/spec/gadgets.md §1): input 0 is ONE and exists before synthesis; inputs and aux
+// are numbered in allocation order; an LC's coefficient of a variable is the sum of its terms.
 #pragma once
 
 #include <concepts>

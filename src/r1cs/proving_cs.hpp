@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// r1cs::proving_cs: synthesis for proving (bellperson's ProvingAssignment, FILECOIN.md §5.5 steps
-// 1-2). Records per constraint a_i = <A_i,w>, b_i = <B_i,w>, c_i = <C_i,w>, the input and aux
+// r1cs::proving_cs: synthesis for proving (bellperson's ProvingAssignment, docs/spec/groth16.md §5
+// steps 1-2). Records per constraint a_i = <A_i,w>, b_i = <B_i,w>, c_i = <C_i,w>, the input and aux
 // assignments, and the density trackers a_aux, b_input, b_aux: a variable is marked when its
 // merged coefficient in an A (resp. B) LC is nonzero. finalize() appends bellperson's
 // x_j · 0 = 0 row for every input j (ONE included), which makes inputs dense in A implicitly.

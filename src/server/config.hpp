@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The daemon's configuration: cuzk.toml (spec/CUZK.md §1.9, spec/CURIO_WIRE.md §5.1) read into a
+// The daemon's configuration: cuzk.toml (docs/spec/wire.md §7, docs/spec/wire.md §7) read into a
 // daemon_config, and the engine_config it means. Every key of the Rust cuzk's file is accepted
 // with the Rust code defaults, so an operator's existing file works unchanged; unlike the Rust
 // parser, nothing is dropped silently: deprecated and unknown keys produce a warning that names

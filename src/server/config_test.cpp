@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// cuzk.toml: the Rust daemon's file (spec/CURIO_WIRE.md §5.1) parses with the Rust code defaults;
+// cuzk.toml: the Rust daemon's file (docs/spec/wire.md §7) parses with the Rust code defaults;
 // deprecated and unknown keys warn by their dotted names; malformed sizes, durations, addresses
 // and TOML types fail naming the key; a missing file gives the defaults and says so; the engine
 // configuration follows the key table of config.hpp.
@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 constexpr uint64_t GiB = uint64_t(1) << 30;
 constexpr uint64_t MiB = uint64_t(1) << 20;
 
-// spec/CURIO_WIRE.md §5.1, verbatim: every key with its code default.
+// The Rust daemon's cuzk.toml with every key at its code default (docs/spec/wire.md §7).
 constexpr std::string_view curio_wire_example = R"(
 [daemon]
 listen = "unix:///run/curio/cuzk.sock"   # example file and user doc use "0.0.0.0:9820"

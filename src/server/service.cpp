@@ -14,7 +14,7 @@ uint64_t ms(double v) {
   return v > 0 ? uint64_t(v + 0.5) : 0;
 }
 
-// The wire's checks on fixed-size fields (CURIO_WIRE.md §3): empty or exactly 32 bytes.
+// The wire's checks on fixed-size fields (docs/spec/wire.md §3): empty or exactly 32 bytes.
 status check_32(const std::string& bytes, const char* field) {
   if (bytes.empty() || bytes.size() == 32) return status();
   return status(status_code::invalid_argument,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// cuzk.v1.ProvingEngine on the engine (proto/cuzk/v1/proving.proto, spec/CUZK.md §1.2 and §4,
-// spec/CURIO_WIRE.md): every RPC real. Proof failures travel in-band (AwaitProofResponse status
+// cuzk.v1.ProvingEngine on the engine (proto/cuzk/v1/proving.proto, docs/spec/wire.md §2 and §1,
+// docs/spec/wire.md): every RPC real. Proof failures travel in-band (AwaitProofResponse status
 // FAILED with the reason); gRPC errors are for requests that cannot be served (a bad kind or
 // payload: INVALID_ARGUMENT; an unknown id: NOT_FOUND; shutting down: UNAVAILABLE; a budget that
 // can never hold it: RESOURCE_EXHAUSTED). A client that goes away leaves its job running; an

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # `cuzk circuit stats` for the PoSt circuits: WindowPoSt and WinningPoSt 2 KiB named by wire
-# number, Go name and Rust name print the POST_SNAP.md §1.2 rows and the official parameter id;
+# number, Go name and Rust name print the docs/spec/post.md §2 rows and the official parameter id;
 # a proof of the other kind and an unknown proof exit 2 with one line on stderr. SnapDeals 2 KiB
-# (EmptySectorUpdate) by wire number, Rust name and Go constant prints the POST_SNAP.md §2.7 row.
+# (EmptySectorUpdate) by wire number, Rust name and Go constant prints the docs/spec/snap.md §7 row.
 # Usage: circuit_stats_cli_test.sh /path/to/cuzk
 set -u
 cuzk="$1"

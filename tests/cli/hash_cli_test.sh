@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# `cuzk hash` end to end: neptune / filecoin-hashers Poseidon vectors (FILECOIN.md §4.6), a
+# `cuzk hash` end to end: neptune / filecoin-hashers Poseidon vectors (docs/spec/poseidon.md §6), a
 # SHA256-trunc254 value (SHA-256("abc") with byte 31 &= 0x3f), and exit code 2 plus one line on
 # stderr for every kind of bad input. Usage: hash_cli_test.sh /path/to/cuzk
 set -u

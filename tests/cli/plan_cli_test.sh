@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # `cuzk plan`: the GPU plan of a 32 GiB PoRep partition on cards of 141, 80, 24, 16 and 12 GiB
 # (resident with two lanes, resident, streamed, streamed with a, b, c from the host, refused
-# naming the smallest card), its parameters' size against FILECOIN.md's counts, bad input, and
-# docs/hardware.md's table equal to what `cuzk plan --table` prints now (the docs are generated
+# naming the smallest card), its parameters' size against docs/spec/porep.md §9's counts, bad input,
+# and docs/hardware.md's table equal to what `cuzk plan --table` prints now (the docs are generated
 # from the planning code; regenerate: scripts/gen_hardware_table.sh).
 # Usage: plan_cli_test.sh /path/to/cuzk /path/to/docs/hardware.md
 set -u

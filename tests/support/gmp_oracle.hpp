@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Conversions between cuzk limb arrays / field elements and GMP integers, the independent oracle
-// for field arithmetic (STYLE.md §4.7).
+// for field arithmetic (CONTRIBUTING.md "Tests").
 #pragma once
 
 #include <gmpxx.h>

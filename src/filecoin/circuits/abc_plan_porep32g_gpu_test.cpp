@@ -33,7 +33,7 @@ TEST(abc_plan_porep32g_gpu, every_row_of_a_32gib_partition) {
   p.finalize();
   std::printf("proving_cs (a, b, c, witness) in %.1f s on %u threads\n", seconds_since(t0),
               pool.size());
-  ASSERT_EQ(p.num_rows(), 130'278'869u);  // FILECOIN.md: constraints + one row per input
+  ASSERT_EQ(p.num_rows(), 130'278'869u);  // docs/spec/porep.md §9: constraints + one row per input
 
   t0 = std::chrono::steady_clock::now();
   r1cs::witness_cs w;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The EmptySectorUpdate (SnapDeals) circuit of one partition (storage-proofs-update circuit.rs,
-// gadgets.rs), constraint-, allocation- and coefficient-exact (POST_SNAP.md §2.6). Global block:
+// gadgets.rs), constraint-, allocation- and coefficient-exact (docs/spec/snap.md §6). Global block:
 // k_and_h_select (input 1) and its p + 6 bits, the packed partition, comm_r_old / comm_d_new /
 // comm_r_new (inputs 2-4), phi, comm_c and the two tree_r roots, the apex leaves and partition
 // path, the comm_r checks, apex_por and gen_challenge_bits. Per challenge: the high bits and rho,
@@ -77,7 +77,7 @@ result<empty_sector_update_circuit_t> empty_sector_update_circuit_from_vanilla(
 /// The layout checks synthesis relies on (k < P, vector sizes of the config).
 status validate_empty_sector_update_circuit(const empty_sector_update_circuit_t& c);
 
-/// Constraints and inputs without synthesizing (POST_SNAP.md §2.7): globals 1 + (p + 6) + 1 + 1
+/// Constraints and inputs without synthesizing (docs/spec/snap.md §7): globals 1 + (p + 6) + 1 + 1
 /// + 3 + 311 + 2·312 + (A − 1)·45,379 + p·45,381 + 1 + D·568, per challenge 13 + 311 + 2 +
 /// 2·PoR_R + (A − 1) + (L − p − a)·45,381 + 1; 5 inputs with ONE.
 struct update_counts_t {
@@ -101,8 +101,8 @@ struct update_shared_t {
   std::vector<gadgets::allocated_num_t> apex_leaves;
 };
 
-/// EmptySectorUpdateCircuit::synthesize up to the challenges: the global block (POST_SNAP.md
-/// §2.6).
+/// EmptySectorUpdateCircuit::synthesize up to the challenges: the global block (docs/spec/snap.md
+/// §6).
 template <r1cs::constraint_system CS>
 update_shared_t synthesize_update_prologue(CS& cs, const empty_sector_update_circuit_t& c) {
   using gadgets::allocated_num_t;

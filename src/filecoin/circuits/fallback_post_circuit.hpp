@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The FallbackPoSt circuit (WindowPoSt and WinningPoSt; storage-proofs-post fallback/circuit.rs),
-// constraint-, allocation- and coefficient-exact (POST_SNAP.md §1.6). Per sector slot, in order:
+// constraint-, allocation- and coefficient-exact (docs/spec/post.md §6). Per sector slot, in order:
 // alloc comm_r_last, comm_c, comm_r; inputize comm_r; Poseidon_2(comm_c, comm_r_last) and
 // comm_r·1 = hash; then per challenge the PoR of its leaf (allocated, Root::Val) under comm_r_last
 // (Root::Var), private: 1 input per challenge. Slots past the witness's sectors repeat the last one
 // (WindowPoSt padding), so a blank circuit is one blank sector and a 1-sector 32 GiB partition
 // holds one sector's witness, not 2,349. The same template runs in shape_cs (counts), witness_cs,
 // proving_cs and matrix_cs. bellperson's parallel chunks + extend give the same rows, variables
-// and densities as sequential synthesis (§1.6); so does the parallel synthesis here, one
-// proving_cs block per slot.
+// and densities as sequential synthesis (docs/spec/post.md §6); so does the parallel synthesis
+// here, one proving_cs block per slot.
 // Rows (constraints + inputs): WindowPoSt 2 KiB 21,889, 32 GiB 125,305,057; WinningPoSt 2 KiB
 // 90,883, 32 GiB 370,723.
 #pragma once
@@ -76,7 +76,7 @@ result<fallback_post_circuit_t> fallback_post_circuit_from_vanilla(
 /// tree's height and arities with index < arity).
 status validate_fallback_post_circuit(const fallback_post_circuit_t& c);
 
-/// Counts without synthesizing (POST_SNAP.md §1.2): per slot 313 + C·PoR constraints, 1 + C
+/// Counts without synthesizing (docs/spec/post.md §2): per slot 313 + C·PoR constraints, 1 + C
 /// inputs, 314 + C·(1 + Σ levels (log2 a + (a − 1) + ins(a) + Poseidon(a))) aux.
 struct fallback_post_counts_t {
   size_t constraints = 0;  ///< circuit constraints (without the input rows)
@@ -89,7 +89,7 @@ fallback_post_counts_t fallback_post_circuit_counts(const hash::tree_shape& tree
                                                     unsigned challenge_count);
 fallback_post_counts_t fallback_post_circuit_counts(const post::post_config_t& cfg);
 
-/// Sector::synthesize for one slot (POST_SNAP.md §1.6 steps 1–5).
+/// Sector::synthesize for one slot (docs/spec/post.md §6 steps 1–5).
 template <r1cs::constraint_system CS>
 void synthesize_post_sector(CS& cs, const post_sector_witness_t& w) {
   using gadgets::allocated_num_t;
@@ -137,9 +137,10 @@ r1cs::proving_cs::block_shape fallback_post_slot_shape(const hash::tree_shape& t
                                                        unsigned challenge_count);
 
 /// synthesize_fallback_post_circuit into a proving_cs with the slots synthesized in parallel on
-/// `pool` (one task per slot; bellperson's prover splits them into chunks the same way, §1.6):
-/// the same rows, assignment and densities as the sequential synthesis. An internal error only if
-/// the slots were not alike (a bug). Precondition: validate_fallback_post_circuit(c) is ok.
+/// `pool` (one task per slot; bellperson's prover splits them into chunks the same way,
+/// docs/spec/post.md §6): the same rows, assignment and densities as the sequential synthesis. An
+/// internal error only if the slots were not alike (a bug). Precondition:
+/// validate_fallback_post_circuit(c) is ok.
 status synthesize_fallback_post_circuit_parallel(r1cs::proving_cs& cs,
                                                  const fallback_post_circuit_t& c,
                                                  thread_pool& pool);

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// Official Groth16 parameter file names of the PoRep circuit (FILECOIN.md §5.7,
+// Official Groth16 parameter file names of the PoRep circuit (docs/spec/params.md §1–§2,
 // storage-proofs-core parameter_cache.rs): "v28-" + cache_prefix + "-" + hex(SHA256(identifier))
 // + ".params" / ".vk" / ".meta", where cache_prefix names the tree shape
 // ("stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher") and the
 // identifier is the PublicParams Display string (graph, LayerChallenges, tree). The identifier
 // depends only on nodes, layers, challenges per partition and tree shape, so every api version
 // and feature of one sector size shares the same files.
-// FallbackPoSt (POST_SNAP.md §1.9): prefix "proof-of-spacetime-fallback-merkletree-poseidon_hasher-
-// {B}-{S}-{T}", identifier "FallbackPoSt::PublicParams{sector_size: N, challenge_count: C,
-// sector_count: S}" with the circuit's C and S; Window V1 and V1_2 share the files.
-// EmptySectorUpdate (POST_SNAP.md §2.10): prefix "empty-sector-update-merkletree-poseidon_hasher-
-// {B}-{S}-{T}", identifier "empty_sector_update::PublicParams{ sector_nodes: N }".
+// FallbackPoSt (docs/spec/params.md §3): prefix
+// "proof-of-spacetime-fallback-merkletree-poseidon_hasher- {B}-{S}-{T}", identifier
+// "FallbackPoSt::PublicParams{sector_size: N, challenge_count: C, sector_count: S}" with the
+// circuit's C and S; Window V1 and V1_2 share the files. EmptySectorUpdate (docs/spec/params.md
+// §4): prefix "empty-sector-update-merkletree-poseidon_hasher- {B}-{S}-{T}", identifier
+// "empty_sector_update::PublicParams{ sector_nodes: N }".
 #pragma once
 
 #include <string>

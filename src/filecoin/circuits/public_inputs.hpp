@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The verifier's public inputs of one StackedCircuit partition (rust-fil-proofs
-// StackedCompound::generate_public_inputs, FILECOIN.md §3.3): [replica_id, comm_d, comm_r], then
-// per challenge c of partition k: [c, drg_0..drg_5, exp_0..exp_7, c, c, c] (the tree_d PoR index,
-// the 14 parents' tree_c PoR indices, the challenge UInt64, the tree_r_last and tree_c indices).
-// 3 + 18·cpp values, ONE not included; challenges and parents come from src/filecoin/porep.
-// And those of one FallbackPoSt partition (FallbackPoStCompound::generate_public_inputs,
-// POST_SNAP.md §1.5): per slot comm_r, then each challenge's leaf index.
+// StackedCompound::generate_public_inputs, docs/spec/porep.md §8): [replica_id, comm_d, comm_r],
+// then per challenge c of partition k: [c, drg_0..drg_5, exp_0..exp_7, c, c, c] (the tree_d PoR
+// index, the 14 parents' tree_c PoR indices, the challenge UInt64, the tree_r_last and tree_c
+// indices). 3 + 18·cpp values, ONE not included; challenges and parents come from
+// src/filecoin/porep. And those of one FallbackPoSt partition
+// (FallbackPoStCompound::generate_public_inputs, docs/spec/post.md §5): per slot comm_r, then each
+// challenge's leaf index.
 #pragma once
 
 #include <cstdint>

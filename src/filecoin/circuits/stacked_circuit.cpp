@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // StackedCircuit inputs: the blank circuit of a shape, the circuit of a C1 partition (the
 // conversions of rust-fil-proofs StackedCompound::circuit and From<VanillaProof>), the layout
-// check synthesis relies on, the closed-form counts of FILECOIN.md §3.5, and the parallel
+// check synthesis relies on, the closed-form counts of docs/spec/porep.md §9, and the parallel
 // synthesis of a partition's challenges.
 #include "filecoin/circuits/stacked_circuit.hpp"
 
@@ -173,7 +173,8 @@ result<stacked_circuit_t> stacked_circuit_from_c1(const porep::porep_config_t& c
 stacked_counts_t stacked_circuit_counts(unsigned layers, const hash::tree_shape& tree_d,
                                         const hash::tree_shape& tree_r, unsigned challenges) {
   using gadgets::por_hash_t;
-  constexpr size_t LABEL_HASH = 522'268;  // SHA-256 of the 20-block label preimage (§3.4)
+  // SHA-256 of the 20-block label preimage (docs/spec/gadgets.md §2.2).
+  constexpr size_t LABEL_HASH = 522'268;
   const size_t por_d = gadgets::por_constraints(por_hash_t::sha256, tree_d);
   const size_t por_r = gadgets::por_constraints(por_hash_t::poseidon, tree_r);
   const size_t col = gadgets::poseidon_hash_constraints(layers);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The SDR PoRep circuit (rust-fil-proofs StackedCircuit, one circuit per partition), constraint-,
-// allocation- and coefficient-exact (FILECOIN.md §3.1–§3.5): the same template runs in shape_cs
-// (counts/nnz/densities/fingerprint, no values), witness_cs, proving_cs and matrix_cs. Its input
-// is the per-partition witness (challenges, tree_d / tree_c / tree_r_last paths, parent columns,
-// data leaves, comm_c, comm_r_last, replica_id, comm_d, comm_r), built from a C1 partition, or
-// blank (zeros of the right shape) for shape synthesis and parameter generation.
+// allocation- and coefficient-exact (docs/spec/gadgets.md, porep.md §7–§9): the same template runs
+// in shape_cs (counts/nnz/densities/fingerprint, no values), witness_cs, proving_cs and matrix_cs.
+// Its input is the per-partition witness (challenges, tree_d / tree_c / tree_r_last paths, parent
+// columns, data leaves, comm_c, comm_r_last, replica_id, comm_d, comm_r), built from a C1
+// partition, or blank (zeros of the right shape) for shape synthesis and parameter generation.
 // Costs (rows = constraints + inputs): 2 KiB 2,687,961; 32 GiB 130,278,869
 // (docs/notes/porep-circuit.md).
 #pragma once
@@ -89,8 +89,8 @@ result<stacked_circuit_t> stacked_circuit_from_c1(const porep::porep_config_t& c
 /// of its tree's height and arities, every column of L rows). Synthesis asserts nothing else.
 status validate_stacked_circuit(const stacked_circuit_t& c);
 
-/// Counts of a circuit without synthesizing it (FILECOIN.md §3.5 closed forms): for planning and
-/// cross-checking shape_cs.
+/// Counts of a circuit without synthesizing it (docs/spec/porep.md §9 closed forms): for planning
+/// and cross-checking shape_cs.
 struct stacked_counts_t {
   size_t constraints = 0;  ///< circuit constraints (without the input rows)
   size_t inputs = 0;       ///< including ONE
@@ -137,7 +137,7 @@ void parent_column(CS& cs, const column_witness_t& col, const gadgets::allocated
 
 }  // namespace detail
 
-/// Proof::synthesize for one challenge (FILECOIN.md §3.3, in this exact order):
+/// Proof::synthesize for one challenge (docs/spec/porep.md §8, in this exact order):
 /// data_leaf; comm_d PoR; 6 DRG then 8 expander parent columns (alloc, hash, tree_c PoR);
 /// challenge UInt64 + its input; per layer: parent bit decompositions and create_label; encode;
 /// tree_r_last PoR of the encoding; column hash of the labels and its tree_c PoR.
@@ -200,7 +200,7 @@ struct stacked_shared_t {
   std::array<gadgets::boolean_t, 256> replica_id_bits;
 };
 
-/// StackedCircuit::synthesize up to the challenges (FILECOIN.md §3.2): replica_id alloc +
+/// StackedCircuit::synthesize up to the challenges (docs/spec/porep.md §7): replica_id alloc +
 /// inputize + to_bits_le and reverse_bit_numbering; comm_d, comm_r alloc + inputize;
 /// comm_r_last, comm_c alloc; Poseidon_2(comm_c, comm_r_last) with comm_r·1 = hash.
 template <r1cs::constraint_system CS>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // StackedCircuit at full size (label slow): the 32 GiB partition's shape_cs counts, nnz and
-// densities equal the measured figures of FILECOIN.md §3.5 (curio cuzk-project.md), and 64 GiB's
-// rows/aux/inputs; the synthetic 32 GiB C1 satisfies the circuit for its first challenge.
+// densities equal the measured figures of docs/spec/porep.md §9 (curio cuzk-project.md), and 64
+// GiB's rows/aux/inputs; the synthetic 32 GiB C1 satisfies the circuit for its first challenge.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -38,8 +38,8 @@ TEST(stacked_circuit_slow, counts_32gib) {
   EXPECT_EQ(s.num_constraints, 130'278'541u);
   EXPECT_EQ(s.num_aux, 130'169'893u);
   EXPECT_EQ(s.num_inputs, 328u);
-  // The measured A nnz counts the x_j·0 = 0 input rows too (one A entry each, FILECOIN.md §3.1):
-  // 309,404,723 circuit entries + 328.
+  // The measured A nnz counts the x_j·0 = 0 input rows too (one A entry each, docs/spec/gadgets.md
+  // §1): 309,404,723 circuit entries + 328.
   EXPECT_EQ(s.nnz_a + s.num_inputs, 309'405'051u);
   EXPECT_EQ(s.nnz_b, 130'327'340u);
   EXPECT_EQ(s.nnz_c, 282'656'500u);

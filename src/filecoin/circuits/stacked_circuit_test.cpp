@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// StackedCircuit: shape_cs counts equal FILECOIN.md §3.5 (2 KiB, 8 MiB, 512 MiB, and the four
-// rust-fil-proofs stacked_circuit.rs test shapes); official parameter names (the §5.7 hash
-// prefixes and the parameters.json fixture); public inputs (3 + 18·cpp, equal to what the
-// circuit allocates); a sealed 2 KiB sector's C1 (V1_1, NI partition, synthetic C1) synthesized
-// with matrix_witness_cs satisfies every row; shape_cs, matrix_cs and witness_cs agree; a tampered
-// witness fails; malformed C1 partitions are rejected.
+// StackedCircuit: shape_cs counts equal docs/spec/porep.md §9 (2 KiB, 8 MiB, 512 MiB, and the four
+// rust-fil-proofs stacked_circuit.rs test shapes); official parameter names (the
+// docs/spec/params.md §2 hash prefixes and the parameters.json fixture); public inputs (3 + 18·cpp,
+// equal to what the circuit allocates); a sealed 2 KiB sector's C1 (V1_1, NI partition, synthetic
+// C1) synthesized with matrix_witness_cs satisfies every row; shape_cs, matrix_cs and witness_cs
+// agree; a tampered witness fails; malformed C1 partitions are rejected.
 #include "filecoin/circuits/stacked_circuit.hpp"
 
 #include <gtest/gtest.h>
@@ -134,7 +134,8 @@ TEST(params_name, official_names) {
       EXPECT_NE(json.find(quoted), std::string::npos) << file;
     }
   }
-  // The exact identifier of 32 GiB (rust-fil-proofs params.rs identifier, FILECOIN.md §5.7).
+  // The exact identifier of 32 GiB (rust-fil-proofs params.rs identifier, docs/spec/params.md
+  // §1–§2).
   EXPECT_EQ(
       porep_param_identifier(*porep::porep_config(registered_seal_proof::stacked_drg_32gib_v1)),
       "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: "

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Bits in a circuit, exactly as bellpepper-core builds them (FILECOIN.md §3.4): an allocated bit
-// costs (1 constraint / 1 aux), (1 − a)·a = 0; a boolean_t is Is(bit) | Not(bit) | Constant(b), Not
-// is a free view, and xor/and/and_not/nor/ch/maj fold constants with bellpepper's exact case order
-// (the order decides which variable goes in A and which in B, so it is part of the R1CS).
+// Bits in a circuit, exactly as bellpepper-core builds them (docs/spec/gadgets.md §2): an allocated
+// bit costs (1 constraint / 1 aux), (1 − a)·a = 0; a boolean_t is Is(bit) | Not(bit) | Constant(b),
+// Not is a free view, and xor/and/and_not/nor/ch/maj fold constants with bellpepper's exact case
+// order (the order decides which variable goes in A and which in B, so it is part of the R1CS).
 #pragma once
 
 #include <cstdint>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// Core gadgets against the shapes of FILECOIN.md §3.4 / bellpepper: AllocatedBit (1/1, (1 − a)·a =
-// 0), xor/and/and_not/nor rows and constant folding over every Is/Not/Constant combination, ch/maj
-// values and costs over all 4^3 operand kinds, to_bits_le (256/255), inputize, pack_into_inputs,
-// pack_bits, UInt32 views and addmany widths (33-36 bits), and the MultiEq flush rule. Rows are
-// read back from r1cs::matrix_cs (merged, sorted) and every witness is checked with is_satisfied.
-// Also: SHA-256 synthesis in proving_cs makes no per-constraint heap allocation (global operator
-// new is replaced by a counting malloc wrapper; GCC then flags inlined new/delete pairs as
-// mismatched, which they are not).
+// Core gadgets against the shapes of docs/spec/gadgets.md §2 / bellpepper: AllocatedBit (1/1, (1 −
+// a)·a = 0), xor/and/and_not/nor rows and constant folding over every Is/Not/Constant combination,
+// ch/maj values and costs over all 4^3 operand kinds, to_bits_le (256/255), inputize,
+// pack_into_inputs, pack_bits, UInt32 views and addmany widths (33-36 bits), and the MultiEq flush
+// rule. Rows are read back from r1cs::matrix_cs (merged, sorted) and every witness is checked with
+// is_satisfied. Also: SHA-256 synthesis in proving_cs makes no per-constraint heap allocation
+// (global operator new is replaced by a counting malloc wrapper; GCC then flags inlined new/delete
+// pairs as mismatched, which they are not).
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 
 #include <gtest/gtest.h>
@@ -218,7 +218,7 @@ TEST(gadgets, ch_maj_all_kinds) {
           EXPECT_EQ(ch.value, (a & b) ^ (!a & c));
           EXPECT_EQ(mj.value, (a & b) ^ (a & c) ^ (b & c));
           EXPECT_TRUE(r.satisfied()) << ka << kb << kc << v;
-          // Costs from the rule lists (FILECOIN.md §3.4, bellpepper sha256_ch / sha256_maj).
+          // Costs from the rule lists (docs/spec/gadgets.md §2, bellpepper sha256_ch / sha256_maj).
           size_t want_ch, want_maj;
           const bool ca = ka < 2, cb = kb < 2, cc = kc < 2;
           if (ca && cb && cc) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// storage-proofs-core gadgets/insertion.rs, constraint-exact (FILECOIN.md §3.4): pick (a
+// storage-proofs-core gadgets/insertion.rs, constraint-exact (docs/spec/gadgets.md §2): pick (a
 // 1-constraint multiplexer), insert (place the running hash among its arity − 1 siblings at the
 // position given by LE index bits: 2 / 8 / 22 constraints for arity 2 / 4 / 8, in insertion.rs's
 // fixed order), and select (a pick tree from the MSB down, 2^n − 1 picks). Templates over the CS

@@ -2,7 +2,8 @@
 // bellperson multipack: pack_into_inputs (per chunk of 254 bits, one input and (Σ 2^i b_i)·1 =
 // input) and pack_bits (the first 254 bits into one aux, same constraint); the native side
 // (compute_multipacking, byte <-> bit orders) and storage-proofs' reverse_bit_numbering, which
-// turns to_bits_le of an Fr into the SHA message bits of its little-endian repr (FILECOIN.md §3.4).
+// turns to_bits_le of an Fr into the SHA message bits of its little-endian repr
+// (docs/spec/gadgets.md §2).
 #pragma once
 
 #include <algorithm>

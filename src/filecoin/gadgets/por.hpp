@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// storage-proofs-core PoRCircuit (gadgets/por.rs), constraint-exact (FILECOIN.md §3.3, §3.4):
-// Merkle inclusion of a leaf under a root for Poseidon trees with base/sub/top arities and binary
-// SHA256-trunc254 trees. Per level: log2(a) index bits (LSB first), a − 1 path elements, insert,
-// hash; then pack_into_inputs(all index bits) (1 input) and computed·1 = root. Cost with Poseidon
-// levels Σ(log2 a + ins(a) + Poseidon(a)) + 2: 1,062 (2 KiB), 5,302 (32 GiB), 5,616 (64 GiB).
+// storage-proofs-core PoRCircuit (gadgets/por.rs), constraint-exact (docs/spec/porep.md §8,
+// gadgets.md §2.4): Merkle inclusion of a leaf under a root for Poseidon trees with base/sub/top
+// arities and binary SHA256-trunc254 trees. Per level: log2(a) index bits (LSB first), a − 1 path
+// elements, insert, hash; then pack_into_inputs(all index bits) (1 input) and computed·1 = root.
+// Cost with Poseidon levels Σ(log2 a + ins(a) + Poseidon(a)) + 2: 1,062 (2 KiB), 5,302 (32 GiB),
+// 5,616 (64 GiB).
 #pragma once
 
 #include <array>

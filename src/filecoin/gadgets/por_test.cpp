@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// pick / insert / select and PoRCircuit: constraint counts of FILECOIN.md §3.4 (insert 2/8/22, PoR
-// 1,062 / 5,302 / 5,616, a binary SHA level 45,382), placement for every index, circuit root ==
-// native root (filecoin/hash/merkle.hpp) with every constraint satisfied, tampered witnesses
-// rejected, witness_cs == proving_cs, and frozen shape fingerprints.
+// pick / insert / select and PoRCircuit: constraint counts of docs/spec/gadgets.md §2 (insert
+// 2/8/22, PoR 1,062 / 5,302 / 5,616, a binary SHA level 45,382), placement for every index, circuit
+// root == native root (filecoin/hash/merkle.hpp) with every constraint satisfied, tampered
+// witnesses rejected, witness_cs == proving_cs, and frozen shape fingerprints.
 #include "filecoin/gadgets/por.hpp"
 
 #include <gtest/gtest.h>
@@ -156,7 +156,7 @@ struct por_count_case_t {
   size_t constraints;
   const char* shape_hash;  ///< frozen shape_cs fingerprint, PoRep form (value, root Var)
 };
-// FILECOIN.md §3.4: Σ(log2 a + ins(a) + Poseidon(a)) + 2. Fingerprints frozen from this
+// docs/spec/gadgets.md §2: Σ(log2 a + ins(a) + Poseidon(a)) + 2. Fingerprints frozen from this
 // implementation once the counts and the satisfiability / native-root tests below passed.
 const por_count_case_t POR_CASES[] = {
     {2048, 1062, "84992b45602547ce5ebebb52f840a1d95c9f8c209f8d00101e58d62dc7cd245d"},
@@ -319,7 +319,7 @@ TEST(por, sha256_tree_d) {
 }
 
 // The full 32 GiB tree_d inclusion (30 binary SHA levels): 30 × 45,382 + 2 = 1,361,462 rows
-// (FILECOIN.md §3.5 breakdown), counted in witness_cs (no LC is built, so this is quick).
+// (docs/spec/porep.md §9 breakdown), counted in witness_cs (no LC is built, so this is quick).
 TEST(por, sha256_tree_d_32gib_count) {
   const tree_shape s = *hash::tree_d_shape(uint64_t(32) << 30);
   ASSERT_EQ(s.height(), 30u);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The LEGACY neptune Poseidon circuit (`circuit::poseidon_hash`, FILECOIN.md §4.5), which every
-// Filecoin circuit uses: same constraints, same order, same allocation order, same LCs.
+// The LEGACY neptune Poseidon circuit (`circuit::poseidon_hash`, docs/spec/poseidon.md §5), which
+// every Filecoin circuit uses: same constraints, same order, same allocation order, same LCs.
 //   first full round, each preimage element x (3 constraints, 3 aux):
 //     (x + k0_i)·(x + k0_i) = l2;  l2·l2 = l4;  (x + k0_i)·l4 = l5 - k1_i
 //   the tag's first S-box is a constant; every later S-box on an element e (4 constraints, 4 aux):

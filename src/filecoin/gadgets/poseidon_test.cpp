@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Legacy neptune Poseidon circuit: constraint counts (neptune circuit.rs tests, FILECOIN.md §4.5),
-// output == native hash and satisfiability on random inputs, witness_cs == proving_cs == the
-// recorded witness, and a frozen shape fingerprint per arity (catches any drift in LCs/order).
+// Legacy neptune Poseidon circuit: constraint counts (neptune circuit.rs tests,
+// docs/spec/poseidon.md §5), output == native hash and satisfiability on random inputs, witness_cs
+// == proving_cs == the recorded witness, and a frozen shape fingerprint per arity (catches any
+// drift in LCs/order).
 #include "filecoin/gadgets/poseidon.hpp"
 
 #include <gtest/gtest.h>

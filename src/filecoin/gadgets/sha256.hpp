@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The bellperson SHA-256 gadget, constraint-exact (FILECOIN.md §3.4, §10 item 1): constant IV, K
+// The bellperson SHA-256 gadget, constraint-exact (docs/spec/gadgets.md §2.2): constant IV, K
 // and padding; schedule w[i] = addmany(w[i−16], σ0, w[i−7], σ1); rounds compute e then Σ1 and ch,
 // then a, Σ0 and maj, with new e = addmany(temp1 ‖ d) and new a = addmany(temp1 ‖ temp2) deferred
 // until the next round reads them (h0/h4 fold the old state in: 8 and 7 operands); one MultiEq per

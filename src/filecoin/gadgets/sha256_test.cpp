@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The SHA-256 gadget against bellperson / rust-fil-proofs: the constraint counts their tests assert
-// (25,840 one block; 44,874 for 512 allocated bits; create_label 532,025) and the FILECOIN.md §3.4
-// shapes (tree_d node 44,866; label hash 522,268); outputs equal to OpenSSL's SHA-256 on random
-// inputs; every witness satisfies its recorded matrices; witness_cs, proving_cs and matrix_cs give
-// the same aux vector; SHA256-trunc254 circuits equal the native hash of the LE reprs; and frozen
-// BLAKE2s shape fingerprints (r1cs::shape_cs) of each circuit.
+// (25,840 one block; 44,874 for 512 allocated bits; create_label 532,025) and the
+// docs/spec/gadgets.md §2 shapes (tree_d node 44,866; label hash 522,268); outputs equal to
+// OpenSSL's SHA-256 on random inputs; every witness satisfies its recorded matrices; witness_cs,
+// proving_cs and matrix_cs give the same aux vector; SHA256-trunc254 circuits equal the native hash
+// of the LE reprs; and frozen BLAKE2s shape fingerprints (r1cs::shape_cs) of each circuit.
 #include "filecoin/gadgets/sha256.hpp"
 
 #include <gtest/gtest.h>
@@ -77,10 +77,10 @@ allocated_num_t node_circuit(CS& cs, const fr_t& a, const fr_t& b) {
   return sha256_trunc254_hash2(cs, x, y);
 }
 
-// The label preimage as StackedCircuit builds it (FILECOIN.md §3.3 step 6): replica_id bits (255
-// allocated + constant pad, byte-reversed) ‖ layer as 32 constant BE bits ‖ the challenge UInt64
-// (64 allocated bits) BE ‖ 160 constant zeros ‖ 37 parent bit vectors (each 255 allocated + pad).
-// The bit vectors are allocated first (`prefix` constraints), then the label hash runs.
+// The label preimage as StackedCircuit builds it (docs/spec/porep.md §8 step 6): replica_id bits
+// (255 allocated + constant pad, byte-reversed) ‖ layer as 32 constant BE bits ‖ the challenge
+// UInt64 (64 allocated bits) BE ‖ 160 constant zeros ‖ 37 parent bit vectors (each 255 allocated +
+// pad). The bit vectors are allocated first (`prefix` constraints), then the label hash runs.
 struct label_inputs_t {
   fr_t replica_id;
   uint32_t layer;
@@ -195,7 +195,7 @@ TEST(sha256_gadget, label_counts) {
   EXPECT_EQ(before, 15u * 256u + 64u);
   EXPECT_EQ(sha256_num_blocks(pre.size()), 20u);
   const allocated_num_t label = sha256_trunc254_circuit(cs, std::span<const boolean_t>(pre));
-  EXPECT_EQ(cs.num_constraints() - before - 1, 522268u);  // FILECOIN.md §3.4 label hash
+  EXPECT_EQ(cs.num_constraints() - before - 1, 522268u);  // docs/spec/gadgets.md §2 label hash
 
   // The label equals the vanilla label: SHA256-trunc254 of the byte preimage, as an LE Fr.
   const auto want = sha256_trunc254(label_preimage_bytes(in));
@@ -270,8 +270,8 @@ TEST(sha256_gadget, label_and_node_satisfied) {
   expect_satisfied([&](auto& cs) { node_circuit(cs, a, b); });
 }
 
-// Circuit <-> bytes mapping (FILECOIN.md §3.4): hash2 of two Frs = SHA256-trunc254 of their LE
-// reprs, read back as an LE Fr.
+// Circuit <-> bytes mapping (docs/spec/gadgets.md §2): hash2 of two Frs = SHA256-trunc254 of their
+// LE reprs, read back as an LE Fr.
 TEST(sha256_gadget, node_equals_native_trunc254) {
   auto rng = test::test_rng::from_env("sha256_gadget.node_equals_native");
   for (int i = 0; i < 8; ++i) {

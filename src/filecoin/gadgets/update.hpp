@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The EmptySectorUpdate gadgets (storage-proofs-update gadgets.rs; POST_SNAP.md §2.6), built from
-// the shared ones (bits, pack_bits, insert, select, Poseidon, SHA-256, PoR levels):
+// The EmptySectorUpdate gadgets (storage-proofs-update gadgets.rs; docs/spec/snap.md §6), built
+// from the shared ones (bits, pack_bits, insert, select, Poseidon, SHA-256, PoR levels):
 //  * alloc_bits_le_packed: n allocated bits of a number, LSB first, then (Σ 2^i b_i)·ONE = num
 //    (the k_and_h_select split and allocated_num_to_allocated_bits; not to_bits_le's 0·0 form);
 //  * poseidon_hash_randomness: H_R, Poseidon arity 2 with the 2^40 SnapDeals tag (311);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// Native Merkle trees as Filecoin builds them (FILECOIN.md §1.2, §2.5; storage-proofs-core
-// merkle/): binary SHA256-trunc254 trees over raw 32-byte leaves (tree_d) and Poseidon trees of
-// arity 2/4/8 with the compound base/sub/top shapes (tree_c, tree_r_last). A compound tree is
-// stored as one mixed-arity tree, level by level (leaves first), which holds exactly the same
-// values as the separate base trees plus the sub/top levels over their roots. Paths, path checks,
-// root-only builds in bounded memory. Layout, value types and costs: docs/notes/merkle.md.
+// Native Merkle trees as Filecoin builds them (docs/spec/primitives.md §2, porep.md §5;
+// storage-proofs-core merkle/): binary SHA256-trunc254 trees over raw 32-byte leaves (tree_d) and
+// Poseidon trees of arity 2/4/8 with the compound base/sub/top shapes (tree_c, tree_r_last). A
+// compound tree is stored as one mixed-arity tree, level by level (leaves first), which holds
+// exactly the same values as the separate base trees plus the sub/top levels over their roots.
+// Paths, path checks, root-only builds in bounded memory. Layout, value types and costs:
+// docs/notes/merkle.md.
 #pragma once
 
 #include <array>
@@ -20,7 +21,8 @@
 
 namespace cuzk::hash {
 
-/// A 32-byte tree_d node or leaf (SHA trees): the LE repr of a field element (FILECOIN.md §1.1).
+/// A 32-byte tree_d node or leaf (SHA trees): the LE repr of a field element
+/// (docs/spec/primitives.md §1).
 using bytes32_t = std::array<uint8_t, 32>;
 
 /// The shape of a (possibly compound) tree. base_arity ∈ {2, 4, 8}; sub_arity ∈ {0, 2, 4, 8};

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Native Merkle trees: the filecoin-hashers binary Poseidon vector, zero-sector comm_d values
-// (FILECOIN.md §2.5), the compound layout against an independent top-down recursion, paths
+// (docs/spec/porep.md §5), the compound layout against an independent top-down recursion, paths
 // (verification, index bits, tampering) and root-only builds equal to stored builds.
 #include <gtest/gtest.h>
 
@@ -88,7 +88,7 @@ TEST(MerkleShape, FilecoinShapes) {
   EXPECT_FALSE(sha256_tree::build(tree_shape{8, 0, 0, 64}, std::vector<bytes32_t>(64)).ok());
 }
 
-// filecoin-hashers poseidon.rs test_poseidon_hasher (FILECOIN.md §4.6).
+// filecoin-hashers poseidon.rs test_poseidon_hasher (docs/spec/poseidon.md §6).
 TEST(MerkleTree, FilecoinHashersPoseidonVector) {
   std::vector<fr_t> leaves = {fr_t::one(), fr_t::zero(), fr_t::zero(), fr_t::one()};
   auto t = poseidon_tree::build(tree_shape::binary(4), leaves);
@@ -99,7 +99,7 @@ TEST(MerkleTree, FilecoinHashersPoseidonVector) {
             fr_from_be_hex("1effebb7b26ad9eb30eb6385ae6b74ae77cc72b8cb2b5ad2efbb8be3e291e671"));
 }
 
-// Zero-sector comm_d (FILECOIN.md §2.5): z_0 = 0, z_{k+1} = SHA256-trunc254(z_k ‖ z_k).
+// Zero-sector comm_d (docs/spec/porep.md §5): z_0 = 0, z_{k+1} = SHA256-trunc254(z_k ‖ z_k).
 TEST(MerkleTree, ZeroSectorCommD) {
   std::vector<bytes32_t> z(32);
   for (size_t k = 1; k < z.size(); ++k) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Native Poseidon over BLS12-381 Fr exactly as neptune computes it (FILECOIN.md §4.4): state
-// [domain_tag, x_1 .. x_a], R_F = 8 full and R_P partial rounds of x^5, output state[1]. The
+// Native Poseidon over BLS12-381 Fr exactly as neptune computes it (docs/spec/poseidon.md §4):
+// state [domain_tag, x_1 .. x_a], R_F = 8 full and R_P partial rounds of x^5, output state[1]. The
 // optimized permutation (compressed constants, pre-sparse and sparse matrices) is the one used;
 // the reference permutation (plain Grain constants and M every round) exists to test it.
 #pragma once
@@ -26,7 +26,7 @@ fr_t poseidon_constant_length_tag(uint64_t n);
 /// HashType::Custom(id): id·2^40 (neptune accepts 1 ≤ id ≤ 256; SnapDeals uses id 1).
 fr_t poseidon_custom_tag(uint64_t id);
 /// SnapDeals' HASH_TYPE_GEN_RANDOMNESS (storage-proofs-update constants.rs): Custom(Arbitrary(1)),
-/// the tag of phi, rho and the challenge digests (POST_SNAP.md §2.3).
+/// the tag of phi, rho and the challenge digests (docs/spec/snap.md §3).
 inline fr_t poseidon_gen_randomness_tag() {
   return poseidon_custom_tag(1);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Derivation of neptune's Poseidon constants (FILECOIN.md §4.2-4.4; neptune spec/poseidon_spec.md
-// "Optimized Round Constants" and "Sparse MDS Matrices"). Everything here runs once per arity;
-// matrices are small (t ≤ 37) so plain O(t^3) algorithms are fine.
+// Derivation of neptune's Poseidon constants (docs/spec/poseidon.md §2–§4; neptune
+// spec/poseidon_spec.md "Optimized Round Constants" and "Sparse MDS Matrices"). Everything here
+// runs once per arity; matrices are small (t ≤ 37) so plain O(t^3) algorithms are fine.
 #include "filecoin/hash/poseidon_constants.hpp"
 #include "base/check.hpp"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Poseidon constants as neptune derives them for BLS12-381 Fr (FILECOIN.md §4.1-4.4, neptune
+// Poseidon constants as neptune derives them for BLS12-381 Fr (docs/spec/poseidon.md §1–§4, neptune
 // spec/poseidon_spec.md): Grain-LFSR round constants for (t, R_F, R_P), the Cauchy MDS matrix, and
 // the "static optimized" set (compressed round constants, pre-sparse matrix, R_P sparse matrices).
 // Computed once per arity on first use and cached for the life of the process (thread-safe).
@@ -16,7 +16,7 @@ namespace cuzk::hash {
 
 using ff::fr_t;
 
-/// Arities Filecoin instantiates (FILECOIN.md §4.1); width t = arity + 1.
+/// Arities Filecoin instantiates (docs/spec/poseidon.md §1); width t = arity + 1.
 inline constexpr size_t POSEIDON_ARITIES[] = {2, 4, 8, 11, 16, 24, 36};
 inline constexpr size_t POSEIDON_MAX_ARITY = 36;
 inline constexpr size_t POSEIDON_MAX_WIDTH = POSEIDON_MAX_ARITY + 1;
@@ -59,7 +59,7 @@ struct poseidon_constants_t {
 
   size_t half_full_rounds() const { return full_rounds / 2; }
   size_t total_rounds() const { return full_rounds + partial_rounds; }
-  /// Number of Fr in the supra_seal constants blob layout (FILECOIN.md §4.4):
+  /// Number of Fr in the supra_seal constants blob layout (docs/spec/poseidon.md §4):
   /// compressed RCs + MDS + pre-sparse + R_P·(2t - 1).
   size_t blob_fr_count() const {
     return compressed_round_constants.size() + 2 * width * width + partial_rounds * (2 * width - 1);
@@ -74,7 +74,7 @@ const poseidon_constants_t& poseidon_constants(size_t arity);
 poseidon_constants_t make_poseidon_constants(size_t arity);
 
 /// The Grain LFSR round constants for a prime field of `field_bits` bits (here 255) and the given
-/// instance (FILECOIN.md §4.2). Returns (r_f + r_p)·t values.
+/// instance (docs/spec/poseidon.md §2). Returns (r_f + r_p)·t values.
 std::vector<fr_t> grain_round_constants(unsigned field_bits, unsigned t, unsigned r_f,
                                         unsigned r_p);
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Poseidon native tests: neptune's test vectors (FILECOIN.md §4.6, neptune poseidon.rs tests), the
-// Grain constants against the Sage reference script's output, constant-layout counts against the
-// supra_seal blobs (§4.4), optimized == reference permutation on random states.
+// Poseidon native tests: neptune's test vectors (docs/spec/poseidon.md §6, neptune poseidon.rs
+// tests), the Grain constants against the Sage reference script's output, constant-layout counts
+// against the supra_seal blobs (poseidon.md §4), optimized == reference permutation on random
+// states.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -48,7 +49,8 @@ TEST(poseidon, round_numbers_and_counts) {
     EXPECT_EQ(c.compressed_round_constants.size(), 8 * c.width + c.partial_rounds);
     EXPECT_EQ(c.sparse.size(), c.partial_rounds);
   }
-  // supra_seal constants blobs (FILECOIN.md §4.4): constants_2 = 372 Fr, constants_11 = 1,752 Fr.
+  // supra_seal constants blobs (docs/spec/poseidon.md §4): constants_2 = 372 Fr, constants_11 =
+  // 1,752 Fr.
   EXPECT_EQ(poseidon_constants(2).blob_fr_count(), 372u);
   EXPECT_EQ(poseidon_constants(11).blob_fr_count(), 1752u);
   EXPECT_EQ(poseidon_partial_rounds(16), 59u);

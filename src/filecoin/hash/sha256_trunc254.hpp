@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Filecoin's SHA256-trunc254 (FILECOIN.md §1.2): the SHA-256 digest with byte 31 ANDed with 0x3f,
-// so that it reads as an Fr below 2^254; the hasher of tree_d and of the PoRep challenge seeds.
+// Filecoin's SHA256-trunc254 (docs/spec/primitives.md §2): the SHA-256 digest with byte 31 ANDed
+// with 0x3f, so that it reads as an Fr below 2^254; the hasher of tree_d and of the PoRep challenge
+// seeds.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // SHA256-trunc254 (node form included) against its definition over OpenSSL's SHA-256, and the
-// all-zero tree_d nodes of FILECOIN.md §2.5.
+// all-zero tree_d nodes of docs/spec/porep.md §5.
 #include "filecoin/hash/sha256_trunc254.hpp"
 
 #include <gtest/gtest.h>
@@ -30,7 +30,7 @@ TEST(sha256, trunc254) {
     EXPECT_EQ(to_hex(sha256_trunc254(lr)), to_hex(want));
     EXPECT_EQ(to_hex(sha256_trunc254_node(lr, lr + 32)), to_hex(want));
   }
-  // FILECOIN.md §2.5: the level-1 node of the all-zero tree_d starts f5a5fd42 and ends fb0b.
+  // docs/spec/porep.md §5: the level-1 node of the all-zero tree_d starts f5a5fd42 and ends fb0b.
   const uint8_t zero[32] = {};
   const std::string z1 = to_hex(sha256_trunc254_node(zero, zero));
   EXPECT_EQ(z1.substr(0, 8), "f5a5fd42");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// bincode 1.x legacy encoding as filecoin-proofs uses it (FILECOIN.md §6.2): little-endian
+// bincode 1.x legacy encoding as filecoin-proofs uses it (docs/spec/c1.md §2): little-endian
 // integers, u64 Vec lengths, u32 enum variant ids, [u8; 32] as 32 raw bytes. A bounds-checked
 // reader whose Vec lengths are checked against the bytes left (times the element's minimum size)
 // before anything is allocated, errors naming the field path and byte offset; and the

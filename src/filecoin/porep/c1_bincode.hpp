@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Reads the filecoin-proofs v1 SealCommitPhase1Output in bincode 1.x legacy encoding (FILECOIN.md
-// §6.2; supra_seal's C1 writer, bench tools): little-endian, u64 Vec lengths, u32 enum variant
-// ids, [u8;32] as 32 raw bytes, PhantomData as nothing. The v1 struct has no registered_proof:
-// the caller supplies it. Errors name the field path and byte offset.
+// Reads the filecoin-proofs v1 SealCommitPhase1Output in bincode 1.x legacy encoding
+// (docs/spec/c1.md §2; supra_seal's C1 writer, bench tools): little-endian, u64 Vec lengths, u32
+// enum variant ids, [u8;32] as 32 raw bytes, PhantomData as nothing. The v1 struct has no
+// registered_proof: the caller supplies it. Errors name the field path and byte offset.
 #pragma once
 
 #include <cstdint>

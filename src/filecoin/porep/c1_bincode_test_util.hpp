@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Test-only: an independent minimal bincode v1 writer of the C1 (FILECOIN.md §6.2), written from
+// Test-only: an independent minimal bincode v1 writer of the C1 (docs/spec/c1.md §2), written from
 // the format's description and not from c1_bincode.cpp, so that the reader test has an oracle.
 // Also writes the bincode seeds of the c1_bincode fuzz target (fuzz/seed_corpus.cpp).
 #pragma once
@@ -11,7 +11,7 @@
 
 namespace cuzk::porep::test {
 
-/// Independent minimal bincode v1 writer (FILECOIN.md §6.2), for the reader test.
+/// Independent minimal bincode v1 writer (docs/spec/c1.md §2), for the reader test.
 struct bin_writer {
   std::vector<uint8_t> out;
   void u32(uint32_t v) {

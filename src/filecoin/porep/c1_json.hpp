@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// SealCommitPhase1Output in rust-filecoin-proofs-api's serde JSON (FILECOIN.md §6.1): what lotus,
+// SealCommitPhase1Output in rust-filecoin-proofs-api's serde JSON (docs/spec/c1.md §1): what lotus,
 // curio and filecoin-ffi hand to C2. Writing reproduces serde_json's compact output byte for byte
 // (field order as declared, [u8;32] as arrays of 32 integers, "_h": null on columns,
 // vanilla_proofs keyed by the size-only variant name). Reading is a single-pass schema-driven

@@ -3,8 +3,8 @@
 // independent checker (c1_test_check.hpp: OpenSSL SHA-256 labels, tree_d paths, challenges and
 // replica_id; Poseidon paths; comm_r); serde JSON write → read → write is byte-identical and
 // whitespace-tolerant; the c1.json wrapper round-trips; a bincode v1 file written by an
-// independent minimal writer here (§6.2) parses to the same C1; malformed inputs are rejected
-// with errors that name the field.
+// independent minimal writer here (docs/spec/c1.md §2) parses to the same C1; malformed inputs are
+// rejected with errors that name the field.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -54,7 +54,7 @@ TEST(synthetic, c1_2kib_checks) {
     auto c1 = generate_synthetic_c1(req);
     ASSERT_TRUE(c1.ok()) << c1.error().to_string();
     EXPECT_EQ(c1->registered_proof, name_of(p));
-    // CC sector: the zero-sector comm_d of FILECOIN.md §2.5.
+    // CC sector: the zero-sector comm_d of docs/spec/porep.md §5.
     EXPECT_EQ(to_hex(c1->comm_d),
               "fc7e928296e516faade986b28f92d44a4f24b935485223376a799027bc18f833");
     EXPECT_EQ(test::check_c1(*c1, req.prover_id, req.sector_id), "");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Test-only native checker of a C1 output, written from FILECOIN.md §2.2–§2.6 and §6.1 with
+// Test-only native checker of a C1 output, written from docs/spec/porep.md §2–§6 and c1.md §1 with
 // OpenSSL's SHA-256 as the hash (independent of cuzk's SHA and of the generators): replica_id,
 // interactive challenges, every Merkle path (tree_d recomputed with OpenSSL, Poseidon trees with
 // hash::verify_path), common roots, comm_r, column hashes, labels = SHA of their recorded
@@ -77,7 +77,7 @@ inline std::string check_c1(const c1_output_t& c1, const bytes32_t& prover_id, u
   const unsigned L = cfg.layers();
   const uint64_t nodes = cfg.nodes();
 
-  // replica_id (§2.2), sector id big-endian.
+  // replica_id (docs/spec/porep.md §2), sector id big-endian.
   {
     std::vector<uint8_t> m(prover_id.begin(), prover_id.end());
     for (int i = 7; i >= 0; --i) m.push_back(uint8_t(sector_id >> (8 * i)));

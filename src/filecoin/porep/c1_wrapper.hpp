@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The lotus-bench / cuzk c1.json wrapper (FILECOIN.md §6.3): Go encoding/json of
-// {"SectorNum": N, "Phase1Out": base64 of the §6.1 serde JSON, "SectorSize": uint64}, and
+// The lotus-bench / cuzk c1.json wrapper (docs/spec/c1.md §3): Go encoding/json of
+// {"SectorNum": N, "Phase1Out": base64 of the c1.md §1 serde JSON, "SectorSize": uint64}, and
 // file-level helpers that read a C1 in any of the three forms (wrapper, raw serde JSON, bincode
 // v1) and write the wrapper. docs/notes/c1-formats.md.
 #pragma once

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// PoRep challenge derivation (FILECOIN.md §2.6, stacked/vanilla/challenges.rs). Every challenge
-// is a 256-bit LE integer reduced mod (nodes − 1), plus 1, so node 0 is never challenged:
+// PoRep challenge derivation (docs/spec/porep.md §6, stacked/vanilla/challenges.rs). Every
+// challenge is a 256-bit LE integer reduced mod (nodes − 1), plus 1, so node 0 is never challenged:
 //  * interactive: SHA256(replica_id ‖ seed ‖ j u32 LE), j = cpp·k + i;
 //  * non-interactive: SHA256("filecoin.io|PoRep|1|NonInteractive|1" ‖ replica_id ‖ comm_r ‖ j);
 //  * synthetic: min(nodes, 2^18) challenges from a ChaCha20 keystream keyed by keyed-Blake2b-256

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Piece commitment (commP) of a payload: Fr32-pad it, zero-pad to a power-of-two padded size
 // (at least 128 bytes) and take the root of the binary SHA256-trunc254 tree over its 32-byte
-// nodes (FILECOIN.md §1.2–§1.4). Printed as hex and as a CIDv1 (codec fil-commitment-unsealed
-// 0xf101, multihash sha2-256-trunc254-padded 0x1012, base32 "baga…"). Same sizes and values as
-// @web3-storage/data-segment and go-fil-commp-hashhash.
+// nodes (docs/spec/primitives.md §2–§5). Printed as hex and as a CIDv1 (codec
+// fil-commitment-unsealed 0xf101, multihash sha2-256-trunc254-padded 0x1012, base32 "baga…"). Same
+// sizes and values as @web3-storage/data-segment and go-fil-commp-hashhash.
 #pragma once
 
 #include <array>
@@ -19,7 +19,7 @@
 namespace cuzk::porep {
 
 /// Root of an all-zero SHA256-trunc254 binary tree with 2^level leaves (level 0: the zero leaf).
-/// A zero sector of 32·2^k bytes has comm_d = zero_comm(k) (FILECOIN.md §2.5). level ≤ 63.
+/// A zero sector of 32·2^k bytes has comm_d = zero_comm(k) (docs/spec/porep.md §5). level ≤ 63.
 const hash::bytes32_t& zero_comm(unsigned level);
 
 /// Padded piece size of a payload: the smallest power of two P ≥ 128 with P/128·127 ≥ payload.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// commP and zero commitments: the zero-sector comm_d table of FILECOIN.md §2.5 (independent
+// commP and zero commitments: the zero-sector comm_d table of docs/spec/porep.md §5 (independent
 // values), frozen @web3-storage/data-segment 5.3.0 outputs for deterministic payloads (the live
 // comparison on random files is piece_commp_npm_test), the streaming hasher against a one-shot
 // tree, and CIDs.
@@ -24,7 +24,7 @@ std::string hex(const hash::bytes32_t& b) {
 }
 
 TEST(zero_comm, spec_table_and_every_sector_size) {
-  // FILECOIN.md §2.5 (also supra_seal tree_d_cc_nodes.h): level 1, 6, 18, 24, 30, 31.
+  // docs/spec/porep.md §5 (also supra_seal tree_d_cc_nodes.h): level 1, 6, 18, 24, 30, 31.
   EXPECT_EQ(hex(zero_comm(0)), std::string(64, '0'));
   EXPECT_EQ(hex(zero_comm(1)).substr(0, 8), "f5a5fd42");
   EXPECT_EQ(hex(zero_comm(1)).substr(60), "fb0b");
@@ -147,7 +147,7 @@ TEST(commp, sizes_cids_and_hex) {
   EXPECT_EQ(commp_padded_size(128), 256u);
   EXPECT_EQ(commp_padded_size(fr32_unpadded_size(32 * GiB)), 32 * GiB);
   EXPECT_EQ(commp_padded_size(fr32_unpadded_size(32 * GiB) + 1), 64 * GiB);
-  // comm_r CIDs start "bagboea4b5abc" (FILECOIN.md §1.4).
+  // comm_r CIDs start "bagboea4b5abc" (docs/spec/primitives.md §4).
   EXPECT_EQ(sealed_cid(zero_comm(5)).substr(0, 13), "bagboea4b5abc");
   EXPECT_EQ(piece_cid(zero_comm(5)).substr(0, 11), "baga6ea4sea");
   auto h = parse_hex32(hex(zero_comm(30)));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Registered seal proofs and sector configurations (FILECOIN.md §1.4, §2.1). The numbers are
-// filecoin-proofs constants.rs (LAYERS, POREP_PARTITIONS, POREP_MINIMUM_CHALLENGES) and
+// Registered seal proofs and sector configurations (docs/spec/primitives.md §4, porep.md §1). The
+// numbers are filecoin-proofs constants.rs (LAYERS, POREP_PARTITIONS, POREP_MINIMUM_CHALLENGES) and
 // rust-filecoin-proofs-api registry.rs (ids, versions, features, porep_id).
 #include "filecoin/porep/config.hpp"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Registered seal proofs and sector configurations of Filecoin's SDR PoRep (FILECOIN.md §1.4,
-// §2.1): the 20 RegisteredSealProof ids/names with their api version and feature, porep_id, and
-// per sector size the node count, layers, partitions, challenges per partition and tree shapes.
-// Also prover_id from a miner actor id (§2.2). docs/notes/porep-graph.md.
+// Registered seal proofs and sector configurations of Filecoin's SDR PoRep (docs/spec/primitives.md
+// §4, porep.md §1): the 20 RegisteredSealProof ids/names with their api version and feature,
+// porep_id, and per sector size the node count, layers, partitions, challenges per partition and
+// tree shapes. Also prover_id from a miner actor id (porep.md §2). docs/notes/porep-graph.md.
 #pragma once
 
 #include <array>
@@ -26,7 +26,7 @@ inline constexpr uint64_t KiB = 1024, MiB = KiB * 1024, GiB = MiB * 1024;
 enum class api_version : uint8_t { v1_0_0, v1_1_0, v1_2_0 };
 /// rust-filecoin-proofs-api ApiFeature (at most one per registered proof).
 enum class api_feature : uint8_t { none, synthetic_porep, non_interactive_porep };
-/// Parent-graph variant: V1_0 (api v1_0_0) or V1_1 (api v1_1_0 and later). FILECOIN.md §2.3.
+/// Parent-graph variant: V1_0 (api v1_0_0) or V1_1 (api v1_1_0 and later). docs/spec/porep.md §3.
 enum class graph_version : uint8_t { v1_0, v1_1 };
 
 /// "V1_0_0", "V1_1_0", "V1_2_0" (the serde names in porep_config.api_version).
@@ -83,8 +83,8 @@ porep_id_t porep_id_of(registered_seal_proof p);
 /// (actor 3751 → a7 1d 00 …).
 bytes32_t prover_id_from_actor(uint64_t actor_id);
 
-/// What a sector size fixes (FILECOIN.md §2.1). Production sizes: 2 KiB, 8 MiB, 512 MiB, 32 GiB,
-/// 64 GiB; test shapes: 4 KiB, 16 KiB, 32 KiB, 16 MiB, 1 GiB.
+/// What a sector size fixes (docs/spec/porep.md §1). Production sizes: 2 KiB, 8 MiB, 512 MiB, 32
+/// GiB, 64 GiB; test shapes: 4 KiB, 16 KiB, 32 KiB, 16 MiB, 1 GiB.
 struct sector_config_t {
   uint64_t sector_bytes = 0;
   uint64_t nodes = 0;                        ///< sector_bytes / 32

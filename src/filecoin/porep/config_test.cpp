@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Registered seal proofs and sector configs against FILECOIN.md §1.4/§2.1/§2.2: the 20-entry
-// table round trip (names, ids, versions, features, sizes), porep_id bytes, prover_id LEB128
-// (actor 3751 → a7 1d, as in rust-filecoin-proofs-api's verify_window_post_test), per-size
+// Registered seal proofs and sector configs against docs/spec/primitives.md §4, porep.md §1–§2: the
+// 20-entry table round trip (names, ids, versions, features, sizes), porep_id bytes, prover_id
+// LEB128 (actor 3751 → a7 1d, as in rust-filecoin-proofs-api's verify_window_post_test), per-size
 // layers/partitions/challenges/tree shapes.
 #include "filecoin/porep/config.hpp"
 

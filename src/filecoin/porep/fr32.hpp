@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Fr32 padding (FILECOIN.md §1.3, fr32 padding.rs): every 254 bits of unpadded data fill one
-// 32-byte node whose top two bits are zero, so each node is a valid Fr. 127 unpadded bytes
+// Fr32 padding (docs/spec/primitives.md §3, fr32 padding.rs): every 254 bits of unpadded data fill
+// one 32-byte node whose top two bits are zero, so each node is a valid Fr. 127 unpadded bytes
 // (1016 bits = 4 × 254) become exactly 128 padded bytes. Bits run LSB-first within bytes.
 #pragma once
 

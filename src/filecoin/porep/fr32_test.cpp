@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Fr32 padding against a bit-by-bit model of the spec (FILECOIN.md §1.3): stream bit b of the
-// unpadded data goes to bit b mod 254 of node b / 254, LSB-first in bytes.
+// Fr32 padding against a bit-by-bit model of the spec (docs/spec/primitives.md §3): stream bit b of
+// the unpadded data goes to bit b mod 254 of node b / 254, LSB-first in bytes.
 #include "filecoin/porep/fr32.hpp"
 
 #include <gtest/gtest.h>

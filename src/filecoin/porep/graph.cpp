@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// SDR parent graph (FILECOIN.md §2.3; storage-proofs-core drgraph.rs, crypto/feistel.rs,
+// SDR parent graph (docs/spec/porep.md §3; storage-proofs-core drgraph.rs, crypto/feistel.rs,
 // storage-proofs-porep stacked/vanilla/graph.rs). Cost per node: 2 ChaCha8 blocks for the DRG,
 // 8 Feistel permutations of 3 single-block Blake2b-512 compressions each, times the cycle-walking
 // factor 4^k / (8·nodes) ∈ [1, 4) (2 for 32 GiB, 1 for 64 GiB).

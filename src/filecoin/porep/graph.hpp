@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The SDR parent graph (FILECOIN.md §2.3): a BucketGraph DRG of degree 6 (ChaCha8 bucket sampling)
-// stacked with a Feistel-permutation expander of degree 8 (Blake2b-512 round function, 3 rounds,
-// cycle walking). parents(v) = [6 DRG parents, 8 expander parents]. V1_0 and V1_1 differ in the
-// DRG slot order and in a u32 truncation of the Feistel output. docs/notes/porep-graph.md.
+// The SDR parent graph (docs/spec/porep.md §3): a BucketGraph DRG of degree 6 (ChaCha8 bucket
+// sampling) stacked with a Feistel-permutation expander of degree 8 (Blake2b-512 round function, 3
+// rounds, cycle walking). parents(v) = [6 DRG parents, 8 expander parents]. V1_0 and V1_1 differ in
+// the DRG slot order and in a u32 truncation of the Feistel output. docs/notes/porep-graph.md.
 #pragma once
 
 #include <array>
@@ -16,7 +16,7 @@ namespace cuzk::porep {
 inline constexpr unsigned DRG_DEGREE = 6;      ///< BASE_DEGREE (5 random parents + v − 1)
 inline constexpr unsigned EXP_DEGREE = 8;      ///< EXP_DEGREE
 inline constexpr unsigned PARENT_COUNT = 14;   ///< DRG_DEGREE + EXP_DEGREE
-inline constexpr unsigned TOTAL_PARENTS = 37;  ///< parent slots in one label hash (§2.4)
+inline constexpr unsigned TOTAL_PARENTS = 37;  ///< parent slots in one label hash (porep.md §4)
 
 using drg_seed_t = std::array<uint8_t, 28>;
 using feistel_keys_t = std::array<uint64_t, 4>;

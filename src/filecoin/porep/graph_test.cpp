@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The SDR graph against upstream facts: the parent-cache names AND SHA-256 digests of
 // rust-fil-proofs' parent_cache.json (2 KiB and 8 MiB, V1 and V1_1; names of every size), the
-// spot parents of FILECOIN.md §2.3, structural properties (DRG parents < v, Feistel bijection,
+// spot parents of docs/spec/porep.md §3, structural properties (DRG parents < v, Feistel bijection,
 // V1_0/V1_1 slot order and u32 truncation), file write/map/verify round trip, JSON parsing.
 #include "filecoin/porep/graph.hpp"
 
@@ -87,7 +87,7 @@ TEST(porep_graph, cache_digests_2kib_8mib) {
     EXPECT_EQ(to_hex(c.digest()), f->digest_hex) << name_of(p);
     EXPECT_TRUE(verify_parent_cache(c, g, facts).ok()) << name_of(p);
   }
-  // The 2 KiB V1_1 example of FILECOIN.md §2.3.
+  // The 2 KiB V1_1 example of docs/spec/porep.md §3.
   const sdr_graph g = graph_of(registered_seal_proof::stacked_drg_2kib_v1_1);
   EXPECT_EQ(g.parent_cache_id().substr(0, 23), "v28-sdr-parent-494d91dc");
 }

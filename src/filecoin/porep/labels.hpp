@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// SDR labeling (FILECOIN.md §2.4, create_label/single.rs): label(l, v) = SHA256-trunc254(
+// SDR labeling (docs/spec/porep.md §4, create_label/single.rs): label(l, v) = SHA256-trunc254(
 // replica_id ‖ l u32 BE ‖ v u64 BE ‖ 20 zero bytes ‖ 37 parent labels). Layer 1 hashes its 6 DRG
 // parents (same layer) ×6 then DRG 0; layers ≥ 2 hash the 6 DRG parents (this layer) and the
 // 8 expander parents (layer l − 1), ×2, then the first 9. Node 0 hashes the 64-byte prefix only.

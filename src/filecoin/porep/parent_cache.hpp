@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The SDR parent cache (FILECOIN.md §2.3, stacked/vanilla/cache.rs): for every node its 14 parents
-// as u32 LE, nodes in order (56 bytes per node; 60 GB for 32 GiB). Generated multi-threaded,
-// written under the official name v28-sdr-parent-<hex>.cache, or mapped from disk; its SHA-256 is
-// the consistency digest listed in parent_cache.json. docs/notes/porep-graph.md.
+// The SDR parent cache (docs/spec/porep.md §3, stacked/vanilla/cache.rs): for every node its 14
+// parents as u32 LE, nodes in order (56 bytes per node; 60 GB for 32 GiB). Generated
+// multi-threaded, written under the official name v28-sdr-parent-<hex>.cache, or mapped from disk;
+// its SHA-256 is the consistency digest listed in parent_cache.json. docs/notes/porep-graph.md.
 #pragma once
 
 #include <cstdint>

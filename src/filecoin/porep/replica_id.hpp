@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// replica_id (FILECOIN.md §2.2, stacked/vanilla/params.rs generate_replica_id): the Fr-safe
+// replica_id (docs/spec/porep.md §2, stacked/vanilla/params.rs generate_replica_id): the Fr-safe
 // SHA-256 of prover_id ‖ sector_id (u64 big-endian) ‖ ticket ‖ comm_d ‖ porep_id (136 bytes,
 // 3 compressions).
 #pragma once

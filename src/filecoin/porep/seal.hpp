@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Sealing a small sector (FILECOIN.md §2.2–§2.5): payload (or zeros) → Fr32 padding → tree_d
+// Sealing a small sector (docs/spec/porep.md §2–§5): payload (or zeros) → Fr32 padding → tree_d
 // (binary SHA256-trunc254, root comm_d) → replica_id → SDR labels → encoding (replica node =
 // label_L + data node in Fr) → tree_c over column hashes (Poseidon_L with the MerkleTree tag)
 // and tree_r_last over the replica (sector shape, Poseidon arity 8) → comm_r = Poseidon_2(comm_c,

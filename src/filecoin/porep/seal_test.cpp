@@ -59,7 +59,7 @@ TEST(seal, cc_2kib_every_variant_c1_verifies) {
     SCOPED_TRACE(std::string(name_of(p)));
     auto s = seal_sector(request(p), {});
     ASSERT_TRUE(s.ok()) << s.error().to_string();
-    EXPECT_EQ(s->comm_d, zero_comm(6));  // a CC sector's comm_d (FILECOIN.md §2.5)
+    EXPECT_EQ(s->comm_d, zero_comm(6));  // a CC sector's comm_d (docs/spec/porep.md §5)
     check_sealed(*s);
     auto c1 = seal_commit_phase1(*s, seed);
     ASSERT_TRUE(c1.ok());
@@ -131,8 +131,8 @@ TEST(seal, random_data_c1_verifies_and_tampering_is_caught) {
 }
 
 TEST(seal, curio_comm_d_vector) {
-  // curio lib/proof/treed_build_test.go (FILECOIN.md §9 F14): a 2 KiB sector whose first byte is
-  // 1, the rest zero.
+  // curio lib/proof/treed_build_test.go (docs/spec/porep.md §10): a 2 KiB sector whose first byte
+  // is 1, the rest zero.
   auto s =
       seal_sector(request(registered_seal_proof::stacked_drg_2kib_v1_1), std::vector<uint8_t>{1});
   ASSERT_TRUE(s.ok());

@@ -70,7 +70,7 @@ result<c1_output_t> generate_synthetic_c1(const synthetic_request_t& req, thread
   synthetic_stats_t st;
   auto t0 = std::chrono::steady_clock::now();
 
-  // CC sector: every tree_d leaf is zero, comm_d is the all-zero root (§2.5).
+  // CC sector: every tree_d leaf is zero, comm_d is the all-zero root (docs/spec/porep.md §5).
   size_t hash_count = 0;
   hash::sparse_tree<hash::sha256_hasher> tree_d(cfg.sector.tree_d, {}, hash::bytes32_t{}, pool,
                                                 hash_count);

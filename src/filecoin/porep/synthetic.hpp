@@ -2,9 +2,9 @@
 // Synthetic vanilla proofs: a self-consistent C1 output for a sector that is never sealed, of any
 // size (32/64 GiB included), for exercising and benchmarking C2. The sector is a CC sector (all
 // data zero, so comm_d is the real zero-sector commitment and replica_id is derived exactly as
-// §2.2); the interactive challenges follow from replica_id and seed (§2.6). Only the nodes the
-// proofs touch get real values: each challenged node's labels are the true SDR hashes of its
-// parents' labels; labels of parents that are not themselves challenged are pseudo-random; all
+// docs/spec/porep.md §2); the interactive challenges follow from replica_id and seed (§6). Only the
+// nodes the proofs touch get real values: each challenged node's labels are the true SDR hashes of
+// its parents' labels; labels of parents that are not themselves challenged are pseudo-random; all
 // other nodes carry a default label. tree_c / tree_r_last / tree_d are sparse: real values on
 // the proven paths, every other subtree the root of an all-default subtree (one value per level).
 // Every Merkle path verifies, comm_r = Poseidon_2(comm_c, comm_r_last), so the circuit witness

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The SDR PoRep vanilla proof (C1 output, SealCommitPhase1Output) as plain C++ data: Merkle
 // proofs (Single/Sub/Top), column proofs, labeling/encoding proofs, the per-challenge proof and
-// the whole C1 output (FILECOIN.md §6.1). Filled by sealing (seal helper) and by the synthetic
+// the whole C1 output (docs/spec/c1.md §1). Filled by sealing (seal helper) and by the synthetic
 // generator, read/written by c1_json / c1_bincode. Storage is compact: a Merkle proof keeps all
 // sibling hashes of all levels in one flat vector, parents are fixed arrays, so a 32 GiB C1
 // (10 × 18 challenges) is ~3,000 Merkle proofs and a few allocations each.
@@ -20,8 +20,8 @@
 namespace cuzk::porep {
 
 /// Every 32-byte value of a vanilla proof (Sha256Domain, PoseidonDomain, Commitment, Ticket): the
-/// little-endian canonical repr of an Fr (FILECOIN.md §1.1), kept as raw bytes so that reading
-/// and writing never converts (tree_d leaves are raw data and need not be < r; use
+/// little-endian canonical repr of an Fr (docs/spec/primitives.md §1), kept as raw bytes so that
+/// reading and writing never converts (tree_d leaves are raw data and need not be < r; use
 /// hash::bytes_to_fr where a field element is needed). Same type as hash::bytes32_t.
 using domain_t = std::array<uint8_t, 32>;
 
@@ -113,7 +113,7 @@ struct replica_column_proofs_t {
 
 /// LabelingProof / EncodingProof (same fields): the 37 parent label slots hashed into
 /// label(layer_index, node), layer_index 1-based. Layer 1: 6 DRG labels ×6 then DRG 0; layers ≥ 2:
-/// (6 DRG of this layer, 8 exp of layer − 1) ×2 then the first 9 (FILECOIN.md §2.4).
+/// (6 DRG of this layer, 8 exp of layer − 1) ×2 then the first 9 (docs/spec/porep.md §4).
 struct labeling_proof_t {
   std::array<domain_t, TOTAL_PARENTS> parents{};
   uint32_t layer_index = 0;

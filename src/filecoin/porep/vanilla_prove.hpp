@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Vanilla SDR proofs from a sealed sector (FILECOIN.md §2.4–§2.6, §6.1; stacked/vanilla/proof.rs
-// prove_layers): per challenge the tree_d opening (comm_d_proofs), the tree_r_last opening, the
-// columns of the node and its 6 DRG + 8 expander parents with their tree_c openings, one
-// labeling proof per layer (37 parent slots) and the encoding proof (= the last labeling proof).
-// Also the native verifier of such proofs, used by the tests and for any C1 (sealed or synthetic).
+// Vanilla SDR proofs from a sealed sector (docs/spec/porep.md §4–§6, c1.md §1;
+// stacked/vanilla/proof.rs prove_layers): per challenge the tree_d opening (comm_d_proofs), the
+// tree_r_last opening, the columns of the node and its 6 DRG + 8 expander parents with their tree_c
+// openings, one labeling proof per layer (37 parent slots) and the encoding proof (= the last
+// labeling proof). Also the native verifier of such proofs, used by the tests and for any C1
+// (sealed or synthetic).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// FallbackPoSt challenges (POST_SNAP.md §1.3; storage-proofs-post fallback/vanilla.rs and
+// FallbackPoSt challenges (docs/spec/post.md §3; storage-proofs-post fallback/vanilla.rs and
 // utils.rs):
 //  * leaf challenge: u64 LE(SHA256(randomness ‖ sector_id u64 LE ‖ challenge_index u64 LE)[0..8])
 //    mod nodes;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Registered PoSt proofs (go-state-types abi/sector.go, rust-filecoin-proofs-api registry.rs,
-// filecoin-ffi types.rs) and filecoin-proofs constants.rs / parameters.rs (POST_SNAP.md §1.1,
-// §1.2).
+// filecoin-ffi types.rs) and filecoin-proofs constants.rs / parameters.rs (docs/spec/post.md §1,
+// §2).
 #include "filecoin/post/config.hpp"
 
 #include <charconv>

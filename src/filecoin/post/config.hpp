@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Registered PoSt proofs and the per-size FallbackPoSt constants (POST_SNAP.md §1.1, §1.2):
+// Registered PoSt proofs and the per-size FallbackPoSt constants (docs/spec/post.md §1, §2):
 // the 15 RegisteredPoStProof values of the wire (go-state-types abi), their Go and Rust names
 // (the Go "V1_1" window proofs are Rust's "V1_2"), the api version that picks the challenge
 // indexing, and per kind and size the sectors and challenges of the vanilla proof and of the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // One PoSt partition, from the vanilla proofs Curio sends to the slots of the circuit
-// (POST_SNAP.md §1.4, §1.7, §1.8): the checks of every FallbackPoStSectorProof (shape, leaf index
+// (docs/spec/post.md §4, §7, §8): the checks of every FallbackPoStSectorProof (shape, leaf index
 // = the derived challenge, root = comm_r_last, the path hashes to it, comm_r = Poseidon_2(comm_c,
 // comm_r_last)), and the slot layout: WindowPoSt repeats the last real sector up to
 // sector_count; WinningPoSt unrolls its one 66-challenge sector into 66 one-challenge slots.

@@ -2,10 +2,10 @@
 // PoSt vanilla side: registered proofs by wire number, Go and Rust name; per-size constants; the
 // curio golden post.vproof (32 GiB WindowPoSt, sector 1) decoded byte for byte, re-encoded
 // identically, its comm_r equal to the SealedCID of postpub.json, every path checked against
-// comm_r_last under V1 and V1_2; the worked challenge examples of POST_SNAP.md §1.3 (post.vproof
+// comm_r_last under V1 and V1_2; the worked challenge examples of docs/spec/post.md §3 (post.vproof
 // and window_post_32g_vector.json); malformed bytes, tampered paths and wrong randomness
 // rejected with a status naming the field or the sector and challenge; partition slots/padding;
-// vanilla proofs generated from sealed 2 KiB sectors check, at the wire sizes of §1.7.
+// vanilla proofs generated from sealed 2 KiB sectors check, at the wire sizes of post.md §7.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -470,7 +470,7 @@ TEST(post_synthetic, partitions_validate_at_every_size) {
   struct case_t {
     registered_post_proof proof;
     unsigned sectors, partition;
-    size_t element_bytes;  // one serialized FallbackPoStSectorProof (POST_SNAP.md §1.7)
+    size_t element_bytes;  // one serialized FallbackPoStSectorProof (docs/spec/post.md §7)
   };
   const case_t cases[] = {
       {registered_post_proof::window_2kib_v1, 0, 1, 5'680},

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The PoSt vanilla proof exactly as Curio sends it (POST_SNAP.md §1.7): one
+// The PoSt vanilla proof exactly as Curio sends it (docs/spec/post.md §7): one
 // bincode::serialize(FallbackPoStSectorProof) per sector (rust-filecoin-proofs-api post.rs
 // generate_single_vanilla_proof), bincode v1 legacy encoding:
 //   sector_id u64 ‖ comm_r [32] ‖ vanilla_proof.sectors: u64 count, then per SectorProof

@@ -2,7 +2,8 @@
 // Parameter-file digests as Filecoin publishes them (parameters.json: official file name →
 // {cid, digest, sector_size}, digest = the first 32 hex chars of BLAKE2b-512 of the whole file):
 // hashing a file in 1 MiB chunks, reading parameters.json, the PoRep and PoSt facts built in, and
-// checking the files of a parameter directory against them (issue 7 item 3; FILECOIN.md §5.7).
+// checking the files of a parameter directory against them (issue 7 item 3; docs/spec/params.md
+// §1–§2).
 #pragma once
 
 #include <cstdint>

@@ -35,7 +35,7 @@ result<generated_params_t> generate_post_parameters(
     const groth16::progress_fn& progress = {},
     const std::optional<std::vector<uint8_t>>& seed = std::nullopt, int gpu_device = -1);
 
-/// One PoSt partition as Curio asks for it (CURIO_WIRE.md §3).
+/// One PoSt partition as Curio asks for it (docs/spec/wire.md §3).
 struct post_inputs_t {
   post::registered_post_proof proof = post::registered_post_proof::window_2kib_v1;
   /// Window: the partition's 1..sector_count sectors in ascending id order; Winning: exactly one.

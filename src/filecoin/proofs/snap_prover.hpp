@@ -34,7 +34,7 @@ result<generated_params_t> generate_update_parameters(
     const groth16::progress_fn& progress = {},
     const std::optional<std::vector<uint8_t>>& seed = std::nullopt, int gpu_device = -1);
 
-/// One SnapDeals proof as Curio asks for it (SNAP_DEALS_UPDATE, CURIO_WIRE.md §4.5).
+/// One SnapDeals proof as Curio asks for it (SNAP_DEALS_UPDATE, docs/spec/wire.md §5).
 struct update_inputs_t {
   snap::registered_update_proof proof = snap::registered_update_proof::stacked_drg_2kib_v1;
   snap::update_commitments_t comms;

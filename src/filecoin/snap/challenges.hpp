@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// SnapDeals randomness and challenges (POST_SNAP.md §2.3; storage-proofs-update challenges.rs,
+// SnapDeals randomness and challenges (docs/spec/snap.md §3; storage-proofs-update challenges.rs,
 // vanilla.rs phi/rho). H_R is Poseidon arity 2 with the custom domain tag 1·2^40
 // (HashType::Custom(Arbitrary(1)), neptune ≥ 11):
 //  * phi = H_R(comm_d_new, comm_r_old);

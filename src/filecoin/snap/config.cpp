@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Registered update proofs (go-state-types abi/sector.go, rust-filecoin-proofs-api registry.rs)
-// and storage-proofs-update constants.rs (POST_SNAP.md §2.1, §2.2).
+// and storage-proofs-update constants.rs (docs/spec/snap.md §1, §2).
 #include "filecoin/snap/config.hpp"
 
 #include <bit>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Registered update proofs and the per-size EmptySectorUpdate constants (POST_SNAP.md §2.1,
-// §2.2; storage-proofs-update constants.rs): RegisteredUpdateProof StackedDrg{2KiB … 64GiB}V1 =
+// Registered update proofs and the per-size EmptySectorUpdate constants (docs/spec/snap.md §1,
+// §2; storage-proofs-update constants.rs): RegisteredUpdateProof StackedDrg{2KiB … 64GiB}V1 =
 // wire 0..4, and per sector size the partitions, challenges, challenge bits, digests, apex leaves,
 // the h values and h_select, the tree_r shape. The rules are functions of the node count, so the
 // upstream test sizes (1 KiB … 32 KiB, their tree_r shapes given explicitly) use the same code.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Encoding new data into a sector key replica (POST_SNAP.md §2.3; storage-proofs-update
+// Encoding new data into a sector key replica (docs/spec/snap.md §3; storage-proofs-update
 // vanilla.rs encode_into): for every node i, replica_new[i] = key[i] + data[i]·rho(i >> (L − h))
 // in Fr, with phi = H_R(comm_d_new, comm_r_old). comm_d_new is the binary SHA256-trunc254 root of
 // the Fr32-padded data, tree_r_last_new is built over the new replica with the key's shape, and

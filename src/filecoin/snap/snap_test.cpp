@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // SnapDeals vanilla side: registered update proofs by wire number, Go and Rust name; the
-// per-size constants of POST_SNAP.md §2.2; all 24 upstream challenge vectors of
+// per-size constants of docs/spec/snap.md §2; all 24 upstream challenge vectors of
 // snap_challenges_vectors.json (and the full derived lists, and the first digest); encoding new
 // data into a 2 KiB sector sealed in memory and into the directory `cuzk porep seal` writes,
-// decoded back; PartitionProofs generated, at the wire sizes of §2.8, re-encoded byte for byte and
-// validated for 2 KiB, 16 KiB, 32 KiB and 8 MiB (1, 2, 2, 4 partitions); malformed bytes and every
-// kind of tampering rejected with a status naming the partition and challenge.
+// decoded back; PartitionProofs generated, at the wire sizes of snap.md §8, re-encoded byte for
+// byte and validated for 2 KiB, 16 KiB, 32 KiB and 8 MiB (1, 2, 2, 4 partitions); malformed bytes
+// and every kind of tampering rejected with a status naming the partition and challenge.
 #include <gtest/gtest.h>
 #include <simdjson.h>
 

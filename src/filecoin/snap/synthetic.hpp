@@ -9,7 +9,7 @@
 // inside it plus once per node above the blocks. Up to 2^16 blocks (32 GiB: blocks of 2^14
 // nodes, ≈ 0.5 M Poseidon-8 and 1 M SHA-256 nodes); sizes of ≤ 2^16 nodes get one block per node,
 // i.e. a fully random sector. Everything is exact: comm_d_new, phi, rho, the encoding, comm_r_old
-// and comm_r_new follow POST_SNAP.md §2.3, and every proof passes validate_partition_proofs.
+// and comm_r_new follow docs/spec/snap.md §3, and every proof passes validate_partition_proofs.
 // Values: SHA256-trunc254("cuzk/synthetic/snap/<what>" ‖ seed u64 LE ‖ block u64 LE).
 #pragma once
 

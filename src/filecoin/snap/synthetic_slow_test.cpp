@@ -51,7 +51,7 @@ TEST(synthetic_32gib, snap_update) {
   ASSERT_TRUE(u.ok()) << u.error().to_string();
   EXPECT_EQ(u->block_bits, 14u);  // 2^30 nodes, h = 10: 2^16 blocks of 2^14 nodes
   ASSERT_EQ(u->partition_proofs.size(), 16u);
-  EXPECT_EQ(u->partition_proofs[0].size(), 561'768u);  // POST_SNAP.md §2.8
+  EXPECT_EQ(u->partition_proofs[0].size(), 561'768u);  // docs/spec/snap.md §8
   auto proofs = snap::parse_partition_proofs(u->partition_proofs);
   ASSERT_TRUE(proofs.ok()) << proofs.error().to_string();
   const status ok = snap::validate_partition_proofs(c, u->commitments, *proofs);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The SnapDeals vanilla PartitionProof exactly as Curio sends it (POST_SNAP.md §2.8): one
+// The SnapDeals vanilla PartitionProof exactly as Curio sends it (docs/spec/snap.md §8): one
 // bincode::serialize(PartitionProof) per partition (rust-filecoin-proofs-api update.rs
 // generate_partition_proofs), bincode v1 legacy encoding:
 //   comm_c [32] ‖ apex_leafs: u64 count + count × [32] ‖ challenge_proofs: u64 count + per
@@ -52,7 +52,7 @@ std::vector<uint8_t> serialize_partition_proof(const partition_proof_t& p);
 result<std::vector<partition_proof_t>> parse_partition_proofs(
     std::span<const std::vector<uint8_t>> elements);
 
-/// Bytes of one serialized partition proof of a config (POST_SNAP.md §2.8 table).
+/// Bytes of one serialized partition proof of a config (docs/spec/snap.md §8 table).
 size_t partition_proof_bytes(const update_config_t& c);
 
 }  // namespace cuzk::snap

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// SnapDeals vanilla PartitionProofs (POST_SNAP.md §2.4, §2.8; storage-proofs-update vanilla.rs
+// SnapDeals vanilla PartitionProofs (docs/spec/snap.md §4, §8; storage-proofs-update vanilla.rs
 // prove / verify): generation from an updated sector held in memory, and the checks a vanilla
 // verifier makes before a proof is built from them (Curio does not check what it gets back, so
 // cuzk checks what it is given): shapes, every path, the challenges, the encoding of each
