@@ -63,6 +63,11 @@ class certificates {
   bool ok() const { return ok_; }
   std::string path(const std::string& name) const { return (dir_.path() / name).string(); }
   std::string pem(const std::string& name) const { return read_text(dir_.path() / name); }
+  /// The [daemon] keys of mutual TLS: ca1's server certificate, clients of ca1 only.
+  std::string mutual_tls_config() const {
+    return "tls_cert_file = \"" + path("server-ca1.pem") + "\"\ntls_key_file = \"" +
+           path("server-ca1.key") + "\"\ntls_client_ca_file = \"" + path("ca1.pem") + "\"";
+  }
 
  private:
   static std::string key(const std::string& name) {
@@ -293,10 +298,7 @@ TEST_F(security_test, mutual_tls_refuses_a_certificate_from_another_ca) {
   ASSERT_TRUE(c.ok()) << "openssl failed";
   const int port = free_tcp_port();
   const std::string target = "127.0.0.1:" + std::to_string(port);
-  daemon_process d("tls_cert_file = \"" + c.path("server-ca1.pem") + "\"\ntls_key_file = \"" +
-                       c.path("server-ca1.key") + "\"\ntls_client_ca_file = \"" +
-                       c.path("ca1.pem") + "\"",
-                   empty_params(), "", "0.0.0.0:" + std::to_string(port));
+  daemon_process d(c.mutual_tls_config(), empty_params(), "", "0.0.0.0:" + std::to_string(port));
   EXPECT_EQ(d.log_text().find("PROTECTED MODE"), std::string::npos) << d.log_text();
   const grpc::Status own = get_status(target, tls_trusting(c, "ca1", "client-ca1"));
   EXPECT_TRUE(own.ok()) << own.error_message();
@@ -495,10 +497,7 @@ TEST_F(security_test, client_certificates_name_tenants_that_see_only_their_own_j
   ASSERT_TRUE(c.ok()) << "openssl failed";
   const int port = free_tcp_port();
   const std::string target = "127.0.0.1:" + std::to_string(port);
-  daemon_process d("tls_cert_file = \"" + c.path("server-ca1.pem") + "\"\ntls_key_file = \"" +
-                       c.path("server-ca1.key") + "\"\ntls_client_ca_file = \"" +
-                       c.path("ca1.pem") + "\"",
-                   "", "", "127.0.0.1:" + std::to_string(port));
+  daemon_process d(c.mutual_tls_config(), "", "", "127.0.0.1:" + std::to_string(port));
   const auto stub_as = [&](const std::string& client) {
     grpc::ChannelArguments ca;
     ca.SetSslTargetNameOverride("localhost");

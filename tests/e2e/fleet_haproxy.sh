@@ -71,13 +71,6 @@ servers=(gpu1 gpu2 gpu3)
 declare -A addr=([gpu1]=127.0.0.11 [gpu2]=127.0.0.12 [gpu3]=127.0.0.13)
 
 step "certificates: one CA for the fleet, the daemons', the balancer's and Curio's"
-key() { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1.key" 2>/dev/null; }
-signed() { # NAME CN [EXTFILE]
-  key "$1"
-  openssl req -new -key "$1.key" -subj "/CN=$2" -out "$1.csr" 2>/dev/null
-  openssl x509 -req -in "$1.csr" -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
-    ${3:+-extfile "$3"} -out "$1.pem" 2>/dev/null
-}
 key ca
 openssl req -x509 -new -key ca.key -days 2 -subj /CN=cuzk-fleet-test-ca -out ca.pem 2>/dev/null
 printf 'subjectAltName=IP:127.0.0.11,IP:127.0.0.12,IP:127.0.0.13\n' >daemon.ext

@@ -48,13 +48,6 @@ show_logs() {
 die() { show_logs; fail "$@"; }
 
 step "certificates: a CA, the daemon's server certificate, the sidecar's client certificate"
-key() { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1.key" 2>/dev/null; }
-signed() {  # NAME CN [EXTFILE]
-  key "$1"
-  openssl req -new -key "$1.key" -subj "/CN=$2" -out "$1.csr" 2>/dev/null
-  openssl x509 -req -in "$1.csr" -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
-    ${3:+-extfile "$3"} -out "$1.pem" 2>/dev/null
-}
 key ca
 openssl req -x509 -new -key ca.key -days 2 -subj /CN=cuzk-test-ca -out ca.pem 2>/dev/null
 printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >server.ext
