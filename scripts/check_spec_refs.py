@@ -35,13 +35,7 @@ EXTERNAL_PREFIXES = ("content/en/",)  # filecoin-project/lotus-docs pages
 OUTPUTS = {"summary.md", "out/summary.md", "./usr/share/doc/cuzk/README.md"}
 
 # Citations not yet rewritten, as (file, cited name): each names the issue that removes it.
-EXCEPTIONS = {
-    # issue #39 item 5: src/groth16/gpu_memory* were being changed by another engineer when
-    # docs/spec/ was written; their three citations move to docs/spec/ in a later change.
-    ("src/groth16/gpu_memory_test.cpp", "FILECOIN.md"),
-    ("src/groth16/gpu_memory_test.cpp", "HARDWARE.md"),
-    ("src/groth16/gpu_memory_test.cpp", "GPU.md"),
-}
+EXCEPTIONS: set[tuple[str, str]] = set()
 
 CITATION = re.compile(r"(?<![A-Za-z0-9_./-])((?:\.{1,2}/)*[A-Za-z0-9_][A-Za-z0-9_./-]*\.md)\b")
 

@@ -11,14 +11,14 @@
 namespace cuzk::groth16 {
 namespace {
 
-// A 32 GiB PoRep partition (FILECOIN.md §3.5: 328 inputs, 130,169,893 aux, a_aux density
+// A 32 GiB PoRep partition (docs/spec/porep.md §9: 328 inputs, 130,169,893 aux, a_aux density
 // 129,753,292, b_input 1, b_aux 33,112,281; domain 2^27).
 constexpr query_sizes porep32g{328,          (size_t(1) << 27) - 1, 130169893, 328 + 129753292,
                                1 + 33112281, 1 + 33112281};
 
 TEST(GpuMemory, ParametersOfA32GiBPoRepPartition) {
   // (2^27 − 1 + 130,169,893 + 129,753,620 + 33,112,282) G1 points of 96 B and 33,112,282 G2
-  // points of 192 B: 47.37 GB, the decoded size HARDWARE.md gives (47.4 GB, 44.1 GiB).
+  // points of 192 B: 47.37 GB, the decoded size docs/spec/hardware.md §3 gives (47.4 GB, 44.1 GiB).
   EXPECT_EQ(gpu_parameter_bytes(porep32g, gpu_residency::device), 47'373'896'256ull);
   EXPECT_EQ(gpu_parameter_bytes(porep32g, gpu_residency::host), 0u);
 }
@@ -38,7 +38,7 @@ TEST(GpuMemory, MsmScratchFollowsTheGroupBudget) {
     // At least one window's keys and values before and after the sort, and CUB's alternates.
     EXPECT_GE(small, 16 * n + 8 * n) << n;
   }
-  // 2^27 terms with the default 12 GiB: three windows of 22 bits at once (GPU.md, msm notes).
+  // 2^27 terms with the default 12 GiB: three windows of 22 bits at once (docs/notes/msm.md).
   EXPECT_EQ(msm::gpu::plan_groups(size_t(1) << 27, 22, 192).group, 3u);
   EXPECT_EQ(msm::gpu::plan_groups(size_t(1) << 27, 22, 192, size_t(1) << 30).group, 1u);
   EXPECT_EQ(msm::gpu::msm_scratch_bytes(0, 192), 0u);
