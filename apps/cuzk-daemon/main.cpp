@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/printable.hpp"
 #include "base/version.hpp"
 #include "server/config.hpp"
 #include "server/daemon.hpp"
@@ -110,8 +111,10 @@ int run(int argc, char** argv) {
     return warnings.empty() ? 0 : 1;
   }
 
+  // Messages carry text clients chose (request ids): control bytes are escaped, so one message
+  // stays one log line.
   const cuzk::log_sink sink = [](cuzk::log_level l, std::string_view msg) {
-    spdlog::log(to_spdlog(l), "{}", msg);
+    spdlog::log(to_spdlog(l), "{}", cuzk::printable(msg));
   };
   cuzk::server::daemon_options opt;
   opt.listen = cfg->daemon.listen.text;

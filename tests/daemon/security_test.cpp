@@ -639,5 +639,29 @@ TEST_F(security_test, a_400_mb_message_is_refused) {
   EXPECT_EQ(d.terminate(), 0) << d.log_tail();
 }
 
+// A request id with a newline and a terminal escape: the daemon logs it on one line, the control
+// bytes as \xNN, so no client can forge a log line (or colour a reader's terminal).
+TEST_F(security_test, a_request_id_cannot_forge_a_log_line) {
+  daemon_process d("", empty_params());
+  cuzk::v1::ProveRequest req;
+  auto* submit = req.mutable_submit();
+  submit->set_request_id("porep-1\n[info] forged line\x1b[2J");
+  submit->set_proof_kind(cuzk::v1::POREP_SEAL_COMMIT);
+  submit->set_registered_proof(uint64_t(porep::registered_seal_proof::stacked_drg_2kib_v1_1));
+  submit->set_sector_size(2048);
+  submit->set_vanilla_proof("not a C1");
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + 30s);
+  cuzk::v1::ProveResponse resp;
+  const grpc::Status st = d.stub().Prove(&ctx, req, &resp);
+  EXPECT_TRUE(st.ok() || st.error_code() == grpc::StatusCode::INVALID_ARGUMENT)
+      << st.error_message();
+  EXPECT_EQ(d.terminate(), 0) << d.log_tail();
+  const std::string log = d.log_text();
+  EXPECT_NE(log.find("porep-1\\x0a[info] forged line\\x1b[2J"), std::string::npos) << log;
+  EXPECT_EQ(log.find("\n[info] forged line"), std::string::npos) << log;
+  EXPECT_EQ(log.find('\x1b'), std::string::npos) << "a raw escape byte in the log";
+}
+
 }  // namespace
 }  // namespace cuzk::test
