@@ -10,6 +10,7 @@
 #include <mutex>
 #include <utility>
 
+#include "base/huge_pages.hpp"
 #include "gpu/cuda_status.hpp"
 #include "gpu/gpu_error.hpp"
 #include "gpu/host_registration.hpp"
@@ -391,15 +392,14 @@ pinned_buffer::pinned_buffer(size_t bytes) : bytes_(bytes) {
   CUZK_CUDA_OK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
   p_ = static_cast<char*>(p);
 }
-pinned_buffer::pinned_buffer(size_t bytes, thread_pool& pool) : bytes_(bytes), mapped_(true) {
+pinned_buffer::pinned_buffer(size_t bytes, thread_pool& pool) : bytes_(bytes) {
   if (bytes == 0) return;
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) {
     throw gpu_error(cudaErrorMemoryAllocation, "mmap of " + std::to_string(bytes) +
                                                    " bytes of host memory: " + strerror(errno));
   }
-  // Advice only: where transparent huge pages are off, the pages stay 4 KiB.
-  madvise(p, bytes, MADV_HUGEPAGE);
+  advise_huge_pages(p, bytes);
   // One write per page faults it in; 2^14 pages (64 MiB) per task keep the pool's overhead
   // small against the kernel's zeroing.
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
@@ -409,20 +409,19 @@ pinned_buffer::pinned_buffer(size_t bytes, thread_pool& pool) : bytes_(bytes), m
                         for (size_t i = first; i < last; ++i) base[i * page] = 0;
                       },
                       size_t(1) << 14);
-  const cudaError_t e = cudaHostRegister(p, bytes, cudaHostRegisterPortable);
-  if (e != cudaSuccess) {
-    cudaGetLastError();  // not sticky: clear it, so the next call is not blamed
+  auto reg = host_registration::make(p, bytes);
+  if (!reg) {
     munmap(p, bytes);
-    throw gpu_error(
-        e, "cudaHostRegister of " + std::to_string(bytes) + " bytes: " + cudaGetErrorString(e));
+    throw gpu_error(cudaErrorMemoryAllocation, reg.error().message());
   }
+  registration_ = std::move(*reg);
   p_ = static_cast<char*>(p);
 }
 
 pinned_buffer::~pinned_buffer() {
   if (p_ == nullptr) return;
-  if (mapped_) {
-    cudaHostUnregister(p_);  // no throw from a destructor
+  if (registration_) {
+    registration_.reset();  // unlocked before the pages go
     munmap(p_, bytes_);
   } else {
     cudaFreeHost(p_);

@@ -65,6 +65,7 @@ status check_device_supported(int ordinal);
 class event;
 class stager;
 class stream;
+class host_registration;  // gpu/host_registration.hpp
 
 /// One CUDA device as a library sees it: the ordinal every call on this context runs on, and the
 /// per-device resources that outlive one call (twiddle tables keyed by their owner's type and a
@@ -238,7 +239,8 @@ class pinned_buffer {
  private:
   char* p_ = nullptr;
   size_t bytes_ = 0;
-  bool mapped_ = false;  // mmap'd and registered (else cudaHostAlloc'd)
+  // The two-step form: the driver's lock on the mapped pages (else p_ is cudaHostAlloc'd).
+  std::unique_ptr<host_registration> registration_;
 };
 
 /// Host → device uploads through two pinned staging buffers of `chunk` bytes on its own copy
