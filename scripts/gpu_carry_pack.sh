@@ -61,7 +61,7 @@ files+=($(cd "$dest" && ls lib*.so* 2>/dev/null))
 (cd "$dest" && strip "${files[@]:0:binaries}" && tar -cf - "${files[@]}" | xz -T0 -6 >carry.tar.xz &&
   rm -f "${files[@]}")
 cp "$(dirname "$0")/gpu_carry_run.sh" "$dest/run.sh"
-for script in porep32g_run.sh post_snap32g_run.sh params_load_run.sh gpu_run_lib.sh; do
+for script in porep32g_run.sh post_snap32g_run.sh post_latency_run.sh params_load_run.sh gpu_run_lib.sh; do
   cp "$(dirname "$0")/$script" "$dest/$script"
 done
 du -sh "$dest"

@@ -30,7 +30,8 @@ for archive in carry.tar.xz old/carry.tar.xz; do  # python's tarfile: xz(1) may 
 done
 # CUZK_GPU_POREP32G=1: the GPU unit tests that travelled (tests.log), then only the whole 32 GiB
 # proof (porep32g_run.sh, its own logs). CUZK_GPU_POST_SNAP32G=post or snap: the same, then
-# post_snap32g_run.sh with WHAT set to it.
+# post_snap32g_run.sh with WHAT set to it. CUZK_GPU_POST_LATENCY=1: the same, then
+# post_latency_run.sh (WinningPoSt beside a saturating 32 GiB PoRep batch).
 # CUZK_GPU_SKIP_PIPELINE=1: the engine step without its cuzk-bench pipeline comparison.
 step() { echo "== $* ($(date +%T))"; }
 # peak_rss CMD...: runs CMD and prints its peak resident set (getrusage of the child; python3 is
@@ -69,6 +70,7 @@ setup=0
 } >"$out/tests.log" 2>&1
 [[ ${CUZK_GPU_POREP32G:-0} == 1 ]] && exec ./porep32g_run.sh
 [[ -n ${CUZK_GPU_POST_SNAP32G:-} ]] && WHAT=$CUZK_GPU_POST_SNAP32G exec ./post_snap32g_run.sh
+[[ ${CUZK_GPU_POST_LATENCY:-0} == 1 ]] && exec ./post_latency_run.sh
 
 [[ $setup == 1 ]] && {
   for t in arith_gpu_test setup_gpu_test; do

@@ -147,6 +147,16 @@ struct engine_config {
   /// and only while the device budget holds the parameters, the largest working set and every
   /// other lane's witness; otherwise they take turns. The CPU worker has one lane. 0 acts as 1.
   unsigned gpu_lanes = 2;
+  /// The express path for PoSt (gpus.express_lane): a job of priority high or above (WindowPoSt
+  /// and WinningPoSt by default) has a synthesis worker of its own, with a pool of its own, and
+  /// one more prover lane per GPU (named "gpu 0.express") that takes only such jobs. The express
+  /// lane proves beside the other lanes whenever the device budget holds its working set beside
+  /// theirs at their peak (a 32 GiB WinningPoSt, 0.55 GB, fits beside two 32 GiB PoRep lanes on
+  /// an 80 GB card), on the device's greatest-priority stream and without waiting for the
+  /// compute lock (groth16::express_scope); otherwise it waits for memory as any lane does. A
+  /// WinningPoSt then never waits for the PoRep partitions in flight (1.7–2.5 s on a saturated
+  /// H200 without it).
+  bool express_lane = true;
   /// Threads of the CPU prover and the parameter decoding; 0: every core.
   unsigned prover_threads = 0;
   /// Partitions synthesized at once (each spreads its challenges over the synthesis pool); 0: an

@@ -195,7 +195,8 @@ cuzk::status engine_impl::start() {
     // The GPU worker's pool stages host arrays into pinned memory; a few threads saturate it
     // (its lanes share it: thread_pool runs their loops at once).
     w->pool = std::make_unique<thread_pool>(std::min(prover_threads, 4u));
-    w->lanes.resize(std::max(1u, cfg_.gpu_lanes));
+    w->lanes.resize(std::max(1u, cfg_.gpu_lanes) + (cfg_.express_lane ? 1 : 0));
+    w->lanes.back().express = cfg_.express_lane;
     workers_.push_back(std::move(w));
   }
   if (chosen.empty() || cfg_.cpu_worker_with_gpus) add_cpu_worker_locked(prover_threads);
@@ -222,12 +223,16 @@ cuzk::status engine_impl::start() {
   started_at_ = clock_type::now();
   for (size_t i = 0; i < workers_.size(); ++i) start_prover_locked(i);
   for (unsigned i = 0; i < synthesis_workers_; ++i)
-    synth_threads_.emplace_back([this, i] { synthesis_loop(i); });
+    synth_threads_.emplace_back([this, i] { synthesis_loop(i, false); });
+  if (cfg_.express_lane) {
+    express_pool_ = std::make_unique<thread_pool>(synth_pool_->size());
+    synth_threads_.emplace_back([this, i = synthesis_workers_] { synthesis_loop(i, true); });
+  }
   logf(cfg_.log, log_level::info,
-       "engine: %zu prover worker(s) (%u lane(s) per GPU), %u synthesis worker(s), host "
+       "engine: %zu prover worker(s) (%u lane(s) per GPU%s), %u synthesis worker(s)%s, host "
        "budget %s",
-       workers_.size(), std::max(1u, cfg_.gpu_lanes), synthesis_workers_,
-       gib(host_budget_).c_str());
+       workers_.size(), std::max(1u, cfg_.gpu_lanes), cfg_.express_lane ? " + express" : "",
+       synthesis_workers_, cfg_.express_lane ? " + express" : "", gib(host_budget_).c_str());
   return cuzk::status();
 }
 

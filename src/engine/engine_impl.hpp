@@ -241,7 +241,8 @@ struct lane_work {
 };
 
 struct prover_lane {
-  std::string name;  // the timeline's lane
+  std::string name;      // the timeline's lane
+  bool express = false;  // engine_config::express_lane: takes express jobs only (express_job)
   std::thread thread;
   std::string current_job, current_tenant;
   proof_kind current_kind{};
@@ -260,6 +261,11 @@ struct prover_worker {
   uint64_t device_budget = 0, device_used = 0;
   std::unique_ptr<thread_pool> pool;
   std::vector<prover_lane> lanes;  // sized before the threads start, never resized
+  // The lanes that take any job and share the parameters (engine_config::gpu_lanes): the express
+  // lane, when there is one, is the last.
+  unsigned regular_lanes() const {
+    return unsigned(lanes.size()) - unsigned(!lanes.empty() && lanes.back().express);
+  }
   // Busy: at least one lane proving. busy_ms sums the ended busy periods.
   unsigned proving = 0;
   clock_type::time_point busy_since;
@@ -444,7 +450,10 @@ class engine_impl final : public proving_engine {
   std::unique_ptr<synthesis_buffer> take_buffer_locked(const synthesis_shape& shape,
                                                        bool witness_only) CUZK_REQUIRES(mu_);
 
-  void synthesis_loop(unsigned index) CUZK_EXCLUDES(mu_);
+  // Synthesis worker `index`: takes the next synthesis task (a PREPARE or a partition) in
+  // priority order, fairly between tenants, and runs it on `pool`; an express worker
+  // (engine_config::express_lane) takes express jobs' tasks only.
+  void synthesis_loop(unsigned index, bool express) CUZK_EXCLUDES(mu_);
 
   // The job's minimum working set (one partition's buffer, its decoded input and its parameters
   // held in host memory) must fit the host budget, or it could wait forever.
@@ -454,11 +463,11 @@ class engine_impl final : public proving_engine {
   // several points (decoding, compiling or waiting for the plan, loading parameters, readying the
   // plan), and a cancel meanwhile must only mark the job, never settle it (which drops its
   // prepared input and its pins) under the stage's feet; the job settles here, once.
-  void run_prepare_locked(const std::shared_ptr<job>& j, const std::string& lane)
+  void run_prepare_locked(const std::shared_ptr<job>& j, const std::string& lane, thread_pool& pool)
       CUZK_REQUIRES(mu_);
 
-  void prepare_stage_locked(const std::shared_ptr<job>& j, const std::string& lane)
-      CUZK_REQUIRES(mu_);
+  void prepare_stage_locked(const std::shared_ptr<job>& j, const std::string& lane,
+                            thread_pool& pool) CUZK_REQUIRES(mu_);
 
   // The compiled plan of the job's circuit: compiled on this thread by the first job of the
   // circuit (mu_ released; a second job waits for it), then shared. Null when the kind has none
@@ -468,8 +477,8 @@ class engine_impl final : public proving_engine {
       CUZK_REQUIRES(mu_);
 
   void run_synthesis_locked(const std::shared_ptr<job>& j, unsigned k,
-                            std::unique_ptr<synthesis_buffer> buf, const std::string& lane)
-      CUZK_REQUIRES(mu_);
+                            std::unique_ptr<synthesis_buffer> buf, const std::string& lane,
+                            thread_pool& pool) CUZK_REQUIRES(mu_);
 
   // Page-locks the buffer's aux storage through the first backend that wants it (a GPU), once
   // per buffer: a recycled buffer keeps its storage, and so its lock, from partition to partition.
@@ -492,11 +501,22 @@ class engine_impl final : public proving_engine {
   // What `rp` would hold on worker `w`'s device while a lane proves it.
   lane_work work_of_locked(size_t w, const ready_partition& rp) const CUZK_REQUIRES(mu_);
 
-  // Whether a lane of `wk` may start proving `next` now: always when no other lane proves; beside
-  // others only when every one of them shares the device and the device's peak fits its budget
-  // beside what is charged there. The lane whose kernels run holds its working set and each
-  // other one its witness: peak = max_i (working_i + Σ_{j≠i} waiting_j).
+  // Whether a regular lane of `wk` may start proving `next` now: always when no other lane
+  // proves; beside other regular lanes only when every one of them shares the device, and then,
+  // or beside an express proof, only when the device's peak fits its budget beside what is
+  // charged there. Among the regular lanes the one whose kernels run holds its working set and
+  // each other one its witness: peak = max_i (working_i + Σ_{j≠i} waiting_j); an express proof
+  // runs beside them and adds its working set.
   static bool admits(const prover_worker& wk, const lane_work& next);
+  // Whether the express lane of `wk` may start proving `next` now: its working set fits the
+  // budget beside what is charged and the regular lanes' peak (it never waits for their kernels).
+  static bool admits_express(const prover_worker& wk, const lane_work& next);
+  // The regular lanes' device peak (the formula of admits), with `next` among them when given.
+  static uint64_t regular_peak(const prover_worker& wk, const lane_work* next);
+  // The express lane's working set while it proves (0 when it is idle or absent).
+  static uint64_t express_working(const prover_worker& wk);
+  // A job the express path takes (engine_config::express_lane): priority high or above.
+  static bool express_job(const job& j) { return j.prio >= int(priority::high); }
 
   // Lane `l` of worker `w`: takes the first ready partition the worker may prove (priority order,
   // admitted beside its other lanes), proves it, finalizes it.
@@ -572,6 +592,10 @@ class engine_impl final : public proving_engine {
   // Set by start() (the synthesis threads, then only joined by shutdown()), then read-only.
   std::vector<std::thread> synth_threads_;
   std::unique_ptr<thread_pool> synth_pool_;
+  // The express synthesis worker's pool (engine_config::express_lane; null without): express
+  // jobs never queue behind a PoRep partition's loops on synth_pool_ (whose threads serve the
+  // oldest loop first). Its threads sleep while no express job runs.
+  std::unique_ptr<thread_pool> express_pool_;
 };
 
 }  // namespace cuzk::engine

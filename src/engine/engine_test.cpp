@@ -1382,9 +1382,10 @@ TEST_F(lanes_test, two_lanes_prove_side_by_side_on_one_device) {
   const engine_status st = e->status();
   ASSERT_EQ(st.workers.size(), 1u);
   const worker_status& w = st.workers[0];
-  ASSERT_EQ(w.lanes.size(), 2u);
+  ASSERT_EQ(w.lanes.size(), 3u);
   EXPECT_EQ(w.lanes[0].name, "gpu 0");
   EXPECT_EQ(w.lanes[1].name, "gpu 0.1");
+  EXPECT_EQ(w.lanes[2].name, "gpu 0.express");  // engine_config::express_lane, on by default
   for (const lane_status& l : w.lanes) {
     EXPECT_EQ(l.current_job, "");
     EXPECT_EQ(l.partition, -1);
@@ -1401,7 +1402,7 @@ TEST_F(lanes_test, one_lane_proves_one_partition_at_a_time) {
   auto e = make(one_device_config(1), two_device_parts());
   EXPECT_EQ(prove_one_job(*e, 151), std::set<std::string>{"gpu 0"});
   EXPECT_EQ(faults_.most_proving[0], 1);
-  EXPECT_EQ(e->status().workers.at(0).lanes.size(), 1u);
+  EXPECT_EQ(e->status().workers.at(0).lanes.size(), 2u);  // and the express lane
 }
 
 // A second lane starts only when the device's budget holds what is charged there, one working set
@@ -1432,12 +1433,111 @@ TEST_F(lanes_test, a_second_lane_waits_when_the_budget_lacks_room_for_its_witnes
 // at a time whatever the lanes.
 TEST_F(lanes_test, fully_synthesized_partitions_take_turns) {
   faults_.start_sleep_ms[0] = 50;
-  auto e = make(one_device_config(2), two_device_parts());
-  auto r = e->submit(request(153, 6, 0, proof_kind::winning_post));
+  engine_parts ps = two_device_parts();
+  ps.handlers = parts(plan_mode::none).handlers;
+  auto e = make(one_device_config(2), std::move(ps));
+  auto r = e->submit(request(153, 6));
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   auto res = e->await(r->job_id, 120s);
   ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
   EXPECT_EQ(faults_.most_proving[0], 1);
+}
+
+// ---- the express lane (engine_config::express_lane) ----------------------------------------
+
+// The prove events of job `id` in the timeline.
+static std::vector<timeline_event> prove_events(proving_engine& e, const std::string& id) {
+  std::vector<timeline_event> out;
+  for (const timeline_event& ev : e.timeline(0))
+    if (ev.phase == "prove" && ev.job_id == id) out.push_back(ev);
+  return out;
+}
+
+// Whether [a.start, a.end) and [b.start, b.end) meet.
+static bool overlap(const timeline_event& a, const timeline_event& b) {
+  return a.start < b.end && b.start < a.end;
+}
+
+// A WinningPoSt submitted while both lanes prove PoRep partitions does not wait for them: the
+// express lane proves it beside them (three proofs on the device at once), and it finishes while
+// the PoRep job still has partitions to prove. The express lane never takes a PoRep partition.
+TEST_F(lanes_test, the_express_lane_proves_post_beside_busy_porep_lanes) {
+  faults_.start_sleep_ms[0] = 600;
+  auto e = make(one_device_config(2), two_device_parts());
+  auto porep = e->submit(request(160, 8));
+  ASSERT_TRUE(porep.ok()) << porep.error().to_string();
+  for (int i = 0; i < 3000 && faults_.proving[0].load() < 2; ++i) std::this_thread::sleep_for(1ms);
+  ASSERT_EQ(faults_.proving[0].load(), 2) << "the PoRep lanes never both proved";
+  auto winning = e->submit(request(161, 1, 0, proof_kind::winning_post));
+  ASSERT_TRUE(winning.ok()) << winning.error().to_string();
+  auto won = e->await(winning->job_id, 60s);
+  ASSERT_EQ(won->state, job_state::completed) << won->error.to_string();
+  EXPECT_TRUE(proof_verifies(won->proof, 161, 1));
+  const engine_status mid = e->status();
+  EXPECT_TRUE(std::any_of(mid.jobs.begin(), mid.jobs.end(), [&](const job_summary& j) {
+    return j.job_id == porep->job_id;
+  })) << "the WinningPoSt waited for the whole PoRep job";
+  auto res = e->await(porep->job_id, 120s);
+  ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
+  EXPECT_TRUE(proof_verifies(res->proof, 160, 8));
+  EXPECT_EQ(faults_.most_proving[0], 3);
+  const auto winning_proves = prove_events(*e, winning->job_id);
+  ASSERT_EQ(winning_proves.size(), 1u);
+  EXPECT_EQ(winning_proves[0].lane, "gpu 0.express");
+  for (const timeline_event& ev : prove_events(*e, porep->job_id))
+    EXPECT_NE(ev.lane, "gpu 0.express") << "partition " << ev.partition;
+}
+
+// An express proof starts beside the other lanes only where the device budget holds its
+// working set beside theirs: one byte short of one more working set, the WinningPoSt waits
+// until no PoRep partition proves, and its proof meets none of theirs on the timeline.
+TEST_F(lanes_test, the_express_lane_waits_when_the_budget_lacks_room_beside_the_lanes) {
+  const uint64_t budget = uint64_t(4) << 30;
+  const uint64_t working = groth16::gpu_proof_bytes(g_params->sizes, groth16::gpu_residency::device,
+                                                    true, groth16::gpu_memory_knobs{})
+                               .peak() +
+                           groth16::gpu_ntt_table_bytes(g_params->sizes);
+  faults_.start_sleep_ms[0] = 300;
+  faults_.device_bytes[0] = budget - 2 * working + 1;
+  engine_config c = one_device_config(2);
+  c.device_memory_budget = budget;
+  auto e = make(c, two_device_parts());
+  auto porep = e->submit(request(162, 4));
+  ASSERT_TRUE(porep.ok()) << porep.error().to_string();
+  for (int i = 0; i < 3000 && faults_.proving[0].load() < 1; ++i) std::this_thread::sleep_for(1ms);
+  auto winning = e->submit(request(163, 1, 0, proof_kind::winning_post));
+  ASSERT_TRUE(winning.ok()) << winning.error().to_string();
+  auto won = e->await(winning->job_id, 60s);
+  ASSERT_EQ(won->state, job_state::completed) << won->error.to_string();
+  EXPECT_TRUE(proof_verifies(won->proof, 163, 1));
+  auto res = e->await(porep->job_id, 120s);
+  ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
+  const auto winning_proves = prove_events(*e, winning->job_id);
+  ASSERT_EQ(winning_proves.size(), 1u);
+  for (const timeline_event& ev : prove_events(*e, porep->job_id))
+    EXPECT_FALSE(overlap(ev, winning_proves[0])) << "partition " << ev.partition;
+}
+
+// With express_lane off the worker has its regular lanes only, and a WinningPoSt waits for the
+// PoRep partitions in flight (the behaviour before the express lane).
+TEST_F(lanes_test, without_the_express_lane_post_takes_turns_with_porep) {
+  faults_.start_sleep_ms[0] = 300;
+  engine_config c = one_device_config(2);
+  c.express_lane = false;
+  auto e = make(c, two_device_parts());
+  auto porep = e->submit(request(164, 4));
+  ASSERT_TRUE(porep.ok()) << porep.error().to_string();
+  for (int i = 0; i < 3000 && faults_.proving[0].load() < 2; ++i) std::this_thread::sleep_for(1ms);
+  auto winning = e->submit(request(165, 1, 0, proof_kind::winning_post));
+  ASSERT_TRUE(winning.ok()) << winning.error().to_string();
+  ASSERT_EQ(e->await(winning->job_id, 60s)->state, job_state::completed);
+  ASSERT_EQ(e->await(porep->job_id, 120s)->state, job_state::completed);
+  EXPECT_EQ(faults_.most_proving[0], 2);
+  EXPECT_EQ(e->status().workers.at(0).lanes.size(), 2u);
+  const auto winning_proves = prove_events(*e, winning->job_id);
+  ASSERT_EQ(winning_proves.size(), 1u);
+  for (const timeline_event& ev : prove_events(*e, porep->job_id))
+    EXPECT_FALSE(overlap(ev, winning_proves[0])) << "partition " << ev.partition;
 }
 
 // Lanes of one device failing at once take it out of rotation once (the third failure finds it

@@ -190,7 +190,7 @@ result<srs_entry*> engine_impl::acquire_srs_locked(const circuit_params& c, size
     req.q = file->sizes();
     req.device_budget = wk.device_budget;
     req.program_bytes = owner && owner->plan ? owner->plan->plan->size().bytes : 0;
-    req.max_lanes = unsigned(wk.lanes.size());
+    req.max_lanes = wk.regular_lanes();
     auto chosen = groth16::choose_gpu_plan(req);
     if (!chosen) {
       return fail(cuzk::status(chosen.error().code(),

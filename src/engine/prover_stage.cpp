@@ -41,7 +41,9 @@ void engine_impl::add_cpu_worker_locked(unsigned threads) {
 void engine_impl::start_prover_locked(size_t w) {
   prover_worker& wk = *workers_[w];
   for (size_t l = 0; l < wk.lanes.size(); ++l) {
-    wk.lanes[l].name = l == 0 ? wk.name : wk.name + "." + std::to_string(l);
+    wk.lanes[l].name = l == 0                ? wk.name
+                       : wk.lanes[l].express ? wk.name + ".express"
+                                             : wk.name + "." + std::to_string(l);
     wk.lanes[l].thread = std::thread([this, w, l] { prover_loop(w, l); });
   }
 }
@@ -56,49 +58,80 @@ lane_work engine_impl::work_of_locked(size_t w, const ready_partition& rp) const
   lane_work lw;
   const job& j = *rp.owner;
   const srs_entry* e = pinned_on(j, w);
-  if (workers_[w]->device < 0 || !e || e->in_host_memory || e->gpu.lanes < 2 ||
-      !rp.buf->witness_only || !j.plan || e->plan != j.plan->plan)
+  if (workers_[w]->device < 0 || !e) return lw;
+  // Its working set counts beside an express proof (and an express proof's beside the lanes).
+  lw.working = e->working_bytes;
+  if (e->in_host_memory || e->gpu.lanes < 2 || !rp.buf->witness_only || !j.plan ||
+      e->plan != j.plan->plan)
     return lw;
   lw.shares_device = true;
-  lw.working = e->working_bytes;
   lw.waiting = (rp.buf->wcs.inputs().size() + rp.buf->wcs.aux().size()) * sizeof(ff::fr_t);
   return lw;
 }
 
+uint64_t engine_impl::regular_peak(const prover_worker& wk, const lane_work* next) {
+  uint64_t waiting = next ? next->waiting : 0;
+  for (const prover_lane& l : wk.lanes)
+    if (l.work && !l.express) waiting += l.work->waiting;
+  uint64_t peak = next ? next->working + waiting - next->waiting : 0;
+  for (const prover_lane& l : wk.lanes)
+    if (l.work && !l.express) peak = std::max(peak, l.work->working + waiting - l.work->waiting);
+  return peak;
+}
+
+uint64_t engine_impl::express_working(const prover_worker& wk) {
+  uint64_t bytes = 0;
+  for (const prover_lane& l : wk.lanes)
+    if (l.work && l.express) bytes += l.work->working;
+  return bytes;
+}
+
 bool engine_impl::admits(const prover_worker& wk, const lane_work& next) {
   bool alone = true;
-  uint64_t waiting = next.waiting;
   for (const prover_lane& l : wk.lanes) {
-    if (!l.work) continue;
+    if (!l.work || l.express) continue;
     if (!l.work->shares_device) return false;
     alone = false;
-    waiting += l.work->waiting;
   }
-  if (alone) return true;
-  if (!next.shares_device) return false;
-  uint64_t peak = next.working + waiting - next.waiting;
-  for (const prover_lane& l : wk.lanes)
-    if (l.work) peak = std::max(peak, l.work->working + waiting - l.work->waiting);
-  return wk.device_used + peak <= wk.device_budget;
+  const uint64_t express = express_working(wk);
+  if (alone && express == 0) return true;
+  if (!alone && !next.shares_device) return false;
+  return wk.device_used + regular_peak(wk, &next) + express <= wk.device_budget;
+}
+
+bool engine_impl::admits_express(const prover_worker& wk, const lane_work& next) {
+  // Known bytes only: a partition whose parameters this worker has not loaded waits for a
+  // regular lane (which loads them).
+  if (next.working == 0) return false;
+  return wk.device_used + regular_peak(wk, nullptr) + express_working(wk) + next.working <=
+         wk.device_budget;
 }
 
 void engine_impl::prover_loop(size_t w, size_t l) {
   mutex_lock lk(mu_);
+  const bool express_lane = workers_[w]->lanes[l].express;
+  // The express lane's proofs run ahead of the regular lanes' on the device.
+  std::optional<groth16::express_scope> express;
+  if (express_lane) express.emplace();
   for (;;) {
     prover_worker& wk = *workers_[w];
     prover_lane& lane = wk.lanes[l];
     if (exit_ || !wk.healthy) return;
-    // The next ready partition (fair_pick_locked) of a job this worker is not excluded from.
+    // The next ready partition (fair_pick_locked) of a job this worker is not excluded from
+    // (and for the express lane, of an express job).
     auto next = fair_pick_locked(
         prover_queue_, PROVER_STAGE, [](const auto& e) -> const job& { return *e->second.owner; },
-        [w](const auto& e) { return e->second.owner->excluded_workers.count(w) == 0; });
+        [w, express_lane](const auto& e) {
+          const job& j = *e->second.owner;
+          return j.excluded_workers.count(w) == 0 && (!express_lane || express_job(j));
+        });
     if (next == prover_queue_.end()) {
       cv_.wait(mu_);
       continue;
     }
     // Not beside the other lanes: it waits for them (a lower priority one does not jump it).
     const lane_work work = work_of_locked(w, next->second);
-    if (!admits(wk, work)) {
+    if (express_lane ? !admits_express(wk, work) : !admits(wk, work)) {
       cv_.wait(mu_);
       continue;
     }

@@ -29,24 +29,25 @@ std::unique_ptr<synthesis_buffer> engine_impl::take_buffer_locked(const synthesi
   return b;
 }
 
-void engine_impl::synthesis_loop(unsigned index) {
-  const std::string lane = "synthesis " + std::to_string(index);
+void engine_impl::synthesis_loop(unsigned index, bool express) {
+  const std::string lane = express ? "synthesis express" : "synthesis " + std::to_string(index);
+  thread_pool& pool = express ? *express_pool_ : *synth_pool_;
   mutex_lock lk(mu_);
   for (;;) {
     if (exit_) return;
-    if (synth_queue_.empty()) {
+    auto it = fair_pick_locked(
+        synth_queue_, SYNTHESIS_STAGE, [](const auto& e) -> const job& { return *e->second; },
+        [express](const auto& e) { return !express || express_job(*e->second); });
+    if (it == synth_queue_.end()) {
       cv_.wait(mu_);
       continue;
     }
-    auto it = fair_pick_locked(
-        synth_queue_, SYNTHESIS_STAGE, [](const auto& e) -> const job& { return *e->second; },
-        [](const auto&) { return true; });
     const task_key key = it->first;
     std::shared_ptr<job> j = it->second;
     if (key.partition == PREPARE) {
       take_locked(*j, SYNTHESIS_STAGE);
       synth_queue_.erase(it);
-      run_prepare_locked(j, lane);
+      run_prepare_locked(j, lane, pool);
       continue;
     }
     // Do not run far ahead of the provers, unless this task outranks what waits for them.
@@ -62,7 +63,7 @@ void engine_impl::synthesis_loop(unsigned index) {
     }
     take_locked(*j, SYNTHESIS_STAGE);
     synth_queue_.erase(it);
-    run_synthesis_locked(j, unsigned(key.partition), std::move(buf), lane);
+    run_synthesis_locked(j, unsigned(key.partition), std::move(buf), lane, pool);
   }
 }
 
@@ -78,19 +79,20 @@ cuzk::status engine_impl::check_fits_locked(const job& j, uint64_t pinned_host) 
                           gib(host_budget_));
 }
 
-void engine_impl::run_prepare_locked(const std::shared_ptr<job>& j, const std::string& lane) {
+void engine_impl::run_prepare_locked(const std::shared_ptr<job>& j, const std::string& lane,
+                                     thread_pool& pool) {
   ++j->in_flight;
-  prepare_stage_locked(j, lane);
+  prepare_stage_locked(j, lane, pool);
   --j->in_flight;
   if (j->stopping()) settle_locked(*j);
 }
 
-void engine_impl::prepare_stage_locked(const std::shared_ptr<job>& j, const std::string& lane) {
+void engine_impl::prepare_stage_locked(const std::shared_ptr<job>& j, const std::string& lane,
+                                       thread_pool& pool) {
   j->state = job_state::running;
   const auto t0 = clock_type::now();
   mu_.unlock();
-  auto prepared =
-      guarded([&] { return j->handler->prepare(*j->request, cfg_.param_dir, *synth_pool_); });
+  auto prepared = guarded([&] { return j->handler->prepare(*j->request, cfg_.param_dir, pool); });
   mu_.lock();
   j->timings.prepare = ms_between(t0, clock_type::now());
   record_locked(lane, *j, -1, "prepare", t0, clock_type::now());
@@ -187,7 +189,7 @@ std::shared_ptr<const compiled_plan> engine_impl::plan_of_locked(job& j, const s
 
 void engine_impl::run_synthesis_locked(const std::shared_ptr<job>& j, unsigned k,
                                        std::unique_ptr<synthesis_buffer> buf,
-                                       const std::string& lane) {
+                                       const std::string& lane, thread_pool& pool) {
   const auto t0 = clock_type::now();
   partition_timings& pt = j->timings.partitions[k];
   auto q = queued_at_.find(j.get());
@@ -214,7 +216,7 @@ void engine_impl::run_synthesis_locked(const std::shared_ptr<job>& j, unsigned k
       // reserve() moves storage that is too small: unlocked first.
       if (buf->wcs.aux_storage().size() < shape.aux * sizeof(ff::fr_t)) buf->unpin();
       buf->wcs.reserve(shape.constraints, shape.aux, shape.inputs);
-      cuzk::status s = pp.synthesize_witness(k, buf->wcs, *synth_pool_);
+      cuzk::status s = pp.synthesize_witness(k, buf->wcs, pool);
       if (s.ok()) s = check_witness_fits(buf->wcs, *plan->plan);
       if (s.ok()) pin_witness(*buf, pinners);
       return s;
@@ -223,7 +225,7 @@ void engine_impl::run_synthesis_locked(const std::shared_ptr<job>& j, unsigned k
     buf->wcs = r1cs::witness_cs();
     buf->cs.reset();
     buf->cs.reserve(shape.constraints, shape.aux, shape.inputs);
-    cuzk::status s = pp.synthesize(k, buf->cs, *synth_pool_);
+    cuzk::status s = pp.synthesize(k, buf->cs, pool);
     if (s.ok()) buf->cs.finalize();
     return s;
   });

@@ -331,10 +331,14 @@ std::mutex& device_compute_lock(int ordinal) {
 
 // ---- stream ----
 
-stream::stream(const device_context& ctx) : device_(ctx.ordinal()) {
+stream::stream(const device_context& ctx, stream_priority priority) : device_(ctx.ordinal()) {
   device_scope scope(device_);
   cudaStream_t s{};
-  CUZK_CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  // CUDA's priorities count down: the range's "greatest" is its lowest number (-5 on sm_90).
+  int least = 0, greatest = 0;
+  CUZK_CUDA_OK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  CUZK_CUDA_OK(cudaStreamCreateWithPriority(
+      &s, cudaStreamNonBlocking, priority == stream_priority::greatest ? greatest : least));
   s_ = s;
 }
 stream::~stream() {

@@ -176,12 +176,16 @@ class device_scope {
   int prev_ = 0;
 };
 
+/// A stream's scheduling priority on its device: when SMs free up, the block scheduler starts
+/// the pending blocks of the greatest-priority streams first (running blocks are not preempted).
+enum class stream_priority { normal, greatest };
+
 /// A non-blocking CUDA stream on a context's device (no implicit ordering with the legacy default
 /// stream or other streams). The destructor waits for the stream's work, so buffers destroyed
 /// after it are no longer in use. Movable, not copyable.
 class stream {
  public:
-  explicit stream(const device_context& ctx);
+  explicit stream(const device_context& ctx, stream_priority priority = stream_priority::normal);
   ~stream();
   stream(stream&& o) noexcept;
   stream& operator=(stream&& o) noexcept;

@@ -12,6 +12,20 @@ using ec::g1_jacobian_t;
 using ec::g2_jacobian_t;
 using ff::fr_t;
 
+namespace {
+thread_local bool g_express = false;
+}  // namespace
+
+express_scope::express_scope() : outer_(g_express) {
+  g_express = true;
+}
+express_scope::~express_scope() {
+  g_express = outer_;
+}
+bool express_requested() {
+  return g_express;
+}
+
 status check_delta(const verifying_key& vk) {
   if (vk.delta_g1.is_infinity() || vk.delta_g2.is_infinity())
     return status(status_code::invalid_argument, "delta is the identity");

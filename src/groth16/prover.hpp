@@ -61,6 +61,27 @@ inline double ms_since(std::chrono::steady_clock::time_point t0) {
 /// invalid_argument when δ₁ or δ₂ is the identity (such a key proves nothing).
 status check_delta(const verifying_key& vk);
 
+/// While alive on the calling thread, the GPU prover's start()s made on that thread are express
+/// work (a PoSt beside PoRep, the engine's express lane): their kernels run on a stream of the
+/// device's greatest priority, so the block scheduler starts their blocks before the pending
+/// blocks of the device's other provers, and they do not wait for the device's compute lock
+/// (gpu::device_compute_lock), which the other provers hold for whole partitions. The caller has
+/// made sure device memory holds the express proof's working set beside the others' (the lock
+/// is what keeps their working sets from meeting). The CPU prover ignores it. Nested scopes are
+/// allowed; the thread is express until the outermost one ends.
+class express_scope {
+ public:
+  express_scope();
+  ~express_scope();
+  express_scope(const express_scope&) = delete;
+  express_scope& operator=(const express_scope&) = delete;
+
+ private:
+  bool outer_;
+};
+/// Whether an express_scope is alive on the calling thread.
+bool express_requested();
+
 /// The epilogue (bellperson prover/mod.rs, expanded):
 ///   A = α₁ + A_part + r·δ₁,  B = β₂ + B₂ + s·δ₂,
 ///   C = H + L + s·A_part + r·B₁ + r·s·δ₁ + s·α₁ + r·β₁.

@@ -660,7 +660,11 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
                        const assignment& asg, const ntt::domain_t& d, thread_pool& pool,
                        prover_timings& tm) {
   const size_t m = d.size();
-  const cuzk::gpu::stream strm(p.ctx);
+  // Express work (express_scope) runs on the device's greatest-priority stream and never takes
+  // the compute lock: the engine admitted it beside the other provers' working sets.
+  const bool express = express_requested();
+  const cuzk::gpu::stream strm(
+      p.ctx, express ? cuzk::gpu::stream_priority::greatest : cuzk::gpu::stream_priority::normal);
   // Every buffer below is taken from the device's pool and returned in this stream's order: no
   // device-wide synchronization, which would stall another prover's kernels on this call's
   // upload (and this call on its).
@@ -673,7 +677,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   // its buffers are back in the pool (declared before them, so released after them).
   device_turn turn(p.ctx.ordinal(), strm);
   const bool upload_first = abc != nullptr && p.where == residency::device;
-  if (!upload_first) turn.take(tm);
+  if (!upload_first && !express) turn.take(tm);
   proof_parts out;
   std::unique_ptr<cuzk::gpu::stager> stg = p.ctx.take_stager();
   msm::msm_config msm_cfg;
@@ -694,7 +698,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     stg->upload(d_aux.data(), asg.aux.data(), asg.aux.size_bytes(), pool, strm);
     ev_up.record(strm);
   }
-  if (upload_first) {
+  if (upload_first && !express) {
     ev_up.synchronize();
     turn.take(tm);
   }

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -205,8 +206,10 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
 
 // Provers sharing one device (the engine's lanes): threads proving at once on one
 // device_parameters, from the witness (upload before the device's compute lock) and from host
-// a, b, c (the lock from the start), give the CPU's proof bytes for their r, s; their buffers come
-// from the stream-ordered pool, which is handed back to the device once the last prover ends.
+// a, b, c (the lock from the start), and one as express work (express_scope: the device's
+// greatest-priority stream, no lock, its kernels among the others'), give the CPU's proof bytes
+// for their r, s; their buffers come from the stream-ordered pool, which is handed back to the
+// device once the last prover ends.
 TEST(Groth16Gpu, ConcurrentProversShareTheDevice) {
   auto rng = test::test_rng::from_env("Groth16Gpu.ConcurrentProversShareTheDevice");
   const fixture f = make_fixture(3000, 2, rng);
@@ -232,6 +235,8 @@ TEST(Groth16Gpu, ConcurrentProversShareTheDevice) {
     std::vector<std::thread> lanes;
     for (int t = 0; t < threads; ++t) {
       lanes.emplace_back([&, t] {
+        std::optional<express_scope> express;
+        if (t == threads - 1) express.emplace();
         for (int k = 0; k < proofs; ++k) {
           const size_t i = size_t(t * proofs + k);
           auto pf = start_and_finalize(dp->vk(), r[i], s[i], nullptr, [&](prover_timings* tm) {

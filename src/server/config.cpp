@@ -414,7 +414,8 @@ std::vector<known_table> key_table(daemon_config& c) {
         {"cpu_fallback",
          [&](auto& k, auto& n) {
            return read_cpu_fallback(k, n, c.gpus.cpu_fallback_max_param_bytes);
-         }}},
+         }},
+        {"express_lane", boolean(c.gpus.express_lane)}},
        {}},
       {"scheduler",
        {{"max_batch_size", u32(c.scheduler.max_batch_size)},
@@ -718,6 +719,7 @@ engine::engine_config to_engine_config(const daemon_config& cfg, log_sink sink) 
   e.host_memory_budget = cfg.memory.total_budget.value_or(0);
   e.device_memory_budget = cfg.gpus.memory_budget.value_or(0);
   e.cpu_fallback_max_param_bytes = cfg.gpus.cpu_fallback_max_param_bytes;
+  e.express_lane = cfg.gpus.express_lane;
   e.host_safety_margin = cfg.memory.safety_margin;
   e.param_dir = cfg.srs.param_cache;
   e.params_checks = cfg.srs.param_checks;

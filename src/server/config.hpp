@@ -49,6 +49,8 @@
 // |                             |                             | stay in host memory, streamed  |
 // | gpus.cpu_fallback (ours)    | "auto"                      | cpu_fallback_max_param_bytes:  |
 // |                             |                             | auto 4 GiB, "on" all, "off" 0  |
+// | gpus.express_lane (ours)    | true                        | express_lane: PoSt's own       |
+// |                             |                             | synthesis worker and GPU lane  |
 // | synthesis.threads           | 0 (every core)              | synthesis_threads (2)          |
 // | pipeline.                   | 18 (0 -> 18)                | max_synthesis_workers (2)      |
 // |   max_parallel_synthesis    |                             |                                |
@@ -166,6 +168,7 @@ struct daemon_config {
     /// With no GPU left in rotation, the CPU proves circuits whose parameters are at most this
     /// many bytes ("auto": 4 GiB, "on": all, "off": none).
     uint64_t cpu_fallback_max_param_bytes = engine::engine_config{}.cpu_fallback_max_param_bytes;
+    bool express_lane = engine::engine_config{}.express_lane;
   } gpus;
   struct scheduler_section {
     uint32_t max_batch_size = 1;

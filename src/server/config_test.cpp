@@ -270,6 +270,21 @@ TEST(daemon_config, srs_preload) {
   }
 }
 
+// gpus.express_lane (ours): PoSt's own synthesis worker and GPU lane, on unless turned off; a
+// value that is not a boolean is refused, naming the key.
+TEST(daemon_config, express_lane) {
+  std::vector<std::string> warnings;
+  auto r = parse_daemon_config("", &warnings);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_TRUE(to_engine_config(*r, {}).express_lane);
+  r = parse_daemon_config("[gpus]\nexpress_lane = false\n", &warnings);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_FALSE(to_engine_config(*r, {}).express_lane);
+  r = parse_daemon_config("[gpus]\nexpress_lane = \"no\"\n", &warnings);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(contains(r.error().message(), "gpus.express_lane")) << r.error().to_string();
+}
+
 // gpus.cpu_fallback (ours): which circuits the CPU proves when no GPU is left in rotation; "auto"
 // (the default) those with at most 4 GiB of parameters, "on" all, "off" none; anything else
 // refused, naming the key.
