@@ -9,7 +9,12 @@ against src/ first, then include/ (the public API), then against the including f
 tests/support (test helpers, allowed only in test sources). A component may include itself and
 everything reachable from it through the table's "may include" column (transitively). Library
 links in src/**/CMakeLists.txt (cuzk_library/cuzk_cuda_library deps and target_link_libraries of
-non-test targets) obey the same table."""
+non-test targets) obey the same table.
+
+The proof kinds (PROOF_KINDS: PoRep, PoSt, SnapDeals) stand side by side on src/filecoin/common:
+none may reach another, neither through the table (a row that would let it is itself refused) nor
+by an include or a link. What two of them need goes to src/filecoin/common; a test of several
+kinds lives above them."""
 import os
 import re
 import sys
@@ -18,6 +23,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 DOC = os.path.join(ROOT, "docs", "architecture.md")
 SOURCE_EXT = (".hpp", ".cpp", ".cu", ".cuh", ".h", ".hpp.in")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+PROOF_KINDS = ("src/filecoin/porep", "src/filecoin/post", "src/filecoin/snap")
 TEST_SOURCE = re.compile(r"(_test\.(cpp|cu)|_test_util\.hpp|_test_check\.hpp|test_circuits\.hpp"
                          r"|_fuzz\.cpp|_oracle_dump\.cpp)$")
 
@@ -65,10 +71,33 @@ def component_of(rel, deps):
     return best
 
 
+def proof_kind_errors(deps, reach):
+    """The table itself may not let one proof kind reach another."""
+    errors = []
+    for kind in PROOF_KINDS:
+        if kind not in deps:
+            errors.append(f"docs/architecture.md: proof kind {kind} is not in the layer table")
+            continue
+        for other in PROOF_KINDS:
+            if other != kind and other in reach[kind]:
+                errors.append(f"docs/architecture.md: the layer table lets {kind} reach {other}; "
+                              f"the proof kinds do not include each other (shared code goes to "
+                              f"src/filecoin/common)")
+    return errors
+
+
+def sideways(src_comp, dst_comp):
+    """A hint for an include or link from one proof kind into another."""
+    if src_comp in PROOF_KINDS and dst_comp in PROOF_KINDS and src_comp != dst_comp:
+        return " (the proof kinds do not include each other: move what they share to " \
+               "src/filecoin/common)"
+    return ""
+
+
 def main():
     deps = read_table()
     reach = closure(deps)
-    errors = []
+    errors = proof_kind_errors(deps, reach)
 
     def allowed(src_comp, dst_comp):
         return "*" in reach[src_comp] or dst_comp in reach[src_comp]
@@ -117,7 +146,7 @@ def main():
                         continue
                     if not allowed(comp, target):
                         errors.append(f'{where}: {comp} includes "{inc}" of {target}, '
-                                      f"which its layer may not use")
+                                      f"which its layer may not use{sideways(comp, target)}")
     for e in errors:
         print(e)
     print(f"lint_layers: {len(errors)} violation(s)", file=sys.stderr)
@@ -156,7 +185,7 @@ def check_cmake(path, rel, deps, allowed):
                 errors.append(f"{rel}: {lib} links {dep}, which no table directory defines")
             elif not allowed(comp, target):
                 errors.append(f"{rel}: {lib} ({comp}) links {dep} of {target}, "
-                              f"which its layer may not use")
+                              f"which its layer may not use{sideways(comp, target)}")
     return errors
 
 

@@ -25,7 +25,6 @@
 #include "connection.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "filecoin/porep/c1_wrapper.hpp"
-#include "filecoin/porep/commp.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
@@ -181,7 +180,7 @@ bool fill_snap(const single_args& a, prepared_request& out) {
          {std::tuple{"--comm-r-old", &a.comm_r_old_hex, &out.comms.comm_r_old},
           std::tuple{"--comm-r-new", &a.comm_r_new_hex, &out.comms.comm_r_new},
           std::tuple{"--comm-d-new", &a.comm_d_new_hex, &out.comms.comm_d_new}}) {
-      auto v = porep::parse_hex32(*hex);
+      auto v = parse_hex32(*hex);
       if (!v) {
         std::fprintf(stderr, "error: %s: %s\n", flag, v.error().to_string().c_str());
         return false;
@@ -215,7 +214,7 @@ bool fill_post(const single_args& a, bool window, prepared_request& out) {
                        : proof.error().to_string().c_str());
     return false;
   }
-  auto randomness = porep::parse_hex32(a.randomness_hex);
+  auto randomness = parse_hex32(a.randomness_hex);
   if (!randomness) {
     std::fprintf(stderr, "error: --randomness: %s\n", randomness.error().to_string().c_str());
     return false;

@@ -20,9 +20,9 @@
 #include <filesystem>
 
 #include "base/file_io.hpp"
+#include "base/hex.hpp"
 #include "filecoin/circuits/stacked_circuit.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
-#include "filecoin/porep/commp.hpp"
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/synthetic.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
@@ -142,7 +142,7 @@ int run_gen_vanilla(const gen_vanilla_args& a) {
   if ((cfg->kind == post::post_kind::window) != window)
     return usage("--registered-proof " + std::string(post::name_of(*proof)) + " is not a " +
                  a.type + " proof");
-  auto randomness = porep::parse_hex32(a.randomness_hex);
+  auto randomness = parse_hex32(a.randomness_hex);
   if (!randomness) return usage("--randomness: " + randomness.error().message());
   const std::string out =
       a.out.empty() ? (window ? "wpost-vanilla.json" : "winning-vanilla.json") : a.out;

@@ -13,9 +13,9 @@
 #include <utility>
 
 #include "base/file_io.hpp"
+#include "base/hex.hpp"
 #include "base/status.hpp"
-#include "cuzk/engine.hpp"           // the daemon's defaults (engine_config; header only)
-#include "filecoin/porep/commp.hpp"  // parse_hex32
+#include "cuzk/engine.hpp"  // the daemon's defaults (engine_config; header only)
 #include "filecoin/porep/replica_id.hpp"
 #include "groth16/params_io.hpp"
 
@@ -114,7 +114,7 @@ struct identity_args {
       return std::optional<std::pair<porep::bytes32_t, uint64_t>>();
     porep::bytes32_t prover_id = porep::prover_id_from_actor(miner_id);
     if (!prover_hex.empty()) {
-      auto p = porep::parse_hex32(prover_hex);
+      auto p = parse_hex32(prover_hex);
       if (!p) return status(status_code::invalid_argument, "--prover-id: " + p.error().message());
       prover_id = *p;
     }

@@ -18,7 +18,7 @@
 #include "base/hex.hpp"
 #include "base/thread_pool.hpp"
 #include "cli_args.hpp"
-#include "filecoin/porep/commp.hpp"
+#include "filecoin/common/commp.hpp"
 
 namespace cuzk::app {
 namespace {
@@ -30,10 +30,10 @@ int fail(const std::string& msg) {
 
 int run_commp(const std::string& path, uint64_t threads) {
   thread_pool pool{unsigned(threads)};
-  auto c = porep::commp_of_file(path == "-" ? "/dev/stdin" : path, pool);
+  auto c = filecoin::common::commp_of_file(path == "-" ? "/dev/stdin" : path, pool);
   if (!c) return fail("commp: " + c.error().message());
   std::printf("commp %s\ncid %s\npadded_size %llu\npayload_size %llu\n", to_hex(c->comm).c_str(),
-              porep::piece_cid(c->comm).c_str(), (unsigned long long)c->padded_size,
+              filecoin::common::piece_cid(c->comm).c_str(), (unsigned long long)c->padded_size,
               (unsigned long long)c->payload_size);
   return EXIT_OK;
 }

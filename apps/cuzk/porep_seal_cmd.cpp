@@ -24,10 +24,10 @@
 #include "base/file_io.hpp"
 #include "base/hex.hpp"
 #include "cli_args.hpp"
+#include "filecoin/common/commp.hpp"
+#include "filecoin/common/fr32.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
-#include "filecoin/porep/commp.hpp"
 #include "filecoin/porep/config.hpp"
-#include "filecoin/porep/fr32.hpp"
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/porep/vanilla_prove.hpp"
 #include "porep_cmds.hpp"
@@ -63,20 +63,20 @@ int run_porep_seal(const seal_args& args) {
   req.sector_id = sector_id;
   req.prover_id = porep::prover_id_from_actor(miner_id);
   if (!prover_hex.empty()) {
-    auto p = porep::parse_hex32(prover_hex);
+    auto p = parse_hex32(prover_hex);
     if (!p) return fail("--prover-id: " + p.error().message());
     req.prover_id = *p;
   }
   req.ticket.fill(0x01);
   if (!ticket_hex.empty()) {
-    auto t = porep::parse_hex32(ticket_hex);
+    auto t = parse_hex32(ticket_hex);
     if (!t) return fail("--ticket: " + t.error().message());
     req.ticket = *t;
   }
   porep::bytes32_t seed;
   seed.fill(0x02);
   if (!seed_hex.empty()) {
-    auto s = porep::parse_hex32(seed_hex);
+    auto s = parse_hex32(seed_hex);
     if (!s) return fail("--seed: " + s.error().message());
     seed = *s;
   }
@@ -84,7 +84,7 @@ int run_porep_seal(const seal_args& args) {
   std::vector<uint8_t> payload;
   if (!data_path.empty()) {
     // The sector's capacity bounds the read: a larger file is refused from its size alone.
-    const uint64_t cap = porep::fr32_unpadded_size(cfg->sector.sector_bytes);
+    const uint64_t cap = filecoin::common::fr32_unpadded_size(cfg->sector.sector_bytes);
     auto data = read_file_bounded(data_path, cap);
     if (!data) {
       return fail("--data: " + data.error().to_string() + " (the sector holds " +
@@ -116,11 +116,11 @@ int run_porep_seal(const seal_args& args) {
               to_hex(seed).c_str());
   std::printf("  replica_id  %s\n", to_hex(sealed->replica_id).c_str());
   std::printf("  comm_d      %s  %s\n", to_hex(sealed->comm_d).c_str(),
-              porep::piece_cid(sealed->comm_d).c_str());
+              filecoin::common::piece_cid(sealed->comm_d).c_str());
   std::printf("  comm_c      %s\n  comm_r_last %s\n", to_hex(sealed->comm_c).c_str(),
               to_hex(sealed->comm_r_last).c_str());
   std::printf("  comm_r      %s  %s\n", to_hex(sealed->comm_r).c_str(),
-              porep::sealed_cid(sealed->comm_r).c_str());
+              filecoin::common::sealed_cid(sealed->comm_r).c_str());
   std::printf(
       "  time        parents %.3f s, tree_d %.3f s, labels %.3f s, tree_c %.3f s, "
       "tree_r_last %.3f s, c1 %.3f s (%u threads)\n",

@@ -19,7 +19,6 @@
 #include "base/hex.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
-#include "filecoin/porep/commp.hpp"  // parse_hex32
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/synthetic.hpp"
 #include "porep_cmds.hpp"
@@ -49,7 +48,7 @@ int run_porep_gen_vanilla(const gen_vanilla_args& args) {
   for (const auto& [flag, text, out] : {std::tuple{"--ticket", &args.ticket_hex, &ticket},
                                         std::tuple{"--seed", &args.seed_hex, &seed}}) {
     if (text->empty()) continue;
-    auto h = porep::parse_hex32(*text);
+    auto h = parse_hex32(*text);
     if (!h) return bad(std::string("bad ") + flag + ": expected 64 hex digits");
     *out = *h;
   }

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "base/file_io.hpp"
+#include "base/hex.hpp"
 #include "cli_args.hpp"
-#include "filecoin/porep/commp.hpp"
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
 #include "filecoin/post/vanilla_prove.hpp"
@@ -41,7 +41,7 @@ int run_gen_vanilla(const gen_vanilla_args& args) {
   if (!proof) return fail("--registered-proof: " + proof.error().message());
   auto cfg = post::post_config(*proof);
   if (!cfg) return fail(cfg.error().message());
-  auto randomness = porep::parse_hex32(args.randomness_hex);
+  auto randomness = parse_hex32(args.randomness_hex);
   if (!randomness) return fail("--randomness: " + randomness.error().message());
   auto elements =
       post::vanilla_proofs_of_sector_dirs(*cfg, args.dirs, args.ids, *randomness, args.partition);

@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "base/file_io.hpp"
+#include "base/hex.hpp"
 #include "cli_args.hpp"
 #include "filecoin/circuits/public_inputs.hpp"
-#include "filecoin/porep/commp.hpp"
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
 #include "filecoin/proofs/params_digest.hpp"
@@ -83,7 +83,7 @@ int load_inputs(const std::string& prefix, post_args& args) {
                   post::to_string(post::kind_of(*proof)));
     return EXIT_BAD;
   }
-  auto randomness = porep::parse_hex32(args.randomness_hex);
+  auto randomness = parse_hex32(args.randomness_hex);
   if (!randomness) {
     spdlog::error("{}: --randomness: {}", prefix, randomness.error().message());
     return EXIT_BAD;

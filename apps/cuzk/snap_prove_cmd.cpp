@@ -23,9 +23,9 @@
 #include <vector>
 
 #include "base/file_io.hpp"
+#include "base/hex.hpp"
 #include "cli_args.hpp"
 #include "filecoin/circuits/empty_sector_update_circuit.hpp"
-#include "filecoin/porep/commp.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
 #include "filecoin/proofs/params_digest.hpp"
 #include "filecoin/proofs/snap_prover.hpp"
@@ -80,7 +80,7 @@ int load_inputs(const std::string& prefix, snap_args& args) {
        {std::tuple{"--comm-r-old", &args.comm_r_old_hex, &args.in.comms.comm_r_old},
         std::tuple{"--comm-r-new", &args.comm_r_new_hex, &args.in.comms.comm_r_new},
         std::tuple{"--comm-d-new", &args.comm_d_new_hex, &args.in.comms.comm_d_new}}) {
-    auto v = porep::parse_hex32(*hex);
+    auto v = parse_hex32(*hex);
     if (!v) {
       spdlog::error("{}: {}: {}", prefix, flag, v.error().message());
       return EXIT_BAD;

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "filecoin/porep/commp.hpp"
+#include "filecoin/common/commp.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/porep/vanilla_prove.hpp"

@@ -65,4 +65,10 @@ std::string_view strip_hex_prefix(std::string_view text) {
   return text;
 }
 
+result<std::array<uint8_t, 32>> parse_hex32(std::string_view text) {
+  std::array<uint8_t, 32> out{};
+  if (status s = from_hex_into(strip_hex_prefix(text), out); !s) return s;
+  return out;
+}
+
 }  // namespace cuzk

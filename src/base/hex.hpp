@@ -4,6 +4,7 @@
 // no whitespace) because it reads untrusted text and reports the offending offset.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -30,5 +31,10 @@ status from_hex_into(std::string_view text, std::span<uint8_t> out);
 
 /// `text` without a leading "0x" or "0X" (command-line and JSON forms of big-endian numbers).
 std::string_view strip_hex_prefix(std::string_view text);
+
+/// 64 hex digits (either case, optionally 0x-prefixed) to 32 bytes in order: a digest, commitment
+/// or randomness as the command line and JSON files spell it. bad_length or bad_encoding
+/// otherwise, as from_hex_into.
+result<std::array<uint8_t, 32>> parse_hex32(std::string_view text);
 
 }  // namespace cuzk

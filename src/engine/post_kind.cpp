@@ -78,7 +78,7 @@ class post_prepared final : public prepared_proof {
 struct decoded_post {
   post::post_config_t cfg;
   std::vector<post::fallback_sector_proof_t> vanilla;
-  porep::bytes32_t randomness{};
+  post::bytes32_t randomness{};
   uint64_t input_bytes = 0;
 };
 

@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "base/hex.hpp"
-#include "filecoin/porep/commp.hpp"
+#include "filecoin/common/commp.hpp"
 #include "test_rng.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::common {
 namespace {
 
 TEST(commp_npm, random_files_match_data_segment) {
@@ -63,4 +63,4 @@ TEST(commp_npm, random_files_match_data_segment) {
 }
 
 }  // namespace
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::common

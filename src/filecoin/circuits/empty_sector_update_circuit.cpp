@@ -12,12 +12,12 @@
 namespace cuzk::synth {
 namespace {
 
-status to_fr(const porep::domain_t& b, fr_t& out, const std::string& what) {
+status to_fr(const filecoin::common::domain_t& b, fr_t& out, const std::string& what) {
   if (!hash::bytes_to_fr(b, out)) return {status_code::non_canonical, what + " is not < r"};
   return {};
 }
 
-status siblings_to_fr(std::span<const porep::domain_t> in, std::vector<fr_t>& out,
+status siblings_to_fr(std::span<const filecoin::common::domain_t> in, std::vector<fr_t>& out,
                       const std::string& what) {
   out.resize(in.size());
   for (size_t i = 0; i < in.size(); ++i)

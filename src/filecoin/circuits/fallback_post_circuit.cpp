@@ -13,7 +13,7 @@
 namespace cuzk::synth {
 namespace {
 
-status to_fr(const porep::domain_t& b, fr_t& out, const std::string& what) {
+status to_fr(const filecoin::common::domain_t& b, fr_t& out, const std::string& what) {
   if (!hash::bytes_to_fr(b, out)) return {status_code::non_canonical, what + " is not < r"};
   return {};
 }
@@ -63,7 +63,7 @@ result<fallback_post_circuit_t> fallback_post_circuit_from_vanilla(
     w.paths.resize(c.challenge_count);
     for (unsigned n = 0; n < c.challenge_count; ++n) {
       const unsigned ch = src.first_challenge + n;
-      if (!porep::to_poseidon_path(sp.inclusion_proofs[ch], w.paths[n]))
+      if (!filecoin::common::to_poseidon_path(sp.inclusion_proofs[ch], w.paths[n]))
         return {status_code::non_canonical,
                 sector + " challenge " + std::to_string(ch) + ": a path value is not < r"};
     }

@@ -3,12 +3,13 @@
 // times the element's minimum encoded size, before anything is allocated).
 #include "filecoin/porep/c1_bincode.hpp"
 
-#include "filecoin/porep/bincode.hpp"
+#include "filecoin/common/bincode.hpp"
 #include "filecoin/porep/c1_json.hpp"
 
 namespace cuzk::porep {
 namespace {
 
+namespace bincode = filecoin::common::bincode;
 using bincode::path_t;
 using bin_reader = bincode::reader;
 

@@ -6,8 +6,8 @@
 
 #include <cstring>
 
+#include "base/json_reader.hpp"
 #include "filecoin/porep/config.hpp"
-#include "filecoin/porep/json_reader.hpp"
 
 namespace cuzk::porep {
 

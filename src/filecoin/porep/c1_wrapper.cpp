@@ -6,11 +6,11 @@
 
 #include "base/base64.hpp"
 #include "base/file_io.hpp"
+#include "base/json_reader.hpp"
 #include "base/mmap_file.hpp"
 #include "filecoin/porep/c1_bincode.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/config.hpp"
-#include "filecoin/porep/json_reader.hpp"
 
 namespace cuzk::porep {
 

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "base/hex.hpp"
-#include "filecoin/porep/commp.hpp"
 #include "filecoin/porep/replica_id.hpp"
 #include "test_rng.hpp"
 

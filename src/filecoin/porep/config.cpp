@@ -47,18 +47,6 @@ unsigned ceil_div(unsigned a, unsigned b) {
 
 }  // namespace
 
-std::string_view to_string(api_version v) {
-  switch (v) {
-    case api_version::v1_0_0:
-      return "V1_0_0";
-    case api_version::v1_1_0:
-      return "V1_1_0";
-    case api_version::v1_2_0:
-      return "V1_2_0";
-  }
-  return "?";
-}
-
 std::string_view to_string(api_feature f) {
   switch (f) {
     case api_feature::none:
@@ -69,12 +57,6 @@ std::string_view to_string(api_feature f) {
       return "NonInteractivePoRep";
   }
   return "?";
-}
-
-result<api_version> parse_api_version(std::string_view s) {
-  for (auto v : {api_version::v1_0_0, api_version::v1_1_0, api_version::v1_2_0})
-    if (s == to_string(v)) return v;
-  return {status_code::invalid_argument, "unknown api version '" + std::string(s) + "'"};
 }
 
 std::string_view name_of(registered_seal_proof p) {
@@ -218,13 +200,6 @@ result<porep_config_t> porep_config(uint64_t sector_bytes, api_version v, api_fe
   c.feature = f;
   c.porep_id = porep_id;
   return c;
-}
-
-std::string sector_size_name(uint64_t b) {
-  if (b >= GiB && b % GiB == 0) return std::to_string(b / GiB) + "GiB";
-  if (b >= MiB && b % MiB == 0) return std::to_string(b / MiB) + "MiB";
-  if (b >= KiB && b % KiB == 0) return std::to_string(b / KiB) + "KiB";
-  return std::to_string(b) + "B";
 }
 
 }  // namespace cuzk::porep

@@ -13,27 +13,29 @@
 #include <string_view>
 
 #include "base/status.hpp"
+#include "filecoin/common/sector.hpp"
 #include "filecoin/hash/merkle.hpp"
 
 namespace cuzk::porep {
 
-using bytes32_t = std::array<uint8_t, 32>;
+// The sizes, 32-byte values and api versions every proof kind shares (filecoin/common).
+using filecoin::common::api_version;
+using filecoin::common::bytes32_t;
+using filecoin::common::GiB;
+using filecoin::common::KiB;
+using filecoin::common::MiB;
+using filecoin::common::parse_api_version;
+using filecoin::common::sector_size_name;
+using filecoin::common::to_string;
 using porep_id_t = bytes32_t;
 
-inline constexpr uint64_t KiB = 1024, MiB = KiB * 1024, GiB = MiB * 1024;
-
-/// rust-filecoin-proofs-api ApiVersion.
-enum class api_version : uint8_t { v1_0_0, v1_1_0, v1_2_0 };
 /// rust-filecoin-proofs-api ApiFeature (at most one per registered proof).
 enum class api_feature : uint8_t { none, synthetic_porep, non_interactive_porep };
 /// Parent-graph variant: V1_0 (api v1_0_0) or V1_1 (api v1_1_0 and later). docs/spec/porep.md §3.
 enum class graph_version : uint8_t { v1_0, v1_1 };
 
-/// "V1_0_0", "V1_1_0", "V1_2_0" (the serde names in porep_config.api_version).
-std::string_view to_string(api_version v);
 /// "SyntheticPoRep", "NonInteractivePoRep", "" for none.
 std::string_view to_string(api_feature f);
-result<api_version> parse_api_version(std::string_view s);
 inline graph_version graph_version_of(api_version v) {
   return v == api_version::v1_0_0 ? graph_version::v1_0 : graph_version::v1_1;
 }
@@ -131,8 +133,5 @@ result<porep_config_t> porep_config(registered_seal_proof p);
 /// requires v1_2_0).
 result<porep_config_t> porep_config(uint64_t sector_bytes, api_version v, api_feature f,
                                     const porep_id_t& porep_id);
-
-/// "2KiB", "8MiB", "32GiB" … (the spelling used inside registered-proof names).
-std::string sector_size_name(uint64_t sector_bytes);
 
 }  // namespace cuzk::porep

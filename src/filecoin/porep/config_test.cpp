@@ -2,10 +2,16 @@
 // Registered seal proofs and sector configs against docs/spec/primitives.md §4, porep.md §1–§2: the
 // 20-entry table round trip (names, ids, versions, features, sizes), porep_id bytes, prover_id
 // LEB128 (actor 3751 → a7 1d, as in rust-filecoin-proofs-api's verify_window_post_test), per-size
-// layers/partitions/challenges/tree shapes.
+// layers/partitions/challenges/tree shapes; a zero sector's comm_d (zero_comm of its tree_d depth,
+// docs/spec/porep.md §5) at every size.
 #include "filecoin/porep/config.hpp"
 
 #include <gtest/gtest.h>
+
+#include <vector>
+
+#include "filecoin/common/commp.hpp"
+#include "filecoin/common/fr32.hpp"
 
 namespace cuzk::porep {
 namespace {
@@ -153,6 +159,28 @@ TEST(porep_config, feature_dependent_counts) {
   EXPECT_FALSE(
       porep_config(8 * MiB, api_version::v1_1_0, api_feature::synthetic_porep, custom).ok());
   EXPECT_FALSE(porep_config(3 * MiB, api_version::v1_1_0, api_feature::none, custom).ok());
+}
+
+using filecoin::common::commp_of;
+using filecoin::common::commp_t;
+using filecoin::common::fr32_unpadded_size;
+using filecoin::common::zero_comm;
+
+TEST(zero_comm, every_sector_size) {
+  // Every configured size: comm_d of a zero sector is zero_comm(tree_d depth), and a zero payload
+  // filling the sector has that commP.
+  for (uint64_t size : {2 * KiB, 4 * KiB, 16 * KiB, 32 * KiB, 8 * MiB, 16 * MiB, 512 * MiB, 1 * GiB,
+                        32 * GiB, 64 * GiB}) {
+    auto cfg = sector_config(size);
+    ASSERT_TRUE(cfg.ok()) << size;
+    EXPECT_EQ(uint64_t(1) << cfg->tree_d_depth(), size / 32);
+    if (size <= 8 * MiB) {
+      std::vector<uint8_t> zeros(fr32_unpadded_size(size), 0);
+      const commp_t c = commp_of(zeros);
+      EXPECT_EQ(c.padded_size, size);
+      EXPECT_EQ(c.comm, zero_comm(cfg->tree_d_depth())) << size;
+    }
+  }
 }
 
 }  // namespace

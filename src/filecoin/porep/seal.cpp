@@ -11,13 +11,16 @@
 #include <memory>
 
 #include "base/file_io.hpp"
+#include "filecoin/common/fr32.hpp"
 #include "filecoin/hash/poseidon.hpp"
-#include "filecoin/porep/fr32.hpp"
 #include "filecoin/porep/replica_id.hpp"
 
 namespace cuzk::porep {
 
 using ff::fr_t;
+using filecoin::common::fr32_pad;
+using filecoin::common::fr32_padded_size;
+using filecoin::common::fr32_unpadded_size;
 using hash::bytes32_t;
 
 namespace {

@@ -14,6 +14,7 @@
 
 #include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "filecoin/common/replica.hpp"
 #include "filecoin/hash/merkle.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/labels.hpp"
@@ -22,7 +23,7 @@
 namespace cuzk::porep {
 
 /// Largest sector seal_sector accepts (memory: labels, trees and parents all held).
-inline constexpr uint64_t MAX_SEAL_SECTOR_BYTES = 512 * MiB;
+inline constexpr uint64_t MAX_SEAL_SECTOR_BYTES = filecoin::common::MAX_IN_MEMORY_SECTOR_BYTES;
 
 /// What identifies one sealing: the config (size, version, feature, porep_id), the prover, the
 /// sector number and the ticket.
@@ -56,6 +57,11 @@ struct sealed_sector_t {
 
   const porep_config_t& config() const { return request.config; }
   std::span<const ff::fr_t> replica() const { return tree_r_last.leaves(); }
+  /// The sector as PoSt proves it and SnapDeals updates it (filecoin/common/replica.hpp),
+  /// borrowed; implicit, as replica_t's.
+  operator filecoin::common::replica_view_t() const {
+    return {request.sector_id, comm_c, comm_r_last, comm_r, tree_r_last};
+  }
 };
 
 /// Column hash of node v: Poseidon_L(label(1, v) … label(L, v)), tag 2^L − 1 (arity L = 2 or 11).

@@ -14,10 +14,10 @@
 #include <unistd.h>
 
 #include "base/hex.hpp"
+#include "filecoin/common/commp.hpp"
+#include "filecoin/common/fr32.hpp"
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/porep/c1_json.hpp"
-#include "filecoin/porep/commp.hpp"
-#include "filecoin/porep/fr32.hpp"
 #include "filecoin/porep/vanilla_prove.hpp"
 #include "test_rng.hpp"
 
@@ -25,6 +25,9 @@ namespace cuzk::porep {
 namespace {
 
 using ff::fr_t;
+using filecoin::common::commp_of;
+using filecoin::common::fr32_unpadded_size;
+using filecoin::common::zero_comm;
 
 seal_request_t request(registered_seal_proof p) {
   seal_request_t r;

@@ -10,13 +10,13 @@
 #include <string_view>
 
 #include "base/status.hpp"
+#include "filecoin/common/sector.hpp"
 #include "filecoin/hash/merkle.hpp"
-#include "filecoin/porep/config.hpp"
 
 namespace cuzk::post {
 
-using porep::api_version;
-using porep::bytes32_t;
+using filecoin::common::api_version;
+using filecoin::common::bytes32_t;
 
 /// abi.RegisteredPoStProof (go-state-types abi/sector.go); values are the wire numbers.
 enum class registered_post_proof : uint32_t {

@@ -12,38 +12,13 @@
 namespace cuzk::post {
 namespace {
 
+using filecoin::common::check_merkle_shape;
+
 std::string sector_name(const fallback_sector_proof_t& p) {
   return "sector " + std::to_string(p.sector_id);
 }
 
 }  // namespace
-
-porep::merkle_proof_kind merkle_proof_kind_for(const hash::tree_shape& t) {
-  return t.top_arity   ? porep::merkle_proof_kind::top
-         : t.sub_arity ? porep::merkle_proof_kind::sub
-                       : porep::merkle_proof_kind::single;
-}
-
-status check_merkle_shape(const hash::tree_shape& t, const merkle_proof_t& m,
-                          const std::string& what) {
-  if (m.kind != merkle_proof_kind_for(t))
-    return {status_code::size_mismatch, what + ": Merkle proof variant " +
-                                            std::to_string(unsigned(m.kind)) +
-                                            " does not fit tree " + t.name()};
-  if (m.path.size() != t.height() || m.base_len != t.base_height() ||
-      m.sub_len != (t.sub_arity ? 1u : 0u) || m.top_len != (t.top_arity ? 1u : 0u) ||
-      !m.well_formed())
-    return {status_code::size_mismatch, what + ": " + std::to_string(m.path.size()) +
-                                            " path levels, tree " + t.name() + " has " +
-                                            std::to_string(t.height())};
-  for (unsigned l = 0; l < t.height(); ++l) {
-    const unsigned a = t.arity_at(l);
-    if (m.path[l].num_hashes + 1 != a || m.path[l].index >= a)
-      return {status_code::size_mismatch,
-              what + ": level " + std::to_string(l) + " is not of arity " + std::to_string(a)};
-  }
-  return {};
-}
 
 status check_sector_proof_shape(const post_config_t& cfg, const fallback_sector_proof_t& p) {
   if (p.sectors.size() != 1)
@@ -88,7 +63,7 @@ status validate_sector_proof(const post_config_t& cfg, const fallback_sector_pro
                   ", the challenge is leaf " + std::to_string(leaves[n])};
     if (m.root != s.comm_r_last)
       return {status_code::invalid_argument, what + ": path root is not comm_r_last"};
-    if (!porep::to_poseidon_path(m, path))
+    if (!filecoin::common::to_poseidon_path(m, path))
       return {status_code::non_canonical, what + ": a path value is not < r"};
     if (!hash::verify_path<hash::poseidon_hasher>(path))
       return {status_code::invalid_argument, what + ": path does not hash to comm_r_last"};

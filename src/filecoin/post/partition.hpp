@@ -19,14 +19,6 @@
 
 namespace cuzk::post {
 
-/// The MerkleProof variant of a tree shape: Single (x-0-0), Sub (x-y-0), Top (x-y-z).
-porep::merkle_proof_kind merkle_proof_kind_for(const hash::tree_shape& t);
-
-/// A Merkle proof fits tree t: its variant, the base/sub/top level counts, every level's arity
-/// and index < arity. Errors are size_mismatch prefixed with `what`.
-status check_merkle_shape(const hash::tree_shape& t, const merkle_proof_t& m,
-                          const std::string& what);
-
 /// The layout checks the circuit relies on: exactly one SectorProof of cfg.challenge_count
 /// inclusion proofs, each of the tree_r_last shape (variant, levels, arities, index < arity).
 /// Errors name the sector and the challenge.

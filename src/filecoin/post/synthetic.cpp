@@ -8,9 +8,9 @@
 #include <string>
 #include <string_view>
 
+#include "filecoin/common/merkle_proof.hpp"
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/hash/synthetic_trees.hpp"
-#include "filecoin/porep/vanilla_proof.hpp"
 #include "filecoin/post/challenges.hpp"
 
 namespace cuzk::post {
@@ -64,7 +64,7 @@ result<std::vector<fallback_sector_proof_t>> generate_synthetic_post(
     sp.comm_c = hash::fr_to_bytes(comm_c);
     sp.comm_r_last = hash::fr_to_bytes(tree.root());
     for (uint64_t leaf : leaves)
-      sp.inclusion_proofs.push_back(porep::make_merkle_proof(cfg.tree, tree.path(leaf)));
+      sp.inclusion_proofs.push_back(filecoin::common::make_merkle_proof(cfg.tree, tree.path(leaf)));
     hashes += h + 1;
   });
   if (poseidon_hashes) *poseidon_hashes = hashes;

@@ -1,29 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
-// FallbackPoStSectorProof bincode codec on porep::bincode (the MerkleProof layout is PoRep's).
+// FallbackPoStSectorProof bincode codec on filecoin::common::bincode (the MerkleProof layout
+// every proof kind shares).
 #include "filecoin/post/vanilla_proof.hpp"
 
-#include "base/base64.hpp"
-#include "filecoin/porep/bincode.hpp"
-#include "filecoin/porep/json_reader.hpp"
+#include "filecoin/common/bincode.hpp"
 
 namespace cuzk::post {
 namespace {
 
-using porep::bincode::path_t;
+using filecoin::common::bincode::path_t;
 
 // Smallest encodings, for the length checks: a MerkleProof is at least its variant, root, leaf
 // and one path count; a SectorProof at least its count, comm_c and comm_r_last.
 constexpr size_t MIN_MERKLE_PROOF_BYTES = 4 + 64 + 8;
 constexpr size_t MIN_SECTOR_PROOF_BYTES = 8 + 64;
 
-bool read_sector_proof(porep::bincode::reader& r, const path_t* p, sector_proof_t& s) {
+bool read_sector_proof(filecoin::common::bincode::reader& r, const path_t* p, sector_proof_t& s) {
   const path_t ip{p, "inclusion_proofs", -1};
   uint64_t n = 0;
   if (!r.length(&ip, n, MIN_MERKLE_PROOF_BYTES)) return false;
   s.inclusion_proofs.resize(n);
   for (uint64_t i = 0; i < n; ++i) {
     const path_t ep{&ip, {}, int64_t(i)};
-    if (!porep::bincode::read_merkle_proof(r, &ep, s.inclusion_proofs[i])) return false;
+    if (!filecoin::common::bincode::read_merkle_proof(r, &ep, s.inclusion_proofs[i])) return false;
   }
   const path_t cc{p, "comm_c", -1}, crl{p, "comm_r_last", -1};
   return r.bytes32(&cc, s.comm_c) && r.bytes32(&crl, s.comm_r_last);
@@ -32,7 +31,7 @@ bool read_sector_proof(porep::bincode::reader& r, const path_t* p, sector_proof_
 }  // namespace
 
 result<fallback_sector_proof_t> parse_fallback_sector_proof(std::span<const uint8_t> bytes) {
-  porep::bincode::reader r(bytes);
+  filecoin::common::bincode::reader r(bytes);
   fallback_sector_proof_t out;
   const path_t root{};
   const path_t id{&root, "sector_id", -1}, cr{&root, "comm_r", -1};
@@ -53,11 +52,12 @@ result<fallback_sector_proof_t> parse_fallback_sector_proof(std::span<const uint
 }
 
 std::vector<uint8_t> serialize_fallback_sector_proof(const fallback_sector_proof_t& p) {
-  porep::bincode::writer w;
+  filecoin::common::bincode::writer w;
   size_t size = 8 + 32 + 8;
   for (const sector_proof_t& s : p.sectors) {
     size += 8 + 64;
-    for (const merkle_proof_t& m : s.inclusion_proofs) size += porep::bincode::merkle_proof_size(m);
+    for (const merkle_proof_t& m : s.inclusion_proofs)
+      size += filecoin::common::bincode::merkle_proof_size(m);
   }
   w.bytes().reserve(size);
   w.le(p.sector_id);
@@ -65,40 +65,12 @@ std::vector<uint8_t> serialize_fallback_sector_proof(const fallback_sector_proof
   w.le(uint64_t(p.sectors.size()));
   for (const sector_proof_t& s : p.sectors) {
     w.le(uint64_t(s.inclusion_proofs.size()));
-    for (const merkle_proof_t& m : s.inclusion_proofs) porep::bincode::write_merkle_proof(w, m);
+    for (const merkle_proof_t& m : s.inclusion_proofs)
+      filecoin::common::bincode::write_merkle_proof(w, m);
     w.bytes32(s.comm_c);
     w.bytes32(s.comm_r_last);
   }
   return std::move(w.bytes());
-}
-
-result<std::vector<std::vector<uint8_t>>> parse_vanilla_file(std::string_view json) {
-  porep::json::reader r(json);
-  std::vector<std::vector<uint8_t>> out;
-  const path_t root{};
-  const bool ok = r.array(&root, [&](size_t, const path_t* p) {
-    std::string_view text;
-    if (!r.read_string(p, text)) return false;
-    auto bytes = base64_decode(text);
-    if (!bytes) return r.fail(p, bytes.error().message(), false);
-    out.push_back(std::move(*bytes));
-    return true;
-  });
-  if (ok && !r.at_end()) r.fail(&root, "trailing characters after the array");
-  if (r.failed()) return r.error();
-  return out;
-}
-
-std::string vanilla_file_json(std::span<const std::vector<uint8_t>> elements) {
-  std::string out(1, '[');
-  for (size_t i = 0; i < elements.size(); ++i) {
-    if (i) out.push_back(',');
-    out.push_back('"');
-    out.append(base64_encode(elements[i]));
-    out.push_back('"');
-  }
-  out.push_back(']');
-  return out;
 }
 
 result<std::vector<fallback_sector_proof_t>> parse_fallback_sector_proofs(

@@ -5,8 +5,8 @@
 //   sector_id u64 ‖ comm_r [32] ‖ vanilla_proof.sectors: u64 count, then per SectorProof
 //   { inclusion_proofs: u64 count + MerkleProofs, comm_c [32], comm_r_last [32] }.
 // 24,960 bytes for one 32 GiB WindowPoSt sector (10 Sub proofs of 2,484 bytes).
-// Also the cuzk-bench vanilla files (wpost-vanilla.json, winning-vanilla.json): a JSON array of
-// padded standard base64 strings, one element each (Go [][]byte JSON).
+// The cuzk-bench vanilla files (wpost-vanilla.json, winning-vanilla.json) hold one element each
+// (filecoin/common/vanilla_file.hpp).
 #pragma once
 
 #include <cstdint>
@@ -16,12 +16,13 @@
 #include <vector>
 
 #include "base/status.hpp"
-#include "filecoin/porep/vanilla_proof.hpp"
+#include "filecoin/common/merkle_proof.hpp"
+#include "filecoin/common/vanilla_file.hpp"
 
 namespace cuzk::post {
 
-using porep::domain_t;
-using porep::merkle_proof_t;
+using filecoin::common::domain_t;
+using filecoin::common::merkle_proof_t;
 
 /// fallback::SectorProof: the tree_r_last inclusion proofs of the challenged leaves, comm_c and
 /// comm_r_last (whose Poseidon_2 is comm_r).
@@ -50,11 +51,9 @@ result<fallback_sector_proof_t> parse_fallback_sector_proof(std::span<const uint
 /// The same bytes (Merkle proofs must be well_formed()).
 std::vector<uint8_t> serialize_fallback_sector_proof(const fallback_sector_proof_t& p);
 
-/// The elements of a vanilla file, decoded from base64 (not parsed). Errors name the element
-/// ("[3]: …").
-result<std::vector<std::vector<uint8_t>>> parse_vanilla_file(std::string_view json);
-/// The vanilla file of `elements` ("[\"<base64>\",…]").
-std::string vanilla_file_json(std::span<const std::vector<uint8_t>> elements);
+/// The vanilla files (filecoin/common/vanilla_file.hpp).
+using filecoin::common::parse_vanilla_file;
+using filecoin::common::vanilla_file_json;
 
 /// parse_fallback_sector_proof on each element; an error is prefixed "vanilla_proofs[i]: ".
 result<std::vector<fallback_sector_proof_t>> parse_fallback_sector_proofs(

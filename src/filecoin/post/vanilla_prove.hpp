@@ -2,9 +2,10 @@
 // PoSt vanilla proofs of a sealed sector (storage-proofs-post fallback/vanilla.rs prove_all_
 // partitions; rust-filecoin-proofs-api generate_single_vanilla_proof): the tree_r_last openings of
 // the sector's leaf challenges, with comm_c, comm_r_last and comm_r, as the
-// FallbackPoStSectorProof Curio sends (for tests and cuzk-bench gen-vanilla). The sector is one
-// held in memory by porep::seal_sector, or the directory `cuzk porep seal` writes (its replica
-// `sealed` rebuilt into tree_r_last and checked against `p_aux`), 2 KiB … 512 MiB.
+// FallbackPoStSectorProof Curio sends (for tests and cuzk-bench gen-vanilla). The sector is a
+// replica (filecoin/common/replica.hpp): one held in memory by porep::seal_sector, or the
+// directory `cuzk porep seal` writes (its replica `sealed` rebuilt into tree_r_last and checked
+// against `p_aux`), 2 KiB … 512 MiB.
 #pragma once
 
 #include <cstdint>
@@ -13,38 +14,29 @@
 #include <vector>
 
 #include "base/status.hpp"
+#include "filecoin/common/replica.hpp"
 #include "filecoin/hash/merkle.hpp"
-#include "filecoin/porep/seal.hpp"
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
 
 namespace cuzk::post {
 
 /// What a PoSt prover needs of one sealed sector.
-struct replica_t {
-  uint64_t sector_id = 0;
-  bytes32_t comm_c{};
-  bytes32_t comm_r_last{};
-  bytes32_t comm_r{};  ///< Poseidon_2(comm_c, comm_r_last)
-  hash::poseidon_tree tree_r_last;
-};
+using filecoin::common::replica_t;
+using filecoin::common::replica_view_t;
 
 /// Opens the sealed sector in `dir` (files `sealed` and `p_aux` of porep::write_sealed_sector)
-/// as sector `sector_id` of cfg's size: io_error / bad_length for missing or mis-sized files,
-/// non_canonical for a replica node ≥ r, invalid_argument when the rebuilt tree_r_last root is not
-/// p_aux's comm_r_last.
+/// as sector `sector_id` of cfg's size (filecoin::common::open_replica on cfg.tree): io_error /
+/// bad_length for missing or mis-sized files, non_canonical for a replica node ≥ r,
+/// invalid_argument when the rebuilt tree_r_last root is not p_aux's comm_r_last.
 result<replica_t> open_replica(const post_config_t& cfg, const std::string& dir,
                                uint64_t sector_id);
 
 /// The FallbackPoStSectorProof of a sector when it is proven at position sector_index of
 /// partition k (window; winning: 0, 0) under `randomness`. invalid_argument when the sector size
-/// is not cfg's; non_canonical for a randomness ≥ r.
-result<fallback_sector_proof_t> prove_sector(const post_config_t& cfg, const replica_t& r,
-                                             const bytes32_t& randomness, unsigned partition,
-                                             unsigned sector_index);
-/// The same for a sector sealed in memory (its sector_id and comm_r).
-result<fallback_sector_proof_t> prove_sector(const post_config_t& cfg,
-                                             const porep::sealed_sector_t& s,
+/// is not cfg's; non_canonical for a randomness ≥ r. The sector is a replica_t or a sector sealed
+/// in memory (porep::sealed_sector_t converts to a replica_view_t).
+result<fallback_sector_proof_t> prove_sector(const post_config_t& cfg, const replica_view_t& r,
                                              const bytes32_t& randomness, unsigned partition,
                                              unsigned sector_index);
 

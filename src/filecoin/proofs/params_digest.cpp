@@ -11,7 +11,7 @@
 
 #include "base/file_io.hpp"
 #include "base/hex.hpp"
-#include "filecoin/porep/json_reader.hpp"
+#include "base/json_reader.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
 #include "filecoin/proofs/post_prover.hpp"
 #include "hash/blake2b.hpp"
@@ -152,14 +152,14 @@ std::vector<param_fact_t> builtin_param_facts() {
 }
 
 result<std::vector<param_fact_t>> parse_parameters_json(std::string_view text) {
-  porep::json::reader r(text);
-  const porep::json::path_t root{};
+  json::reader r(text);
+  const json::path_t root{};
   std::vector<param_fact_t> out;
-  const bool ok = r.object(&root, [&](std::string_view name, const porep::json::path_t* kp) {
+  const bool ok = r.object(&root, [&](std::string_view name, const json::path_t* kp) {
     param_fact_t f;
     f.name = std::string(name);
     uint32_t seen = 0;
-    const bool entry_ok = r.object(kp, [&](std::string_view key, const porep::json::path_t* fp) {
+    const bool entry_ok = r.object(kp, [&](std::string_view key, const json::path_t* fp) {
       if (key == "digest") {
         std::string_view d;
         if (!r.mark(fp, seen, 0) || !r.read_string(fp, d)) return false;

@@ -156,7 +156,7 @@ result<std::vector<uint8_t>> prove_post(const post_inputs_t& in, const std::stri
 
 result<bool> verify_post(post::registered_post_proof proof,
                          std::span<const post::public_sector_t> sectors,
-                         const porep::bytes32_t& randomness, unsigned partition,
+                         const post::bytes32_t& randomness, unsigned partition,
                          std::span<const uint8_t> proof_bytes, const std::string& params_dir) {
   auto cfg = post::post_config(proof);
   if (!cfg) return cfg.error();

@@ -40,7 +40,7 @@ struct post_inputs_t {
   post::registered_post_proof proof = post::registered_post_proof::window_2kib_v1;
   /// Window: the partition's 1..sector_count sectors in ascending id order; Winning: exactly one.
   std::vector<post::fallback_sector_proof_t> vanilla;
-  porep::bytes32_t randomness{};  ///< a canonical Fr encoding (Curio masks byte 31 with 0x3f)
+  post::bytes32_t randomness{};  ///< a canonical Fr encoding (Curio masks byte 31 with 0x3f)
   /// Does not enter the circuit or its public inputs (WinningPoSt uses it only to choose the
   /// sectors, which Curio has done); carried for the caller's records.
   uint64_t miner_id = 0;
@@ -67,7 +67,7 @@ result<std::vector<uint8_t>> prove_post(const post_inputs_t& in, const std::stri
 /// randomness the partition cannot have, or a missing/bad .vk.
 result<bool> verify_post(post::registered_post_proof proof,
                          std::span<const post::public_sector_t> sectors,
-                         const porep::bytes32_t& randomness, unsigned partition,
+                         const post::bytes32_t& randomness, unsigned partition,
                          std::span<const uint8_t> proof_bytes, const std::string& params_dir);
 
 }  // namespace cuzk::proofs

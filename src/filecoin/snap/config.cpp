@@ -11,9 +11,9 @@
 namespace cuzk::snap {
 namespace {
 
-using porep::GiB;
-using porep::KiB;
-using porep::MiB;
+using filecoin::common::GiB;
+using filecoin::common::KiB;
+using filecoin::common::MiB;
 
 constexpr uint64_t SIZES[NUM_REGISTERED_UPDATE_PROOFS] = {2 * KiB, 8 * MiB, 512 * MiB, 32 * GiB,
                                                           64 * GiB};

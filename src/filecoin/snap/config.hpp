@@ -11,12 +11,12 @@
 #include <string_view>
 
 #include "base/status.hpp"
+#include "filecoin/common/sector.hpp"
 #include "filecoin/hash/merkle.hpp"
-#include "filecoin/porep/config.hpp"
 
 namespace cuzk::snap {
 
-using porep::bytes32_t;
+using filecoin::common::bytes32_t;
 
 /// abi.RegisteredUpdateProof (go-state-types abi/sector.go): the gRPC registered_proof of
 /// SNAP_DEALS_UPDATE.

@@ -5,13 +5,14 @@
 #include <array>
 #include <string>
 
+#include "filecoin/common/fr32.hpp"
 #include "filecoin/hash/poseidon.hpp"
-#include "filecoin/porep/fr32.hpp"
-#include "filecoin/post/vanilla_prove.hpp"
 #include "filecoin/snap/challenges.hpp"
 
 namespace cuzk::snap {
 namespace {
+
+namespace common = filecoin::common;
 
 fr_t fr_of(const bytes32_t& b) {
   fr_t x;
@@ -31,26 +32,16 @@ std::vector<fr_t> rho_table(const update_config_t& c, const fr_t& phi_value) {
   return rhos;
 }
 
-// A registered window PoSt proof of the sector size: what post::open_replica needs to know of
-// the tree_r_last (size and shape).
-result<post::post_config_t> post_config_of_size(uint64_t sector_bytes) {
-  for (uint32_t id = 5; id < 10; ++id) {
-    const auto p = post::registered_post_proof(id);
-    if (post::sector_size_of(p) == sector_bytes) return post::post_config(p);
-  }
-  return {status_code::invalid_argument,
-          "no sector key of " + porep::sector_size_name(sector_bytes) + " can be opened"};
-}
-
 // The payload zero-extended and Fr32-padded to the sector's nodes.
 result<std::vector<hash::bytes32_t>> padded_payload(const update_config_t& c,
                                                     std::span<const uint8_t> payload) {
-  if (payload.size() > porep::fr32_unpadded_size(c.sector_bytes))
+  if (payload.size() > common::fr32_unpadded_size(c.sector_bytes))
     return {status_code::invalid_argument,
             "payload of " + std::to_string(payload.size()) + " bytes exceeds the sector's " +
-                std::to_string(porep::fr32_unpadded_size(c.sector_bytes)) + " unpadded bytes"};
+                std::to_string(common::fr32_unpadded_size(c.sector_bytes)) + " unpadded bytes"};
   std::vector<hash::bytes32_t> data(c.nodes);  // zero-initialized: the zero-data tail
-  porep::fr32_pad(payload, {data.front().data(), size_t(porep::fr32_padded_size(payload.size()))});
+  common::fr32_pad(payload,
+                   {data.front().data(), size_t(common::fr32_padded_size(payload.size()))});
   return data;
 }
 
@@ -59,9 +50,9 @@ result<std::vector<hash::bytes32_t>> padded_payload(const update_config_t& c,
 result<updated_sector_t> encode_update(const update_config_t& config, const bytes32_t& comm_c,
                                        hash::poseidon_tree sector_key,
                                        std::vector<hash::bytes32_t> data, thread_pool& pool) {
-  if (config.sector_bytes > porep::MAX_SEAL_SECTOR_BYTES)
+  if (config.sector_bytes > common::MAX_IN_MEMORY_SECTOR_BYTES)
     return {status_code::invalid_argument, "updates are encoded in memory up to 512 MiB, not " +
-                                               porep::sector_size_name(config.sector_bytes)};
+                                               common::sector_size_name(config.sector_bytes)};
   const hash::tree_shape& key_shape = sector_key.shape();
   if (key_shape.num_leaves != config.nodes || key_shape.base_arity != config.tree_r.base_arity ||
       key_shape.sub_arity != config.tree_r.sub_arity ||
@@ -104,7 +95,7 @@ result<updated_sector_t> encode_update(const update_config_t& config, const byte
 }
 
 result<updated_sector_t> encode_update(const update_config_t& config,
-                                       const porep::sealed_sector_t& key,
+                                       const common::replica_view_t& key,
                                        std::span<const uint8_t> payload, thread_pool& pool) {
   auto data = padded_payload(config, payload);
   if (!data) return data.error();
@@ -113,9 +104,7 @@ result<updated_sector_t> encode_update(const update_config_t& config,
 
 result<updated_sector_t> encode_update_dir(const update_config_t& config, const std::string& dir,
                                            std::span<const uint8_t> payload, thread_pool& pool) {
-  auto post_cfg = post_config_of_size(config.sector_bytes);
-  if (!post_cfg) return post_cfg.error();
-  auto key = post::open_replica(*post_cfg, dir, 0);
+  auto key = common::open_replica(config.tree_r, dir, 0);
   if (!key) return status(key.error().code(), dir + ": " + key.error().message());
   auto data = padded_payload(config, payload);
   if (!data) return data.error();

@@ -4,8 +4,8 @@
 // in Fr, with phi = H_R(comm_d_new, comm_r_old). comm_d_new is the binary SHA256-trunc254 root of
 // the Fr32-padded data, tree_r_last_new is built over the new replica with the key's shape, and
 // comm_r_new = Poseidon_2(comm_c, comm_r_last_new) keeps the key's comm_c. Everything is held in
-// memory, so sizes are capped like sealing (porep::MAX_SEAL_SECTOR_BYTES); the state is what
-// vanilla_prove.hpp opens.
+// memory, so sizes are capped like sealing (MAX_IN_MEMORY_SECTOR_BYTES,
+// filecoin/common/replica.hpp); the state is what vanilla_prove.hpp opens.
 #pragma once
 
 #include <cstdint>
@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "base/status.hpp"
+#include "filecoin/common/replica.hpp"
 #include "filecoin/hash/merkle.hpp"
-#include "filecoin/porep/seal.hpp"
 #include "filecoin/snap/config.hpp"
 
 namespace cuzk::snap {
@@ -42,9 +42,9 @@ result<updated_sector_t> encode_update(const update_config_t& config, const byte
                                        std::vector<hash::bytes32_t> data,
                                        thread_pool& pool = thread_pool::default_pool());
 /// The same with an unpadded payload (at most sector·127/128 bytes, zero-extended) into a sector
-/// sealed in memory.
+/// key held in memory (a replica_t, or a porep::sealed_sector_t, which converts to the view).
 result<updated_sector_t> encode_update(const update_config_t& config,
-                                       const porep::sealed_sector_t& key,
+                                       const filecoin::common::replica_view_t& key,
                                        std::span<const uint8_t> payload,
                                        thread_pool& pool = thread_pool::default_pool());
 /// The same into the sector that `cuzk porep seal` wrote to `dir` (its `sealed` replica rebuilt

@@ -16,7 +16,6 @@
 
 #include "base/file_io.hpp"
 #include "base/hex.hpp"
-#include "filecoin/post/vanilla_proof.hpp"
 #include "filecoin/snap/challenges.hpp"
 #include "filecoin/snap/config.hpp"
 #include "filecoin/snap/encode.hpp"
@@ -385,7 +384,7 @@ TEST_F(snap_tamper, malformed_bytes) {
   EXPECT_EQ(check_partition_proof_shape(c_, p).code(), status_code::size_mismatch);
   // The JSON file form is the PoSt one (Go [][]byte).
   const std::vector<std::vector<uint8_t>> elements = {bytes};
-  auto file = post::parse_vanilla_file(post::vanilla_file_json(elements));
+  auto file = parse_vanilla_file(vanilla_file_json(elements));
   ASSERT_TRUE(file.ok());
   EXPECT_EQ(*file, elements);
 }

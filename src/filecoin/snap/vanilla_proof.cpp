@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// PartitionProof bincode codec on porep::bincode (the MerkleProof layout is PoRep's).
+// PartitionProof bincode codec on filecoin::common::bincode (the MerkleProof layout every proof
+// kind shares).
 #include "filecoin/snap/vanilla_proof.hpp"
 
-#include "filecoin/porep/bincode.hpp"
+#include "filecoin/common/bincode.hpp"
 
 namespace cuzk::snap {
 namespace {
 
-using porep::bincode::path_t;
+using filecoin::common::bincode::path_t;
 
 // Smallest encodings, for the length checks: a MerkleProof is at least its variant, root, leaf
 // and one path count; a ChallengeProof three of them.
@@ -26,7 +27,7 @@ size_t merkle_bytes(const hash::tree_shape& t) {
 }  // namespace
 
 result<partition_proof_t> parse_partition_proof(std::span<const uint8_t> bytes) {
-  porep::bincode::reader r(bytes);
+  filecoin::common::bincode::reader r(bytes);
   partition_proof_t out;
   const path_t root{};
   const path_t cc{&root, "comm_c", -1}, al{&root, "apex_leafs", -1};
@@ -44,9 +45,9 @@ result<partition_proof_t> parse_partition_proof(std::span<const uint8_t> bytes) 
     const path_t ep{&cp, {}, int64_t(i)};
     const path_t ro{&ep, "proof_r_old", -1}, dn{&ep, "proof_d_new", -1}, rn{&ep, "proof_r_new", -1};
     challenge_proof_t& c = out.challenge_proofs[i];
-    ok = porep::bincode::read_merkle_proof(r, &ro, c.proof_r_old) &&
-         porep::bincode::read_merkle_proof(r, &dn, c.proof_d_new) &&
-         porep::bincode::read_merkle_proof(r, &rn, c.proof_r_new);
+    ok = filecoin::common::bincode::read_merkle_proof(r, &ro, c.proof_r_old) &&
+         filecoin::common::bincode::read_merkle_proof(r, &dn, c.proof_d_new) &&
+         filecoin::common::bincode::read_merkle_proof(r, &rn, c.proof_r_new);
   }
   if (ok && r.left() != 0)
     r.fail(&root, std::to_string(r.left()) + " trailing bytes after the PartitionProof");
@@ -55,21 +56,21 @@ result<partition_proof_t> parse_partition_proof(std::span<const uint8_t> bytes) 
 }
 
 std::vector<uint8_t> serialize_partition_proof(const partition_proof_t& p) {
-  porep::bincode::writer w;
+  filecoin::common::bincode::writer w;
   size_t size = 32 + 8 + 32 * p.apex_leafs.size() + 8;
   for (const challenge_proof_t& c : p.challenge_proofs)
-    size += porep::bincode::merkle_proof_size(c.proof_r_old) +
-            porep::bincode::merkle_proof_size(c.proof_d_new) +
-            porep::bincode::merkle_proof_size(c.proof_r_new);
+    size += filecoin::common::bincode::merkle_proof_size(c.proof_r_old) +
+            filecoin::common::bincode::merkle_proof_size(c.proof_d_new) +
+            filecoin::common::bincode::merkle_proof_size(c.proof_r_new);
   w.bytes().reserve(size);
   w.bytes32(p.comm_c);
   w.le(uint64_t(p.apex_leafs.size()));
   for (const domain_t& leaf : p.apex_leafs) w.bytes32(leaf);
   w.le(uint64_t(p.challenge_proofs.size()));
   for (const challenge_proof_t& c : p.challenge_proofs) {
-    porep::bincode::write_merkle_proof(w, c.proof_r_old);
-    porep::bincode::write_merkle_proof(w, c.proof_d_new);
-    porep::bincode::write_merkle_proof(w, c.proof_r_new);
+    filecoin::common::bincode::write_merkle_proof(w, c.proof_r_old);
+    filecoin::common::bincode::write_merkle_proof(w, c.proof_d_new);
+    filecoin::common::bincode::write_merkle_proof(w, c.proof_r_new);
   }
   return std::move(w.bytes());
 }

@@ -6,8 +6,8 @@
 //   challenge { proof_r_old: MerkleProof (tree_r shape), proof_d_new: MerkleProof Single (binary
 //   SHA tree_d, L levels), proof_r_new: MerkleProof (tree_r shape) }.
 // 15,064 bytes per 2 KiB partition, 561,768 per 32 GiB one. Curio's snap-vproof.json (and
-// cuzk-bench snap-vanilla.json) holds the elements as a JSON array of base64 strings, the form
-// post::parse_vanilla_file reads.
+// cuzk-bench snap-vanilla.json) holds the elements as a JSON array of base64 strings, the vanilla
+// file PoSt uses too (filecoin/common/vanilla_file.hpp).
 #pragma once
 
 #include <cstdint>
@@ -16,13 +16,16 @@
 #include <vector>
 
 #include "base/status.hpp"
-#include "filecoin/porep/vanilla_proof.hpp"
+#include "filecoin/common/merkle_proof.hpp"
+#include "filecoin/common/vanilla_file.hpp"
 #include "filecoin/snap/config.hpp"
 
 namespace cuzk::snap {
 
-using porep::domain_t;
-using porep::merkle_proof_t;
+using filecoin::common::domain_t;
+using filecoin::common::merkle_proof_t;
+using filecoin::common::parse_vanilla_file;
+using filecoin::common::vanilla_file_json;
 
 /// vanilla.rs ChallengeProof: the challenged node in the sector key's tree_r_last, the new data's
 /// tree_d and the new replica's tree_r_last.

@@ -8,10 +8,9 @@
 
 #include "base/first_failure.hpp"
 #include "base/hex.hpp"
+#include "base/json_reader.hpp"
+#include "filecoin/common/merkle_proof.hpp"
 #include "filecoin/hash/poseidon.hpp"
-#include "filecoin/porep/commp.hpp"
-#include "filecoin/porep/json_reader.hpp"
-#include "filecoin/post/partition.hpp"
 #include "filecoin/snap/challenges.hpp"
 
 namespace cuzk::snap {
@@ -46,7 +45,7 @@ status check_r_path(const merkle_proof_t& m, const bytes32_t& root, uint64_t cha
                 std::to_string(challenge)};
   if (m.root != root) return {status_code::invalid_argument, what + ": root differs"};
   hash::merkle_path<fr_t> path;
-  if (!porep::to_poseidon_path(m, path))
+  if (!filecoin::common::to_poseidon_path(m, path))
     return {status_code::non_canonical, what + ": a path value is not < r"};
   if (!hash::verify_path<hash::poseidon_hasher>(path))
     return {status_code::invalid_argument, what + ": path does not hash to its root"};
@@ -86,11 +85,17 @@ status check_partition_proof_shape(const update_config_t& c, const partition_pro
   for (size_t i = 0; i < p.challenge_proofs.size(); ++i) {
     const challenge_proof_t& cp = p.challenge_proofs[i];
     const std::string what = "challenge " + std::to_string(i);
-    if (status s = post::check_merkle_shape(c.tree_r, cp.proof_r_old, what + " proof_r_old"); !s)
+    if (status s =
+            filecoin::common::check_merkle_shape(c.tree_r, cp.proof_r_old, what + " proof_r_old");
+        !s)
       return s;
-    if (status s = post::check_merkle_shape(c.tree_d, cp.proof_d_new, what + " proof_d_new"); !s)
+    if (status s =
+            filecoin::common::check_merkle_shape(c.tree_d, cp.proof_d_new, what + " proof_d_new");
+        !s)
       return s;
-    if (status s = post::check_merkle_shape(c.tree_r, cp.proof_r_new, what + " proof_r_new"); !s)
+    if (status s =
+            filecoin::common::check_merkle_shape(c.tree_r, cp.proof_r_new, what + " proof_r_new");
+        !s)
       return s;
   }
   return {};
@@ -143,7 +148,7 @@ status validate_partition_proof(const update_config_t& c, const update_commitmen
               what + " proof_d_new: proves node " + std::to_string(d.leaf_index())};
     if (d.root != comms.comm_d_new)
       return {status_code::invalid_argument, what + " proof_d_new: root is not comm_d_new"};
-    if (!hash::verify_path<hash::sha256_hasher>(porep::to_sha_path(d)))
+    if (!hash::verify_path<hash::sha256_hasher>(filecoin::common::to_sha_path(d)))
       return {status_code::invalid_argument, what + " proof_d_new: path does not hash to its root"};
 
     fr_t leaf_r_old, leaf_d_new, leaf_r_new;
@@ -203,9 +208,9 @@ std::string commitments_json(const update_commitments_t& c) {
 }
 
 result<update_commitments_t> parse_commitments_json(std::string_view json) {
-  using porep::json::path_t;
+  using json::path_t;
   static constexpr std::array<const char*, 3> NAMES = {"comm_r_old", "comm_r_new", "comm_d_new"};
-  porep::json::reader r(json);
+  json::reader r(json);
   update_commitments_t c;
   std::array<bytes32_t*, 3> outs = {&c.comm_r_old, &c.comm_r_new, &c.comm_d_new};
   uint32_t seen = 0;
@@ -215,7 +220,7 @@ result<update_commitments_t> parse_commitments_json(std::string_view json) {
       if (key != NAMES[i]) continue;
       std::string_view hex;
       if (!r.mark(kp, seen, i) || !r.read_string(kp, hex)) return false;
-      auto v = porep::parse_hex32(hex);
+      auto v = parse_hex32(hex);
       if (!v) return r.fail(kp, v.error().message(), false);
       *outs[i] = *v;
       return true;

@@ -60,9 +60,9 @@ partition_proof_t build_partition_proof(const update_config_t& c, const bytes32_
     p.apex_leafs.push_back(d_node(apex_level, i));
   for (uint64_t node : partition_challenges(c, comm_r_new, k)) {
     challenge_proof_t& cp = p.challenge_proofs.emplace_back();
-    cp.proof_r_old = porep::make_merkle_proof(c.tree_r, tree_r_old.path(node));
-    cp.proof_d_new = porep::make_merkle_proof(c.tree_d, tree_d_new.path(node));
-    cp.proof_r_new = porep::make_merkle_proof(c.tree_r, tree_r_new.path(node));
+    cp.proof_r_old = filecoin::common::make_merkle_proof(c.tree_r, tree_r_old.path(node));
+    cp.proof_d_new = filecoin::common::make_merkle_proof(c.tree_d, tree_d_new.path(node));
+    cp.proof_r_new = filecoin::common::make_merkle_proof(c.tree_r, tree_r_new.path(node));
   }
   return p;
 }

@@ -16,7 +16,7 @@
 #include "base/thread_pool.hpp"
 #include "filecoin/hash/merkle.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::common {
 
 /// Root of an all-zero SHA256-trunc254 binary tree with 2^level leaves (level 0: the zero leaf).
 /// A zero sector of 32·2^k bytes has comm_d = zero_comm(k) (docs/spec/porep.md §5). level ≤ 63.
@@ -68,8 +68,4 @@ inline std::string sealed_cid(const hash::bytes32_t& comm) {
   return commitment_cid(comm, 0xf102, 0xb401);
 }
 
-/// 64 hex digits (either case, optionally 0x-prefixed) to 32 bytes in order; bad_length or
-/// bad_encoding otherwise (base/hex.hpp, which also has the other way, to_hex).
-result<hash::bytes32_t> parse_hex32(std::string_view hex);
-
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::common

@@ -2,7 +2,7 @@
 // json::reader on simdjson On-Demand (json_reader.hpp). simdjson finds the structure, checks
 // UTF-8 and unescapes strings; the integer tokens of the schema are read here from their raw text,
 // so that every rejection (sign, fraction, leading zero, range) names the rule it breaks.
-#include "filecoin/porep/json_reader.hpp"
+#include "base/json_reader.hpp"
 
 #include <simdjson.h>
 
@@ -10,7 +10,7 @@
 #include <mutex>
 #include <vector>
 
-namespace cuzk::porep::json {
+namespace cuzk::json {
 
 namespace od = simdjson::ondemand;
 
@@ -422,4 +422,4 @@ bool reader::array(const path_t* path, element_fn elem) {
   return true;
 }
 
-}  // namespace cuzk::porep::json
+}  // namespace cuzk::json

@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "base/json_reader.hpp"
 #include "base/status.hpp"
-#include "filecoin/porep/json_reader.hpp"
-#include "filecoin/porep/vanilla_proof.hpp"
+#include "filecoin/common/merkle_proof.hpp"
 
-namespace cuzk::porep::bincode {
+namespace cuzk::filecoin::common::bincode {
 
 using json::path_t;
 
@@ -76,4 +76,4 @@ void write_merkle_proof(writer& w, const merkle_proof_t& m);
 /// Encoded size of m.
 size_t merkle_proof_size(const merkle_proof_t& m);
 
-}  // namespace cuzk::porep::bincode
+}  // namespace cuzk::filecoin::common::bincode

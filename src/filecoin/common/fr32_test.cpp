@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Fr32 padding against a bit-by-bit model of the spec (docs/spec/primitives.md §3): stream bit b of
 // the unpadded data goes to bit b mod 254 of node b / 254, LSB-first in bytes.
-#include "filecoin/porep/fr32.hpp"
+#include "filecoin/common/fr32.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 
 #include "test_rng.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::common {
 namespace {
 
 std::vector<uint8_t> pad_bitwise(const std::vector<uint8_t>& in) {
@@ -51,4 +51,4 @@ TEST(fr32, all_ones_chunk) {
 }
 
 }  // namespace
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::common

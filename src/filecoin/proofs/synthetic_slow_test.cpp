@@ -17,7 +17,7 @@ namespace cuzk {
 namespace {
 
 TEST(synthetic_32gib, window_and_winning_post) {
-  porep::bytes32_t randomness{};
+  post::bytes32_t randomness{};
   randomness[0] = 1;
   randomness[17] = 0x5a;
   for (auto p : {post::registered_post_proof::window_32gib_v1_1,

@@ -2,11 +2,11 @@
 // Fr32 padding by byte shifts: node f of a chunk starts at bit 254·f = byte 31·f + (6f mod 8)...
 // precisely at byte offsets 0, 31 (bit 6), 63 (bit 4), 95 (bit 2), so each output byte is two
 // neighbouring input bytes shifted by 0, 2, 4 or 6 bits.
-#include "filecoin/porep/fr32.hpp"
+#include "filecoin/common/fr32.hpp"
 
 #include <cstring>
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::common {
 
 void fr32_pad_chunk(const uint8_t in[FR32_UNPADDED_CHUNK], uint8_t out[FR32_PADDED_CHUNK]) {
   // Node 0: bits 0..253 = bytes 0..31 with the top two bits of byte 31 cleared.
@@ -53,4 +53,4 @@ void fr32_unpad(std::span<const uint8_t> in, std::span<uint8_t> out) {
     fr32_unpad_chunk(in.data() + c * FR32_PADDED_CHUNK, out.data() + c * FR32_UNPADDED_CHUNK);
 }
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::common

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// A schema-driven pull reader for the JSON formats (c1_json, c1_wrapper, parameters.json) on
-// simdjson On-Demand: the callers walk their schema with object()/array() callbacks and read each
-// value once, in document order. Every call gets the JSON path of the value it reads as a
-// stack-allocated linked list, which is only formatted when an error is reported
+// A schema-driven pull reader for JSON formats (the Filecoin wing's C1 JSON, c1.json wrapper,
+// parameters.json and vanilla-proof files) on simdjson On-Demand: the callers walk their schema
+// with object()/array() callbacks and read each value once, in document order. Every call gets the
+// JSON path of the value it reads as a stack-allocated linked list, which is only formatted when an
+// error is reported
 // ("vanilla_proofs.StackedDrg32GiBV1[3][7].comm_d_proofs.data.Single.path.path[2].index: expected
 // integer, found string (byte 1234)"). Untrusted input only ever produces a status: simdjson is
 // used through its error codes, never its exceptions. simdjson stays out of this header (the
@@ -19,10 +20,10 @@
 
 #include "base/status.hpp"
 
-namespace cuzk::porep::json {
+namespace cuzk::json {
 
-/// One JSON path component: ".key" (index < 0) or "[index]". Also the field path of the bincode
-/// reader's messages (c1_bincode.cpp).
+/// One JSON path component: ".key" (index < 0) or "[index]". Binary readers use it too, to name
+/// the field of an error.
 struct path_t {
   const path_t* parent = nullptr;
   std::string_view key;
@@ -118,4 +119,4 @@ class reader {
   status err_;
 };
 
-}  // namespace cuzk::porep::json
+}  // namespace cuzk::json

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // bincode v1 reader/writer and the MerkleProof codec (see bincode.hpp).
-#include "filecoin/porep/bincode.hpp"
+#include "filecoin/common/bincode.hpp"
 
 #include <cstring>
 #include <string_view>
 
-namespace cuzk::porep::bincode {
+namespace cuzk::filecoin::common::bincode {
 namespace {
 
 // One of the base/sub/top paths of a MerkleProof: u64 count of PathElement.
@@ -121,4 +121,4 @@ size_t merkle_proof_size(const merkle_proof_t& m) {
   return 4 + 64 + 8 * parts + 16 * m.path.size() + 32 * m.hashes.size();
 }
 
-}  // namespace cuzk::porep::bincode
+}  // namespace cuzk::filecoin::common::bincode

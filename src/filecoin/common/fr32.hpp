@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <span>
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::common {
 
 inline constexpr size_t FR32_UNPADDED_CHUNK = 127;
 inline constexpr size_t FR32_PADDED_CHUNK = 128;
@@ -34,4 +34,4 @@ void fr32_pad(std::span<const uint8_t> in, std::span<uint8_t> out);
 /// Unpads in (a multiple of 128 bytes) into out (in.size()/128·127 bytes; precondition).
 void fr32_unpad(std::span<const uint8_t> in, std::span<uint8_t> out);
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::common

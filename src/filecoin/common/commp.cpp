@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // commP: streaming Fr32 padding into a binary SHA256-trunc254 tree with a stack of pending left
 // nodes per level (one entry per set bit of the leaf count), zero subtrees on the right, CIDs.
-#include "filecoin/porep/commp.hpp"
+#include "filecoin/common/commp.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -10,11 +10,10 @@
 #include <memory>
 
 #include "base/file_io.hpp"
-#include "base/hex.hpp"
+#include "filecoin/common/fr32.hpp"
 #include "filecoin/hash/sha256_trunc254.hpp"
-#include "filecoin/porep/fr32.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::common {
 
 using hash::bytes32_t;
 
@@ -198,10 +197,4 @@ std::string commitment_cid(const bytes32_t& comm, uint64_t codec, uint64_t multi
   return s;
 }
 
-result<bytes32_t> parse_hex32(std::string_view hex) {
-  bytes32_t out{};
-  if (status s = from_hex_into(strip_hex_prefix(hex), out); !s) return s;
-  return out;
-}
-
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::common
