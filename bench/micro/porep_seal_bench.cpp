@@ -77,7 +77,7 @@ void BM_porep_commp(benchmark::State& state) {
   std::vector<uint8_t> payload(size_t(64) << 20);
   uint64_t x = 1;
   for (auto& b : payload) b = uint8_t((x = x * 6364136223846793005ull + 1) >> 56);
-  for (auto _ : state) benchmark::DoNotOptimize(commp_of(payload));
+  for (auto _ : state) benchmark::DoNotOptimize(cuzk::filecoin::common::commp_of(payload));
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(payload.size()));
 }
 BENCHMARK(BM_porep_commp)->Unit(benchmark::kMillisecond)->UseRealTime();
