@@ -384,9 +384,11 @@ class engine_impl final : public proving_engine {
 
   // Frees idle memory until `host_need` host bytes (and `device_need` on worker `w`, if given)
   // fit: first recycled buffers, then parameters no job uses that have been idle for
-  // eviction_min_idle, least recently used first. True when they fit.
-  bool make_room_locked(uint64_t host_need, std::optional<size_t> w, uint64_t device_need)
-      CUZK_REQUIRES(mu_);
+  // eviction_min_idle, least recently used first. True when they fit. For an express job
+  // (`express`: a PoSt with its deadline) parameters no job uses go at once, however recently
+  // used: eviction_min_idle saves a reload of them, not worth a missed WindowPoSt deadline.
+  bool make_room_locked(uint64_t host_need, std::optional<size_t> w, uint64_t device_need,
+                        bool express = false) CUZK_REQUIRES(mu_);
 
   srs_map::iterator erase_srs_locked(srs_map::iterator it) CUZK_REQUIRES(mu_);
 

@@ -1065,6 +1065,47 @@ TEST_F(engine_test, preload_and_evict) {
   EXPECT_EQ(e->evict("nope").error().code(), status_code::not_found);
 }
 
+// Parameters no job uses are evicted for another circuit only after eviction_min_idle, except for
+// an express job (a PoSt with its deadline), which evicts them at once. Here the host budget
+// holds one of two parameter files (the same bytes under two paths: two circuits) and the idle
+// time is an hour: a WinningPoSt after a PoRep job proves at once; a PoRep job after it waits.
+TEST_F(engine_test, an_express_job_evicts_idle_parameters_at_once) {
+  const std::string second = g_params->dir + "/chain-post.params";
+  std::filesystem::copy_file(g_params->path, second,
+                             std::filesystem::copy_options::overwrite_existing);
+  engine_parts ps;
+  ps.handlers = {std::make_shared<chain_kind>(proof_kind::porep_seal_commit, priority::normal,
+                                              g_params->path, plan_mode::compiled),
+                 std::make_shared<chain_kind>(proof_kind::winning_post, priority::critical, second,
+                                              plan_mode::none)};
+  engine_config c = config();
+  c.eviction_min_idle = std::chrono::hours(1);
+  c.host_memory_budget = g_params->bytes * 19 / 10;  // one file and the buffers, not two files
+  auto e = make(c, std::move(ps));
+  auto porep = e->submit(request(170, 2));
+  ASSERT_TRUE(porep.ok()) << porep.error().to_string();
+  auto res = e->await(porep->job_id, 60s);
+  ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
+  auto winning = e->submit(request(171, 1, 0, proof_kind::winning_post));
+  ASSERT_TRUE(winning.ok()) << winning.error().to_string();
+  res = e->await(winning->job_id, 30s);
+  ASSERT_TRUE(res.ok()) << res.error().to_string();
+  ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
+  EXPECT_TRUE(proof_verifies(res->proof, 171, 1));
+  // The PoRep job's parameters went; now the WinningPoSt's are the idle ones, kept for an hour.
+  auto again = e->submit(request(172, 2));
+  ASSERT_TRUE(again.ok()) << again.error().to_string();
+  res = e->await(again->job_id, 2s);
+  ASSERT_TRUE(res.ok()) << res.error().to_string();
+  EXPECT_TRUE(res->state == job_state::queued || res->state == job_state::running)
+      << "a PoRep job evicted recently used parameters: " << to_string(res->state);
+  // It waits for memory until the hour is up: cancelled, it ends.
+  ASSERT_TRUE(e->cancel(again->job_id, "test over").ok());
+  res = e->await(again->job_id, 30s);
+  ASSERT_TRUE(res.ok()) << res.error().to_string();
+  EXPECT_EQ(res->state, job_state::cancelled);
+}
+
 // The first job of a circuit loads its parameters: a "load" event on the prover worker's lane,
 // before the job's first prove, with the circuit and its bytes; the second job finds them
 // resident and has none. The load's progress ends at its total.

@@ -58,7 +58,7 @@ result<uint64_t> engine_impl::evict(const std::string& circuit_id) {
 }
 
 bool engine_impl::make_room_locked(uint64_t host_need, std::optional<size_t> w,
-                                   uint64_t device_need) {
+                                   uint64_t device_need, bool express) {
   const auto fits = [&]() CUZK_REQUIRES(mu_) {
     return host_used_ + host_need <= host_budget_ &&
            (!w || workers_[*w]->device_used + device_need <= workers_[*w]->device_budget);
@@ -72,7 +72,8 @@ bool engine_impl::make_room_locked(uint64_t host_need, std::optional<size_t> w,
     auto victim = srs_.end();
     for (auto it = srs_.begin(); it != srs_.end(); ++it) {
       const srs_entry& e = *it->second;
-      if (e.refs > 0 || e.loading || now - e.last_used < cfg_.eviction_min_idle) continue;
+      if (e.refs > 0 || e.loading || (!express && now - e.last_used < cfg_.eviction_min_idle))
+        continue;
       const bool helps = (host_used_ + host_need > host_budget_ && e.host_charged > 0) ||
                          (w && e.worker == *w && e.device_charged > 0);
       if (!helps) continue;
@@ -109,7 +110,7 @@ cuzk::status engine_impl::ready_plan_locked(srs_entry& e, job& j) {
                             " memory, beyond the budgets");
   }
   e.plan_preparing = true;
-  while (!make_room_locked(need.host, e.worker, need.device)) {
+  while (!make_room_locked(need.host, e.worker, need.device, express_job(j))) {
     if (j.stopping()) {
       e.plan_preparing = false;
       cv_.notify_all();
@@ -215,7 +216,7 @@ result<srs_entry*> engine_impl::acquire_srs_locked(const circuit_params& c, size
     logf(cfg_.log, log_level::info, "engine: %s on %s (budget %s): plan %s", c.id.c_str(),
          wk.name.c_str(), gib(wk.device_budget).c_str(), plan.to_json().c_str());
   }
-  while (!make_room_locked(host_need, w, device_need)) {
+  while (!make_room_locked(host_need, w, device_need, owner && express_job(*owner))) {
     if (owner && owner->stopping())
       return fail(cuzk::status(status_code::cancelled, "cancelled while waiting for memory"));
     cv_.wait_for(mu_, std::chrono::seconds(1));
