@@ -390,6 +390,25 @@ class engine_impl final : public proving_engine {
   bool make_room_locked(uint64_t host_need, std::optional<size_t> w, uint64_t device_need,
                         bool express = false) CUZK_REQUIRES(mu_);
 
+  // make_room_locked until the room is there, waiting (cv_, polled each second: idle parameters
+  // become evictable with time) while `owner` (may be null) is not stopping; counted in
+  // express_waiting_for_memory_ while an express job waits. False when the owner stopped.
+  bool wait_for_room_locked(uint64_t host_need, std::optional<size_t> w, uint64_t device_need,
+                            const job* owner) CUZK_REQUIRES(mu_);
+
+  // The plan for an express job's parameters on worker `w` beside the circuits pinned there
+  // (their parameters, and their lanes' working sets at their peak), when `whole` (the plan
+  // against the whole budget) does not fit beside them: the fastest plan for the memory they
+  // leave (groth16::choose_gpu_plan_beside; parameters in host memory only when the host budget
+  // has room for them now) — a WindowPoSt with one lane and smaller MSM groups beside two PoRep
+  // lanes on a 141 GB card now, instead of with two lanes after every PoRep job pinning the card
+  // has ended. nullopt: `whole` is the plan (it fits beside them, nothing is pinned, or nothing
+  // else fits either, and the job waits for them).
+  std::optional<groth16::gpu_plan> plan_beside_pinned_locked(size_t w,
+                                                             const groth16::gpu_plan_request& req,
+                                                             const groth16::gpu_plan& whole) const
+      CUZK_REQUIRES(mu_);
+
   srs_map::iterator erase_srs_locked(srs_map::iterator it) CUZK_REQUIRES(mu_);
 
   // The job's plan readied on pinned parameters `e` (prover_backend::prepare_plan: uploaded to
@@ -570,6 +589,11 @@ class engine_impl final : public proving_engine {
   uint64_t completed_ CUZK_GUARDED_BY(mu_) = 0;
   uint64_t failed_ CUZK_GUARDED_BY(mu_) = 0;
   uint64_t cancelled_ CUZK_GUARDED_BY(mu_) = 0;
+  // Express jobs (PoSt) waiting for memory to load their parameters or ready their plan
+  // (wait_for_room_locked). While one waits, no regular job starts its PREPARE (synthesis_loop),
+  // so none pins more parameters: the memory it waits for is held by the jobs already pinned, and
+  // is freed when they end, not when a stream of PoRep jobs behind them has drained.
+  unsigned express_waiting_for_memory_ CUZK_GUARDED_BY(mu_) = 0;
 
   std::map<job_key, std::shared_ptr<job>> jobs_ CUZK_GUARDED_BY(mu_);
   // (tenant, request id) → the ids of the tenant's jobs submitted with it.

@@ -20,6 +20,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <tuple>
 
 #include "engine/engine_test_worker.hpp"
 #include "engine/proof_kind.hpp"
@@ -1104,6 +1105,54 @@ TEST_F(engine_test, an_express_job_evicts_idle_parameters_at_once) {
   res = e->await(again->job_id, 30s);
   ASSERT_TRUE(res.ok()) << res.error().to_string();
   EXPECT_EQ(res->state, job_state::cancelled);
+}
+
+// While a PoSt waits for the memory PoRep parameters in use hold, no further PoRep job pins them:
+// the host budget holds one of two parameter files; a WinningPoSt (the other file) arrives while
+// a PoRep job proves, then a second PoRep job. The WinningPoSt loads when the first job ends and
+// proves before any partition of the second (which would otherwise pin the PoRep parameters at
+// its prepare and keep the WinningPoSt waiting for it too: a stream of PoRep jobs, forever).
+TEST_F(engine_test, a_post_waiting_for_memory_holds_back_new_jobs) {
+  const std::string second = g_params->dir + "/chain-post.params";
+  std::filesystem::copy_file(g_params->path, second,
+                             std::filesystem::copy_options::overwrite_existing);
+  engine_parts ps;
+  ps.handlers = {std::make_shared<chain_kind>(proof_kind::porep_seal_commit, priority::normal,
+                                              g_params->path, plan_mode::compiled),
+                 std::make_shared<chain_kind>(proof_kind::winning_post, priority::critical, second,
+                                              plan_mode::none)};
+  engine_config c = config();
+  c.host_memory_budget = g_params->bytes * 19 / 10;  // one file and the buffers, not two files
+  auto e = make(c, std::move(ps));
+  auto first = e->submit(request(175, 6, 150));
+  ASSERT_TRUE(first.ok()) << first.error().to_string();
+  const auto proving = [&](const std::string& id) {
+    for (const timeline_event& ev : e->timeline(0))
+      if (ev.job_id == id && ev.phase == "synthesis") return true;
+    return false;
+  };
+  for (int i = 0; i < 5000 && !proving(first->job_id); ++i) std::this_thread::sleep_for(1ms);
+  ASSERT_TRUE(proving(first->job_id)) << "the first PoRep job never started";
+  auto winning = e->submit(request(176, 1, 0, proof_kind::winning_post));
+  ASSERT_TRUE(winning.ok()) << winning.error().to_string();
+  std::this_thread::sleep_for(100ms);  // its PREPARE waits for memory now
+  auto next = e->submit(request(177, 2));
+  ASSERT_TRUE(next.ok()) << next.error().to_string();
+  for (const auto& [id, seed, partitions] :
+       {std::tuple{first->job_id, 175, 6}, std::tuple{winning->job_id, 176, 1},
+        std::tuple{next->job_id, 177, 2}}) {
+    auto res = e->await(id, 60s);
+    ASSERT_TRUE(res.ok()) << res.error().to_string();
+    ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
+    EXPECT_TRUE(proof_verifies(res->proof, uint64_t(seed), unsigned(partitions)));
+  }
+  double winning_end = 0, next_start = 1e300;
+  for (const timeline_event& ev : e->timeline(0)) {
+    if (ev.phase != "prove") continue;
+    if (ev.job_id == winning->job_id) winning_end = std::max(winning_end, ev.end);
+    if (ev.job_id == next->job_id) next_start = std::min(next_start, ev.start);
+  }
+  EXPECT_LE(winning_end, next_start) << "the second PoRep job proved before the WinningPoSt";
 }
 
 // The first job of a circuit loads its parameters: a "load" event on the prover worker's lane,

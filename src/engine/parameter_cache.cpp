@@ -87,6 +87,50 @@ bool engine_impl::make_room_locked(uint64_t host_need, std::optional<size_t> w,
   return true;
 }
 
+bool engine_impl::wait_for_room_locked(uint64_t host_need, std::optional<size_t> w,
+                                       uint64_t device_need, const job* owner) {
+  const bool express = owner && express_job(*owner);
+  bool counted = false;
+  bool room = true;
+  while (!make_room_locked(host_need, w, device_need, express)) {
+    if (owner && owner->stopping()) {
+      room = false;
+      break;
+    }
+    if (express && !counted) {
+      ++express_waiting_for_memory_;
+      counted = true;
+    }
+    cv_.wait_for(mu_, std::chrono::seconds(1));
+  }
+  if (counted) {
+    --express_waiting_for_memory_;
+    cv_.notify_all();  // the PREPAREs held back may start
+  }
+  return room;
+}
+
+std::optional<groth16::gpu_plan> engine_impl::plan_beside_pinned_locked(
+    size_t w, const groth16::gpu_plan_request& req, const groth16::gpu_plan& whole) const {
+  // Pinned: in use by a job or loading. Idle parameters are no obstacle (an express job evicts
+  // them at once, make_room_locked).
+  uint64_t held = 0, peak = 0;
+  bool pinned = false;
+  for (const auto& [key, e] : srs_) {
+    if (e->worker != w || (e->refs == 0 && !e->loading)) continue;
+    pinned = true;
+    held += e->device_charged;
+    peak = std::max(peak, e->gpu.proof_peak + uint64_t(e->gpu.lanes - 1) * e->gpu.lane_bytes);
+  }
+  if (!pinned) return std::nullopt;
+  auto plan = groth16::choose_gpu_plan_beside(req, whole, held, peak);
+  if (!plan) return std::nullopt;
+  const uint64_t host_need =
+      plan->residency == groth16::gpu_residency::host ? groth16::query_bytes(req.q) : 0;
+  if (host_used_ + host_need > host_budget_) return std::nullopt;
+  return *plan;
+}
+
 engine_impl::srs_map::iterator engine_impl::erase_srs_locked(srs_map::iterator it) {
   srs_entry& e = *it->second;
   host_used_ -= e.host_charged;
@@ -110,13 +154,10 @@ cuzk::status engine_impl::ready_plan_locked(srs_entry& e, job& j) {
                             " memory, beyond the budgets");
   }
   e.plan_preparing = true;
-  while (!make_room_locked(need.host, e.worker, need.device, express_job(j))) {
-    if (j.stopping()) {
-      e.plan_preparing = false;
-      cv_.notify_all();
-      return cuzk::status(status_code::cancelled, "cancelled while waiting for memory");
-    }
-    cv_.wait_for(mu_, std::chrono::seconds(1));
+  if (!wait_for_room_locked(need.host, e.worker, need.device, &j)) {
+    e.plan_preparing = false;
+    cv_.notify_all();
+    return cuzk::status(status_code::cancelled, "cancelled while waiting for memory");
   }
   mu_.unlock();
   cuzk::status st = guarded([&] { return e.backend->prepare_plan(plan); });
@@ -198,6 +239,15 @@ result<srs_entry*> engine_impl::acquire_srs_locked(const circuit_params& c, size
                                c.id + " on " + wk.name + ": " + chosen.error().message()));
     }
     plan = *chosen;
+    if (owner && express_job(*owner)) {
+      if (auto beside = plan_beside_pinned_locked(w, req, plan)) {
+        logf(cfg_.log, log_level::info,
+             "engine: %s on %s: planned for the memory the parameters in use there leave "
+             "(the plan for the whole budget would wait for their jobs to end)",
+             c.id.c_str(), wk.name.c_str());
+        plan = *beside;
+      }
+    }
   }
   const proofs::srs_residency residency =
       wk.device < 0 || plan.residency == groth16::gpu_residency::host
@@ -216,11 +266,8 @@ result<srs_entry*> engine_impl::acquire_srs_locked(const circuit_params& c, size
     logf(cfg_.log, log_level::info, "engine: %s on %s (budget %s): plan %s", c.id.c_str(),
          wk.name.c_str(), gib(wk.device_budget).c_str(), plan.to_json().c_str());
   }
-  while (!make_room_locked(host_need, w, device_need, owner && express_job(*owner))) {
-    if (owner && owner->stopping())
-      return fail(cuzk::status(status_code::cancelled, "cancelled while waiting for memory"));
-    cv_.wait_for(mu_, std::chrono::seconds(1));
-  }
+  if (!wait_for_room_locked(host_need, w, device_need, owner))
+    return fail(cuzk::status(status_code::cancelled, "cancelled while waiting for memory"));
   e->in_host_memory = on_host;
   e->gpu = plan;
   e->backend_sizes = file->sizes();

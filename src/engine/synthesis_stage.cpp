@@ -35,9 +35,15 @@ void engine_impl::synthesis_loop(unsigned index, bool express) {
   mutex_lock lk(mu_);
   for (;;) {
     if (exit_) return;
+    // While an express job waits for memory, a regular job does not start its PREPARE (which
+    // would pin parameters on every worker, engine_impl::express_waiting_for_memory_).
+    const bool hold_prepares = express_waiting_for_memory_ > 0;
     auto it = fair_pick_locked(
         synth_queue_, SYNTHESIS_STAGE, [](const auto& e) -> const job& { return *e->second; },
-        [express](const auto& e) { return !express || express_job(*e->second); });
+        [express, hold_prepares](const auto& e) {
+          if (express_job(*e->second)) return true;
+          return !express && !(hold_prepares && e->first.partition == PREPARE);
+        });
     if (it == synth_queue_.end()) {
       cv_.wait(mu_);
       continue;

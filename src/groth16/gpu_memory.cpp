@@ -268,6 +268,18 @@ std::vector<gpu_plan> gpu_plan_candidates(const gpu_plan_request& r) {
   return out;
 }
 
+std::optional<gpu_plan> choose_gpu_plan_beside(const gpu_plan_request& r, const gpu_plan& whole,
+                                               uint64_t held, uint64_t held_peak) {
+  if (held + held_peak >= r.device_budget) return std::nullopt;
+  gpu_plan_request beside = r;
+  beside.device_budget = r.device_budget - held - held_peak;
+  if (whole.device_peak_bytes <= beside.device_budget) return std::nullopt;
+  beside.max_lanes = 1;
+  for (const gpu_plan& p : gpu_plan_candidates(beside))
+    if (p.device_peak_bytes <= beside.device_budget) return p;
+  return std::nullopt;
+}
+
 result<gpu_plan> choose_gpu_plan(const gpu_plan_request& r) {
   const std::vector<gpu_plan> c = gpu_plan_candidates(r);
   for (const gpu_plan& p : c)

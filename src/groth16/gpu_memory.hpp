@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -145,5 +146,14 @@ std::vector<gpu_plan> gpu_plan_candidates(const gpu_plan_request& r);
 /// The first candidate that fits; resource_exhausted naming the smallest device that would
 /// prove the circuit (the last candidate's peak) when none does.
 result<gpu_plan> choose_gpu_plan(const gpu_plan_request& r);
+/// The plan for a circuit that must prove now beside circuits already on the device, which hold
+/// `held` bytes there and need `held_peak` more while their proofs run (their proof peak and the
+/// witnesses of their other lanes): the fastest one-lane plan within budget − held − held_peak.
+/// nullopt when `whole` (choose_gpu_plan(r), the plan for the whole budget) fits beside them as
+/// it is, or when no plan fits what they leave (the circuit then waits for them to end).
+/// A 32 GiB WindowPoSt beside two 32 GiB PoRep lanes on a 141 GB card: resident with one lane
+/// and 1 GiB MSM groups (73.5 GB of the 73.5 they leave) now; on an 80 GB card nothing fits.
+std::optional<gpu_plan> choose_gpu_plan_beside(const gpu_plan_request& r, const gpu_plan& whole,
+                                               uint64_t held, uint64_t held_peak);
 
 }  // namespace cuzk::groth16

@@ -184,6 +184,53 @@ TEST(GpuMemory, ASmallCardKeepsTheMsmWindowBeforeTheRing) {
   EXPECT_LT(got->knobs.ring_bytes, uint64_t(3) << 30);
 }
 
+// A WindowPoSt arriving while two 32 GiB PoRep lanes prove (their parameters resident): on an
+// H200's budget it is planned for what they leave (one lane, smaller MSM groups) instead of with
+// two lanes after they end; on an 80 GB H100's nothing fits beside them; on an idle card (nothing
+// held) the whole budget's plan stands.
+TEST(GpuMemory, APlanBesideCircuitsAlreadyOnTheDevice) {
+  const auto porep_on = [](uint64_t budget) {
+    gpu_plan_request r;
+    r.q = porep32g;
+    r.program_bytes = uint64_t(389) << 20;
+    r.device_budget = budget;
+    return *choose_gpu_plan(r);
+  };
+  gpu_plan_request w;
+  w.q = wpost32g;
+  w.program_bytes = 27679972 - gpu_ntt_table_bytes(wpost32g);
+  for (const unsigned card_gib : {141u, 80u}) {
+    SCOPED_TRACE(card_gib);
+    w.device_budget = (uint64_t(card_gib) - 1) << 30;
+    const gpu_plan porep = porep_on(w.device_budget);
+    ASSERT_EQ(porep.lanes, 2u);
+    const uint64_t held = porep.parameter_bytes + porep.fixed_bytes;
+    const uint64_t held_peak = porep.proof_peak + porep.lane_bytes;
+    const gpu_plan whole = *choose_gpu_plan(w);
+    EXPECT_EQ(whole.residency, gpu_residency::device);
+    EXPECT_GT(whole.device_peak_bytes, w.device_budget - held - held_peak);
+    const std::optional<gpu_plan> beside = choose_gpu_plan_beside(w, whole, held, held_peak);
+    if (card_gib == 80) {
+      EXPECT_FALSE(beside.has_value()) << beside->to_json();
+      continue;
+    }
+    ASSERT_TRUE(beside.has_value());
+    // Resident still, one lane, 1 GiB MSM groups and a, b, c in turn: 73.46 GB of the 73.52
+    // they leave (the whole budget's plan: two lanes, 90.0 GB).
+    EXPECT_EQ(beside->residency, gpu_residency::device);
+    EXPECT_EQ(beside->knobs.msm_group_bytes, uint64_t(1) << 30);
+    EXPECT_EQ(beside->lanes, 1u);
+    EXPECT_LE(beside->device_peak_bytes, w.device_budget - held - held_peak);
+    // The fastest that fits: the first such candidate of one lane.
+    gpu_plan_request one = w;
+    one.max_lanes = 1;
+    one.device_budget = w.device_budget - held - held_peak;
+    EXPECT_EQ(beside->to_json(), choose_gpu_plan(one)->to_json());
+    // Nothing held: the whole budget's plan.
+    EXPECT_FALSE(choose_gpu_plan_beside(w, whole, 0, 0).has_value());
+  }
+}
+
 TEST(GpuMemory, SmallCircuitsStreamThroughASmallRing) {
   gpu_plan_request r;
   r.q = {2, 1023, 5000, 3000, 2500, 2500};
