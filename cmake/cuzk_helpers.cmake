@@ -18,19 +18,21 @@ endfunction()
 
 # cuzk_library(NAME n [INTERFACE] SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
 # One library per layer directory (docs/architecture.md). Every library sees the source root
-# (src/) for its own headers; which of them it may include is the layer table's business, checked
+# (src/) for its own headers and include/ (the public API: cuzk/status.hpp, cuzk/log.hpp); which of them it may include is the layer table's business, checked
 # by scripts/lint_layers.py. PUBLIC_DEPS are the libraries whose headers this library's headers
 # include; PRIVATE_DEPS are used only by its sources.
 function(cuzk_library)
   cmake_parse_arguments(L "INTERFACE" "NAME" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
   if(L_INTERFACE)
     add_library(${L_NAME} INTERFACE)
-    target_include_directories(${L_NAME} INTERFACE ${PROJECT_SOURCE_DIR}/src)
+    target_include_directories(${L_NAME} INTERFACE ${PROJECT_SOURCE_DIR}/src
+                                                     ${PROJECT_SOURCE_DIR}/include)
     target_link_libraries(${L_NAME} INTERFACE ${L_PUBLIC_DEPS})
     return()
   endif()
   add_library(${L_NAME} STATIC ${L_SOURCES})
-  target_include_directories(${L_NAME} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_include_directories(${L_NAME} PUBLIC ${PROJECT_SOURCE_DIR}/src
+                                               ${PROJECT_SOURCE_DIR}/include)
   target_link_libraries(${L_NAME} PUBLIC ${L_PUBLIC_DEPS} PRIVATE ${L_PRIVATE_DEPS} cuzk_warnings)
 endfunction()
 

@@ -122,13 +122,15 @@ void groth16_files(thread_pool& pool) {
 }
 
 // A 2 KiB C1 cut to one challenge: every structure once, small enough for fast fuzzing.
-porep::c1_output_t small_c1() {
-  porep::synthetic_request_t r;
-  r.config = must(porep::porep_config(porep::registered_seal_proof::stacked_drg_2kib_v1_1), "cfg");
-  r.prover_id = porep::prover_id_from_actor(1000);
+filecoin::porep::c1_output_t small_c1() {
+  filecoin::porep::synthetic_request_t r;
+  r.config = must(
+      filecoin::porep::porep_config(filecoin::porep::registered_seal_proof::stacked_drg_2kib_v1_1),
+      "cfg");
+  r.prover_id = filecoin::porep::prover_id_from_actor(1000);
   r.sector_id = 7;
   for (int i = 0; i < 32; ++i) r.ticket[i] = uint8_t(i + 1), r.seed[i] = uint8_t(200 - i);
-  auto c1 = must(porep::generate_synthetic_c1(r), "synthetic C1");
+  auto c1 = must(filecoin::porep::generate_synthetic_c1(r), "synthetic C1");
   c1.vanilla_proofs[0].resize(1);
   return c1;
 }
@@ -144,14 +146,14 @@ std::vector<uint8_t> request(uint8_t handler, uint8_t registered_proof, uint8_t 
 
 void filecoin_files(const fs::path& fixtures) {
   const auto c1 = small_c1();
-  const std::string json = must(porep::write_c1_json(c1), "C1 JSON");
+  const std::string json = must(filecoin::porep::write_c1_json(c1), "C1 JSON");
   put("c1_json_fuzz", "2kib-one-challenge.json", json);
-  porep::test::bin_writer w;
+  filecoin::porep::test::bin_writer w;
   w.c1(c1);
-  const uint8_t id_2kib_v1_1 =
-      uint8_t(porep::id_of(porep::registered_seal_proof::stacked_drg_2kib_v1_1));
+  const uint8_t id_2kib_v1_1 = uint8_t(
+      filecoin::porep::id_of(filecoin::porep::registered_seal_proof::stacked_drg_2kib_v1_1));
   put("c1_bincode_fuzz", "2kib-one-challenge.bin", cat(std::span(&id_2kib_v1_1, 1), w.out));
-  const std::string wrapper = must(porep::c1_to_wrapper_json(c1, UINT64_MAX), "wrapper");
+  const std::string wrapper = must(filecoin::porep::c1_to_wrapper_json(c1, UINT64_MAX), "wrapper");
   put("c1_wrapper_fuzz", "2kib-one-challenge-max-sector.json", wrapper);
   put("c1_wrapper_fuzz", "2kib-one-challenge-raw.json", json);
   put("proof_request_fuzz", "porep-wrapper",
@@ -163,33 +165,37 @@ void filecoin_files(const fs::path& fixtures) {
   // one inclusion proof.
   const auto vproof =
       must(read_file_bounded((fixtures / "post.vproof").string(), 1 << 20), "post.vproof");
-  auto sector = must(post::parse_fallback_sector_proof(vproof), "post.vproof parse");
+  auto sector = must(filecoin::post::parse_fallback_sector_proof(vproof), "post.vproof parse");
   put("post_vanilla_fuzz", "window-32gib-sector.vproof", vproof);
   sector.sectors[0].inclusion_proofs.resize(1);
-  const auto small = post::serialize_fallback_sector_proof(sector);
+  const auto small = filecoin::post::serialize_fallback_sector_proof(sector);
   put("post_vanilla_fuzz", "window-32gib-one-challenge.vproof", small);
   const std::vector<std::vector<uint8_t>> elements = {small, small};
-  put("post_vanilla_fuzz", "vanilla-file.json", post::vanilla_file_json(elements));
+  put("post_vanilla_fuzz", "vanilla-file.json", filecoin::post::vanilla_file_json(elements));
   put("proof_request_fuzz", "window-32gib", request(1, 8, 1, small));
   put("proof_request_fuzz", "window-32gib-two", request(1, 8, 2, cat(small, small)));
   put("proof_request_fuzz", "winning-32gib", request(2, 3, 1, small));
 
   // The one PartitionProof of a 2 KiB SnapDeals update (a sector sealed and updated in memory);
   // the request's 32 bytes stand for all three commitments, which check() does not relate to it.
-  porep::seal_request_t seal;
-  seal.config =
-      must(porep::porep_config(porep::registered_seal_proof::stacked_drg_2kib_v1_1), "cfg");
-  seal.prover_id = porep::prover_id_from_actor(1000);
+  filecoin::porep::seal_request_t seal;
+  seal.config = must(
+      filecoin::porep::porep_config(filecoin::porep::registered_seal_proof::stacked_drg_2kib_v1_1),
+      "cfg");
+  seal.prover_id = filecoin::porep::prover_id_from_actor(1000);
   seal.sector_id = 9;
   seal.ticket.fill(9);
   const std::vector<uint8_t> data(2032, 0x5a);
-  const auto key = must(porep::seal_sector(seal, data), "seal");
-  const auto update = must(snap::update_config(snap::registered_update_proof::stacked_drg_2kib_v1),
-                           "update config");
-  const auto updated = must(snap::encode_update(update, key, data), "snap encode");
+  const auto key = must(filecoin::porep::seal_sector(seal, data), "seal");
+  const auto update = must(
+      filecoin::snap::update_config(filecoin::snap::registered_update_proof::stacked_drg_2kib_v1),
+      "update config");
+  const auto updated = must(filecoin::snap::encode_update(update, key, data), "snap encode");
   put("proof_request_fuzz", "snap-2kib",
-      request(3, uint8_t(snap::id_of(snap::registered_update_proof::stacked_drg_2kib_v1)), 1,
-              snap::prove_all_partitions(updated).at(0)));
+      request(3,
+              uint8_t(filecoin::snap::id_of(
+                  filecoin::snap::registered_update_proof::stacked_drg_2kib_v1)),
+              1, filecoin::snap::prove_all_partitions(updated).at(0)));
 
   // parameters.json: the official file, and two entries of it.
   const std::string pj = must(

@@ -74,19 +74,19 @@ bool is_winning_post_type(const std::string& t) {
 // A Prove request of `single` and `batch`, with what its answer is checked against.
 struct prepared_request {
   cuzk::v1::ProveRequest req;
-  std::optional<porep::c1_output_t> porep_c1;                 ///< set for PoRep
-  std::optional<snap::registered_update_proof> update_proof;  ///< set for Snap
-  snap::update_commitments_t comms;
-  std::optional<post::registered_post_proof> post_proof;  ///< set for PoSt
-  std::vector<post::public_sector_t> post_sectors;        ///< the vanilla proofs' sectors
-  porep::bytes32_t randomness{};
+  std::optional<filecoin::porep::c1_output_t> porep_c1;                 ///< set for PoRep
+  std::optional<filecoin::snap::registered_update_proof> update_proof;  ///< set for Snap
+  filecoin::snap::update_commitments_t comms;
+  std::optional<filecoin::post::registered_post_proof> post_proof;  ///< set for PoSt
+  std::vector<filecoin::post::public_sector_t> post_sectors;        ///< the vanilla proofs' sectors
+  filecoin::porep::bytes32_t randomness{};
   unsigned partition = 0;
 };
 
 // The PoRep request: the C1 read from --c1.
 bool fill_porep(const single_args& a, prepared_request& out) {
-  auto proof = porep::parse_registered_seal_proof(a.registered_proof.empty() ? "StackedDrg32GiBV1_1"
-                                                                             : a.registered_proof);
+  auto proof = filecoin::porep::parse_registered_seal_proof(
+      a.registered_proof.empty() ? "StackedDrg32GiBV1_1" : a.registered_proof);
   if (!proof) {
     std::fprintf(stderr, "error: --registered-proof: %s\n", proof.error().to_string().c_str());
     return false;
@@ -100,7 +100,7 @@ bool fill_porep(const single_args& a, prepared_request& out) {
     std::fprintf(stderr, "error: --c1 %s: %s\n", a.c1.c_str(), c1.error().to_string().c_str());
     return false;
   }
-  auto parsed = porep::parse_c1_any(*c1, porep::name_of(*proof));
+  auto parsed = filecoin::porep::parse_c1_any(*c1, filecoin::porep::name_of(*proof));
   if (!parsed) {
     std::fprintf(stderr, "error: --c1 %s: %s\n", a.c1.c_str(), parsed.error().to_string().c_str());
     return false;
@@ -109,7 +109,7 @@ bool fill_porep(const single_args& a, prepared_request& out) {
   auto* s = out.req.mutable_submit();
   s->set_proof_kind(cuzk::v1::POREP_SEAL_COMMIT);
   s->set_registered_proof(uint64_t(*proof));
-  s->set_sector_size(porep::sector_size_of(*proof));
+  s->set_sector_size(filecoin::porep::sector_size_of(*proof));
   s->set_vanilla_proof(std::string(c1->begin(), c1->end()));
   return true;
 }
@@ -131,7 +131,7 @@ std::optional<std::vector<std::vector<uint8_t>>> read_vanilla(
                  bytes.error().to_string().c_str());
     return std::nullopt;
   }
-  auto elements = post::parse_vanilla_file(
+  auto elements = filecoin::post::parse_vanilla_file(
       std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
   if (elements) return std::move(*elements);
   if (decodes(*bytes)) return std::vector<std::vector<uint8_t>>{std::move(*bytes)};
@@ -148,14 +148,14 @@ bool fill_snap(const single_args& a, prepared_request& out) {
     std::fprintf(stderr, "error: --registered-proof: required for snap (an update proof, 0..4)\n");
     return false;
   }
-  auto proof = snap::parse_registered_update_proof(a.registered_proof);
+  auto proof = filecoin::snap::parse_registered_update_proof(a.registered_proof);
   if (!proof) {
     std::fprintf(stderr, "error: --registered-proof: %s\n", proof.error().to_string().c_str());
     return false;
   }
-  auto elements =
-      read_vanilla(a, "snap", "gen-vanilla snap-prove's file",
-                   [](std::span<const uint8_t> b) { return snap::parse_partition_proof(b).ok(); });
+  auto elements = read_vanilla(
+      a, "snap", "gen-vanilla snap-prove's file",
+      [](std::span<const uint8_t> b) { return filecoin::snap::parse_partition_proof(b).ok(); });
   if (!elements) return false;
   const bool hex_given =
       !a.comm_r_old_hex.empty() || !a.comm_r_new_hex.empty() || !a.comm_d_new_hex.empty();
@@ -167,8 +167,8 @@ bool fill_snap(const single_args& a, prepared_request& out) {
   }
   if (!a.commitments.empty()) {
     auto json = read_text_file_bounded(a.commitments, 1 << 16);
-    auto comms = json ? snap::parse_commitments_json(*json)
-                      : result<snap::update_commitments_t>(json.error());
+    auto comms = json ? filecoin::snap::parse_commitments_json(*json)
+                      : result<filecoin::snap::update_commitments_t>(json.error());
     if (!comms) {
       std::fprintf(stderr, "error: --commitments %s: %s\n", a.commitments.c_str(),
                    comms.error().to_string().c_str());
@@ -191,8 +191,8 @@ bool fill_snap(const single_args& a, prepared_request& out) {
   out.update_proof = *proof;
   auto* s = out.req.mutable_submit();
   s->set_proof_kind(cuzk::v1::SNAP_DEALS_UPDATE);
-  s->set_registered_proof(snap::id_of(*proof));
-  s->set_sector_size(snap::sector_size_of(*proof));
+  s->set_registered_proof(filecoin::snap::id_of(*proof));
+  s->set_sector_size(filecoin::snap::sector_size_of(*proof));
   for (const auto& e : *elements) s->add_vanilla_proofs(std::string(e.begin(), e.end()));
   s->set_comm_r_old(std::string(out.comms.comm_r_old.begin(), out.comms.comm_r_old.end()));
   s->set_comm_r_new(std::string(out.comms.comm_r_new.begin(), out.comms.comm_r_new.end()));
@@ -206,9 +206,9 @@ bool fill_snap(const single_args& a, prepared_request& out) {
 // answer.
 bool fill_post(const single_args& a, bool window, prepared_request& out) {
   const char* type = window ? "window-post" : "winning-post";
-  auto proof = post::parse_registered_post_proof(a.registered_proof.empty() ? (window ? "13" : "3")
-                                                                            : a.registered_proof);
-  if (!proof || (post::kind_of(*proof) == post::post_kind::window) != window) {
+  auto proof = filecoin::post::parse_registered_post_proof(
+      a.registered_proof.empty() ? (window ? "13" : "3") : a.registered_proof);
+  if (!proof || (filecoin::post::kind_of(*proof) == filecoin::post::post_kind::window) != window) {
     std::fprintf(stderr, "error: --registered-proof %s: %s\n", a.registered_proof.c_str(),
                  proof ? (std::string("not a ") + type + " proof").c_str()
                        : proof.error().to_string().c_str());
@@ -219,24 +219,25 @@ bool fill_post(const single_args& a, bool window, prepared_request& out) {
     std::fprintf(stderr, "error: --randomness: %s\n", randomness.error().to_string().c_str());
     return false;
   }
-  auto elements = read_vanilla(
-      a, type, "gen-vanilla window-post|winning-post's file",
-      [](std::span<const uint8_t> b) { return post::parse_fallback_sector_proof(b).ok(); });
+  auto elements = read_vanilla(a, type, "gen-vanilla window-post|winning-post's file",
+                               [](std::span<const uint8_t> b) {
+                                 return filecoin::post::parse_fallback_sector_proof(b).ok();
+                               });
   if (!elements) return false;
-  auto decoded = post::parse_fallback_sector_proofs(*elements);
+  auto decoded = filecoin::post::parse_fallback_sector_proofs(*elements);
   if (!decoded) {
     std::fprintf(stderr, "error: --vanilla %s: %s\n", a.vanilla.c_str(),
                  decoded.error().to_string().c_str());
     return false;
   }
   out.post_proof = *proof;
-  out.post_sectors = proofs::public_sectors_of(*decoded);
+  out.post_sectors = filecoin::proofs::public_sectors_of(*decoded);
   out.randomness = *randomness;
   out.partition = a.partition;
   auto* s = out.req.mutable_submit();
   s->set_proof_kind(window ? cuzk::v1::WINDOW_POST_PARTITION : cuzk::v1::WINNING_POST);
-  s->set_registered_proof(post::id_of(*proof));
-  s->set_sector_size(post::sector_size_of(*proof));
+  s->set_registered_proof(filecoin::post::id_of(*proof));
+  s->set_sector_size(filecoin::post::sector_size_of(*proof));
   for (const auto& e : *elements) s->add_vanilla_proofs(std::string(e.begin(), e.end()));
   s->set_randomness(std::string(randomness->begin(), randomness->end()));
   s->set_partition_index(a.partition);
@@ -274,30 +275,30 @@ std::string check_answer(const prepared_request& p, const std::string& proof,
   if (p.porep_c1) {
     if (param_dir.empty()) return {};
     const auto& s = p.req.submit();
-    const proofs::prover_identity_t who{porep::prover_id_from_actor(s.miner_id()),
-                                        s.sector_number()};
-    auto ok = proofs::verify_porep(*p.porep_c1, who, bytes, param_dir);
+    const filecoin::proofs::prover_identity_t who{
+        filecoin::porep::prover_id_from_actor(s.miner_id()), s.sector_number()};
+    auto ok = filecoin::proofs::verify_porep(*p.porep_c1, who, bytes, param_dir);
     if (!ok) return "verify: " + ok.error().to_string();
     return *ok ? std::string() : "the proof does not verify for its C1 and prover";
   }
   if (p.post_proof) {
     if (proof.size() != 192) return std::to_string(proof.size()) + " proof bytes, a PoSt has 192";
     if (param_dir.empty()) return {};
-    auto ok = proofs::verify_post(*p.post_proof, p.post_sectors, p.randomness, p.partition, bytes,
-                                  param_dir);
+    auto ok = filecoin::proofs::verify_post(*p.post_proof, p.post_sectors, p.randomness,
+                                            p.partition, bytes, param_dir);
     if (!ok) return "verify: " + ok.error().to_string();
     return *ok ? std::string() : "the proof does not verify for its sectors and randomness";
   }
   if (!p.update_proof) return {};
-  const auto cfg = snap::update_config(*p.update_proof);
+  const auto cfg = filecoin::snap::update_config(*p.update_proof);
   const size_t want = size_t(cfg->partitions) * 192;
   if (proof.size() != want) {
     return std::to_string(proof.size()) + " proof bytes, " +
-           std::string(snap::name_of(*p.update_proof)) + " has " + std::to_string(cfg->partitions) +
-           " partition(s) = " + std::to_string(want);
+           std::string(filecoin::snap::name_of(*p.update_proof)) + " has " +
+           std::to_string(cfg->partitions) + " partition(s) = " + std::to_string(want);
   }
   if (param_dir.empty()) return {};
-  auto ok = proofs::verify_update(*p.update_proof, p.comms, bytes, param_dir);
+  auto ok = filecoin::proofs::verify_update(*p.update_proof, p.comms, bytes, param_dir);
   if (!ok) return "verify: " + ok.error().to_string();
   return *ok ? std::string() : "the proof does not verify for its commitments";
 }

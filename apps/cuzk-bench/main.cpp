@@ -5,8 +5,8 @@
 //   cuzk-bench pipeline --param-dir DIR [--sectors N] [--registered-proof P] [--gpu ORD] ...
 //
 // seals N sectors with random data (in this process, not timed with the proofs), proves their
-// C1s one after the other with the single-proof prover (proofs::prove_porep, what a loop of
-// `cuzk prove porep` does, parameters loaded per proof), then submits all of them at once to one
+// C1s one after the other with the single-proof prover (filecoin::proofs::prove_porep, what a loop
+// of `cuzk prove porep` does, parameters loaded per proof), then submits all of them at once to one
 // engine, and prints both wall times, the throughput, the engine's overhead per partition and
 // the prover workers' busy ratio. Exit codes: 0 done, 1 a proof failed, 2 bad usage.
 #include <CLI/CLI.hpp>
@@ -49,26 +49,27 @@ struct pipeline_args {
 };
 
 int run_pipeline(const pipeline_args& a) {
-  auto proof = porep::parse_registered_seal_proof(a.registered_proof);
+  auto proof = filecoin::porep::parse_registered_seal_proof(a.registered_proof);
   if (!proof) {
     std::fprintf(stderr, "error: %s\n", proof.error().to_string().c_str());
     return 2;
   }
-  auto cfg = porep::porep_config(*proof);
+  auto cfg = filecoin::porep::porep_config(*proof);
   if (!cfg) {
     std::fprintf(stderr, "error: %s\n", cfg.error().to_string().c_str());
     return 2;
   }
-  const std::string dir = proofs::resolve_params_dir(a.param_dir);
-  if (!std::filesystem::exists(proofs::porep_params_path(*cfg, dir))) {
+  const std::string dir = filecoin::proofs::resolve_params_dir(a.param_dir);
+  if (!std::filesystem::exists(filecoin::proofs::porep_params_path(*cfg, dir))) {
     if (!a.generate_params) {
       std::fprintf(stderr, "error: %s missing (pass --generate-params for a seeded test setup)\n",
-                   proofs::porep_params_path(*cfg, dir).c_str());
+                   filecoin::proofs::porep_params_path(*cfg, dir).c_str());
       return 2;
     }
     std::fprintf(stderr, "generating test parameters (seeded: forgeable, benchmarks only) ...\n");
     const std::vector<uint8_t> tw{'c', 'u', 'z', 'k', '-', 'b', 'e', 'n', 'c', 'h'};
-    auto gen = proofs::generate_porep_parameters(*proof, dir, thread_pool::default_pool(), {}, tw);
+    auto gen = filecoin::proofs::generate_porep_parameters(*proof, dir, thread_pool::default_pool(),
+                                                           {}, tw);
     if (!gen) {
       std::fprintf(stderr, "error: %s\n", gen.error().to_string().c_str());
       return 1;
@@ -90,13 +91,15 @@ int run_pipeline(const pipeline_args& a) {
   // 1. One after the other, as a loop over `cuzk prove porep` does.
   double seq_wall = 0, seq_without_load = 0;
   for (const auto& j : jobs) {
-    proofs::prove_timings_t tm;
-    proofs::prove_options_t opt;
+    filecoin::proofs::prove_timings_t tm;
+    filecoin::proofs::prove_options_t opt;
     opt.gpu_device = a.gpu;
     const auto t0 = clock_type::now();
-    auto p = proofs::prove_porep(
-        j.c1, proofs::prover_identity_t{porep::prover_id_from_actor(j.miner), j.sector}, dir, pool,
-        &tm, opt);
+    auto p =
+        filecoin::proofs::prove_porep(j.c1,
+                                      filecoin::proofs::prover_identity_t{
+                                          filecoin::porep::prover_id_from_actor(j.miner), j.sector},
+                                      dir, pool, &tm, opt);
     const double s = seconds_since(t0);
     if (!p) {
       std::fprintf(stderr, "error: sequential proof: %s\n", p.error().to_string().c_str());

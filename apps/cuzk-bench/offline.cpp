@@ -57,23 +57,23 @@ std::string commitments_path(const gen_vanilla_args& a, const std::string& out) 
              : a.commitments_out;
 }
 
-int gen_snap_synthetic(const gen_vanilla_args& a, snap::registered_update_proof proof,
-                       const snap::update_config_t& cfg) {
+int gen_snap_synthetic(const gen_vanilla_args& a, filecoin::snap::registered_update_proof proof,
+                       const filecoin::snap::update_config_t& cfg) {
   const auto t0 = std::chrono::steady_clock::now();
-  auto u = snap::generate_synthetic_update(cfg, a.seed);
+  auto u = filecoin::snap::generate_synthetic_update(cfg, a.seed);
   if (!u) {
     std::fprintf(stderr, "error: %s\n", u.error().to_string().c_str());
     return 1;
   }
-  const std::string comms = snap::commitments_json(u->commitments);
+  const std::string comms = filecoin::snap::commitments_json(u->commitments);
   std::printf(
       "%s synthetic (seed %llu): %u partition(s), blocks of 2^%u nodes, %zu Poseidon + %zu "
       "SHA-256 nodes in %.2f s: %s\n",
-      std::string(snap::name_of(proof)).c_str(), (unsigned long long)a.seed, cfg.partitions,
-      u->block_bits, u->poseidon_hashes, u->sha256_hashes,
+      std::string(filecoin::snap::name_of(proof)).c_str(), (unsigned long long)a.seed,
+      cfg.partitions, u->block_bits, u->poseidon_hashes, u->sha256_hashes,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), comms.c_str());
   const std::string out = a.out.empty() ? "snap-vanilla.json" : a.out;
-  if (int rc = write_out(out, post::vanilla_file_json(u->partition_proofs),
+  if (int rc = write_out(out, filecoin::post::vanilla_file_json(u->partition_proofs),
                          "vanilla partition proofs (Curio's snap-vproof.json)");
       rc != 0)
     return rc;
@@ -81,10 +81,10 @@ int gen_snap_synthetic(const gen_vanilla_args& a, snap::registered_update_proof 
 }
 
 int gen_snap_prove(const gen_vanilla_args& a) {
-  auto proof =
-      snap::parse_registered_update_proof(a.registered_proof.empty() ? "0" : a.registered_proof);
+  auto proof = filecoin::snap::parse_registered_update_proof(
+      a.registered_proof.empty() ? "0" : a.registered_proof);
   if (!proof) return usage("--registered-proof: " + proof.error().message());
-  auto cfg = snap::update_config(*proof);
+  auto cfg = filecoin::snap::update_config(*proof);
   if (!cfg) return usage(cfg.error().message());
   if (a.synthetic) return gen_snap_synthetic(a, *proof, *cfg);
   if (cfg->sector_bytes > (uint64_t(8) << 20))
@@ -98,12 +98,14 @@ int gen_snap_prove(const gen_vanilla_args& a) {
   }
   const std::string out = a.out.empty() ? "snap-vanilla.json" : a.out;
   const std::string comms_out = commitments_path(a, out);
-  const std::string comms = snap::commitments_json(snap::commitments_of(*updated));
+  const std::string comms =
+      filecoin::snap::commitments_json(filecoin::snap::commitments_of(*updated));
   std::printf("%s (%u partition(s)), miner %llu, sector %llu: %s\n",
-              std::string(snap::name_of(*proof)).c_str(), cfg->partitions,
+              std::string(filecoin::snap::name_of(*proof)).c_str(), cfg->partitions,
               (unsigned long long)a.miner_id, (unsigned long long)a.sector_number, comms.c_str());
-  if (int rc = write_out(out, post::vanilla_file_json(snap::prove_all_partitions(*updated)),
-                         "vanilla partition proofs (Curio's snap-vproof.json)");
+  if (int rc = write_out(
+          out, filecoin::post::vanilla_file_json(filecoin::snap::prove_all_partitions(*updated)),
+          "vanilla partition proofs (Curio's snap-vproof.json)");
       rc != 0)
     return rc;
   return write_out(comms_out, comms, "commitments");
@@ -115,10 +117,10 @@ int run_gen_vanilla(const gen_vanilla_args& a) {
   if (a.type == "snap-prove") return gen_snap_prove(a);
   if (a.type == "porep") {
     if (a.synthetic) return usage("gen-vanilla porep: use `cuzk porep gen-vanilla --synthetic`");
-    auto proof = porep::parse_registered_seal_proof(
+    auto proof = filecoin::porep::parse_registered_seal_proof(
         a.registered_proof.empty() ? "StackedDrg2KiBV1_1" : a.registered_proof);
     if (!proof) return usage("--registered-proof: " + proof.error().message());
-    auto cfg = porep::porep_config(*proof);
+    auto cfg = filecoin::porep::porep_config(*proof);
     if (!cfg || cfg->sector.sector_bytes > (uint64_t(8) << 20))
       return usage("gen-vanilla porep seals in memory: 2KiB or 8MiB sectors only");
     auto sealed = seal_random_sectors(*cfg, 1, a.seed);
@@ -134,14 +136,14 @@ int run_gen_vanilla(const gen_vanilla_args& a) {
   const bool window = a.type == "window-post";
   if (!window && a.type != "winning-post")
     return usage("gen-vanilla: porep, window-post, winning-post or snap-prove, not " + a.type);
-  auto proof = post::parse_registered_post_proof(a.registered_proof.empty() ? (window ? "13" : "3")
-                                                                            : a.registered_proof);
+  auto proof = filecoin::post::parse_registered_post_proof(
+      a.registered_proof.empty() ? (window ? "13" : "3") : a.registered_proof);
   if (!proof) return usage("--registered-proof: " + proof.error().message());
-  auto cfg = post::post_config(*proof);
+  auto cfg = filecoin::post::post_config(*proof);
   if (!cfg) return usage(cfg.error().message());
-  if ((cfg->kind == post::post_kind::window) != window)
-    return usage("--registered-proof " + std::string(post::name_of(*proof)) + " is not a " +
-                 a.type + " proof");
+  if ((cfg->kind == filecoin::post::post_kind::window) != window)
+    return usage("--registered-proof " + std::string(filecoin::post::name_of(*proof)) +
+                 " is not a " + a.type + " proof");
   auto randomness = parse_hex32(a.randomness_hex);
   if (!randomness) return usage("--randomness: " + randomness.error().message());
   const std::string out =
@@ -149,7 +151,7 @@ int run_gen_vanilla(const gen_vanilla_args& a) {
   if (a.synthetic) {
     const auto t0 = std::chrono::steady_clock::now();
     size_t hashes = 0;
-    auto v = post::generate_synthetic_post(
+    auto v = filecoin::post::generate_synthetic_post(
         {*cfg, *randomness, a.sector_number, a.sectors, a.partition, a.seed},
         thread_pool::default_pool(), &hashes);
     if (!v) {
@@ -160,35 +162,38 @@ int run_gen_vanilla(const gen_vanilla_args& a) {
                  : 1;
     }
     std::vector<std::vector<uint8_t>> elements;
-    for (const auto& p : *v) elements.push_back(post::serialize_fallback_sector_proof(p));
+    for (const auto& p : *v) elements.push_back(filecoin::post::serialize_fallback_sector_proof(p));
     std::printf(
         "%s synthetic (seed %llu): partition %u, sectors %llu..%llu, %zu Poseidon nodes "
         "in %.2f s\n",
-        std::string(post::name_of(*proof)).c_str(), (unsigned long long)a.seed, a.partition,
-        (unsigned long long)a.sector_number, (unsigned long long)(a.sector_number + v->size() - 1),
-        hashes, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    return write_out(out, post::vanilla_file_json(elements), "vanilla proofs");
+        std::string(filecoin::post::name_of(*proof)).c_str(), (unsigned long long)a.seed,
+        a.partition, (unsigned long long)a.sector_number,
+        (unsigned long long)(a.sector_number + v->size() - 1), hashes,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    return write_out(out, filecoin::post::vanilla_file_json(elements), "vanilla proofs");
   }
   if (a.sectors != 0) return usage("--sectors: with --synthetic only");
   if (a.cache.empty()) return usage("--cache: the sector directory of `cuzk porep seal`");
   const std::vector<std::string> dirs = {a.cache};
   const std::vector<uint64_t> ids = {a.sector_number};
-  auto elements = post::vanilla_proofs_of_sector_dirs(*cfg, dirs, ids, *randomness, a.partition);
+  auto elements =
+      filecoin::post::vanilla_proofs_of_sector_dirs(*cfg, dirs, ids, *randomness, a.partition);
   if (!elements) {
     std::fprintf(stderr, "error: %s\n", elements.error().to_string().c_str());
     return elements.error().code() == status_code::io_error ? 1 : 2;
   }
-  return write_out(out, post::vanilla_file_json(*elements), "vanilla proofs");
+  return write_out(out, filecoin::post::vanilla_file_json(*elements), "vanilla proofs");
 }
 
 namespace {
 
 // The compiled plan's build, then a, b, c of the last synthesized witness evaluated from it on
 // the CPU (what the engine's CPU prover does; the GPU evaluates on the device instead).
-int time_abc_plan(const porep::porep_config_t& cfg, const r1cs::witness_cs& w, thread_pool& pool) {
+int time_abc_plan(const filecoin::porep::porep_config_t& cfg, const r1cs::witness_cs& w,
+                  thread_pool& pool) {
   const auto t0 = std::chrono::steady_clock::now();
-  auto plan = synth::stacked_abc_plan(cfg.layers(), cfg.sector.tree_d, cfg.sector.tree_r,
-                                      cfg.challenges_per_partition());
+  auto plan = filecoin::circuits::stacked_abc_plan(
+      cfg.layers(), cfg.sector.tree_d, cfg.sector.tree_r, cfg.challenges_per_partition());
   if (!plan) {
     std::fprintf(stderr, "error: the a, b, c plan: %s\n", plan.error().to_string().c_str());
     return 1;
@@ -216,17 +221,17 @@ int time_abc_plan(const porep::porep_config_t& cfg, const r1cs::witness_cs& w, t
 int run_synth_only(const synth_only_args& a) {
   auto bytes = read_file_bounded(a.c1, uint64_t(512) << 20);
   if (!bytes) return usage("--c1 " + a.c1 + ": " + bytes.error().to_string());
-  auto c1 = porep::parse_c1_any(*bytes);
+  auto c1 = filecoin::porep::parse_c1_any(*bytes);
   if (!c1) return usage("--c1 " + a.c1 + ": " + c1.error().to_string());
-  auto proof = porep::parse_registered_seal_proof(c1->registered_proof);
+  auto proof = filecoin::porep::parse_registered_seal_proof(c1->registered_proof);
   if (!proof) return usage(proof.error().message());
-  auto cfg = porep::porep_config(*proof);
+  auto cfg = filecoin::porep::porep_config(*proof);
   if (!cfg) return usage(cfg.error().message());
   const unsigned partitions = cfg->partitions();
   if (a.partition >= 0 && unsigned(a.partition) >= partitions)
     return usage("--partition " + std::to_string(a.partition) + ": the C1 has " +
                  std::to_string(partitions));
-  const auto counts = synth::stacked_circuit_counts(
+  const auto counts = filecoin::circuits::stacked_circuit_counts(
       cfg->layers(), cfg->sector.tree_d, cfg->sector.tree_r, cfg->challenges_per_partition());
   r1cs::proving_cs cs;  // one buffer, recycled as the engine does
   r1cs::witness_cs wcs;
@@ -240,7 +245,7 @@ int run_synth_only(const synth_only_args& a) {
     size_t constraints = 0;
     for (unsigned k = 0; k < partitions; ++k) {
       if (a.partition >= 0 && unsigned(a.partition) != k) continue;
-      auto circuit = synth::stacked_circuit_from_c1(*cfg, *c1, k);
+      auto circuit = filecoin::circuits::stacked_circuit_from_c1(*cfg, *c1, k);
       if (!circuit) {
         std::fprintf(stderr, "error: partition %u: %s\n", k, circuit.error().to_string().c_str());
         return 1;
@@ -249,7 +254,8 @@ int run_synth_only(const synth_only_args& a) {
         wcs.reset();
         wcs.reserve(counts.constraints, counts.constraints + counts.constraints / 256,
                     counts.inputs);
-        if (status s = synth::synthesize_stacked_circuit_parallel(wcs, *circuit, pool); !s) {
+        if (status s = filecoin::circuits::synthesize_stacked_circuit_parallel(wcs, *circuit, pool);
+            !s) {
           std::fprintf(stderr, "error: partition %u: %s\n", k, s.to_string().c_str());
           return 1;
         }
@@ -260,8 +266,10 @@ int run_synth_only(const synth_only_args& a) {
       cs.reset();
       cs.reserve(counts.constraints, counts.constraints + counts.constraints / 256, counts.inputs);
       if (pool.size() == 1) {
-        synth::synthesize_stacked_circuit(cs, *circuit);
-      } else if (status s = synth::synthesize_stacked_circuit_parallel(cs, *circuit, pool); !s) {
+        filecoin::circuits::synthesize_stacked_circuit(cs, *circuit);
+      } else if (status s =
+                     filecoin::circuits::synthesize_stacked_circuit_parallel(cs, *circuit, pool);
+                 !s) {
         std::fprintf(stderr, "error: partition %u: %s\n", k, s.to_string().c_str());
         return 1;
       }

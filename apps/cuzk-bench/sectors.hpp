@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/porep/vanilla_proof.hpp"
@@ -19,23 +19,24 @@
 namespace cuzk::bench {
 
 struct sealed_c1 {
-  porep::c1_output_t c1;
+  filecoin::porep::c1_output_t c1;
   uint64_t miner = 0, sector = 0;
   std::string wrapper;  ///< {"SectorNum","Phase1Out","SectorSize"}, as Curio sends it
 };
 
 /// `count` sectors of `cfg`'s size with random data, tickets and seeds drawn from `seed`;
 /// sector numbers 1..count.
-result<std::vector<sealed_c1>> seal_random_sectors(const porep::porep_config_t& cfg, unsigned count,
-                                                   uint64_t seed);
+result<std::vector<sealed_c1>> seal_random_sectors(const filecoin::porep::porep_config_t& cfg,
+                                                   unsigned count, uint64_t seed);
 
 /// One sector of `cfg`'s size for `miner`/`sector` with a ticket and a full payload from `rng`.
-result<porep::sealed_sector_t> seal_random_sector(const porep::porep_config_t& cfg, uint64_t miner,
-                                                  uint64_t sector, std::mt19937_64& rng);
+result<filecoin::porep::sealed_sector_t> seal_random_sector(
+    const filecoin::porep::porep_config_t& cfg, uint64_t miner, uint64_t sector,
+    std::mt19937_64& rng);
 
 /// A sector key of the update's size (its V1_1 seal proof) sealed for `miner`/`sector`, with a full
 /// random payload encoded into it as the new data; everything drawn from `seed`.
-result<snap::updated_sector_t> update_random_sector(const snap::update_config_t& cfg,
-                                                    uint64_t miner, uint64_t sector, uint64_t seed);
+result<filecoin::snap::updated_sector_t> update_random_sector(
+    const filecoin::snap::update_config_t& cfg, uint64_t miner, uint64_t sector, uint64_t seed);
 
 }  // namespace cuzk::bench

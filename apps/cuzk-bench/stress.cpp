@@ -53,12 +53,12 @@ struct outcome {
 }  // namespace
 
 int run_stress(const std::string& addr, const stress_args& a) {
-  auto proof = porep::parse_registered_seal_proof(a.registered_proof);
+  auto proof = filecoin::porep::parse_registered_seal_proof(a.registered_proof);
   if (!proof) {
     std::fprintf(stderr, "error: --registered-proof: %s\n", proof.error().to_string().c_str());
     return 2;
   }
-  auto cfg = porep::porep_config(*proof);
+  auto cfg = filecoin::porep::porep_config(*proof);
   if (!cfg || cfg->sector.sector_bytes > (uint64_t(8) << 20)) {
     std::fprintf(stderr, "error: stress seals its own sectors: 2KiB or 8MiB proofs only\n");
     return 2;
@@ -185,8 +185,9 @@ int run_stress(const std::string& addr, const stress_args& a) {
     latencies.push_back(o.seconds);
     const sealed_c1& s = (*sectors)[plan[i].sector];
     if (!a.param_dir.empty()) {
-      const proofs::prover_identity_t who{porep::prover_id_from_actor(s.miner), s.sector};
-      auto ok = proofs::verify_porep(
+      const filecoin::proofs::prover_identity_t who{filecoin::porep::prover_id_from_actor(s.miner),
+                                                    s.sector};
+      auto ok = filecoin::proofs::verify_porep(
           s.c1, who, std::span(reinterpret_cast<const uint8_t*>(o.proof.data()), o.proof.size()),
           a.param_dir);
       if (!ok || !*ok) {

@@ -58,47 +58,50 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 int run_porep_stats(const std::string& proof_name) {
-  const auto proof = porep::parse_registered_seal_proof(proof_name);
+  const auto proof = filecoin::porep::parse_registered_seal_proof(proof_name);
   if (!proof) return fail("stats: " + proof.error().message());
-  const auto cfg = porep::porep_config(*proof);
+  const auto cfg = filecoin::porep::porep_config(*proof);
   if (!cfg) return fail("stats: " + cfg.error().message());
 
   const auto t0 = std::chrono::steady_clock::now();
   r1cs::shape_cs cs;
-  synth::synthesize_stacked_circuit(cs, synth::blank_stacked_circuit(*cfg));
-  print_stats("porep", porep::name_of(*proof), cs.summary(), synth::porep_param_id(*cfg),
-              seconds_since(t0));
+  filecoin::circuits::synthesize_stacked_circuit(cs,
+                                                 filecoin::circuits::blank_stacked_circuit(*cfg));
+  print_stats("porep", filecoin::porep::name_of(*proof), cs.summary(),
+              filecoin::circuits::porep_param_id(*cfg), seconds_since(t0));
   return EXIT_OK;
 }
 
 int run_post_stats(const std::string& circuit, const std::string& proof_name) {
-  const auto proof = post::parse_registered_post_proof(proof_name);
+  const auto proof = filecoin::post::parse_registered_post_proof(proof_name);
   if (!proof) return fail("stats: " + proof.error().message());
-  const auto cfg = post::post_config(*proof);
+  const auto cfg = filecoin::post::post_config(*proof);
   if (!cfg) return fail("stats: " + cfg.error().message());
-  if (post::to_string(cfg->kind) != circuit)
-    return fail("stats: " + std::string(post::name_of(*proof)) + " is a " +
-                std::string(post::to_string(cfg->kind)) + " proof, not " + circuit);
+  if (filecoin::post::to_string(cfg->kind) != circuit)
+    return fail("stats: " + std::string(filecoin::post::name_of(*proof)) + " is a " +
+                std::string(filecoin::post::to_string(cfg->kind)) + " proof, not " + circuit);
 
   const auto t0 = std::chrono::steady_clock::now();
   r1cs::shape_cs cs;
-  synth::synthesize_fallback_post_circuit(cs, synth::blank_fallback_post_circuit(*cfg));
-  print_stats(circuit, post::name_of(*proof), cs.summary(), synth::post_param_id(*cfg),
-              seconds_since(t0));
+  filecoin::circuits::synthesize_fallback_post_circuit(
+      cs, filecoin::circuits::blank_fallback_post_circuit(*cfg));
+  print_stats(circuit, filecoin::post::name_of(*proof), cs.summary(),
+              filecoin::circuits::post_param_id(*cfg), seconds_since(t0));
   return EXIT_OK;
 }
 
 int run_snap_stats(const std::string& proof_name) {
-  const auto proof = snap::parse_registered_update_proof(proof_name);
+  const auto proof = filecoin::snap::parse_registered_update_proof(proof_name);
   if (!proof) return fail("stats: " + proof.error().message());
-  const auto cfg = snap::update_config(*proof);
+  const auto cfg = filecoin::snap::update_config(*proof);
   if (!cfg) return fail("stats: " + cfg.error().message());
 
   const auto t0 = std::chrono::steady_clock::now();
   r1cs::shape_cs cs;
-  synth::synthesize_empty_sector_update_circuit(cs, synth::blank_empty_sector_update_circuit(*cfg));
-  print_stats("snap", snap::name_of(*proof), cs.summary(), synth::update_param_id(*cfg),
-              seconds_since(t0));
+  filecoin::circuits::synthesize_empty_sector_update_circuit(
+      cs, filecoin::circuits::blank_empty_sector_update_circuit(*cfg));
+  print_stats("snap", filecoin::snap::name_of(*proof), cs.summary(),
+              filecoin::circuits::update_param_id(*cfg), seconds_since(t0));
   return EXIT_OK;
 }
 

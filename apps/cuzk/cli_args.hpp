@@ -14,8 +14,8 @@
 
 #include "base/file_io.hpp"
 #include "base/hex.hpp"
-#include "base/status.hpp"
 #include "cuzk/engine.hpp"  // the daemon's defaults (engine_config; header only)
+#include "cuzk/status.hpp"
 #include "filecoin/porep/replica_id.hpp"
 #include "groth16/params_io.hpp"
 
@@ -106,13 +106,13 @@ struct identity_args {
 
   /// (prover_id, sector_id), or nullopt when neither --miner-id nor --prover-id was given (use
   /// the C1's replica_id). `sector_num` is the wrapper's SectorNum (u64), empty when it has none.
-  result<std::optional<std::pair<porep::bytes32_t, uint64_t>>> resolve(
+  result<std::optional<std::pair<filecoin::porep::bytes32_t, uint64_t>>> resolve(
       const std::optional<uint64_t>& sector_num) const {
     const bool have_miner = miner_option && miner_option->count() > 0;
     const bool have_sector = sector_option && sector_option->count() > 0;
     if (!have_miner && prover_hex.empty())
-      return std::optional<std::pair<porep::bytes32_t, uint64_t>>();
-    porep::bytes32_t prover_id = porep::prover_id_from_actor(miner_id);
+      return std::optional<std::pair<filecoin::porep::bytes32_t, uint64_t>>();
+    filecoin::porep::bytes32_t prover_id = filecoin::porep::prover_id_from_actor(miner_id);
     if (!prover_hex.empty()) {
       auto p = parse_hex32(prover_hex);
       if (!p) return status(status_code::invalid_argument, "--prover-id: " + p.error().message());

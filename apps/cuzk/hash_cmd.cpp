@@ -86,22 +86,22 @@ int run_poseidon(const poseidon_args& args) {
   const uint64_t arity = args.arity;
   const std::string& tag_spec = args.tag_spec;
   const std::vector<std::string>& values = args.values;
-  if (!hash::poseidon_arity_supported(arity))
+  if (!filecoin::hash::poseidon_arity_supported(arity))
     return fail("unsupported arity " + std::to_string(arity) + " (2, 4, 8, 11, 16, 24, 36)");
 
   fr_t tag;
   size_t expected = arity;
   if (tag_spec == "merkle") {
-    tag = hash::poseidon_merkle_tag(arity);
+    tag = filecoin::hash::poseidon_merkle_tag(arity);
   } else if (tag_spec.rfind("constant-length:", 0) == 0) {
     const auto n = tag_number(tag_spec.substr(std::strlen("constant-length:")));
     if (!n || *n == 0 || *n > arity) return fail("constant-length:N needs 1 <= N <= arity");
-    tag = hash::poseidon_constant_length_tag(*n);
+    tag = filecoin::hash::poseidon_constant_length_tag(*n);
     expected = *n;
   } else if (tag_spec.rfind("custom:", 0) == 0) {
     const auto id = tag_number(tag_spec.substr(std::strlen("custom:")));
     if (!id || *id == 0 || *id > 256) return fail("custom:N needs 1 <= N <= 256");
-    tag = hash::poseidon_custom_tag(*id);
+    tag = filecoin::hash::poseidon_custom_tag(*id);
   } else {
     return fail("unknown tag '" + tag_spec + "' (merkle, constant-length:N, custom:N)");
   }
@@ -117,7 +117,8 @@ int run_poseidon(const poseidon_args& args) {
     if (!fr_t::from_canonical_checked(*x, f)) return fail("'" + s + "' is not below r");
     preimage.push_back(f);
   }
-  const fr_t h = hash::poseidon_hash(preimage, tag, hash::poseidon_constants(arity));
+  const fr_t h =
+      filecoin::hash::poseidon_hash(preimage, tag, filecoin::hash::poseidon_constants(arity));
   std::printf("%s\n", fr_to_hex_be(h).c_str());
   return EXIT_OK;
 }
@@ -125,7 +126,7 @@ int run_poseidon(const poseidon_args& args) {
 int run_sha256_trunc254(std::string s) {
   auto data = from_hex(strip_hex_prefix(s));
   if (!data) return fail("HEXDATA: " + data.error().message());
-  std::printf("%s\n", to_hex(sha256_trunc254(*data)).c_str());
+  std::printf("%s\n", to_hex(filecoin::hash::sha256_trunc254(*data)).c_str());
   return EXIT_OK;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The apps' logging: spdlog's default logger writes to stderr at the level of the global
-// --log-level flag, and log_sink() binds the libraries' hook (base/log.hpp) to it, so library
+// --log-level flag, and log_sink() binds the libraries' hook (cuzk/log.hpp) to it, so library
 // code reports through whatever the app chose without owning a logger.
 #pragma once
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/log.hpp"
+#include "cuzk/log.hpp"
 
 namespace cuzk::app {
 

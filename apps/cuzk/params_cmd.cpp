@@ -64,50 +64,50 @@ int run_params_generate(generate_args args) {
   const std::string& proof_name = args.proof_name;
   std::string& out_dir = args.out_dir;
   // The circuit's registered proof, checked before any work.
-  std::optional<porep::registered_seal_proof> seal;
-  std::optional<post::registered_post_proof> post_proof;
-  std::optional<snap::registered_update_proof> update_proof;
+  std::optional<filecoin::porep::registered_seal_proof> seal;
+  std::optional<filecoin::post::registered_post_proof> post_proof;
+  std::optional<filecoin::snap::registered_update_proof> update_proof;
   std::string display_name;
   if (args.circuit == "porep") {
-    const auto proof = porep::parse_registered_seal_proof(proof_name);
+    const auto proof = filecoin::porep::parse_registered_seal_proof(proof_name);
     if (!proof) return fail("generate: " + proof.error().message());
     seal = *proof;
-    display_name = porep::name_of(*proof);
+    display_name = filecoin::porep::name_of(*proof);
   } else if (args.circuit == "snap") {
-    const auto proof = snap::parse_registered_update_proof(proof_name);
+    const auto proof = filecoin::snap::parse_registered_update_proof(proof_name);
     if (!proof) return fail("generate: " + proof.error().message());
     update_proof = *proof;
-    display_name = snap::name_of(*proof);
+    display_name = filecoin::snap::name_of(*proof);
   } else {
-    const auto proof = post::parse_registered_post_proof(proof_name);
+    const auto proof = filecoin::post::parse_registered_post_proof(proof_name);
     if (!proof) return fail("generate: " + proof.error().message());
-    if (post::to_string(post::kind_of(*proof)) != args.circuit) {
-      return fail("generate: " + std::string(post::name_of(*proof)) + " is a " +
-                  std::string(post::to_string(post::kind_of(*proof))) + " proof, not " +
-                  args.circuit);
+    if (filecoin::post::to_string(filecoin::post::kind_of(*proof)) != args.circuit) {
+      return fail("generate: " + std::string(filecoin::post::name_of(*proof)) + " is a " +
+                  std::string(filecoin::post::to_string(filecoin::post::kind_of(*proof))) +
+                  " proof, not " + args.circuit);
     }
     post_proof = *proof;
-    display_name = post::name_of(*proof);
+    display_name = filecoin::post::name_of(*proof);
   }
-  out_dir = proofs::resolve_params_dir(out_dir);
+  out_dir = filecoin::proofs::resolve_params_dir(out_dir);
 
   spdlog::info("cuzk params: generating {} parameters into {}", display_name, out_dir);
   const progress_fn progress = phase_progress_lines("cuzk params");
   std::optional<std::vector<uint8_t>> seed_bytes;
   if (args.have_seed) seed_bytes = std::vector<uint8_t>(args.seed.begin(), args.seed.end());
   thread_pool& pool = thread_pool::default_pool();
-  auto gen =
-      seal ? proofs::generate_porep_parameters(*seal, out_dir, pool, progress, seed_bytes, args.gpu)
-      : update_proof ? proofs::generate_update_parameters(*update_proof, out_dir, pool, progress,
-                                                          seed_bytes, args.gpu)
-                     : proofs::generate_post_parameters(*post_proof, out_dir, pool, progress,
-                                                        seed_bytes, args.gpu);
+  auto gen = seal ? filecoin::proofs::generate_porep_parameters(*seal, out_dir, pool, progress,
+                                                                seed_bytes, args.gpu)
+             : update_proof ? filecoin::proofs::generate_update_parameters(
+                                  *update_proof, out_dir, pool, progress, seed_bytes, args.gpu)
+                            : filecoin::proofs::generate_post_parameters(
+                                  *post_proof, out_dir, pool, progress, seed_bytes, args.gpu);
   if (!gen) return fail("generate: " + gen.error().to_string(), EXIT_FAIL);
   spdlog::info(
       "cuzk params: {} rows ({} inputs, {} aux), domain {}: synthesis {:.1f} s, setup {:.1f} s, "
       "write {:.1f} s, peak RSS {:.0f} MiB",
       gen->rows, gen->inputs, gen->aux, gen->domain_size, gen->synth_s, gen->setup_s, gen->write_s,
-      double(proofs::peak_rss_bytes()) / (1 << 20));
+      double(filecoin::proofs::peak_rss_bytes()) / (1 << 20));
   std::printf("%s\n%s\n", gen->params_path.c_str(), gen->vk_path.c_str());
   return EXIT_OK;
 }
@@ -120,49 +120,51 @@ int run_params_check(check_args args) {
   std::string& dir = args.dir;
   const std::string& json_path = args.json_path;
   const std::string& proof_name = args.proof_name;
-  dir = proofs::resolve_params_dir(dir);
+  dir = filecoin::proofs::resolve_params_dir(dir);
   // --registered-proof is a seal proof for porep, a PoSt proof of the circuit's kind otherwise
   // (the numbers overlap: 3 is StackedDrg32GiBV1 and StackedDrgWinning32GiBV1).
-  std::optional<porep::registered_seal_proof> proof;
-  std::optional<post::registered_post_proof> post_proof;
+  std::optional<filecoin::porep::registered_seal_proof> proof;
+  std::optional<filecoin::post::registered_post_proof> post_proof;
   if (!proof_name.empty() && args.circuit == "porep") {
-    auto p = porep::parse_registered_seal_proof(proof_name);
+    auto p = filecoin::porep::parse_registered_seal_proof(proof_name);
     if (!p) return fail("check: " + p.error().message());
     proof = *p;
   } else if (!proof_name.empty()) {
-    auto p = post::parse_registered_post_proof(proof_name);
+    auto p = filecoin::post::parse_registered_post_proof(proof_name);
     if (!p) return fail("check: " + p.error().message());
-    if (post::to_string(post::kind_of(*p)) != args.circuit) {
-      return fail("check: " + std::string(post::name_of(*p)) + " is a " +
-                  std::string(post::to_string(post::kind_of(*p))) + " proof, not " + args.circuit);
+    if (filecoin::post::to_string(filecoin::post::kind_of(*p)) != args.circuit) {
+      return fail("check: " + std::string(filecoin::post::name_of(*p)) + " is a " +
+                  std::string(filecoin::post::to_string(filecoin::post::kind_of(*p))) +
+                  " proof, not " + args.circuit);
     }
     post_proof = *p;
   }
-  std::vector<proofs::param_fact_t> facts;
+  std::vector<filecoin::proofs::param_fact_t> facts;
   if (json_path.empty()) {
-    facts = proofs::builtin_param_facts();
+    facts = filecoin::proofs::builtin_param_facts();
   } else {
     if (status s = check_input_file("--parameters-json", json_path); !s)
       return fail("check: " + s.message());
-    auto f = proofs::read_parameters_json(json_path);
+    auto f = filecoin::proofs::read_parameters_json(json_path);
     if (!f) {
       return fail("check: " + f.error().to_string(),
                   f.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD);
     }
     facts = std::move(*f);
   }
-  auto checks = post_proof ? proofs::check_params_dir(dir, facts, *post_proof)
-                           : proofs::check_params_dir(dir, facts, proof);
+  auto checks = post_proof ? filecoin::proofs::check_params_dir(dir, facts, *post_proof)
+                           : filecoin::proofs::check_params_dir(dir, facts, proof);
   if (!checks) return fail("check: " + checks.error().to_string(), EXIT_FAIL);
   if (checks->empty()) return fail("check: no parameter files in " + dir);
   bool mismatch = false, unknown = false;
   for (const auto& c : *checks) {
-    std::printf("%-8s %s %s", proofs::name_of(c.verdict), c.name.c_str(), c.actual.c_str());
-    if (c.verdict == proofs::digest_verdict::mismatch) {
+    std::printf("%-8s %s %s", filecoin::proofs::name_of(c.verdict), c.name.c_str(),
+                c.actual.c_str());
+    if (c.verdict == filecoin::proofs::digest_verdict::mismatch) {
       std::printf(" (expected %s)", c.expected.c_str());
       mismatch = true;
     }
-    if (c.verdict == proofs::digest_verdict::unknown) unknown = true;
+    if (c.verdict == filecoin::proofs::digest_verdict::unknown) unknown = true;
     std::printf("\n");
   }
   return mismatch ? EXIT_FAIL : unknown ? EXIT_BAD : EXIT_OK;
@@ -187,14 +189,14 @@ groth16::point_checks checks_named(const std::string& name) {
 result<std::string> load_for_gpu(const groth16::params_file& file, groth16::point_checks checks,
                                  const load_args& args, const progress_fn& progress) {
 #if defined(CUZK_WITH_CUDA)
-  using groth16::gpu::device_parameters;
-  using groth16::gpu::params_decoder;
+  using groth16::cuda::device_parameters;
+  using groth16::cuda::params_decoder;
   const bool on_host = args.residency == "host";
   const params_decoder decoder =
       args.decoder == "host" ? params_decoder::host : params_decoder::device;
   auto dp = on_host ? device_parameters::host_resident(file, checks, args.gpu,
                                                        thread_pool::default_pool(), progress,
-                                                       groth16::gpu::default_ring_bytes, decoder)
+                                                       groth16::cuda::default_ring_bytes, decoder)
                     : device_parameters::stream_from(
                           file, checks, args.gpu, thread_pool::default_pool(), progress, decoder);
   if (!dp) return dp.error();

@@ -33,16 +33,18 @@ struct plan_args {
 
 int run_plan(const plan_args& a) {
   if (a.table) {
-    std::vector<proofs::gpu_circuit_shape> shapes;
-    for (const auto& [circuit, proof] : proofs::table_circuits()) {
-      auto s = proofs::gpu_circuit_shape_of(circuit, proof);
+    std::vector<filecoin::proofs::gpu_circuit_shape> shapes;
+    for (const auto& [circuit, proof] : filecoin::proofs::table_circuits()) {
+      auto s = filecoin::proofs::gpu_circuit_shape_of(circuit, proof);
       if (!s) {
         spdlog::error("cuzk plan: {}", s.error().message());
         return EXIT_FAIL;
       }
       shapes.push_back(std::move(*s));
     }
-    std::fputs(proofs::gpu_plan_table(shapes, proofs::table_card_gib(), a.lanes).c_str(), stdout);
+    std::fputs(filecoin::proofs::gpu_plan_table(shapes, filecoin::proofs::table_card_gib(), a.lanes)
+                   .c_str(),
+               stdout);
     return EXIT_OK;
   }
   if (a.circuit.empty() || a.proof_name.empty() || a.gpu_memory.empty()) {
@@ -56,13 +58,13 @@ int run_plan(const plan_args& a) {
     spdlog::error("cuzk plan: {}", card.error().message());
     return EXIT_BAD;
   }
-  const auto shape = proofs::gpu_circuit_shape_of(a.circuit, a.proof_name);
+  const auto shape = filecoin::proofs::gpu_circuit_shape_of(a.circuit, a.proof_name);
   if (!shape) {
     spdlog::error("cuzk plan: {}", shape.error().message());
     return shape.error().code() == status_code::invalid_argument ? EXIT_BAD : EXIT_FAIL;
   }
-  const auto plan = proofs::gpu_plan_on_card(*shape, *card, std::max(1u, a.lanes));
-  std::printf("%s\n", proofs::gpu_plan_json(*shape, *card, plan).c_str());
+  const auto plan = filecoin::proofs::gpu_plan_on_card(*shape, *card, std::max(1u, a.lanes));
+  std::printf("%s\n", filecoin::proofs::gpu_plan_json(*shape, *card, plan).c_str());
   return plan ? EXIT_OK : EXIT_FAIL;
 }
 

@@ -38,35 +38,35 @@ struct parents_args {
 
 int run_porep_parents(const parents_args& args) {
   const std::string &proof_name = args.proof_name, &out = args.out, &check_json = args.check_json;
-  const auto proof = porep::parse_registered_seal_proof(proof_name);
+  const auto proof = filecoin::porep::parse_registered_seal_proof(proof_name);
   if (!proof) return fail("parents: " + proof.error().message());
-  const auto cfg = porep::porep_config(*proof);
+  const auto cfg = filecoin::porep::porep_config(*proof);
   if (!cfg) return fail("parents: " + cfg.error().message());
-  std::vector<porep::parent_cache_fact_t> facts;
+  std::vector<filecoin::porep::parent_cache_fact_t> facts;
   if (!check_json.empty()) {
-    auto f = porep::read_parent_cache_json(check_json);
+    auto f = filecoin::porep::read_parent_cache_json(check_json);
     if (!f) return fail("parents: " + f.error().to_string());
     facts = std::move(*f);
   }
 
-  const porep::sdr_graph g(*cfg);
+  const filecoin::porep::sdr_graph g(*cfg);
   std::error_code ec;
   std::string path = out;
   if (std::filesystem::is_directory(out, ec))
     path = (std::filesystem::path(out) / g.parent_cache_file_name()).string();
 
   thread_pool pool(unsigned(args.threads));
-  sha256_digest_t digest;
+  cuzk::hash::sha256_digest_t digest;
   const auto t0 = std::chrono::steady_clock::now();
-  if (status s = porep::write_parent_cache_file(g, path, pool, &digest); !s)
+  if (status s = filecoin::porep::write_parent_cache_file(g, path, pool, &digest); !s)
     return fail("parents: " + s.to_string(), EXIT_FAIL);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const std::string hex = to_hex(digest);
   std::printf("%s\n  proof %s, %llu nodes, %llu bytes, %.2f s (%u threads)\n  id %s\n  sha256 %s\n",
-              path.c_str(), std::string(porep::name_of(*proof)).c_str(),
+              path.c_str(), std::string(filecoin::porep::name_of(*proof)).c_str(),
               (unsigned long long)g.nodes(),
-              (unsigned long long)(g.nodes() * porep::PARENT_CACHE_NODE_BYTES), secs, pool.size(),
-              g.parent_cache_id().c_str(), hex.c_str());
+              (unsigned long long)(g.nodes() * filecoin::porep::PARENT_CACHE_NODE_BYTES), secs,
+              pool.size(), g.parent_cache_id().c_str(), hex.c_str());
   if (!check_json.empty()) {
     for (const auto& f : facts) {
       if (f.id != g.parent_cache_id()) continue;

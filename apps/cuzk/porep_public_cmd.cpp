@@ -43,28 +43,28 @@ int run_porep_public_inputs(const public_inputs_args& args) {
   const identity_args& id = args.id;
   if (status s = check_input_file("--c1", c1_path); !s) return fail(s.message());
   std::optional<uint64_t> sector_num;
-  auto c1 = porep::read_c1_file(c1_path, proof_name, &sector_num);
+  auto c1 = filecoin::porep::read_c1_file(c1_path, proof_name, &sector_num);
   if (!c1) {
     return fail("--c1: " + c1.error().to_string(),
                 c1.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD);
   }
-  const auto proof = porep::parse_registered_seal_proof(c1->registered_proof);
+  const auto proof = filecoin::porep::parse_registered_seal_proof(c1->registered_proof);
   if (!proof) return fail("registered_proof: " + proof.error().message());
-  const auto cfg = porep::porep_config(*proof);
+  const auto cfg = filecoin::porep::porep_config(*proof);
   if (!cfg) return fail(cfg.error().message());
   if (partition >= cfg->partitions()) {
     return fail("--partition " + std::to_string(partition) + " out of range (" +
-                std::string(porep::name_of(*proof)) + " has " + std::to_string(cfg->partitions()) +
-                ")");
+                std::string(filecoin::porep::name_of(*proof)) + " has " +
+                std::to_string(cfg->partitions()) + ")");
   }
 
-  porep::bytes32_t replica_id = c1->replica_id;
+  filecoin::porep::bytes32_t replica_id = c1->replica_id;
   auto who = id.resolve(sector_num);
   if (!who) return fail(who.error().message());
   if (*who) {
     const auto& [prover_id, sector_id] = **who;
-    replica_id =
-        porep::compute_replica_id(prover_id, sector_id, c1->ticket, c1->comm_d, cfg->porep_id);
+    replica_id = filecoin::porep::compute_replica_id(prover_id, sector_id, c1->ticket, c1->comm_d,
+                                                     cfg->porep_id);
     if (replica_id != c1->replica_id) {
       return fail("the replica_id derived from prover id, sector id " + std::to_string(sector_id) +
                   ", ticket, comm_d and porep_id differs from the C1's replica_id");
@@ -73,12 +73,12 @@ int run_porep_public_inputs(const public_inputs_args& args) {
     spdlog::warn("cuzk porep public-inputs: no --miner-id/--prover-id: using the C1's replica_id");
   }
 
-  const synth::porep_publics_t pub{replica_id, c1->comm_d, c1->comm_r, c1->seed};
-  auto inputs = synth::porep_public_inputs(*cfg, pub, unsigned(partition));
+  const filecoin::circuits::porep_publics_t pub{replica_id, c1->comm_d, c1->comm_r, c1->seed};
+  auto inputs = filecoin::circuits::porep_public_inputs(*cfg, pub, unsigned(partition));
   if (!inputs) return fail(inputs.error().to_string());
-  return write_public_inputs_json(
-      "cuzk porep public-inputs", out, *inputs,
-      "partition " + std::to_string(partition) + " (" + std::string(porep::name_of(*proof)) + ")");
+  return write_public_inputs_json("cuzk porep public-inputs", out, *inputs,
+                                  "partition " + std::to_string(partition) + " (" +
+                                      std::string(filecoin::porep::name_of(*proof)) + ")");
 }
 
 }  // namespace

@@ -50,18 +50,18 @@ int run_porep_seal(const seal_args& args) {
                     &out_dir = args.out_dir, &prover_hex = args.prover_hex,
                     &ticket_hex = args.ticket_hex, &seed_hex = args.seed_hex;
   const uint64_t miner_id = args.miner_id, sector_id = args.sector_id;
-  const auto proof = porep::parse_registered_seal_proof(proof_name);
+  const auto proof = filecoin::porep::parse_registered_seal_proof(proof_name);
   if (!proof) return fail(proof.error().message());
-  const auto cfg = porep::porep_config(*proof);
+  const auto cfg = filecoin::porep::porep_config(*proof);
   if (!cfg) return fail(cfg.error().message());
-  if (cfg->sector.sector_bytes > porep::MAX_SEAL_SECTOR_BYTES)
-    return fail(std::string(porep::name_of(*proof)) +
+  if (cfg->sector.sector_bytes > filecoin::porep::MAX_SEAL_SECTOR_BYTES)
+    return fail(std::string(filecoin::porep::name_of(*proof)) +
                 ": sealing is supported up to 512 MiB (use gen-vanilla --synthetic)");
 
-  porep::seal_request_t req;
+  filecoin::porep::seal_request_t req;
   req.config = *cfg;
   req.sector_id = sector_id;
-  req.prover_id = porep::prover_id_from_actor(miner_id);
+  req.prover_id = filecoin::porep::prover_id_from_actor(miner_id);
   if (!prover_hex.empty()) {
     auto p = parse_hex32(prover_hex);
     if (!p) return fail("--prover-id: " + p.error().message());
@@ -73,7 +73,7 @@ int run_porep_seal(const seal_args& args) {
     if (!t) return fail("--ticket: " + t.error().message());
     req.ticket = *t;
   }
-  porep::bytes32_t seed;
+  filecoin::porep::bytes32_t seed;
   seed.fill(0x02);
   if (!seed_hex.empty()) {
     auto s = parse_hex32(seed_hex);
@@ -94,21 +94,21 @@ int run_porep_seal(const seal_args& args) {
   }
 
   thread_pool pool{unsigned(args.threads)};
-  auto sealed = porep::seal_sector(req, payload, pool);
+  auto sealed = filecoin::porep::seal_sector(req, payload, pool);
   if (!sealed) return fail(sealed.error().to_string(), EXIT_FAIL);
   const auto t0 = std::chrono::steady_clock::now();
-  auto c1 = porep::seal_commit_phase1(*sealed, seed, pool);
+  auto c1 = filecoin::porep::seal_commit_phase1(*sealed, seed, pool);
   if (!c1) return fail(c1.error().to_string(), EXIT_FAIL);
   const double c1_secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (status s = porep::write_sealed_sector(*sealed, out_dir); !s)
+  if (status s = filecoin::porep::write_sealed_sector(*sealed, out_dir); !s)
     return fail(s.to_string(), EXIT_FAIL);
   const std::string c1_path = (std::filesystem::path(out_dir) / "c1.json").string();
-  if (status s = porep::write_c1_wrapper_file(c1_path, *c1, sector_id); !s)
+  if (status s = filecoin::porep::write_c1_wrapper_file(c1_path, *c1, sector_id); !s)
     return fail(s.to_string(), EXIT_FAIL);
 
   const auto& t = sealed->timings;
-  std::printf("sealed %s, sector %llu, %s\n", std::string(porep::name_of(*proof)).c_str(),
+  std::printf("sealed %s, sector %llu, %s\n", std::string(filecoin::porep::name_of(*proof)).c_str(),
               (unsigned long long)sector_id,
               payload.empty() ? "zero data (CC)" : data_path.c_str());
   std::printf("  prover_id   %s\n", to_hex(req.prover_id).c_str());

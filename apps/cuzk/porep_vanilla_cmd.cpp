@@ -42,7 +42,7 @@ int run_porep_gen_vanilla(const gen_vanilla_args& args) {
   const uint64_t miner = args.miner, sector = args.sector;
   if (!args.synthetic)
     return bad("only --synthetic is supported here (cuzk porep seal writes a real C1)");
-  porep::bytes32_t ticket, seed;
+  filecoin::porep::bytes32_t ticket, seed;
   ticket.fill(0x01);
   seed.fill(0x02);
   for (const auto& [flag, text, out] : {std::tuple{"--ticket", &args.ticket_hex, &ticket},
@@ -52,30 +52,30 @@ int run_porep_gen_vanilla(const gen_vanilla_args& args) {
     if (!h) return bad(std::string("bad ") + flag + ": expected 64 hex digits");
     *out = *h;
   }
-  auto rp = porep::parse_registered_seal_proof(proof_name);
+  auto rp = filecoin::porep::parse_registered_seal_proof(proof_name);
   if (!rp.ok()) return bad("unknown registered proof " + proof_name);
-  auto cfg = porep::porep_config(*rp);
+  auto cfg = filecoin::porep::porep_config(*rp);
   if (!cfg.ok()) return bad(cfg.error().message());
 
-  porep::synthetic_request_t req;
+  filecoin::porep::synthetic_request_t req;
   req.config = *cfg;
-  req.prover_id = porep::prover_id_from_actor(miner);
+  req.prover_id = filecoin::porep::prover_id_from_actor(miner);
   req.sector_id = sector;
   req.ticket = ticket;
   req.seed = seed;
   const auto t0 = std::chrono::steady_clock::now();
-  porep::synthetic_stats_t st;
-  auto c1 = porep::generate_synthetic_c1(req, thread_pool::default_pool(), &st);
+  filecoin::porep::synthetic_stats_t st;
+  auto c1 = filecoin::porep::generate_synthetic_c1(req, thread_pool::default_pool(), &st);
   if (!c1.ok()) return bad(c1.error().message());
   const double gen_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   std::string text;
   if (format == "json") {
-    auto j = porep::write_c1_json(*c1);
+    auto j = filecoin::porep::write_c1_json(*c1);
     if (!j.ok()) return bad(j.error().message());
     text = std::move(*j);
   } else {
-    auto w = porep::c1_to_wrapper_json(*c1, int64_t(sector));
+    auto w = filecoin::porep::c1_to_wrapper_json(*c1, int64_t(sector));
     if (!w.ok()) return bad(w.error().message());
     text = std::move(*w);
   }

@@ -37,25 +37,25 @@ int fail(const std::string& msg, status_code code = status_code::invalid_argumen
 }
 
 int run_gen_vanilla(const gen_vanilla_args& args) {
-  auto proof = post::parse_registered_post_proof(args.proof_name);
+  auto proof = filecoin::post::parse_registered_post_proof(args.proof_name);
   if (!proof) return fail("--registered-proof: " + proof.error().message());
-  auto cfg = post::post_config(*proof);
+  auto cfg = filecoin::post::post_config(*proof);
   if (!cfg) return fail(cfg.error().message());
   auto randomness = parse_hex32(args.randomness_hex);
   if (!randomness) return fail("--randomness: " + randomness.error().message());
-  auto elements =
-      post::vanilla_proofs_of_sector_dirs(*cfg, args.dirs, args.ids, *randomness, args.partition);
+  auto elements = filecoin::post::vanilla_proofs_of_sector_dirs(*cfg, args.dirs, args.ids,
+                                                                *randomness, args.partition);
   if (!elements) {
     const status_code c = elements.error().code();
     return fail(elements.error().message(),
                 c == status_code::io_error ? c : status_code::invalid_argument);
   }
-  const std::string json = post::vanilla_file_json(*elements);
+  const std::string json = filecoin::post::vanilla_file_json(*elements);
   const auto* bytes = reinterpret_cast<const uint8_t*>(json.data());
   if (status s = write_file_atomic(args.out, {bytes, json.size()}); !s)
     return fail(args.out + ": " + s.to_string(), status_code::io_error);
   spdlog::info("cuzk post gen-vanilla: {} sector(s) of {}, partition {} -> {}", elements->size(),
-               post::name_of(*proof), args.partition, args.out);
+               filecoin::post::name_of(*proof), args.partition, args.out);
   return EXIT_OK;
 }
 

@@ -9,8 +9,8 @@
 // or Rust name and must be of the command's kind. `--check-digests`, `--parameters-json` and
 // `--gpu` as for `cuzk prove porep`. `cuzk post public-inputs --vanilla FILE --randomness HEX
 // --registered-proof P [--partition-index K] --out FILE|-` writes the partition's circuit public
-// inputs (synth::fallback_post_public_inputs of the vanilla file's public sectors) as snarkjs
-// public.json. Exit codes: 0 ok / valid, 1 invalid proof or I/O failure, 2 bad input.
+// inputs (filecoin::circuits::fallback_post_public_inputs of the vanilla file's public sectors) as
+// snarkjs public.json. Exit codes: 0 ok / valid, 1 invalid proof or I/O failure, 2 bad input.
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -47,7 +47,7 @@ struct post_args {
   bool check_digests = false;
   std::string param_checks = default_param_checks();  // --param-checks
   int gpu = -1;
-  proofs::post_inputs_t in;
+  filecoin::proofs::post_inputs_t in;
 };
 
 void add_post_options(CLI::App& cmd, post_args& args, const std::string& proof_flag,
@@ -72,15 +72,17 @@ void add_post_options(CLI::App& cmd, post_args& args, const std::string& proof_f
 
 /// Reads and decodes the inputs; -1 on success, else the exit code (the error already logged).
 int load_inputs(const std::string& prefix, post_args& args) {
-  args.params_dir = proofs::resolve_params_dir(args.params_dir);
-  auto proof = post::parse_registered_post_proof(args.proof_name);
+  args.params_dir = filecoin::proofs::resolve_params_dir(args.params_dir);
+  auto proof = filecoin::post::parse_registered_post_proof(args.proof_name);
   if (!proof) {
     spdlog::error("{}: --registered-proof: {}", prefix, proof.error().message());
     return EXIT_BAD;
   }
-  if (!args.kind.empty() && post::to_string(post::kind_of(*proof)) != args.kind) {
-    spdlog::error("{}: --registered-proof: {} is a {} proof", prefix, post::name_of(*proof),
-                  post::to_string(post::kind_of(*proof)));
+  if (!args.kind.empty() &&
+      filecoin::post::to_string(filecoin::post::kind_of(*proof)) != args.kind) {
+    spdlog::error("{}: --registered-proof: {} is a {} proof", prefix,
+                  filecoin::post::name_of(*proof),
+                  filecoin::post::to_string(filecoin::post::kind_of(*proof)));
     return EXIT_BAD;
   }
   auto randomness = parse_hex32(args.randomness_hex);
@@ -97,12 +99,12 @@ int load_inputs(const std::string& prefix, post_args& args) {
     spdlog::error("{}: --vanilla: {}", prefix, text.error().to_string());
     return text.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
   }
-  auto elements = post::parse_vanilla_file(*text);
+  auto elements = filecoin::post::parse_vanilla_file(*text);
   if (!elements) {
     spdlog::error("{}: --vanilla {}: {}", prefix, args.vanilla_path, elements.error().to_string());
     return EXIT_BAD;
   }
-  auto vanilla = post::parse_fallback_sector_proofs(*elements);
+  auto vanilla = filecoin::post::parse_fallback_sector_proofs(*elements);
   if (!vanilla) {
     spdlog::error("{}: --vanilla {}: {}", prefix, args.vanilla_path, vanilla.error().to_string());
     return EXIT_BAD;
@@ -125,20 +127,20 @@ int run_prove_post(post_args& args) {
     spdlog::error("{}: --proof-out: {}", prefix, out.error().to_string());
     return EXIT_BAD;
   }
-  proofs::prove_options_t opt;
+  filecoin::proofs::prove_options_t opt;
   opt.gpu_device = args.gpu;
   opt.params_checks = param_checks_of(args.param_checks);
   opt.log = spdlog_log_sink();
   if (args.check_digests) {
     if (args.parameters_json.empty()) {
-      const auto b = proofs::builtin_post_facts();
+      const auto b = filecoin::proofs::builtin_post_facts();
       opt.check_digests.emplace(b.begin(), b.end());
     } else {
       if (status s = check_input_file("--parameters-json", args.parameters_json); !s) {
         spdlog::error("{}: {}", prefix, s.message());
         return EXIT_BAD;
       }
-      auto f = proofs::read_parameters_json(args.parameters_json);
+      auto f = filecoin::proofs::read_parameters_json(args.parameters_json);
       if (!f) {
         spdlog::error("{}: --parameters-json: {}", prefix, f.error().to_string());
         return f.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
@@ -151,14 +153,15 @@ int run_prove_post(post_args& args) {
   // Files whose BLAKE2b-512 digest matched the official parameters.json are the official setup:
   // a subgroup check (--param-checks batched|full) adds nothing for them.
   if (args.check_digests) opt.params_checks = groth16::point_checks::on_curve_only;
-  proofs::prove_timings_t tm;
-  auto proof = proofs::prove_post(args.in, args.params_dir, thread_pool::default_pool(), &tm, opt);
+  filecoin::proofs::prove_timings_t tm;
+  auto proof =
+      filecoin::proofs::prove_post(args.in, args.params_dir, thread_pool::default_pool(), &tm, opt);
   bool mismatch = false;
   for (const auto& c : tm.digests) {
-    const bool ok = c.verdict == proofs::digest_verdict::ok;
-    mismatch |= c.verdict == proofs::digest_verdict::mismatch;
+    const bool ok = c.verdict == filecoin::proofs::digest_verdict::ok;
+    mismatch |= c.verdict == filecoin::proofs::digest_verdict::mismatch;
     spdlog::log(ok ? spdlog::level::info : spdlog::level::err, "{}: digest {:<8} {} {}", prefix,
-                proofs::name_of(c.verdict), c.name, c.actual);
+                filecoin::proofs::name_of(c.verdict), c.name, c.actual);
   }
   if (!proof) {
     const status_code c = proof.error().code();
@@ -187,9 +190,9 @@ int run_verify_post(post_args& args) {
     spdlog::error("{}: --proof: {}", prefix, bytes.error().to_string());
     return EXIT_BAD;
   }
-  const auto sectors = proofs::public_sectors_of(args.in.vanilla);
-  auto ok = proofs::verify_post(args.in.proof, sectors, args.in.randomness, args.in.partition,
-                                *bytes, args.params_dir);
+  const auto sectors = filecoin::proofs::public_sectors_of(args.in.vanilla);
+  auto ok = filecoin::proofs::verify_post(args.in.proof, sectors, args.in.randomness,
+                                          args.in.partition, *bytes, args.params_dir);
   if (!ok) {
     spdlog::error("{}: {}", prefix, ok.error().to_string());
     return ok.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
@@ -201,21 +204,21 @@ int run_verify_post(post_args& args) {
 int run_post_public_inputs(post_args& args) {
   const std::string prefix = "cuzk post public-inputs";
   if (int rc = load_inputs(prefix, args); rc >= 0) return rc;
-  const auto cfg = post::post_config(args.in.proof);
+  const auto cfg = filecoin::post::post_config(args.in.proof);
   if (!cfg) {
     spdlog::error("{}: {}", prefix, cfg.error().to_string());
     return EXIT_BAD;
   }
-  const auto sectors = proofs::public_sectors_of(args.in.vanilla);
-  auto inputs =
-      synth::fallback_post_public_inputs(*cfg, sectors, args.in.randomness, args.in.partition);
+  const auto sectors = filecoin::proofs::public_sectors_of(args.in.vanilla);
+  auto inputs = filecoin::circuits::fallback_post_public_inputs(*cfg, sectors, args.in.randomness,
+                                                                args.in.partition);
   if (!inputs) {
     spdlog::error("{}: {}", prefix, inputs.error().to_string());
     return EXIT_BAD;
   }
   return write_public_inputs_json(prefix, args.proof_path, *inputs,
                                   "partition " + std::to_string(args.in.partition) + " (" +
-                                      std::string(post::name_of(args.in.proof)) + ", " +
+                                      std::string(filecoin::post::name_of(args.in.proof)) + ", " +
                                       std::to_string(sectors.size()) + " sector(s))");
 }
 

@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "base/file_io.hpp"
-#include "base/log.hpp"
 #include "cli_args.hpp"
+#include "cuzk/log.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
@@ -45,8 +45,8 @@ struct porep_args {
   int gpu = -1;
   uint64_t gpu_memory_mib = 0;  // --gpu-memory-mib; 0: what the device has free
   identity_args id;
-  porep::c1_output_t c1;
-  std::optional<proofs::prover_identity_t> who;
+  filecoin::porep::c1_output_t c1;
+  std::optional<filecoin::proofs::prover_identity_t> who;
 };
 
 /// Adds the options prove and verify share; `proof_flag` is --proof-out (prove) or --proof
@@ -66,13 +66,13 @@ void add_porep_options(CLI::App& cmd, porep_args& args, const std::string& proof
 /// Reads the C1 and resolves the prover identity; -1 on success, else the exit code (the error
 /// already logged with `prefix`).
 int load_c1(const char* prefix, porep_args& args) {
-  args.params_dir = proofs::resolve_params_dir(args.params_dir);
+  args.params_dir = filecoin::proofs::resolve_params_dir(args.params_dir);
   if (status s = check_input_file("--c1", args.c1_path); !s) {
     spdlog::error("{}: {}", prefix, s.message());
     return EXIT_BAD;
   }
   std::optional<uint64_t> sector_num;
-  auto c1 = porep::read_c1_file(args.c1_path, args.proof_name, &sector_num);
+  auto c1 = filecoin::porep::read_c1_file(args.c1_path, args.proof_name, &sector_num);
   if (!c1) {
     spdlog::error("{}: --c1: {}", prefix, c1.error().to_string());
     return c1.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
@@ -84,7 +84,7 @@ int load_c1(const char* prefix, porep_args& args) {
     return EXIT_BAD;
   }
   if (*who) {
-    args.who = proofs::prover_identity_t{(*who)->first, (*who)->second};
+    args.who = filecoin::proofs::prover_identity_t{(*who)->first, (*who)->second};
   } else {
     spdlog::warn("{}: no --miner-id/--prover-id: using the C1's replica_id", prefix);
   }
@@ -101,7 +101,7 @@ int run_prove_porep(porep_args& args) {
     spdlog::error("{}: --proof-out: {}", prefix, out.error().to_string());
     return EXIT_BAD;
   }
-  proofs::prove_options_t opt;
+  filecoin::proofs::prove_options_t opt;
   opt.gpu_device = args.gpu;
   opt.gpu_memory_budget = args.gpu_memory_mib << 20;
   opt.params_checks = param_checks_of(args.param_checks);
@@ -109,14 +109,14 @@ int run_prove_porep(porep_args& args) {
   opt.log = spdlog_log_sink();
   if (args.check_digests) {
     if (args.parameters_json.empty()) {
-      const auto b = proofs::builtin_porep_facts();
+      const auto b = filecoin::proofs::builtin_porep_facts();
       opt.check_digests.emplace(b.begin(), b.end());
     } else {
       if (status s = check_input_file("--parameters-json", args.parameters_json); !s) {
         spdlog::error("{}: {}", prefix, s.message());
         return EXIT_BAD;
       }
-      auto f = proofs::read_parameters_json(args.parameters_json);
+      auto f = filecoin::proofs::read_parameters_json(args.parameters_json);
       if (!f) {
         spdlog::error("{}: --parameters-json: {}", prefix, f.error().to_string());
         return f.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
@@ -130,21 +130,21 @@ int run_prove_porep(porep_args& args) {
   // Files whose BLAKE2b-512 digest matched the official parameters.json are the official setup:
   // a subgroup check (--param-checks batched|full) adds nothing for them.
   if (args.check_digests) opt.params_checks = groth16::point_checks::on_curve_only;
-  proofs::prove_timings_t tm;
-  auto proof = proofs::prove_porep(args.c1, args.who, args.params_dir, thread_pool::default_pool(),
-                                   &tm, opt);
+  filecoin::proofs::prove_timings_t tm;
+  auto proof = filecoin::proofs::prove_porep(args.c1, args.who, args.params_dir,
+                                             thread_pool::default_pool(), &tm, opt);
   for (const auto& c : tm.digests) {
-    const auto level =
-        c.verdict == proofs::digest_verdict::ok ? spdlog::level::info : spdlog::level::err;
-    spdlog::log(level, "{}: digest {:<8} {} {}", prefix, proofs::name_of(c.verdict), c.name,
-                c.actual);
+    const auto level = c.verdict == filecoin::proofs::digest_verdict::ok ? spdlog::level::info
+                                                                         : spdlog::level::err;
+    spdlog::log(level, "{}: digest {:<8} {} {}", prefix, filecoin::proofs::name_of(c.verdict),
+                c.name, c.actual);
   }
   if (!proof) {
     const status_code c = proof.error().code();
     spdlog::error("{}: {}", prefix, proof.error().to_string());
     // A digest MISMATCH exits 1 like `cuzk params check`; an unknown file 2.
     const bool mismatch = std::any_of(tm.digests.begin(), tm.digests.end(), [](const auto& d) {
-      return d.verdict == proofs::digest_verdict::mismatch;
+      return d.verdict == filecoin::proofs::digest_verdict::mismatch;
     });
     return mismatch || c == status_code::io_error || c == status_code::internal ? EXIT_FAIL
                                                                                 : EXIT_BAD;
@@ -163,7 +163,7 @@ int run_prove_porep(porep_args& args) {
       prefix, tm.vanilla_check, tm.params_load, tm.synthesis, tm.prove,
       (t.ntt_a + t.ntt_b + t.ntt_c) / 1e3, t.h_compute / 1e3, t.msm_h / 1e3, t.msm_l / 1e3,
       t.msm_a / 1e3, t.msm_b_g1 / 1e3, t.msm_b_g2 / 1e3, tm.self_verify, tm.total,
-      double(proofs::peak_rss_bytes()) / (1 << 20));
+      double(filecoin::proofs::peak_rss_bytes()) / (1 << 20));
   return EXIT_OK;
 }
 
@@ -175,7 +175,7 @@ int run_verify_porep(porep_args& args) {
     spdlog::error("{}: --proof: {}", prefix, bytes.error().to_string());
     return EXIT_BAD;
   }
-  auto ok = proofs::verify_porep(args.c1, args.who, *bytes, args.params_dir);
+  auto ok = filecoin::proofs::verify_porep(args.c1, args.who, *bytes, args.params_dir);
   if (!ok) {
     spdlog::error("{}: {}", prefix, ok.error().to_string());
     return ok.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;

@@ -35,9 +35,9 @@ int fail(const std::string& msg, status_code code = status_code::invalid_argumen
 }
 
 int run_encode(const encode_args& args) {
-  auto proof = snap::parse_registered_update_proof(args.proof_name);
+  auto proof = filecoin::snap::parse_registered_update_proof(args.proof_name);
   if (!proof) return fail("--registered-proof: " + proof.error().message());
-  auto cfg = snap::update_config(*proof);
+  auto cfg = filecoin::snap::update_config(*proof);
   if (!cfg) return fail(cfg.error().message());
   std::vector<uint8_t> payload;
   if (!args.payload_path.empty()) {
@@ -45,14 +45,15 @@ int run_encode(const encode_args& args) {
     if (!p) return fail("--payload: " + p.error().to_string(), p.error().code());
     payload = std::move(*p);
   }
-  auto s = snap::encode_update_dir(*cfg, args.sector_dir, payload);
+  auto s = filecoin::snap::encode_update_dir(*cfg, args.sector_dir, payload);
   if (!s) {
     const status_code c = s.error().code();
     return fail(s.error().message(),
                 c == status_code::io_error ? c : status_code::invalid_argument);
   }
-  const std::string vanilla = post::vanilla_file_json(snap::prove_all_partitions(*s));
-  const std::string comms = snap::commitments_json(snap::commitments_of(*s));
+  const std::string vanilla =
+      filecoin::post::vanilla_file_json(filecoin::snap::prove_all_partitions(*s));
+  const std::string comms = filecoin::snap::commitments_json(filecoin::snap::commitments_of(*s));
   std::error_code ec;
   std::filesystem::create_directories(args.out_dir, ec);
   if (ec) return fail("cannot create " + args.out_dir + ": " + ec.message(), status_code::io_error);
@@ -64,7 +65,7 @@ int run_encode(const encode_args& args) {
       return fail(path + ": " + st.to_string(), status_code::io_error);
   }
   std::printf("%s\n", comms.c_str());
-  spdlog::info("cuzk snap encode: {} ({} partition(s)) -> {}", snap::name_of(*proof),
+  spdlog::info("cuzk snap encode: {} ({} partition(s)) -> {}", filecoin::snap::name_of(*proof),
                cfg->partitions, args.out_dir);
   return EXIT_OK;
 }

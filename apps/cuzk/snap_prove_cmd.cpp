@@ -9,7 +9,7 @@
 // are written. `--check-digests --parameters-json F` and `--gpu` as for `cuzk prove porep`.
 // `cuzk snap public-inputs --registered-proof P --comm-r-old HEX --comm-r-new HEX --comm-d-new HEX
 // --partition K --out FILE|-` writes partition K's 4 circuit public inputs
-// (synth::empty_sector_update_public_inputs) as snarkjs public.json.
+// (filecoin::circuits::empty_sector_update_public_inputs) as snarkjs public.json.
 // Exit codes: 0 ok / valid, 1 invalid proof or I/O failure, 2 bad input.
 #include <spdlog/spdlog.h>
 
@@ -47,7 +47,7 @@ struct snap_args {
   bool check_digests = false;
   std::string param_checks = default_param_checks();  // --param-checks
   int gpu = -1;
-  proofs::update_inputs_t in;
+  filecoin::proofs::update_inputs_t in;
 };
 
 void add_snap_options(CLI::App& cmd, snap_args& args, const std::string& proof_flag,
@@ -69,8 +69,8 @@ void add_snap_options(CLI::App& cmd, snap_args& args, const std::string& proof_f
 /// Reads and decodes the inputs (the vanilla file only when given); -1 on success, else the exit
 /// code (the error already logged).
 int load_inputs(const std::string& prefix, snap_args& args) {
-  args.params_dir = proofs::resolve_params_dir(args.params_dir);
-  auto proof = snap::parse_registered_update_proof(args.proof_name);
+  args.params_dir = filecoin::proofs::resolve_params_dir(args.params_dir);
+  auto proof = filecoin::snap::parse_registered_update_proof(args.proof_name);
   if (!proof) {
     spdlog::error("{}: --registered-proof: {}", prefix, proof.error().message());
     return EXIT_BAD;
@@ -93,12 +93,12 @@ int load_inputs(const std::string& prefix, snap_args& args) {
     spdlog::error("{}: --vanilla: {}", prefix, text.error().to_string());
     return text.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
   }
-  auto elements = post::parse_vanilla_file(*text);
+  auto elements = filecoin::post::parse_vanilla_file(*text);
   if (!elements) {
     spdlog::error("{}: --vanilla {}: {}", prefix, args.vanilla_path, elements.error().to_string());
     return EXIT_BAD;
   }
-  auto partitions = snap::parse_partition_proofs(*elements);
+  auto partitions = filecoin::snap::parse_partition_proofs(*elements);
   if (!partitions) {
     spdlog::error("{}: --vanilla {}: {}", prefix, args.vanilla_path,
                   partitions.error().to_string());
@@ -111,29 +111,29 @@ int load_inputs(const std::string& prefix, snap_args& args) {
 int run_prove_snap(snap_args& args) {
   const std::string prefix = "cuzk prove snap";
   if (int rc = load_inputs(prefix, args); rc >= 0) return rc;
-  proofs::prove_options_t opt;
+  filecoin::proofs::prove_options_t opt;
   opt.gpu_device = args.gpu;
   opt.params_checks = param_checks_of(args.param_checks);
   opt.log = spdlog_log_sink();
   // The parameter load with progress lines and ETA, as `cuzk params generate` shows its phases.
   opt.params_progress = phase_progress_lines(prefix + ": parameters", progress_units::bytes);
   if (args.check_digests) {
-    auto f = proofs::read_parameters_json(args.parameters_json);
+    auto f = filecoin::proofs::read_parameters_json(args.parameters_json);
     if (!f) {
       spdlog::error("{}: --parameters-json: {}", prefix, f.error().to_string());
       return f.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
     }
     opt.check_digests = std::move(*f);
   }
-  proofs::prove_timings_t tm;
-  auto proof =
-      proofs::prove_update(args.in, args.params_dir, thread_pool::default_pool(), &tm, opt);
+  filecoin::proofs::prove_timings_t tm;
+  auto proof = filecoin::proofs::prove_update(args.in, args.params_dir, thread_pool::default_pool(),
+                                              &tm, opt);
   bool mismatch = false;
   for (const auto& c : tm.digests) {
-    const bool ok = c.verdict == proofs::digest_verdict::ok;
-    mismatch |= c.verdict == proofs::digest_verdict::mismatch;
+    const bool ok = c.verdict == filecoin::proofs::digest_verdict::ok;
+    mismatch |= c.verdict == filecoin::proofs::digest_verdict::mismatch;
     spdlog::log(ok ? spdlog::level::info : spdlog::level::err, "{}: digest {:<8} {} {}", prefix,
-                proofs::name_of(c.verdict), c.name, c.actual);
+                filecoin::proofs::name_of(c.verdict), c.name, c.actual);
   }
   if (!proof) {
     const status_code c = proof.error().code();
@@ -165,7 +165,7 @@ int run_verify_snap(snap_args& args) {
   }
   const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)),
                                    std::istreambuf_iterator<char>());
-  auto ok = proofs::verify_update(args.in.proof, args.in.comms, bytes, args.params_dir);
+  auto ok = filecoin::proofs::verify_update(args.in.proof, args.in.comms, bytes, args.params_dir);
   if (!ok) {
     spdlog::error("{}: {}", prefix, ok.error().to_string());
     return ok.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
@@ -177,25 +177,25 @@ int run_verify_snap(snap_args& args) {
 int run_snap_public_inputs(snap_args& args) {
   const std::string prefix = "cuzk snap public-inputs";
   if (int rc = load_inputs(prefix, args); rc >= 0) return rc;
-  const auto cfg = snap::update_config(args.in.proof);
+  const auto cfg = filecoin::snap::update_config(args.in.proof);
   if (!cfg) {
     spdlog::error("{}: {}", prefix, cfg.error().to_string());
     return EXIT_BAD;
   }
   if (args.partition >= cfg->partitions) {
     spdlog::error("{}: --partition {} out of range ({} has {})", prefix, args.partition,
-                  snap::name_of(args.in.proof), cfg->partitions);
+                  filecoin::snap::name_of(args.in.proof), cfg->partitions);
     return EXIT_BAD;
   }
-  auto inputs =
-      synth::empty_sector_update_public_inputs(*cfg, args.in.comms, unsigned(args.partition));
+  auto inputs = filecoin::circuits::empty_sector_update_public_inputs(*cfg, args.in.comms,
+                                                                      unsigned(args.partition));
   if (!inputs) {
     spdlog::error("{}: {}", prefix, inputs.error().to_string());
     return EXIT_BAD;
   }
   return write_public_inputs_json(prefix, args.proof_path, *inputs,
                                   "partition " + std::to_string(args.partition) + " (" +
-                                      std::string(snap::name_of(args.in.proof)) + ")");
+                                      std::string(filecoin::snap::name_of(args.in.proof)) + ")");
 }
 
 }  // namespace

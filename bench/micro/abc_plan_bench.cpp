@@ -28,8 +28,8 @@
 
 namespace {
 
-namespace porep = cuzk::porep;
-namespace synth = cuzk::synth;
+namespace porep = cuzk::filecoin::porep;
+namespace synth = cuzk::filecoin::circuits;
 namespace r1cs = cuzk::r1cs;
 using cuzk::ff::fr_t;
 using fr_vector = std::vector<fr_t, cuzk::default_init_allocator<fr_t>>;

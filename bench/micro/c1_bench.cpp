@@ -11,7 +11,7 @@
 
 namespace {
 
-using namespace cuzk::porep;
+using namespace cuzk::filecoin::porep;
 
 synthetic_request_t request_32gib() {
   synthetic_request_t r;

@@ -104,10 +104,10 @@ void ntt_bench(benchmark::State& state, cuzk::ntt::ntt_order order) {
   auto& ctx = bench_ctx();
   const auto& s = bench_stream();
   // The first call builds the tables.
-  cuzk::ntt::gpu::transform_device(ctx, s, *d, a.data(), cuzk::ntt::gpu::ntt_kind::fft, order);
+  cuzk::ntt::cuda::transform_device(ctx, s, *d, a.data(), cuzk::ntt::cuda::ntt_kind::fft, order);
   s.synchronize();
   for (auto _ : state) {
-    cuzk::ntt::gpu::transform_device(ctx, s, *d, a.data(), cuzk::ntt::gpu::ntt_kind::fft, order);
+    cuzk::ntt::cuda::transform_device(ctx, s, *d, a.data(), cuzk::ntt::cuda::ntt_kind::fft, order);
     s.synchronize();
   }
   state.counters["elems/s"] =
@@ -138,10 +138,10 @@ void BM_gpu_msm_g1(benchmark::State& state) {
   fill(scalars.data(), 4 * n, 4, FR_TOP, 3);
   for (auto _ : state) {
     auto r =
-        cuzk::msm::gpu::msm_device(bench_ctx(), bench_stream(), bases.data(), scalars.data(), n);
+        cuzk::msm::cuda::msm_device(bench_ctx(), bench_stream(), bases.data(), scalars.data(), n);
     benchmark::DoNotOptimize(r);
   }
-  state.counters["window"] = cuzk::msm::gpu::choose_window_gpu(n);
+  state.counters["window"] = cuzk::msm::cuda::choose_window_gpu(n);
   state.counters["pts/s"] =
       benchmark::Counter(double(n), benchmark::Counter::kIsIterationInvariantRate);
 }
@@ -162,8 +162,8 @@ void BM_gpu_msm_g1_window(benchmark::State& state) {
   cuzk::msm::msm_config cfg;
   cfg.window_bits = unsigned(state.range(1));
   for (auto _ : state) {
-    auto r = cuzk::msm::gpu::msm_device(bench_ctx(), bench_stream(), bases.data(), scalars.data(),
-                                        n, cfg);
+    auto r = cuzk::msm::cuda::msm_device(bench_ctx(), bench_stream(), bases.data(), scalars.data(),
+                                         n, cfg);
     benchmark::DoNotOptimize(r);
   }
   state.counters["window"] = double(cfg.window_bits);
@@ -181,11 +181,11 @@ void BM_gpu_msm_g2(benchmark::State& state) {
   fill(bases.data(), 24 * n, 6, FP_TOP, 6);
   fill(scalars.data(), 4 * n, 4, FR_TOP, 7);
   for (auto _ : state) {
-    auto r =
-        cuzk::msm::gpu::msm_g2_device(bench_ctx(), bench_stream(), bases.data(), scalars.data(), n);
+    auto r = cuzk::msm::cuda::msm_g2_device(bench_ctx(), bench_stream(), bases.data(),
+                                            scalars.data(), n);
     benchmark::DoNotOptimize(r);
   }
-  state.counters["window"] = cuzk::msm::gpu::choose_window_gpu(n);
+  state.counters["window"] = cuzk::msm::cuda::choose_window_gpu(n);
   state.counters["pts/s"] =
       benchmark::Counter(double(n), benchmark::Counter::kIsIterationInvariantRate);
 }
@@ -233,7 +233,7 @@ bitmap_owned random_density(size_t n, double p, std::mt19937_64& g) {
 
 /// Device parameters of the query sizes `q` with random coordinates (not points: the arithmetic
 /// is timed, the proof is meaningless), generators in the verifying key.
-cuzk::result<std::unique_ptr<cuzk::groth16::gpu::device_parameters>> random_device_parameters(
+cuzk::result<std::unique_ptr<cuzk::groth16::cuda::device_parameters>> random_device_parameters(
     const cuzk::groth16::query_sizes& q) {
   namespace g16 = cuzk::groth16;
   g16::verifying_key vk;
@@ -242,7 +242,7 @@ cuzk::result<std::unique_ptr<cuzk::groth16::gpu::device_parameters>> random_devi
   vk.alpha_g1 = vk.beta_g1 = vk.delta_g1 = g1;
   vk.beta_g2 = vk.gamma_g2 = vk.delta_g2 = g2;
   vk.ic.assign(q.ic, g1);
-  auto dp = g16::gpu::device_parameters::allocate(vk, q, 0);
+  auto dp = g16::cuda::device_parameters::allocate(vk, q, 0);
   if (!dp) return dp;
   const auto d = (*dp)->queries();
   fill(d.h, 12 * q.h, 6, FP_TOP, 11);
@@ -268,7 +268,7 @@ cuzk::groth16::query_sizes query_sizes_of(const cuzk::groth16::assignment& asg, 
 
 /// Runs `prove(tm)` once per iteration and reports the prover's phases (ms, means) as counters.
 template <class Prove>
-void prover_phases(benchmark::State& state, const cuzk::groth16::gpu::device_parameters& dp,
+void prover_phases(benchmark::State& state, const cuzk::groth16::cuda::device_parameters& dp,
                    Prove&& prove) {
   namespace g16 = cuzk::groth16;
   g16::prover_timings tm, sum;
@@ -337,8 +337,8 @@ void gpu_prove_bench(benchmark::State& state, size_t rows, size_t n_aux, size_t 
     return;
   }
   prover_phases(state, **dp, [&](g16::prover_timings& tm) -> cuzk::status {
-    auto pf = g16::gpu::create_proof(**dp, asg, fr_t::from_uint(1), fr_t::from_uint(2),
-                                     cuzk::thread_pool::default_pool(), &tm);
+    auto pf = g16::cuda::create_proof(**dp, asg, fr_t::from_uint(1), fr_t::from_uint(2),
+                                      cuzk::thread_pool::default_pool(), &tm);
     if (!pf) return pf.error();
     benchmark::DoNotOptimize(pf);
     return {};
@@ -369,8 +369,8 @@ BENCHMARK(BM_gpu_groth16_prove_porep32g)
 
 #if defined(CUZK_BENCH_PLANS)
 /// The engine's device path for one 32 GiB PoRep partition: the circuit's compiled plan
-/// (synth::stacked_abc_plan) uploaded once, the blank circuit's witness (witness_cs, parallel
-/// synthesis: every SHA-256 and Poseidon value computed; never sealed) page-locked as the
+/// (synth::stacked_abc_plan) uploaded once, the blank circuit's witness (witness_cs,
+/// parallel synthesis: every SHA-256 and Poseidon value computed; never sealed) page-locked as the
 /// engine's recycled buffers are, uploaded and a, b, c evaluated on the GPU per proof, then the
 /// NTTs and MSMs against a random SRS of the exact shape (random coordinates). GPU work only
 /// (start(), no finalize); synthesis is not timed. Registered when CUZK_BENCH_32G=1 (≈ 60 GB of
@@ -378,9 +378,9 @@ BENCHMARK(BM_gpu_groth16_prove_porep32g)
 struct porep32g_plan_fixture {
   cuzk::r1cs::witness_cs w;
   cuzk::r1cs::density_bitmaps dens;
-  std::unique_ptr<cuzk::groth16::gpu::device_abc_program> prog;
+  std::unique_ptr<cuzk::groth16::cuda::device_abc_program> prog;
   std::unique_ptr<cuzk::gpu::host_registration> pinned;
-  std::unique_ptr<cuzk::groth16::gpu::device_parameters> dp;
+  std::unique_ptr<cuzk::groth16::cuda::device_parameters> dp;
   cuzk::groth16::assignment witness() const {
     return {
         {}, {}, {}, w.inputs(), w.aux(), dens.a_aux.view(), dens.b_input.view(), dens.b_aux.view()};
@@ -389,10 +389,10 @@ struct porep32g_plan_fixture {
 
 cuzk::result<std::unique_ptr<porep32g_plan_fixture>> make_porep32g_plan_fixture() {
   namespace g16 = cuzk::groth16;
-  namespace synth = cuzk::synth;
+  namespace synth = cuzk::filecoin::circuits;
   auto& pool = cuzk::thread_pool::default_pool();
-  const auto cfg =
-      cuzk::porep::porep_config(cuzk::porep::registered_seal_proof::stacked_drg_32gib_v1_1);
+  const auto cfg = cuzk::filecoin::porep::porep_config(
+      cuzk::filecoin::porep::registered_seal_proof::stacked_drg_32gib_v1_1);
   const synth::stacked_circuit_t c = synth::blank_stacked_circuit(*cfg);
   auto f = std::make_unique<porep32g_plan_fixture>();
   if (cuzk::status st = synth::synthesize_stacked_circuit_parallel(f->w, c, pool); !st) return st;
@@ -400,7 +400,7 @@ cuzk::result<std::unique_ptr<porep32g_plan_fixture>> make_porep32g_plan_fixture(
       synth::stacked_abc_plan(c.layers, c.tree_d, c.tree_r, cfg->challenges_per_partition());
   if (!plan) return plan.error();
   f->dens = plan->densities();
-  auto prog = g16::gpu::device_abc_program::upload(*plan, bench_ctx());
+  auto prog = g16::cuda::device_abc_program::upload(*plan, bench_ctx());
   if (!prog) return prog.error();
   f->prog = std::move(*prog);
   const std::span<const cuzk::ff::fr_t> aux = f->w.aux();
@@ -421,8 +421,8 @@ void BM_gpu_groth16_prove_porep32g_plan(benchmark::State& state) {
   }
   const cuzk::groth16::assignment asg = (*f)->witness();
   prover_phases(state, *(*f)->dp, [&](cuzk::groth16::prover_timings& tm) -> cuzk::status {
-    auto parts = cuzk::groth16::gpu::start(*(*f)->dp, *(*f)->prog, asg,
-                                           cuzk::thread_pool::default_pool(), &tm);
+    auto parts = cuzk::groth16::cuda::start(*(*f)->dp, *(*f)->prog, asg,
+                                            cuzk::thread_pool::default_pool(), &tm);
     if (!parts) return parts.error();
     benchmark::DoNotOptimize(parts);
     return {};
@@ -448,7 +448,7 @@ void BM_gpu_groth16_prove_porep32g_plan_lanes(benchmark::State& state) {
   std::vector<std::unique_ptr<cuzk::thread_pool>> pools;
   for (unsigned i = 0; i < lanes; ++i) pools.push_back(std::make_unique<cuzk::thread_pool>(4));
   // Warm-up: NTT tables, staging sets, the pool's memory.
-  if (auto parts = cuzk::groth16::gpu::start(*(*f)->dp, *(*f)->prog, asg, *pools[0]); !parts) {
+  if (auto parts = cuzk::groth16::cuda::start(*(*f)->dp, *(*f)->prog, asg, *pools[0]); !parts) {
     state.SkipWithError(parts.error().to_string().c_str());
     return;
   }
@@ -463,7 +463,7 @@ void BM_gpu_groth16_prove_porep32g_plan_lanes(benchmark::State& state) {
       threads.emplace_back([&, i] {
         for (unsigned k = 0; k < per_lane; ++k) {
           cuzk::groth16::prover_timings tm;
-          auto parts = cuzk::groth16::gpu::start(*(*f)->dp, *(*f)->prog, asg, *pools[i], &tm);
+          auto parts = cuzk::groth16::cuda::start(*(*f)->dp, *(*f)->prog, asg, *pools[i], &tm);
           if (!parts) {
             std::lock_guard lock(error_mu);
             error = parts.error().to_string();
@@ -524,7 +524,7 @@ void fixed_base_bench(benchmark::State& state, const cuzk::ec::affine_t<Field>& 
   for (auto& x : k) x = cuzk::ff::fr_t::random(rng);
   std::vector<cuzk::ec::affine_t<Field>> out(n);
   const g16::fixed_base_table<Field> table(g, cuzk::thread_pool::default_pool());
-  auto backend = g16::gpu::make_fixed_base_backend(0, cuzk::thread_pool::default_pool());
+  auto backend = g16::cuda::make_fixed_base_backend(0, cuzk::thread_pool::default_pool());
   if (!backend) {
     state.SkipWithError(backend.error().to_string().c_str());
     return;
@@ -567,7 +567,7 @@ void BM_gpu_groth16_prove_verified(benchmark::State& state) {
     return;
   }
   const auto t0 = std::chrono::steady_clock::now();
-  auto backend = g16::gpu::make_fixed_base_backend(0, pool);
+  auto backend = g16::cuda::make_fixed_base_backend(0, pool);
   if (!backend) {
     state.SkipWithError(backend.error().to_string().c_str());
     return;
@@ -581,7 +581,7 @@ void BM_gpu_groth16_prove_verified(benchmark::State& state) {
   }
   const double setup_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  auto dp = g16::gpu::device_parameters::upload(*params, 0);
+  auto dp = g16::cuda::device_parameters::upload(*params, 0);
   if (!dp) {
     state.SkipWithError(dp.error().to_string().c_str());
     return;
@@ -592,7 +592,7 @@ void BM_gpu_groth16_prove_verified(benchmark::State& state) {
   size_t verified = 0;
   for (auto _ : state) {
     const fr_t r = fr_t::random(rng), s = fr_t::random(rng);
-    auto pf = g16::gpu::create_proof(**dp, asg, r, s, pool);
+    auto pf = g16::cuda::create_proof(**dp, asg, r, s, pool);
     if (!pf) {
       state.SkipWithError(pf.error().to_string().c_str());
       return;
@@ -624,8 +624,8 @@ void BM_gpu_batch_add(benchmark::State& state) {
   fill(bases.data(), 12 * n, 6, FP_TOP, 4);
   fill(words.data(), n / 64, 0, 0, 5);  // uniform bits: 50 % density
   for (auto _ : state) {
-    auto r = cuzk::msm::gpu::batch_add_device(bench_ctx(), bench_stream(), bases.data(),
-                                              words.data(), n);
+    auto r = cuzk::msm::cuda::batch_add_device(bench_ctx(), bench_stream(), bases.data(),
+                                               words.data(), n);
     benchmark::DoNotOptimize(r);
   }
   state.counters["pts/s"] =

@@ -15,11 +15,12 @@
 namespace {
 
 using cuzk::ff::fr_t;
-using namespace cuzk::gadgets;
+using namespace cuzk::filecoin::gadgets;
 
 // A 32 GiB-shaped path with pseudo-random index and siblings (values do not change the cost).
 por_path_t bench_path() {
-  const cuzk::hash::tree_shape s = *cuzk::hash::tree_r_shape(uint64_t(32) << 30);
+  const cuzk::filecoin::hash::tree_shape s =
+      *cuzk::filecoin::hash::tree_r_shape(uint64_t(32) << 30);
   por_path_t p = blank_por_path(s);
   uint64_t x = 0x9e3779b97f4a7c15ull;
   auto next = [&] { return x = x * 6364136223846793005ull + 1442695040888963407ull; };

@@ -10,7 +10,7 @@
 
 namespace {
 
-namespace porep = cuzk::porep;
+namespace porep = cuzk::filecoin::porep;
 
 porep::sdr_graph graph(porep::registered_seal_proof p) {
   return porep::sdr_graph(*porep::porep_config(p));

@@ -15,7 +15,7 @@
 
 namespace {
 
-using namespace cuzk::porep;
+using namespace cuzk::filecoin::porep;
 
 seal_request_t bench_request(registered_seal_proof p) {
   seal_request_t r;
@@ -64,7 +64,7 @@ void BM_porep_c1(benchmark::State& state) {
     state.SkipWithError(s.error().to_string().c_str());
     return;
   }
-  cuzk::porep::bytes32_t seed;
+  cuzk::filecoin::porep::bytes32_t seed;
   seed.fill(2);
   for (auto _ : state) {
     auto c1 = seal_commit_phase1(*s, seed);

@@ -15,8 +15,8 @@
 namespace {
 
 using cuzk::ff::fr_t;
-namespace hash = cuzk::hash;
-namespace gadgets = cuzk::gadgets;
+namespace hash = cuzk::filecoin::hash;
+namespace gadgets = cuzk::filecoin::gadgets;
 
 std::vector<fr_t> preimage(size_t a) {
   std::vector<fr_t> v;

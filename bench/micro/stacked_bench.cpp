@@ -22,8 +22,8 @@
 
 namespace {
 
-namespace porep = cuzk::porep;
-namespace synth = cuzk::synth;
+namespace porep = cuzk::filecoin::porep;
+namespace synth = cuzk::filecoin::circuits;
 
 double peak_rss_gib() {
   rusage ru{};

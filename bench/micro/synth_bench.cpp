@@ -17,7 +17,7 @@
 namespace {
 
 using cuzk::ff::fr_t;
-using namespace cuzk::gadgets;
+using namespace cuzk::filecoin::gadgets;
 
 // replica_id (255 bits + pad) ‖ layer (constant) ‖ challenge (64 allocated bits) ‖ 160 zeros ‖
 // 37 parent slots from 14 decomposed parents.

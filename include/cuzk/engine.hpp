@@ -23,8 +23,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/log.hpp"
-#include "base/status.hpp"
+#include "cuzk/log.hpp"
+#include "cuzk/status.hpp"
 
 namespace cuzk::engine {
 

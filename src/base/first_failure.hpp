@@ -8,8 +8,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 
 namespace cuzk {
 

@@ -18,7 +18,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 
 namespace cuzk::json {
 

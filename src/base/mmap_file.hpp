@@ -9,7 +9,7 @@
 #include <span>
 #include <string>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 
 namespace cuzk {
 

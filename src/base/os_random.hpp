@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <span>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 
 namespace cuzk {
 

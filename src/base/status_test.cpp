@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 
 #include <gtest/gtest.h>
 

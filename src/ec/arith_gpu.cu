@@ -7,10 +7,17 @@
 
 #include <stdexcept>
 
-namespace cuzk::gpu {
+namespace cuzk::ec::cuda {
 namespace {
 
+using device::affine_d;
+using device::g1_affine_d;
+using device::g1_xyzz_d;
+using device::reduced;
+using device::to_lazy;
+using device::xyzz_d;
 using ff::device::dmont_t;
+using gpu::device_buffer;
 
 template <class F>
 __global__ void field_kernel(field_op op, const F* a, const F* b, F* out, size_t n) {
@@ -186,4 +193,4 @@ void g1_add(std::span<const ec::g1_xyzz_t> a, std::span<const ec::g1_xyzz_t> b,
   dout.download(out.data(), n);
 }
 
-}  // namespace cuzk::gpu
+}  // namespace cuzk::ec::cuda

@@ -10,7 +10,7 @@
 #include "ec/point.hpp"
 #include "ff/fields.hpp"
 
-namespace cuzk::gpu {
+namespace cuzk::ec::cuda {
 
 /// mul and sqr run the device operator* and sqr() (the even/odd split multiply and squaring);
 /// mul_cios the baseline CIOS and sqr_fast the squaring called directly: all the same results;
@@ -38,4 +38,4 @@ void g1_add_affine(std::span<const ec::g1_xyzz_t> acc, std::span<const ec::g1_af
 void g1_add(std::span<const ec::g1_xyzz_t> a, std::span<const ec::g1_xyzz_t> b,
             std::span<ec::g1_xyzz_t> out);
 
-}  // namespace cuzk::gpu
+}  // namespace cuzk::ec::cuda

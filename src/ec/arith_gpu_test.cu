@@ -17,7 +17,7 @@
 #include "ec/scalar_mul.hpp"
 #include "test_rng.hpp"
 
-namespace cuzk::gpu {
+namespace cuzk::ec::cuda {
 namespace {
 
 using ec::g1_affine_t;
@@ -188,4 +188,4 @@ TEST(ArithGpu, G1Points) {
 }
 
 }  // namespace
-}  // namespace cuzk::gpu
+}  // namespace cuzk::ec::cuda

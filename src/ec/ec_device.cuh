@@ -9,7 +9,7 @@
 #include "ff/fp2_device.cuh"
 #include "ff/mont_device.cuh"
 
-namespace cuzk::gpu {
+namespace cuzk::ec::device {
 
 template <class F>
 struct affine_d {
@@ -111,4 +111,4 @@ using g2_affine_d = affine_d<ff::device::fp2_d>;
 using g2_xyzz_d = xyzz_d<ff::device::fp2_d>;
 static_assert(sizeof(g2_affine_d) == 192 && sizeof(g2_xyzz_d) == 384);
 
-}  // namespace cuzk::gpu
+}  // namespace cuzk::ec::device

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <span>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "ec/curve.hpp"
 
 namespace cuzk::ec {

@@ -15,7 +15,7 @@
 #include "gpu/gpu_error.hpp"
 #include "gpu/runtime.hpp"
 
-namespace cuzk::ec::gpu {
+namespace cuzk::ec::cuda {
 namespace {
 
 using ff::device::fp2_d;
@@ -163,7 +163,7 @@ void launch_decode(void* d_points, uint64_t count, uint64_t first_index, curve_c
                    unsigned long long* d_first_rejected, const cuzk::gpu::stream& s) {
   if (count == 0) return;
   if (reinterpret_cast<uintptr_t>(d_points) % 16 != 0)
-    throw std::invalid_argument("ec::gpu decode: the points must be 16-byte aligned");
+    throw std::invalid_argument("ec::cuda decode: the points must be 16-byte aligned");
   decode_kernel<Codec><<<blocks_for(count), BLOCK, 0, s.get()>>>(
       static_cast<uint32_t*>(d_points), count, first_index, check, d_first_rejected);
   CUZK_CUDA_OK(cudaGetLastError());
@@ -183,4 +183,4 @@ void g2_from_uncompressed_in_place(void* d_points, uint64_t count, uint64_t firs
   launch_decode<g2_codec>(d_points, count, first_index, check, d_first_rejected, s);
 }
 
-}  // namespace cuzk::ec::gpu
+}  // namespace cuzk::ec::cuda

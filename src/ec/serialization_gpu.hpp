@@ -22,7 +22,7 @@ namespace cuzk::gpu {
 class stream;
 }
 
-namespace cuzk::ec::gpu {
+namespace cuzk::ec::cuda {
 
 /// The algebraic check the device decoder applies on top of the byte checks.
 enum class curve_check : uint8_t {
@@ -47,4 +47,4 @@ void g2_from_uncompressed_in_place(void* d_points, uint64_t count, uint64_t firs
                                    curve_check check, unsigned long long* d_first_rejected,
                                    const cuzk::gpu::stream& s);
 
-}  // namespace cuzk::ec::gpu
+}  // namespace cuzk::ec::cuda

@@ -18,7 +18,7 @@
 #include "gpu/runtime.hpp"
 #include "test_rng.hpp"
 
-namespace cuzk::ec::gpu {
+namespace cuzk::ec::cuda {
 namespace {
 
 using cuzk::gpu::device_buffer;
@@ -249,4 +249,4 @@ TEST(SerializationGpu, LowestRejectedIndexWins) {
 }
 
 }  // namespace
-}  // namespace cuzk::ec::gpu
+}  // namespace cuzk::ec::cuda

@@ -75,7 +75,7 @@ std::string random_uuid() {
 // BLAKE2b-256 of every field that determines the proof (not the priority, not the id): two
 // submits with the same id are the same job only when this matches.
 std::array<uint8_t, 32> request_digest(const proof_request& r) {
-  blake2b h(32);
+  cuzk::hash::blake2b h(32);
   const auto u64 = [&](uint64_t v) { h.update(&v, sizeof v); };
   const auto bytes = [&](const std::vector<uint8_t>& v) {
     u64(v.size());
@@ -118,12 +118,13 @@ engine_impl::engine_impl(const engine_config& cfg, engine_parts parts)
       handlers_(std::move(parts.handlers)),
       make_backend_(parts.make_backend),
       list_devices_(parts.list_devices) {
-  if (!list_devices_) list_devices_ = proofs::list_gpus;
+  if (!list_devices_) list_devices_ = filecoin::proofs::list_gpus;
   if (!make_backend_) {
     make_backend_ = [](const groth16::params_file& file, groth16::point_checks checks, int device,
-                       proofs::srs_residency residency, thread_pool& pool, const log_sink& log,
-                       const progress_fn& progress) {
-      return proofs::make_prover_backend(file, checks, device, pool, log, progress, residency);
+                       filecoin::proofs::srs_residency residency, thread_pool& pool,
+                       const log_sink& log, const progress_fn& progress) {
+      return filecoin::proofs::make_prover_backend(file, checks, device, pool, log, progress,
+                                                   residency);
     };
   }
 }
@@ -145,13 +146,13 @@ cuzk::status engine_impl::start() {
     host_budget_ = total - cfg_.host_safety_margin;
   }
 
-  const std::vector<proofs::gpu_device_t> gpus =
-      cfg_.disable_gpus ? std::vector<proofs::gpu_device_t>{} : list_devices_();
-  std::vector<proofs::gpu_device_t> chosen;
+  const std::vector<filecoin::proofs::gpu_device_t> gpus =
+      cfg_.disable_gpus ? std::vector<filecoin::proofs::gpu_device_t>{} : list_devices_();
+  std::vector<filecoin::proofs::gpu_device_t> chosen;
   if (cfg_.gpu_devices.empty() || cfg_.disable_gpus) {
     // Every device this binary can run on; another is left out, saying why (its sm_XY, the
     // rebuild), not discovered at the first proof.
-    for (const proofs::gpu_device_t& g : gpus) {
+    for (const filecoin::proofs::gpu_device_t& g : gpus) {
       if (g.unsupported.empty()) {
         chosen.push_back(g);
       } else {
@@ -168,8 +169,9 @@ cuzk::status engine_impl::start() {
         return cuzk::status(status_code::invalid_argument,
                             "GPU " + std::to_string(ordinal) + " is listed twice");
       }
-      auto it = std::find_if(gpus.begin(), gpus.end(),
-                             [&](const proofs::gpu_device_t& g) { return g.ordinal == ordinal; });
+      auto it = std::find_if(
+          gpus.begin(), gpus.end(),
+          [&](const filecoin::proofs::gpu_device_t& g) { return g.ordinal == ordinal; });
       if (it == gpus.end()) {
         return cuzk::status(status_code::invalid_argument,
                             "GPU " + std::to_string(ordinal) + " does not exist on this machine (" +
@@ -383,7 +385,7 @@ engine_status engine_impl::status() {
   st.cancelled = cancelled_;
   st.host_budget = host_budget_;
   st.host_used = host_used_;
-  st.peak_rss = proofs::peak_rss_bytes();
+  st.peak_rss = filecoin::proofs::peak_rss_bytes();
   st.uptime_seconds = std::chrono::duration<double>(now - started_at_).count();
   st.synthesis_workers = synthesis_workers_;
   st.synthesis_threads = unsigned(synth_pool_->size());

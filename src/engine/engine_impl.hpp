@@ -124,7 +124,7 @@ struct synthesis_buffer {
   // wcs's aux storage page-locked for the GPU's upload (prover_backend::pin_host), over exactly
   // `pinned` while set; unpinned before that storage may be freed or moved. Declared last, so
   // destroyed before the storage.
-  std::unique_ptr<proofs::host_pin> aux_pin;
+  std::unique_ptr<filecoin::proofs::host_pin> aux_pin;
   std::span<const std::byte> pinned;
   void unpin() {
     aux_pin.reset();
@@ -175,7 +175,7 @@ struct srs_entry {
   uint64_t working_bytes = 0;   // a GPU's proof peak and NTT tables beside them (gpu_plan)
   groth16::gpu_plan gpu;        // a GPU's plan for them (groth16::choose_gpu_plan)
   groth16::query_sizes backend_sizes{};  // the parameters' query sizes
-  std::unique_ptr<proofs::prover_backend> backend;
+  std::unique_ptr<filecoin::proofs::prover_backend> backend;
   uint64_t host_charged = 0, device_charged = 0;
   unsigned refs = 0;
   bool loading = false;
@@ -504,7 +504,8 @@ class engine_impl final : public proving_engine {
   // Page-locks the buffer's aux storage through the first backend that wants it (a GPU), once
   // per buffer: a recycled buffer keeps its storage, and so its lock, from partition to partition.
   // A failure costs upload speed only, so it is logged, not returned.
-  void pin_witness(synthesis_buffer& buf, const std::vector<proofs::prover_backend*>& pinners);
+  void pin_witness(synthesis_buffer& buf,
+                   const std::vector<filecoin::proofs::prover_backend*>& pinners);
 
   // A witness the plan cannot evaluate would be a wrong a, b, c: never proved.
   static cuzk::status check_witness_fits(const r1cs::witness_cs& w, const r1cs::abc_plan& plan);

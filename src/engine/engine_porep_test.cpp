@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // 2 KiB PoRep C2 through the engine on the CPU prover (label e2e): two sealed sectors submitted
 // concurrently as Curio sends them (the {"SectorNum","Phase1Out","SectorSize"} wrapper, miner and
-// sector ids), both proofs checked by proofs::verify_porep against the .vk file (the
+// sector ids), both proofs checked by filecoin::proofs::verify_porep against the .vk file (the
 // verification path of `cuzk verify porep`, not the engine's); a C1 sent with another sector
 // number fails naming the replica_id; an identical re-submit attaches to the finished job.
 // Parameters: the shared 2 KiB set of the ctest fixture porep_2k_params ($CUZK_TEST_PARAMS_DIR).
@@ -25,7 +25,7 @@ namespace cuzk::engine {
 namespace {
 
 using namespace std::chrono_literals;
-using porep::registered_seal_proof;
+using filecoin::porep::registered_seal_proof;
 
 using sealed_sector = test::sealed_c1;
 
@@ -99,8 +99,9 @@ TEST_F(engine_porep, concurrent_sectors_prove_and_verify) {
     ASSERT_EQ(r->proof.size(), 192u);
     EXPECT_EQ(r->timings.partitions.at(0).worker, gpu ? "gpu 0" : "cpu");
     const sealed_sector& s = g_state->sectors[i];
-    const proofs::prover_identity_t who{porep::prover_id_from_actor(s.miner), s.sector};
-    auto ok = proofs::verify_porep(s.c1, who, r->proof, g_state->dir);
+    const filecoin::proofs::prover_identity_t who{filecoin::porep::prover_id_from_actor(s.miner),
+                                                  s.sector};
+    auto ok = filecoin::proofs::verify_porep(s.c1, who, r->proof, g_state->dir);
     ASSERT_TRUE(ok.ok()) << ok.error().to_string();
     EXPECT_TRUE(*ok) << ids[i];
     const auto& t = r->timings;

@@ -2,11 +2,11 @@
 // 2 KiB WindowPoSt and WinningPoSt through the engine on the CPU prover (label e2e; GPU 0 with
 // CUZK_ENGINE_TEST_WORKER=gpu, the `gpu`-labelled registration of CUDA builds): requests as
 // Curio sends them (one bincode FallbackPoStSectorProof per sector, 32 bytes of randomness, the Go
-// RegisteredPoStProof number), the proofs checked by proofs::verify_post against the .vk file
-// (the verification path of `cuzk verify window-post`, not the engine's). Also: the kinds' default
-// priorities and circuit ids, malformed requests refused at submit with named errors, a corrupt
-// vanilla proof failing the job naming the sector and challenge, and two WindowPoSt partitions
-// under one request_id (as Curio sends a deadline's partitions) proved separately.
+// RegisteredPoStProof number), the proofs checked by filecoin::proofs::verify_post against the .vk
+// file (the verification path of `cuzk verify window-post`, not the engine's). Also: the kinds'
+// default priorities and circuit ids, malformed requests refused at submit with named errors, a
+// corrupt vanilla proof failing the job naming the sector and challenge, and two WindowPoSt
+// partitions under one request_id (as Curio sends a deadline's partitions) proved separately.
 // Parameters: generated with a fixed seed into a temporary directory (seconds for 2 KiB).
 #include <gtest/gtest.h>
 
@@ -29,14 +29,14 @@ namespace cuzk::engine {
 namespace {
 
 using namespace std::chrono_literals;
-using post::registered_post_proof;
+using filecoin::post::registered_post_proof;
 
 constexpr auto WINDOW = registered_post_proof::window_2kib_v1_1;  // wire 10
 constexpr auto WINNING = registered_post_proof::winning_2kib_v1;  // wire 0
 
 struct shared_state {
   test::temp_dir dir{"engine_post"};
-  std::vector<porep::sealed_sector_t> sectors;
+  std::vector<filecoin::porep::sealed_sector_t> sectors;
 };
 shared_state* g_state = nullptr;
 
@@ -46,19 +46,20 @@ class engine_post : public ::testing::Test {
     auto st = std::make_unique<shared_state>();
     const std::vector<uint8_t> seed = {'e', 'n', 'g', 'i', 'n', 'e'};
     for (auto p : {WINDOW, WINNING}) {
-      auto gen = proofs::generate_post_parameters(p, st->dir.string(), thread_pool::default_pool(),
-                                                  {}, seed);
+      auto gen = filecoin::proofs::generate_post_parameters(p, st->dir.string(),
+                                                            thread_pool::default_pool(), {}, seed);
       ASSERT_TRUE(gen.ok()) << gen.error().to_string();
     }
     for (uint64_t id : {3u, 8u}) {
-      porep::seal_request_t req;
-      req.config = *porep::porep_config(porep::registered_seal_proof::stacked_drg_2kib_v1_1);
-      req.prover_id = porep::prover_id_from_actor(1234);
+      filecoin::porep::seal_request_t req;
+      req.config = *filecoin::porep::porep_config(
+          filecoin::porep::registered_seal_proof::stacked_drg_2kib_v1_1);
+      req.prover_id = filecoin::porep::prover_id_from_actor(1234);
       req.sector_id = id;
       req.ticket.fill(uint8_t(id + 1));
       std::vector<uint8_t> payload(2032);
       for (size_t i = 0; i < payload.size(); ++i) payload[i] = uint8_t(i * 7 + id);
-      auto s = porep::seal_sector(req, payload);
+      auto s = filecoin::porep::seal_sector(req, payload);
       ASSERT_TRUE(s.ok()) << s.error().to_string();
       st->sectors.push_back(std::move(*s));
     }
@@ -70,42 +71,43 @@ class engine_post : public ::testing::Test {
   }
   void SetUp() override { ASSERT_NE(g_state, nullptr) << "shared setup failed"; }
 
-  static porep::bytes32_t randomness(uint8_t salt) {
-    porep::bytes32_t r{};
+  static filecoin::porep::bytes32_t randomness(uint8_t salt) {
+    filecoin::porep::bytes32_t r{};
     for (size_t i = 0; i < 32; ++i) r[i] = uint8_t(29 * i + salt);
     r[31] &= 0x3f;  // as Curio masks it
     return r;
   }
 
   static proof_request request(registered_post_proof p, std::span<const size_t> sector_indices,
-                               const porep::bytes32_t& rand, const std::string& id) {
-    const auto cfg = *post::post_config(p);
+                               const filecoin::porep::bytes32_t& rand, const std::string& id) {
+    const auto cfg = *filecoin::post::post_config(p);
     proof_request r;
     r.request_id = id;
-    r.kind = cfg.kind == post::post_kind::window ? proof_kind::window_post_partition
-                                                 : proof_kind::winning_post;
+    r.kind = cfg.kind == filecoin::post::post_kind::window ? proof_kind::window_post_partition
+                                                           : proof_kind::winning_post;
     r.sector_size = cfg.sector_bytes;
-    r.registered_proof = post::id_of(p);
+    r.registered_proof = filecoin::post::id_of(p);
     r.miner_id = 1234;
     r.randomness.assign(rand.begin(), rand.end());
     r.partition_index = 0;
     unsigned position = 0;
     for (size_t i : sector_indices) {
-      auto v = post::prove_sector(cfg, g_state->sectors[i], rand, 0, position++);
+      auto v = filecoin::post::prove_sector(cfg, g_state->sectors[i], rand, 0, position++);
       EXPECT_TRUE(v.ok()) << v.error().to_string();
-      r.vanilla_proofs.push_back(post::serialize_fallback_sector_proof(*v));
+      r.vanilla_proofs.push_back(filecoin::post::serialize_fallback_sector_proof(*v));
     }
     return r;
   }
 
   static bool verifies(const proof_request& r, std::span<const uint8_t> proof) {
-    std::vector<post::fallback_sector_proof_t> vanilla;
-    for (const auto& e : r.vanilla_proofs) vanilla.push_back(*post::parse_fallback_sector_proof(e));
-    porep::bytes32_t rand;
+    std::vector<filecoin::post::fallback_sector_proof_t> vanilla;
+    for (const auto& e : r.vanilla_proofs)
+      vanilla.push_back(*filecoin::post::parse_fallback_sector_proof(e));
+    filecoin::porep::bytes32_t rand;
     std::copy(r.randomness.begin(), r.randomness.end(), rand.begin());
-    auto p = *post::registered_post_proof_from_id(r.registered_proof);
-    auto ok = proofs::verify_post(p, proofs::public_sectors_of(vanilla), rand, r.partition_index,
-                                  proof, g_state->dir.string());
+    auto p = *filecoin::post::registered_post_proof_from_id(r.registered_proof);
+    auto ok = filecoin::proofs::verify_post(p, filecoin::proofs::public_sectors_of(vanilla), rand,
+                                            r.partition_index, proof, g_state->dir.string());
     EXPECT_TRUE(ok.ok()) << ok.error().to_string();
     return ok.ok() && *ok;
   }
@@ -119,9 +121,9 @@ TEST_F(engine_post, kinds_priorities_and_circuit_ids) {
   EXPECT_EQ(winning->default_priority(), priority::critical);
   const auto c = window->circuit_by_id("wpost-32g", "/p");
   ASSERT_TRUE(c.has_value());
-  EXPECT_EQ(
-      c->params_path,
-      proofs::post_params_path(*post::post_config(registered_post_proof::window_32gib_v1_1), "/p"));
+  EXPECT_EQ(c->params_path,
+            filecoin::proofs::post_params_path(
+                *filecoin::post::post_config(registered_post_proof::window_32gib_v1_1), "/p"));
   EXPECT_TRUE(winning->circuit_by_id("winning-32g", "/p").has_value());
   EXPECT_TRUE(window->circuit_by_id("wpost-2k", "/p").has_value());
   EXPECT_FALSE(window->circuit_by_id("winning-32g", "/p").has_value());
@@ -166,7 +168,7 @@ TEST_F(engine_post, malformed_requests_are_refused_by_name) {
   r.vanilla_proofs.push_back(good.vanilla_proofs[0]);
   refused(*window, r, "3 vanilla proofs");
   r = good;
-  r.registered_proof = post::id_of(WINNING);
+  r.registered_proof = filecoin::post::id_of(WINNING);
   r.kind = proof_kind::winning_post;
   refused(*winning, r, "exactly 1");
   r.vanilla_proofs.resize(1);
@@ -185,7 +187,7 @@ TEST_F(engine_post, window_and_winning_prove_through_the_engine) {
   auto e = proving_engine::create(cfg);
   ASSERT_TRUE(e.ok()) << e.error().to_string();
 
-  const porep::bytes32_t rand = randomness(5);
+  const filecoin::porep::bytes32_t rand = randomness(5);
   const size_t both[] = {0, 1}, first[] = {0}, second[] = {1};
   // Two partitions of one deadline under one request_id, as Curio sends them.
   const std::vector<proof_request> reqs = {

@@ -3,9 +3,9 @@
 // CUZK_ENGINE_TEST_WORKER=gpu, the `gpu`-labelled registration of CUDA builds): the request as
 // Curio sends it (snap-vproof.json's base64 elements decoded to one bincode PartitionProof per
 // partition, raw 32-byte commitments, the RegisteredUpdateProof number), the proof checked by
-// proofs::verify_update against the .vk file (the path of `cuzk verify snap`, not the engine's).
-// Also: the kind's priority and circuit ids; hostile requests (wrong registered proof, wrong
-// commitment sizes, a non-canonical commitment, the wrong number of partitions, truncated or
+// filecoin::proofs::verify_update against the .vk file (the path of `cuzk verify snap`, not the
+// engine's). Also: the kind's priority and circuit ids; hostile requests (wrong registered proof,
+// wrong commitment sizes, a non-canonical commitment, the wrong number of partitions, truncated or
 // garbled vanilla bytes) refused at submit by name; a vanilla proof with a tampered path failing
 // its job naming the challenge while the engine goes on to prove the next request. One proof.
 // Parameters: the shared fixture snap_2k_params ($CUZK_TEST_SNAP_PARAMS_DIR).
@@ -31,7 +31,7 @@ namespace cuzk::engine {
 namespace {
 
 using namespace std::chrono_literals;
-using snap::registered_update_proof;
+using filecoin::snap::registered_update_proof;
 
 constexpr auto SNAP_2KIB = registered_update_proof::stacked_drg_2kib_v1;  // wire 0
 
@@ -50,23 +50,24 @@ class engine_snap : public ::testing::Test {
                                "snap_2k_params fixture generates the parameters)";
     st->params_dir = dir;
 
-    const snap::update_config_t cfg = *snap::update_config(SNAP_2KIB);
-    const porep::sealed_sector_t key = test::seal_2kib(41);
+    const filecoin::snap::update_config_t cfg = *filecoin::snap::update_config(SNAP_2KIB);
+    const filecoin::porep::sealed_sector_t key = test::seal_2kib(41);
     std::vector<uint8_t> payload(2032);
     for (size_t i = 0; i < payload.size(); ++i) payload[i] = uint8_t(i * 5 + 2);
-    auto s = snap::encode_update(cfg, key, payload);
+    auto s = filecoin::snap::encode_update(cfg, key, payload);
     ASSERT_TRUE(s.ok()) << s.error().to_string();
 
     // What Curio stores (snap-vproof.json) and decodes into the request's [][]byte.
-    const std::string vproof_json = post::vanilla_file_json(snap::prove_all_partitions(*s));
-    auto elements = post::parse_vanilla_file(vproof_json);
+    const std::string vproof_json =
+        filecoin::post::vanilla_file_json(filecoin::snap::prove_all_partitions(*s));
+    auto elements = filecoin::post::parse_vanilla_file(vproof_json);
     ASSERT_TRUE(elements.ok()) << elements.error().to_string();
 
     proof_request& r = st->good;
     r.request_id = "snap-1000-41";
     r.kind = proof_kind::snap_deals_update;
     r.sector_size = cfg.sector_bytes;
-    r.registered_proof = snap::id_of(SNAP_2KIB);
+    r.registered_proof = filecoin::snap::id_of(SNAP_2KIB);
     r.prio = priority::normal;
     r.vanilla_proofs = std::move(*elements);
     r.sector_number = 41;
@@ -85,11 +86,11 @@ class engine_snap : public ::testing::Test {
   static const proof_request& good() { return g_state->good; }
 
   static bool verifies(const proof_request& r, std::span<const uint8_t> proof) {
-    snap::update_commitments_t comms;
+    filecoin::snap::update_commitments_t comms;
     std::copy(r.comm_r_old.begin(), r.comm_r_old.end(), comms.comm_r_old.begin());
     std::copy(r.comm_r_new.begin(), r.comm_r_new.end(), comms.comm_r_new.begin());
     std::copy(r.comm_d_new.begin(), r.comm_d_new.end(), comms.comm_d_new.begin());
-    auto ok = proofs::verify_update(SNAP_2KIB, comms, proof, g_state->params_dir);
+    auto ok = filecoin::proofs::verify_update(SNAP_2KIB, comms, proof, g_state->params_dir);
     EXPECT_TRUE(ok.ok()) << ok.error().to_string();
     return ok.ok() && *ok;
   }
@@ -101,9 +102,10 @@ TEST_F(engine_snap, kind_priority_and_circuit_ids) {
   EXPECT_EQ(h->default_priority(), priority::normal);
   const auto c = h->circuit_by_id("snap-32g", "/p");
   ASSERT_TRUE(c.has_value());
-  EXPECT_EQ(c->params_path,
-            proofs::update_params_path(
-                *snap::update_config(registered_update_proof::stacked_drg_32gib_v1), "/p"));
+  EXPECT_EQ(
+      c->params_path,
+      filecoin::proofs::update_params_path(
+          *filecoin::snap::update_config(registered_update_proof::stacked_drg_32gib_v1), "/p"));
   EXPECT_TRUE(h->circuit_by_id("snap-64g", "/p").has_value());
   EXPECT_TRUE(h->circuit_by_id("snap-2k", "/p").has_value());
   EXPECT_FALSE(h->circuit_by_id("porep-32g", "/p").has_value());
@@ -127,7 +129,7 @@ TEST_F(engine_snap, hostile_requests_are_refused_by_name) {
   r.registered_proof = uint64_t(1) << 40;
   refused(r, "registered_proof");
   r = good();
-  r.registered_proof = snap::id_of(registered_update_proof::stacked_drg_32gib_v1);
+  r.registered_proof = filecoin::snap::id_of(registered_update_proof::stacked_drg_32gib_v1);
   refused(r, "1 vanilla proofs, StackedDrg32GiBV1 has 16 partitions");
   r = good();
   r.comm_r_old.pop_back();
@@ -173,7 +175,7 @@ TEST_F(engine_snap, proves_through_the_engine_and_survives_a_bad_vanilla_proof) 
   // Refused at submit, never queued.
   proof_request wrong = good();
   wrong.request_id = "snap-wrong-proof";
-  wrong.registered_proof = snap::id_of(registered_update_proof::stacked_drg_8mib_v1);
+  wrong.registered_proof = filecoin::snap::id_of(registered_update_proof::stacked_drg_8mib_v1);
   EXPECT_EQ((*e)->submit(wrong).error().code(), status_code::invalid_argument);
   proof_request truncated = good();
   truncated.request_id = "snap-truncated";
@@ -183,10 +185,10 @@ TEST_F(engine_snap, proves_through_the_engine_and_survives_a_bad_vanilla_proof) 
   // A tampered Merkle path decodes but does not verify: the job fails in prepare, naming it.
   proof_request tampered = good();
   tampered.request_id = "snap-tampered";
-  auto part = snap::parse_partition_proof(tampered.vanilla_proofs[0]);
+  auto part = filecoin::snap::parse_partition_proof(tampered.vanilla_proofs[0]);
   ASSERT_TRUE(part.ok()) << part.error().to_string();
   part->challenge_proofs[4].proof_r_old.hashes[3][0] ^= 1;
-  tampered.vanilla_proofs[0] = snap::serialize_partition_proof(*part);
+  tampered.vanilla_proofs[0] = filecoin::snap::serialize_partition_proof(*part);
   auto ts = (*e)->submit(tampered);
   ASSERT_TRUE(ts.ok()) << ts.error().to_string();
   auto t = (*e)->await(ts->job_id, 600s);

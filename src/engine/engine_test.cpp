@@ -21,6 +21,7 @@
 #include <set>
 #include <thread>
 #include <tuple>
+#include <utility>
 
 #include "engine/engine_test_worker.hpp"
 #include "engine/proof_kind.hpp"
@@ -231,6 +232,22 @@ class engine_test : public ::testing::Test {
     auto e = create_engine(c, std::move(ps));
     EXPECT_TRUE(e.ok()) << e.error().to_string();
     return e.ok() ? std::move(*e) : nullptr;
+  }
+
+  // PoRep (with its compiled plan) and WinningPoSt on two parameter files (the same bytes under
+  // two paths: two circuits), with a host budget that holds one of them and the buffers.
+  static std::pair<engine_config, engine_parts> one_of_two_circuits_fits() {
+    const std::string second = g_params->dir + "/chain-post.params";
+    std::filesystem::copy_file(g_params->path, second,
+                               std::filesystem::copy_options::overwrite_existing);
+    engine_parts ps;
+    ps.handlers = {std::make_shared<chain_kind>(proof_kind::porep_seal_commit, priority::normal,
+                                                g_params->path, plan_mode::compiled),
+                   std::make_shared<chain_kind>(proof_kind::winning_post, priority::critical,
+                                                second, plan_mode::none)};
+    engine_config c = config();
+    c.host_memory_budget = g_params->bytes * 19 / 10;
+    return {c, std::move(ps)};
   }
 
   static proof_request request(uint64_t seed, unsigned partitions, unsigned sleep_ms = 0,
@@ -873,10 +890,10 @@ TEST_F(engine_test, parameter_point_checks_follow_the_config) {
     auto seen = std::make_shared<std::vector<groth16::point_checks>>();
     engine_parts ps = parts();
     ps.make_backend = [seen](const groth16::params_file& f, groth16::point_checks c, int d,
-                             proofs::srs_residency where, thread_pool& pool, const log_sink& log,
-                             const progress_fn& progress) {
+                             filecoin::proofs::srs_residency where, thread_pool& pool,
+                             const log_sink& log, const progress_fn& progress) {
       seen->push_back(c);
-      return proofs::make_prover_backend(f, c, d, pool, log, progress, where);
+      return filecoin::proofs::make_prover_backend(f, c, d, pool, log, progress, where);
     };
     engine_config cfg = config();
     cfg.params_checks = mode;
@@ -892,8 +909,9 @@ TEST_F(engine_test, parameter_point_checks_follow_the_config) {
 // A prover that fails once: on the CPU the job fails with the partition and worker named; on a
 // GPU the partition is retried once and succeeds. The engine keeps serving either way.
 TEST_F(engine_test, a_prover_error_fails_the_job_not_the_engine) {
-  struct failing_backend final : proofs::prover_backend {
-    explicit failing_backend(std::unique_ptr<proofs::prover_backend> b) : inner(std::move(b)) {}
+  struct failing_backend final : filecoin::proofs::prover_backend {
+    explicit failing_backend(std::unique_ptr<filecoin::proofs::prover_backend> b)
+        : inner(std::move(b)) {}
     const std::string& name() const override { return inner->name(); }
     const groth16::verifying_key& vk() const override { return inner->vk(); }
     uint64_t host_bytes() const override { return inner->host_bytes(); }
@@ -903,17 +921,17 @@ TEST_F(engine_test, a_prover_error_fails_the_job_not_the_engine) {
       if (calls++ == 0) return status(status_code::internal, "injected device fault");
       return inner->start(asg, pool, t);
     }
-    std::unique_ptr<proofs::prover_backend> inner;
+    std::unique_ptr<filecoin::proofs::prover_backend> inner;
     int calls = 0;
   };
   engine_parts ps = parts();
   ps.make_backend =
-      [](const groth16::params_file& f, groth16::point_checks c, int d, proofs::srs_residency where,
-         thread_pool& pool, const log_sink& log,
-         const progress_fn& progress) -> result<std::unique_ptr<proofs::prover_backend>> {
-    auto b = proofs::make_prover_backend(f, c, d, pool, log, progress, where);
+      [](const groth16::params_file& f, groth16::point_checks c, int d,
+         filecoin::proofs::srs_residency where, thread_pool& pool, const log_sink& log,
+         const progress_fn& progress) -> result<std::unique_ptr<filecoin::proofs::prover_backend>> {
+    auto b = filecoin::proofs::make_prover_backend(f, c, d, pool, log, progress, where);
     if (!b) return b.error();
-    return std::unique_ptr<proofs::prover_backend>(new failing_backend(std::move(*b)));
+    return std::unique_ptr<filecoin::proofs::prover_backend>(new failing_backend(std::move(*b)));
   };
   auto e = make(config(), std::move(ps));
   auto bad = e->submit(request(61, 1));
@@ -937,8 +955,9 @@ TEST_F(engine_test, a_prover_error_fails_the_job_not_the_engine) {
 // takes over: the job still completes, on "cpu". A CPU worker is never taken out of rotation:
 // every job fails, naming the fault, and the engine stays up.
 TEST_F(engine_test, a_prover_that_keeps_failing) {
-  struct broken_backend final : proofs::prover_backend {
-    explicit broken_backend(std::unique_ptr<proofs::prover_backend> b) : inner(std::move(b)) {}
+  struct broken_backend final : filecoin::proofs::prover_backend {
+    explicit broken_backend(std::unique_ptr<filecoin::proofs::prover_backend> b)
+        : inner(std::move(b)) {}
     const std::string& name() const override { return inner->name(); }
     const groth16::verifying_key& vk() const override { return inner->vk(); }
     uint64_t host_bytes() const override { return inner->host_bytes(); }
@@ -947,18 +966,18 @@ TEST_F(engine_test, a_prover_that_keeps_failing) {
                                        groth16::prover_timings*) override {
       return status(status_code::internal, "injected persistent fault");
     }
-    std::unique_ptr<proofs::prover_backend> inner;
+    std::unique_ptr<filecoin::proofs::prover_backend> inner;
   };
   engine_parts ps = parts();
   // Only the configured worker kind breaks: GPUs on a GPU run, the CPU on a CPU run.
   ps.make_backend =
-      [](const groth16::params_file& f, groth16::point_checks c, int d, proofs::srs_residency where,
-         thread_pool& pool, const log_sink& log,
-         const progress_fn& progress) -> result<std::unique_ptr<proofs::prover_backend>> {
-    auto b = proofs::make_prover_backend(f, c, d, pool, log, progress, where);
+      [](const groth16::params_file& f, groth16::point_checks c, int d,
+         filecoin::proofs::srs_residency where, thread_pool& pool, const log_sink& log,
+         const progress_fn& progress) -> result<std::unique_ptr<filecoin::proofs::prover_backend>> {
+    auto b = filecoin::proofs::make_prover_backend(f, c, d, pool, log, progress, where);
     if (!b) return b.error();
     if (on_gpu() && d < 0) return b;
-    return std::unique_ptr<proofs::prover_backend>(new broken_backend(std::move(*b)));
+    return std::unique_ptr<filecoin::proofs::prover_backend>(new broken_backend(std::move(*b)));
   };
   auto e = make(config(), std::move(ps));
   if (on_gpu()) {
@@ -1068,20 +1087,11 @@ TEST_F(engine_test, preload_and_evict) {
 
 // Parameters no job uses are evicted for another circuit only after eviction_min_idle, except for
 // an express job (a PoSt with its deadline), which evicts them at once. Here the host budget
-// holds one of two parameter files (the same bytes under two paths: two circuits) and the idle
-// time is an hour: a WinningPoSt after a PoRep job proves at once; a PoRep job after it waits.
+// holds one of two parameter files (one_of_two_circuits_fits) and the idle time is an hour: a
+// WinningPoSt after a PoRep job proves at once; a PoRep job after it waits.
 TEST_F(engine_test, an_express_job_evicts_idle_parameters_at_once) {
-  const std::string second = g_params->dir + "/chain-post.params";
-  std::filesystem::copy_file(g_params->path, second,
-                             std::filesystem::copy_options::overwrite_existing);
-  engine_parts ps;
-  ps.handlers = {std::make_shared<chain_kind>(proof_kind::porep_seal_commit, priority::normal,
-                                              g_params->path, plan_mode::compiled),
-                 std::make_shared<chain_kind>(proof_kind::winning_post, priority::critical, second,
-                                              plan_mode::none)};
-  engine_config c = config();
+  auto [c, ps] = one_of_two_circuits_fits();
   c.eviction_min_idle = std::chrono::hours(1);
-  c.host_memory_budget = g_params->bytes * 19 / 10;  // one file and the buffers, not two files
   auto e = make(c, std::move(ps));
   auto porep = e->submit(request(170, 2));
   ASSERT_TRUE(porep.ok()) << porep.error().to_string();
@@ -1113,16 +1123,7 @@ TEST_F(engine_test, an_express_job_evicts_idle_parameters_at_once) {
 // proves before any partition of the second (which would otherwise pin the PoRep parameters at
 // its prepare and keep the WinningPoSt waiting for it too: a stream of PoRep jobs, forever).
 TEST_F(engine_test, a_post_waiting_for_memory_holds_back_new_jobs) {
-  const std::string second = g_params->dir + "/chain-post.params";
-  std::filesystem::copy_file(g_params->path, second,
-                             std::filesystem::copy_options::overwrite_existing);
-  engine_parts ps;
-  ps.handlers = {std::make_shared<chain_kind>(proof_kind::porep_seal_commit, priority::normal,
-                                              g_params->path, plan_mode::compiled),
-                 std::make_shared<chain_kind>(proof_kind::winning_post, priority::critical, second,
-                                              plan_mode::none)};
-  engine_config c = config();
-  c.host_memory_budget = g_params->bytes * 19 / 10;  // one file and the buffers, not two files
+  auto [c, ps] = one_of_two_circuits_fits();
   auto e = make(c, std::move(ps));
   auto first = e->submit(request(175, 6, 150));
   ASSERT_TRUE(first.ok()) << first.error().to_string();
@@ -1251,8 +1252,8 @@ struct device_faults {
   std::array<std::atomic<int>, 2> knob_sets{};
 };
 
-struct device_backend final : proofs::prover_backend {
-  device_backend(std::unique_ptr<proofs::prover_backend> b, int d, device_faults& f)
+struct device_backend final : filecoin::proofs::prover_backend {
+  device_backend(std::unique_ptr<filecoin::proofs::prover_backend> b, int d, device_faults& f)
       : inner(std::move(b)), device(d), faults(f) {}
   const std::string& name() const override { return inner->name(); }
   const groth16::verifying_key& vk() const override { return inner->vk(); }
@@ -1271,7 +1272,7 @@ struct device_backend final : proofs::prover_backend {
     if (faults.start_fails[device]) return status(status_code::internal, "injected device fault");
     if (faults.start_oom[device].fetch_sub(1) > 0) {
       return status(status_code::resource_exhausted,
-                    "groth16::gpu::start: out of device memory: injected");
+                    "groth16::cuda::start: out of device memory: injected");
     }
     return inner->start(asg, pool, t);
   }
@@ -1279,7 +1280,7 @@ struct device_backend final : proofs::prover_backend {
     ++faults.knob_sets[device];
     inner->set_memory_knobs(k);
   }
-  std::unique_ptr<proofs::prover_backend> inner;
+  std::unique_ptr<filecoin::proofs::prover_backend> inner;
   int device;
   device_faults& faults;
 };
@@ -1296,15 +1297,16 @@ class two_devices_test : public engine_test {
     engine_parts ps = parts();
     ps.list_devices = [] {
       const uint64_t bytes = uint64_t(8) << 30;
-      return std::vector<proofs::gpu_device_t>{{0, "simulated A", bytes, ""},
-                                               {1, "simulated B", bytes, ""}};
+      return std::vector<filecoin::proofs::gpu_device_t>{{0, "simulated A", bytes, ""},
+                                                         {1, "simulated B", bytes, ""}};
     };
     device_faults* f = &faults_;
-    ps.make_backend =
-        [f](const groth16::params_file& file, groth16::point_checks c, int d,
-            proofs::srs_residency where, thread_pool& pool, const log_sink& log,
-            const progress_fn& progress) -> result<std::unique_ptr<proofs::prover_backend>> {
-      if (d < 0) return proofs::make_prover_backend(file, c, -1, pool, log, progress, where);
+    ps.make_backend = [f](const groth16::params_file& file, groth16::point_checks c, int d,
+                          filecoin::proofs::srs_residency where, thread_pool& pool,
+                          const log_sink& log, const progress_fn& progress)
+        -> result<std::unique_ptr<filecoin::proofs::prover_backend>> {
+      if (d < 0)
+        return filecoin::proofs::make_prover_backend(file, c, -1, pool, log, progress, where);
       if (d > 1) return status(status_code::internal, "test: unexpected device");
       ++f->loads[d];
       if (f->loads_meet) {
@@ -1313,9 +1315,11 @@ class two_devices_test : public engine_test {
         if (f->loading.load() >= 2) f->met = true;
       }
       if (f->load_fails[d]) return status(status_code::internal, "injected upload failure");
-      auto b = proofs::make_prover_backend(file, c, on_gpu() ? 0 : -1, pool, log, progress, where);
+      auto b = filecoin::proofs::make_prover_backend(file, c, on_gpu() ? 0 : -1, pool, log,
+                                                     progress, where);
       if (!b) return b.error();
-      return std::unique_ptr<proofs::prover_backend>(new device_backend(std::move(*b), d, *f));
+      return std::unique_ptr<filecoin::proofs::prover_backend>(
+          new device_backend(std::move(*b), d, *f));
     };
     return ps;
   }
@@ -1723,7 +1727,7 @@ TEST_F(two_devices_test, a_gpu_the_binary_cannot_run_is_left_out_or_refused) {
   engine_parts ps = two_device_parts();
   ps.list_devices = [] {
     const uint64_t bytes = uint64_t(8) << 30;
-    return std::vector<proofs::gpu_device_t>{
+    return std::vector<filecoin::proofs::gpu_device_t>{
         {0, "simulated A", bytes, ""},
         {1, "simulated old card", bytes, "GPU 1 (simulated old card) is sm_70: not built"}};
   };

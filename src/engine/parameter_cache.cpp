@@ -146,7 +146,7 @@ cuzk::status engine_impl::ready_plan_locked(srs_entry& e, job& j) {
     cv_.wait(mu_);
   }
   prover_worker& wk = *workers_[e.worker];
-  const proofs::prover_backend::plan_memory need = e.backend->plan_memory_of(*plan);
+  const filecoin::proofs::prover_backend::plan_memory need = e.backend->plan_memory_of(*plan);
   if (need.host > host_budget_ || need.device > wk.device_budget) {
     return cuzk::status(status_code::resource_exhausted,
                         "the a, b, c plan of " + j.prepared->circuit().id + " needs " +
@@ -249,11 +249,11 @@ result<srs_entry*> engine_impl::acquire_srs_locked(const circuit_params& c, size
       }
     }
   }
-  const proofs::srs_residency residency =
+  const filecoin::proofs::srs_residency residency =
       wk.device < 0 || plan.residency == groth16::gpu_residency::host
-          ? proofs::srs_residency::host
-          : proofs::srs_residency::device;
-  const bool on_host = residency == proofs::srs_residency::host;
+          ? filecoin::proofs::srs_residency::host
+          : filecoin::proofs::srs_residency::device;
+  const bool on_host = residency == filecoin::proofs::srs_residency::host;
   const uint64_t host_need = on_host ? bytes : 0;
   const uint64_t device_need = on_host ? 0 : bytes;
   if (host_need > host_budget_ || device_need > wk.device_budget) {

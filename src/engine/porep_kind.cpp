@@ -22,23 +22,24 @@ namespace {
 
 // "porep-32g" for the interactive PoRep of a size, "porep-32g-ni" for non-interactive PoRep:
 // the two parameter sets a sector size has (V1 and V1_1 share the interactive one).
-std::string porep_circuit_id(const porep::porep_config_t& cfg) {
+std::string porep_circuit_id(const filecoin::porep::porep_config_t& cfg) {
   std::string id = "porep-" + circuit_size_tag(cfg.sector.sector_bytes);
-  if (cfg.feature == porep::api_feature::non_interactive_porep) id += "-ni";
+  if (cfg.feature == filecoin::porep::api_feature::non_interactive_porep) id += "-ni";
   return id;
 }
 
 class porep_prepared final : public prepared_proof {
  public:
-  porep_prepared(porep::porep_config_t cfg, porep::c1_output_t c1, porep::bytes32_t replica_id,
-                 const std::string& param_dir, uint64_t input_bytes)
+  porep_prepared(filecoin::porep::porep_config_t cfg, filecoin::porep::c1_output_t c1,
+                 filecoin::porep::bytes32_t replica_id, const std::string& param_dir,
+                 uint64_t input_bytes)
       : cfg_(std::move(cfg)),
         c1_(std::move(c1)),
         graph_(cfg_),
         pub_{replica_id, c1_.comm_d, c1_.comm_r, c1_.seed},
-        circuit_{porep_circuit_id(cfg_), proofs::porep_params_path(cfg_, param_dir)},
+        circuit_{porep_circuit_id(cfg_), filecoin::proofs::porep_params_path(cfg_, param_dir)},
         input_bytes_(input_bytes) {
-    const synth::stacked_counts_t counts = synth::stacked_circuit_counts(
+    const filecoin::circuits::stacked_counts_t counts = filecoin::circuits::stacked_circuit_counts(
         cfg_.layers(), cfg_.sector.tree_d, cfg_.sector.tree_r, cfg_.challenges_per_partition());
     // The blank counts are exact; aux stays within 0.1 % of the constraint count for every size
     // (the margin keeps a recycled buffer from ever growing mid-synthesis).
@@ -56,12 +57,12 @@ class porep_prepared final : public prepared_proof {
     return synthesize_into(k, cs, pool);
   }
   result<r1cs::abc_plan> compile_plan() const override {
-    return synth::stacked_abc_plan(cfg_.layers(), cfg_.sector.tree_d, cfg_.sector.tree_r,
-                                   cfg_.challenges_per_partition());
+    return filecoin::circuits::stacked_abc_plan(
+        cfg_.layers(), cfg_.sector.tree_d, cfg_.sector.tree_r, cfg_.challenges_per_partition());
   }
 
   result<std::vector<ff::fr_t>> public_inputs(unsigned k) const override {
-    return synth::porep_public_inputs(cfg_, graph_, pub_, k);
+    return filecoin::circuits::porep_public_inputs(cfg_, graph_, pub_, k);
   }
 
   // The decoded C1 is smaller than its encoded form (JSON with base64, or bincode with the same
@@ -71,18 +72,18 @@ class porep_prepared final : public prepared_proof {
  private:
   template <class CS>
   status synthesize_into(unsigned k, CS& cs, thread_pool& pool) const {
-    auto circuit = synth::stacked_circuit_from_c1(cfg_, c1_, k);
+    auto circuit = filecoin::circuits::stacked_circuit_from_c1(cfg_, c1_, k);
     if (!circuit) {
       return status(status_code::invalid_argument,
                     "bad C1 for the circuit: " + circuit.error().to_string());
     }
-    return synth::synthesize_stacked_circuit_parallel(cs, *circuit, pool);
+    return filecoin::circuits::synthesize_stacked_circuit_parallel(cs, *circuit, pool);
   }
 
-  porep::porep_config_t cfg_;
-  porep::c1_output_t c1_;
-  porep::sdr_graph graph_;
-  synth::porep_publics_t pub_;
+  filecoin::porep::porep_config_t cfg_;
+  filecoin::porep::c1_output_t c1_;
+  filecoin::porep::sdr_graph graph_;
+  filecoin::circuits::porep_publics_t pub_;
   circuit_params circuit_;
   synthesis_shape shape_;
   uint64_t input_bytes_;
@@ -95,7 +96,7 @@ class porep_kind final : public proof_kind_handler {
 
   // The C1 decoded, with its config: malformed input is refused at submit (before it is
   // queued or charged), and decoded again by prepare on a worker.
-  static result<std::pair<porep::c1_output_t, porep::porep_config_t>> decode(
+  static result<std::pair<filecoin::porep::c1_output_t, filecoin::porep::porep_config_t>> decode(
       const proof_request& req) {
     if (req.vanilla_proof.empty()) {
       return status(status_code::invalid_argument,
@@ -103,14 +104,14 @@ class porep_kind final : public proof_kind_handler {
     }
     // Bincode C1s do not name their registered proof: the request's number does.
     std::string proof_name;
-    if (auto p = porep::registered_seal_proof_from_id(req.registered_proof); p.ok())
-      proof_name = std::string(porep::name_of(*p));
-    auto c1 = porep::parse_c1_any(req.vanilla_proof, proof_name);
+    if (auto p = filecoin::porep::registered_seal_proof_from_id(req.registered_proof); p.ok())
+      proof_name = std::string(filecoin::porep::name_of(*p));
+    auto c1 = filecoin::porep::parse_c1_any(req.vanilla_proof, proof_name);
     if (!c1) return status(status_code::invalid_argument, "the C1: " + c1.error().to_string());
-    auto p = porep::parse_registered_seal_proof(c1->registered_proof);
+    auto p = filecoin::porep::parse_registered_seal_proof(c1->registered_proof);
     if (!p)
       return status(status_code::invalid_argument, "registered_proof: " + p.error().message());
-    auto cfg = porep::porep_config(*p);
+    auto cfg = filecoin::porep::porep_config(*p);
     if (!cfg) return status(status_code::invalid_argument, cfg.error().to_string());
     if (c1->vanilla_proofs.size() != cfg->partitions()) {
       return status(status_code::invalid_argument,
@@ -130,13 +131,13 @@ class porep_kind final : public proof_kind_handler {
                                                   thread_pool& pool) const override {
     auto d = decode(req);
     if (!d) return d.error();
-    porep::c1_output_t* c1 = &d->first;
-    porep::porep_config_t* cfg = &d->second;
-    porep::bytes32_t replica_id = c1->replica_id;
+    filecoin::porep::c1_output_t* c1 = &d->first;
+    filecoin::porep::porep_config_t* cfg = &d->second;
+    filecoin::porep::bytes32_t replica_id = c1->replica_id;
     if (req.check_identity) {
-      replica_id =
-          porep::compute_replica_id(porep::prover_id_from_actor(req.miner_id), req.sector_number,
-                                    c1->ticket, c1->comm_d, cfg->porep_id);
+      replica_id = filecoin::porep::compute_replica_id(
+          filecoin::porep::prover_id_from_actor(req.miner_id), req.sector_number, c1->ticket,
+          c1->comm_d, cfg->porep_id);
       if (replica_id != c1->replica_id) {
         return status(status_code::invalid_argument,
                       "the replica_id derived from miner " + std::to_string(req.miner_id) +
@@ -144,7 +145,7 @@ class porep_kind final : public proof_kind_handler {
                           ", ticket, comm_d and porep_id differs from the C1's replica_id");
       }
     }
-    if (status s = porep::verify_c1_output(*c1, *cfg, pool); !s) {
+    if (status s = filecoin::porep::verify_c1_output(*c1, *cfg, pool); !s) {
       return status(status_code::invalid_argument,
                     "the C1's vanilla proofs do not verify: " + s.to_string());
     }
@@ -155,11 +156,11 @@ class porep_kind final : public proof_kind_handler {
   std::optional<circuit_params> circuit_by_id(const std::string& id,
                                               const std::string& param_dir) const override {
     for (uint32_t n = 0; n <= 19; ++n) {
-      auto p = porep::registered_seal_proof_from_id(n);
+      auto p = filecoin::porep::registered_seal_proof_from_id(n);
       if (!p) continue;
-      auto cfg = porep::porep_config(*p);
+      auto cfg = filecoin::porep::porep_config(*p);
       if (cfg && porep_circuit_id(*cfg) == id)
-        return circuit_params{id, proofs::porep_params_path(*cfg, param_dir)};
+        return circuit_params{id, filecoin::proofs::porep_params_path(*cfg, param_dir)};
     }
     return std::nullopt;
   }

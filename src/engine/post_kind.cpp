@@ -23,21 +23,23 @@ namespace cuzk::engine {
 namespace {
 
 // "wpost-32g" / "winning-32g": one parameter set per kind and size (Window V1 and V1_1 share).
-std::string post_circuit_id(const post::post_config_t& cfg) {
-  return (cfg.kind == post::post_kind::window ? "wpost-" : "winning-") +
+std::string post_circuit_id(const filecoin::post::post_config_t& cfg) {
+  return (cfg.kind == filecoin::post::post_kind::window ? "wpost-" : "winning-") +
          circuit_size_tag(cfg.sector_bytes);
 }
 
 class post_prepared final : public prepared_proof {
  public:
-  post_prepared(const post::post_config_t& cfg, synth::fallback_post_circuit_t circuit,
-                std::vector<ff::fr_t> inputs, const std::string& param_dir, uint64_t input_bytes)
+  post_prepared(const filecoin::post::post_config_t& cfg,
+                filecoin::circuits::fallback_post_circuit_t circuit, std::vector<ff::fr_t> inputs,
+                const std::string& param_dir, uint64_t input_bytes)
       : cfg_(cfg),
         circuit_(std::move(circuit)),
         inputs_(std::move(inputs)),
-        params_{post_circuit_id(cfg), proofs::post_params_path(cfg, param_dir)},
+        params_{post_circuit_id(cfg), filecoin::proofs::post_params_path(cfg, param_dir)},
         input_bytes_(input_bytes) {
-    const synth::fallback_post_counts_t counts = synth::fallback_post_circuit_counts(cfg);
+    const filecoin::circuits::fallback_post_counts_t counts =
+        filecoin::circuits::fallback_post_circuit_counts(cfg);
     shape_ = {counts.constraints, counts.aux, counts.inputs};
   }
 
@@ -47,14 +49,14 @@ class post_prepared final : public prepared_proof {
 
   status synthesize(unsigned k, r1cs::proving_cs& cs, thread_pool& pool) const override {
     if (k != 0) return status(status_code::invalid_argument, "a PoSt job has one partition");
-    return synth::synthesize_fallback_post_circuit_parallel(cs, circuit_, pool);
+    return filecoin::circuits::synthesize_fallback_post_circuit_parallel(cs, circuit_, pool);
   }
   status synthesize_witness(unsigned k, r1cs::witness_cs& cs, thread_pool& pool) const override {
     if (k != 0) return status(status_code::invalid_argument, "a PoSt job has one partition");
-    return synth::synthesize_fallback_post_circuit_parallel(cs, circuit_, pool);
+    return filecoin::circuits::synthesize_fallback_post_circuit_parallel(cs, circuit_, pool);
   }
   result<r1cs::abc_plan> compile_plan() const override {
-    return synth::fallback_post_abc_plan(cfg_);
+    return filecoin::circuits::fallback_post_abc_plan(cfg_);
   }
 
   result<std::vector<ff::fr_t>> public_inputs(unsigned k) const override {
@@ -67,8 +69,8 @@ class post_prepared final : public prepared_proof {
   uint64_t host_bytes() const override { return input_bytes_; }
 
  private:
-  post::post_config_t cfg_;
-  synth::fallback_post_circuit_t circuit_;
+  filecoin::post::post_config_t cfg_;
+  filecoin::circuits::fallback_post_circuit_t circuit_;
   std::vector<ff::fr_t> inputs_;
   circuit_params params_;
   synthesis_shape shape_;
@@ -76,42 +78,43 @@ class post_prepared final : public prepared_proof {
 };
 
 struct decoded_post {
-  post::post_config_t cfg;
-  std::vector<post::fallback_sector_proof_t> vanilla;
-  post::bytes32_t randomness{};
+  filecoin::post::post_config_t cfg;
+  std::vector<filecoin::post::fallback_sector_proof_t> vanilla;
+  filecoin::post::bytes32_t randomness{};
   uint64_t input_bytes = 0;
 };
 
 class post_kind final : public proof_kind_handler {
  public:
-  explicit post_kind(post::post_kind which) : which_(which) {}
+  explicit post_kind(filecoin::post::post_kind which) : which_(which) {}
 
   proof_kind kind() const override {
-    return which_ == post::post_kind::window ? proof_kind::window_post_partition
-                                             : proof_kind::winning_post;
+    return which_ == filecoin::post::post_kind::window ? proof_kind::window_post_partition
+                                                       : proof_kind::winning_post;
   }
   priority default_priority() const override {
-    return which_ == post::post_kind::window ? priority::high : priority::critical;
+    return which_ == filecoin::post::post_kind::window ? priority::high : priority::critical;
   }
 
   // Everything but the vanilla proofs' contents: malformed input is refused at submit, and
   // decoded again by prepare on a worker.
   result<decoded_post> decode(const proof_request& req) const {
-    const std::string what(post::to_string(which_));
-    auto p = post::registered_post_proof_from_id(req.registered_proof);
+    const std::string what(filecoin::post::to_string(which_));
+    auto p = filecoin::post::registered_post_proof_from_id(req.registered_proof);
     if (!p) {
       return status(status_code::invalid_argument,
                     what + ": registered_proof: " + p.error().message());
     }
-    if (post::kind_of(*p) != which_) {
+    if (filecoin::post::kind_of(*p) != which_) {
       return status(status_code::invalid_argument,
                     what + ": registered_proof " + std::to_string(req.registered_proof) + " (" +
-                        std::string(post::name_of(*p)) + ") is a " +
-                        std::string(post::to_string(post::kind_of(*p))) + " proof");
+                        std::string(filecoin::post::name_of(*p)) + ") is a " +
+                        std::string(filecoin::post::to_string(filecoin::post::kind_of(*p))) +
+                        " proof");
     }
-    auto cfg = post::post_config(*p);
+    auto cfg = filecoin::post::post_config(*p);
     if (!cfg) return status(status_code::invalid_argument, what + ": " + cfg.error().message());
-    if (which_ == post::post_kind::winning && req.partition_index != 0) {
+    if (which_ == filecoin::post::post_kind::winning && req.partition_index != 0) {
       return status(status_code::invalid_argument, what + ": partition_index " +
                                                        std::to_string(req.partition_index) +
                                                        ": WinningPoSt has only partition 0");
@@ -121,17 +124,17 @@ class post_kind final : public proof_kind_handler {
     auto randomness = request_bytes32(req.randomness, what, "randomness");
     if (!randomness) return randomness.error();
     d.randomness = *randomness;
-    if (status s = post::check_safe_commitment(d.randomness, "randomness"); !s)
+    if (status s = filecoin::post::check_safe_commitment(d.randomness, "randomness"); !s)
       return status(status_code::invalid_argument, what + ": " + s.message());
     const size_t n = req.vanilla_proofs.size();
-    const size_t most = which_ == post::post_kind::window ? cfg->sector_count : 1;
+    const size_t most = which_ == filecoin::post::post_kind::window ? cfg->sector_count : 1;
     if (n == 0 || n > most) {
       return status(status_code::invalid_argument,
                     what + ": " + std::to_string(n) + " vanilla proofs, " +
-                        std::string(post::name_of(*p)) + " takes " +
+                        std::string(filecoin::post::name_of(*p)) + " takes " +
                         (most == 1 ? std::string("exactly 1") : "1.." + std::to_string(most)));
     }
-    auto v = post::parse_fallback_sector_proofs(req.vanilla_proofs);
+    auto v = filecoin::post::parse_fallback_sector_proofs(req.vanilla_proofs);
     if (!v) return status(status_code::invalid_argument, what + ": " + v.error().message());
     d.vanilla = std::move(*v);
     for (const auto& e : req.vanilla_proofs) d.input_bytes += e.size();
@@ -148,20 +151,20 @@ class post_kind final : public proof_kind_handler {
                                                   thread_pool& pool) const override {
     auto d = decode(req);
     if (!d) return d.error();
-    if (status s =
-            post::validate_partition(d->cfg, d->vanilla, d->randomness, req.partition_index, pool);
+    if (status s = filecoin::post::validate_partition(d->cfg, d->vanilla, d->randomness,
+                                                      req.partition_index, pool);
         !s) {
       return status(status_code::invalid_argument,
                     "the vanilla proofs do not verify: " + s.to_string());
     }
-    auto circuit = synth::fallback_post_circuit_from_vanilla(d->cfg, d->vanilla);
+    auto circuit = filecoin::circuits::fallback_post_circuit_from_vanilla(d->cfg, d->vanilla);
     if (!circuit) {
       return status(status_code::invalid_argument,
                     "vanilla proofs unfit for the circuit: " + circuit.error().to_string());
     }
-    const auto sectors = proofs::public_sectors_of(d->vanilla);
-    auto inputs =
-        synth::fallback_post_public_inputs(d->cfg, sectors, d->randomness, req.partition_index);
+    const auto sectors = filecoin::proofs::public_sectors_of(d->vanilla);
+    auto inputs = filecoin::circuits::fallback_post_public_inputs(d->cfg, sectors, d->randomness,
+                                                                  req.partition_index);
     if (!inputs) return status(status_code::invalid_argument, inputs.error().to_string());
     return std::unique_ptr<prepared_proof>(new post_prepared(
         d->cfg, std::move(*circuit), std::move(*inputs), param_dir, d->input_bytes));
@@ -169,28 +172,28 @@ class post_kind final : public proof_kind_handler {
 
   std::optional<circuit_params> circuit_by_id(const std::string& id,
                                               const std::string& param_dir) const override {
-    for (uint32_t n = 0; n < post::NUM_REGISTERED_POST_PROOFS; ++n) {
-      auto p = post::registered_post_proof_from_id(n);
-      if (!p || post::kind_of(*p) != which_) continue;
-      auto cfg = post::post_config(*p);
+    for (uint32_t n = 0; n < filecoin::post::NUM_REGISTERED_POST_PROOFS; ++n) {
+      auto p = filecoin::post::registered_post_proof_from_id(n);
+      if (!p || filecoin::post::kind_of(*p) != which_) continue;
+      auto cfg = filecoin::post::post_config(*p);
       if (cfg && post_circuit_id(*cfg) == id)
-        return circuit_params{id, proofs::post_params_path(*cfg, param_dir)};
+        return circuit_params{id, filecoin::proofs::post_params_path(*cfg, param_dir)};
     }
     return std::nullopt;
   }
 
  private:
-  post::post_kind which_;
+  filecoin::post::post_kind which_;
 };
 
 }  // namespace
 
 std::shared_ptr<const proof_kind_handler> window_post_handler() {
-  return std::make_shared<post_kind>(post::post_kind::window);
+  return std::make_shared<post_kind>(filecoin::post::post_kind::window);
 }
 
 std::shared_ptr<const proof_kind_handler> winning_post_handler() {
-  return std::make_shared<post_kind>(post::post_kind::winning);
+  return std::make_shared<post_kind>(filecoin::post::post_kind::winning);
 }
 
 }  // namespace cuzk::engine

@@ -15,7 +15,7 @@ handler_list builtin_handlers() {
 
 std::string circuit_size_tag(uint64_t sector_bytes) {
   std::string tag;
-  for (char c : porep::sector_size_name(sector_bytes)) {  // "32GiB" → "32g"
+  for (char c : filecoin::porep::sector_size_name(sector_bytes)) {  // "32GiB" → "32g"
     if (c == 'i' || c == 'B') continue;
     tag += char(std::tolower(static_cast<unsigned char>(c)));
   }

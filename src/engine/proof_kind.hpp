@@ -17,11 +17,11 @@
 #include <string_view>
 #include <vector>
 
-#include "base/log.hpp"
 #include "base/progress.hpp"
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
 #include "cuzk/engine.hpp"
+#include "cuzk/log.hpp"
+#include "cuzk/status.hpp"
 #include "ff/fields.hpp"
 #include "filecoin/proofs/prover_backend.hpp"
 #include "groth16/params_io.hpp"
@@ -125,23 +125,23 @@ result<std::array<uint8_t, 32>> request_bytes32(std::span<const uint8_t> bytes,
                                                 std::string_view kind, std::string_view field);
 
 /// Makes the prover backend of a worker (device < 0: the CPU) for a parameter file, with the
-/// query points where `residency` says (GPUs only); proofs::make_prover_backend unless a test
-/// injects faults. `progress` gets the load's bytes (make_prover_backend's "load" or "upload"
+/// query points where `residency` says (GPUs only); filecoin::proofs::make_prover_backend unless a
+/// test injects faults. `progress` gets the load's bytes (make_prover_backend's "load" or "upload"
 /// reports).
-using backend_factory = std::function<result<std::unique_ptr<proofs::prover_backend>>(
+using backend_factory = std::function<result<std::unique_ptr<filecoin::proofs::prover_backend>>(
     const groth16::params_file& file, groth16::point_checks checks, int device,
-    proofs::srs_residency residency, thread_pool& pool, const log_sink& log,
+    filecoin::proofs::srs_residency residency, thread_pool& pool, const log_sink& log,
     const progress_fn& progress)>;
 
 /// The CUDA devices the engine may prove on (engine_config::gpu_devices picks among them).
-using device_lister = std::function<std::vector<proofs::gpu_device_t>()>;
+using device_lister = std::function<std::vector<filecoin::proofs::gpu_device_t>()>;
 
 /// What create() fixes and a test may replace.
 struct engine_parts {
   handler_list handlers = builtin_handlers();
-  backend_factory make_backend;  ///< empty: proofs::make_prover_backend
-  /// Empty: proofs::list_gpus. Tests list simulated devices (several GPU workers on a machine
-  /// with one GPU, or none) and map them to real backends in make_backend.
+  backend_factory make_backend;  ///< empty: filecoin::proofs::make_prover_backend
+  /// Empty: filecoin::proofs::list_gpus. Tests list simulated devices (several GPU workers on a
+  /// machine with one GPU, or none) and map them to real backends in make_backend.
   device_lister list_devices;
 };
 

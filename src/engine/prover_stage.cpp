@@ -196,7 +196,7 @@ void engine_impl::prover_loop(size_t w, size_t l) {
     lane.current_kind = j.kind;
     lane.partition = int(k);
     if (wk.proving++ == 0) wk.busy_since = t0;
-    proofs::prover_backend& backend = *e->backend;
+    filecoin::proofs::prover_backend& backend = *e->backend;
     lk.unlock();
 
     groth16::prover_timings ptm;

@@ -25,14 +25,14 @@ namespace cuzk::engine {
 namespace {
 
 // "snap-32g": one parameter set per sector size (the Rust cuzk's circuit ids).
-std::string snap_circuit_id(const snap::update_config_t& cfg) {
+std::string snap_circuit_id(const filecoin::snap::update_config_t& cfg) {
   return "snap-" + circuit_size_tag(cfg.sector_bytes);
 }
 
 struct decoded_snap {
-  snap::update_config_t cfg;
-  snap::update_commitments_t comms;
-  std::vector<snap::partition_proof_t> partitions;
+  filecoin::snap::update_config_t cfg;
+  filecoin::snap::update_commitments_t comms;
+  std::vector<filecoin::snap::partition_proof_t> partitions;
   uint64_t input_bytes = 0;
 };
 
@@ -40,8 +40,9 @@ class snap_prepared final : public prepared_proof {
  public:
   snap_prepared(decoded_snap d, const std::string& param_dir)
       : d_(std::move(d)),
-        params_{snap_circuit_id(d_.cfg), proofs::update_params_path(d_.cfg, param_dir)} {
-    const synth::update_counts_t counts = synth::empty_sector_update_circuit_counts(d_.cfg);
+        params_{snap_circuit_id(d_.cfg), filecoin::proofs::update_params_path(d_.cfg, param_dir)} {
+    const filecoin::circuits::update_counts_t counts =
+        filecoin::circuits::empty_sector_update_circuit_counts(d_.cfg);
     // Aux stays below the constraint count at every size (docs/spec/snap.md §7: 32 GiB 80,978,488
     // aux for 81,049,499 constraints), so the buffer never grows mid-synthesis.
     shape_ = {counts.constraints, counts.constraints, counts.inputs};
@@ -60,11 +61,11 @@ class snap_prepared final : public prepared_proof {
     return synthesize_into(k, cs, pool);
   }
   result<r1cs::abc_plan> compile_plan() const override {
-    return synth::empty_sector_update_abc_plan(d_.cfg);
+    return filecoin::circuits::empty_sector_update_abc_plan(d_.cfg);
   }
 
   result<std::vector<ff::fr_t>> public_inputs(unsigned k) const override {
-    return synth::empty_sector_update_public_inputs(d_.cfg, d_.comms, k);
+    return filecoin::circuits::empty_sector_update_public_inputs(d_.cfg, d_.comms, k);
   }
 
   // The decoded PartitionProofs hold the same 32-byte values as their bincode.
@@ -77,13 +78,13 @@ class snap_prepared final : public prepared_proof {
       return status(status_code::invalid_argument, "partition " + std::to_string(k) + " of " +
                                                        std::to_string(d_.partitions.size()));
     }
-    auto circuit =
-        synth::empty_sector_update_circuit_from_vanilla(d_.cfg, d_.comms, k, d_.partitions[k]);
+    auto circuit = filecoin::circuits::empty_sector_update_circuit_from_vanilla(d_.cfg, d_.comms, k,
+                                                                                d_.partitions[k]);
     if (!circuit) {
       return status(status_code::invalid_argument,
                     "vanilla proof unfit for the circuit: " + circuit.error().to_string());
     }
-    return synth::synthesize_empty_sector_update_circuit_parallel(cs, *circuit, pool);
+    return filecoin::circuits::synthesize_empty_sector_update_circuit_parallel(cs, *circuit, pool);
   }
 
   decoded_snap d_;
@@ -100,12 +101,12 @@ class snap_kind final : public proof_kind_handler {
   // decoded again by prepare on a worker.
   static result<decoded_snap> decode(const proof_request& req) {
     const std::string what(to_string(proof_kind::snap_deals_update));
-    auto p = snap::registered_update_proof_from_id(req.registered_proof);
+    auto p = filecoin::snap::registered_update_proof_from_id(req.registered_proof);
     if (!p) {
       return status(status_code::invalid_argument,
                     what + ": registered_proof: " + p.error().message());
     }
-    auto cfg = snap::update_config(*p);
+    auto cfg = filecoin::snap::update_config(*p);
     if (!cfg) return status(status_code::invalid_argument, what + ": " + cfg.error().message());
     decoded_snap d;
     d.cfg = *cfg;
@@ -119,10 +120,11 @@ class snap_kind final : public proof_kind_handler {
     }
     // The public inputs of any partition convert the three commitments: non-canonical ones
     // (≥ r) are named here.
-    if (auto inputs = synth::empty_sector_update_public_inputs(d.cfg, d.comms, 0); !inputs)
+    if (auto inputs = filecoin::circuits::empty_sector_update_public_inputs(d.cfg, d.comms, 0);
+        !inputs)
       return status(status_code::invalid_argument, what + ": " + inputs.error().message());
 
-    const std::string proof_name(snap::name_of(*p));
+    const std::string proof_name(filecoin::snap::name_of(*p));
     const size_t n = req.vanilla_proofs.size();
     if (n != d.cfg.partitions) {
       return status(status_code::invalid_argument,
@@ -131,7 +133,7 @@ class snap_kind final : public proof_kind_handler {
     }
     // Every PartitionProof of a size has the same length: a wrong one is refused before it is
     // parsed.
-    const size_t expected = snap::partition_proof_bytes(d.cfg);
+    const size_t expected = filecoin::snap::partition_proof_bytes(d.cfg);
     for (size_t k = 0; k < n; ++k) {
       if (req.vanilla_proofs[k].size() != expected) {
         return status(status_code::invalid_argument,
@@ -141,10 +143,10 @@ class snap_kind final : public proof_kind_handler {
       }
       d.input_bytes += expected;
     }
-    auto parts = snap::parse_partition_proofs(req.vanilla_proofs);
+    auto parts = filecoin::snap::parse_partition_proofs(req.vanilla_proofs);
     if (!parts) return status(status_code::invalid_argument, what + ": " + parts.error().message());
     for (size_t k = 0; k < n; ++k) {
-      if (status s = snap::check_partition_proof_shape(d.cfg, (*parts)[k]); !s) {
+      if (status s = filecoin::snap::check_partition_proof_shape(d.cfg, (*parts)[k]); !s) {
         return status(status_code::invalid_argument,
                       what + ": vanilla_proofs[" + std::to_string(k) + "]: " + s.message());
       }
@@ -163,7 +165,8 @@ class snap_kind final : public proof_kind_handler {
                                                   thread_pool& pool) const override {
     auto d = decode(req);
     if (!d) return d.error();
-    if (status s = snap::validate_partition_proofs(d->cfg, d->comms, d->partitions, pool); !s) {
+    if (status s = filecoin::snap::validate_partition_proofs(d->cfg, d->comms, d->partitions, pool);
+        !s) {
       return status(status_code::invalid_argument,
                     "the vanilla proofs do not verify: " + s.to_string());
     }
@@ -172,12 +175,12 @@ class snap_kind final : public proof_kind_handler {
 
   std::optional<circuit_params> circuit_by_id(const std::string& id,
                                               const std::string& param_dir) const override {
-    for (uint32_t n = 0; n < snap::NUM_REGISTERED_UPDATE_PROOFS; ++n) {
-      auto p = snap::registered_update_proof_from_id(n);
+    for (uint32_t n = 0; n < filecoin::snap::NUM_REGISTERED_UPDATE_PROOFS; ++n) {
+      auto p = filecoin::snap::registered_update_proof_from_id(n);
       if (!p) continue;
-      auto cfg = snap::update_config(*p);
+      auto cfg = filecoin::snap::update_config(*p);
       if (cfg && snap_circuit_id(*cfg) == id)
-        return circuit_params{id, proofs::update_params_path(*cfg, param_dir)};
+        return circuit_params{id, filecoin::proofs::update_params_path(*cfg, param_dir)};
     }
     return std::nullopt;
   }

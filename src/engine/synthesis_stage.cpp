@@ -209,7 +209,7 @@ void engine_impl::run_synthesis_locked(const std::shared_ptr<job>& j, unsigned k
   const prepared_proof& pp = *j->prepared;
   const std::shared_ptr<const compiled_plan> plan = j->plan;
   // The job's backends (held by its pins while it is in flight) offer to page-lock the witness.
-  std::vector<proofs::prover_backend*> pinners;
+  std::vector<filecoin::proofs::prover_backend*> pinners;
   for (srs_entry* e : j->pins)
     if (e->backend) pinners.push_back(e->backend.get());
   mu_.unlock();
@@ -262,14 +262,14 @@ void engine_impl::run_synthesis_locked(const std::shared_ptr<job>& j, unsigned k
 }
 
 void engine_impl::pin_witness(synthesis_buffer& buf,
-                              const std::vector<proofs::prover_backend*>& pinners) {
+                              const std::vector<filecoin::proofs::prover_backend*>& pinners) {
   if (buf.pin_is_current()) return;
   if (buf.aux_pin) {
     logf(cfg_.log, log_level::warn, "engine: a page-locked witness buffer moved; locking again");
     buf.unpin();
   }
   const std::span<const std::byte> storage = buf.wcs.aux_storage();
-  for (proofs::prover_backend* b : pinners) {
+  for (filecoin::proofs::prover_backend* b : pinners) {
     const auto t0 = clock_type::now();
     auto pin = b->pin_host(storage.data(), storage.size());
     if (!pin) {

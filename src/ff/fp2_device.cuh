@@ -2,7 +2,8 @@
 // fp2_d: the device twin of ff::fp2_t (Fp[u]/(u^2 + 1), c0 + c1·u), same bytes (c0 then c1, 96
 // bytes), so G2 coordinates are copied to the device unchanged. The formulas are fp2.hpp's:
 // Karatsuba multiplication (3 Fp multiplications) and complex squaring (2). It exposes the same
-// member set as dmont_t, so gpu::xyzz_d/affine_d are instantiated over it unchanged. nvcc only.
+// member set as dmont_t, so ec::device::xyzz_d/affine_d are instantiated over it unchanged. nvcc
+// only.
 #pragma once
 
 #include "ff/fp2.hpp"

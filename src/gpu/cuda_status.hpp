@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "gpu/gpu_error.hpp"
 
 namespace cuzk::gpu {

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <memory>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 
 namespace cuzk::gpu {
 

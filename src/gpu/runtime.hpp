@@ -18,8 +18,8 @@
 #include <typeinfo>
 #include <vector>
 
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 #include "gpu/arch_support.hpp"
 
 struct CUstream_st;

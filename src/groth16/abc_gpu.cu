@@ -22,7 +22,7 @@
 #include "gpu/device_memory.cuh"
 #include "groth16/abc_gpu.hpp"
 
-namespace cuzk::groth16::gpu {
+namespace cuzk::groth16::cuda {
 namespace {
 
 using cuzk::gpu::device_buffer;
@@ -313,7 +313,7 @@ result<std::unique_ptr<device_abc_program>> device_abc_program::upload(
     p->bytes = p->coeffs.bytes() + p->shared.bytes() + p->prologue.bytes() + p->block.bytes();
     return std::unique_ptr<device_abc_program>(new device_abc_program(std::move(p)));
   } catch (const cuzk::gpu::gpu_error& e) {
-    return cuzk::gpu::cuda_status(e, "groth16::gpu::device_abc_program::upload");
+    return cuzk::gpu::cuda_status(e, "groth16::cuda::device_abc_program::upload");
   }
 }
 
@@ -349,4 +349,4 @@ void device_abc_program::evaluate(const fr_t* inputs, const fr_t* aux, fr_t* a, 
   CUZK_CUDA_LAUNCH_OK();
 }
 
-}  // namespace cuzk::groth16::gpu
+}  // namespace cuzk::groth16::cuda

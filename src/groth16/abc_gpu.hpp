@@ -11,12 +11,12 @@
 #include <cstdint>
 #include <memory>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "ff/fields.hpp"
 #include "gpu/runtime.hpp"
 #include "r1cs/abc_plan.hpp"
 
-namespace cuzk::groth16::gpu {
+namespace cuzk::groth16::cuda {
 
 /// A plan in device memory on one device, for any number of evaluations (concurrent ones on
 /// different streams included: it is read-only after upload).
@@ -54,4 +54,4 @@ class device_abc_program {
   std::unique_ptr<impl> impl_;
 };
 
-}  // namespace cuzk::groth16::gpu
+}  // namespace cuzk::groth16::cuda

@@ -20,7 +20,7 @@
 #include "r1cs/assignment_data.hpp"
 #include "test_rng.hpp"
 
-namespace cuzk::groth16::gpu {
+namespace cuzk::groth16::cuda {
 namespace {
 
 using cuzk::gpu::device_buffer;
@@ -97,4 +97,4 @@ TEST(abc_gpu, plans_of_random_circuits_equal_the_cpu) {
 }
 
 }  // namespace
-}  // namespace cuzk::groth16::gpu
+}  // namespace cuzk::groth16::cuda

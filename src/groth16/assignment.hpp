@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "base/bitmap.hpp"
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "ff/fields.hpp"
 #include "groth16/keys.hpp"
 #include "r1cs/assignment_data.hpp"

@@ -30,8 +30,8 @@ uint64_t split_bytes(uint64_t count) {
 // count of others and first index, and the scan over them.
 uint64_t classify_transient(uint64_t n, bool density) {
   const uint64_t nw = words(n), blocks = (n + classify_threads - 1) / classify_threads;
-  const uint64_t rank = density ? 8 * nw + 4 * nw + msm::gpu::scan_temp_bound(nw) : 0;
-  return rank + 8 + 8 * blocks + msm::gpu::scan_temp_bound(blocks);
+  const uint64_t rank = density ? 8 * nw + 4 * nw + msm::cuda::scan_temp_bound(nw) : 0;
+  return rank + 8 + 8 * blocks + msm::cuda::scan_temp_bound(blocks);
 }
 
 // What a split streamed in chunks of `per` points (host residency, prover_gpu.cu's
@@ -42,8 +42,8 @@ uint64_t split_stream_bytes(uint64_t count, uint64_t point, uint64_t xyzz, uint6
   if (count == 0) return 0;
   const uint64_t piece = std::min({count, per, k.gather_points});
   return 4 * ((count + per - 1) / per + 1) + piece * (point + fr_bytes) +
-         msm::gpu::msm_accumulator_bytes(count, piece, xyzz,
-                                         gpu_others_group_bytes(k.msm_group_bytes));
+         msm::cuda::msm_accumulator_bytes(count, piece, xyzz,
+                                          gpu_others_group_bytes(k.msm_group_bytes));
 }
 
 // One split's MSM: the ones by batch addition over count bits, or the others gathered in pieces
@@ -55,12 +55,12 @@ uint64_t split_msm_bytes(uint64_t count, uint64_t point, uint64_t xyzz, uint64_t
   const uint64_t span = per ? std::min(count, per) : count;
   if (per != 0) {
     return split_stream_bytes(count, point, xyzz, per, k) +
-           msm::gpu::batch_add_scratch_bytes(span, xyzz);
+           msm::cuda::batch_add_scratch_bytes(span, xyzz);
   }
   const uint64_t piece = std::min(span, k.gather_points);
   return std::max(
-      msm::gpu::batch_add_scratch_bytes(span, xyzz),
-      piece * (point + fr_bytes) + msm::gpu::msm_scratch_bytes(piece, xyzz, k.msm_group_bytes));
+      msm::cuda::batch_add_scratch_bytes(span, xyzz),
+      piece * (point + fr_bytes) + msm::cuda::msm_scratch_bytes(piece, xyzz, k.msm_group_bytes));
 }
 
 // The inputs' MSM (a few host scalars; in host residency their bases uploaded too).
@@ -68,7 +68,7 @@ uint64_t inputs_msm_bytes(uint64_t n, uint64_t point, uint64_t xyzz, bool bases_
                           const gpu_memory_knobs& k) {
   if (n == 0) return 0;
   return n * fr_bytes + (bases_uploaded ? n * point : 0) +
-         msm::gpu::msm_scratch_bytes(n, xyzz, k.msm_group_bytes);
+         msm::cuda::msm_scratch_bytes(n, xyzz, k.msm_group_bytes);
 }
 
 }  // namespace
@@ -98,9 +98,9 @@ gpu_proof_memory gpu_proof_bytes(const query_sizes& q, gpu_residency where, bool
   // h in a's buffer; b and c back in the pool. Host residency: one msm_accumulator over the
   // streamed chunks.
   r.msm_h = r.witness + m * fr_bytes + ring +
-            (host ? msm::gpu::msm_accumulator_bytes(q.h, std::min(q.h, per(g1_bytes)), g1_xyzz,
-                                                    k.msm_group_bytes)
-                  : msm::gpu::msm_scratch_bytes(q.h, g1_xyzz, k.msm_group_bytes));
+            (host ? msm::cuda::msm_accumulator_bytes(q.h, std::min(q.h, per(g1_bytes)), g1_xyzz,
+                                                     k.msm_group_bytes)
+                  : msm::cuda::msm_scratch_bytes(q.h, g1_xyzz, k.msm_group_bytes));
   // aux on the device (uploaded now when a, b, c came from the host), the three splits built
   // one after the other (L over every aux, A and B over their densities).
   const uint64_t held = aux + (witness_on_device ? n_in * fr_bytes : 0) + ring;
@@ -121,11 +121,11 @@ gpu_proof_memory gpu_proof_bytes(const query_sizes& q, gpu_residency where, bool
     const uint64_t held_h = witness + m * fr_bytes + ring;
     const uint64_t splits_la = split_bytes(n_aux) + split_bytes(na);
     const uint64_t batch = std::max(
-        msm::gpu::batch_add_scratch_bytes(std::min<uint64_t>(n_aux, per(g1_bytes)), g1_xyzz),
-        msm::gpu::batch_add_scratch_bytes(std::min<uint64_t>(na, per(g1_bytes)), g1_xyzz));
+        msm::cuda::batch_add_scratch_bytes(std::min<uint64_t>(n_aux, per(g1_bytes)), g1_xyzz),
+        msm::cuda::batch_add_scratch_bytes(std::min<uint64_t>(na, per(g1_bytes)), g1_xyzz));
     r.msm_h = held_h + splits_la +
-              msm::gpu::msm_accumulator_bytes(q.h, std::min(q.h, per(g1_bytes)), g1_xyzz,
-                                              k.msm_group_bytes) +
+              msm::cuda::msm_accumulator_bytes(q.h, std::min(q.h, per(g1_bytes)), g1_xyzz,
+                                               k.msm_group_bytes) +
               split_stream_bytes(n_aux, g1_bytes, g1_xyzz, per(g1_bytes), k) +
               split_stream_bytes(na, g1_bytes, g1_xyzz, per(g1_bytes), k) + batch;
     const uint64_t held_b = witness + ring;
@@ -197,10 +197,14 @@ constexpr std::pair<uint64_t, uint64_t> knob_steps[] = {
     {uint64_t(1) << 30, uint64_t(1) << 22},
     {uint64_t(256) << 20, uint64_t(1) << 20},
 };
-// The rings, down to the smallest that works (a chunk of 64 G2 points per half): slow, and only
-// taken where nothing larger fits (a small circuit on a budget below its parameters).
+// The rings, down to the smallest that works (a chunk of 64 G2 points per half). Below
+// small_ring_bytes a ring is a last resort, after every a, b, c mode with a larger one: each chunk
+// has a fixed cost (its digits, sorts and bucket sums added), and a 32 GiB SnapDeals H MSM
+// streamed through a 64 MiB ring (16 MiB chunks) took 11.1 s on an H100 capped at 16 GiB, where
+// PoRep's through 1 GiB takes ≈ 1.2 s (bench/results/h100/2026-12-07-post-latency-and-snap-cap.md).
 constexpr uint64_t ring_steps[] = {uint64_t(3) << 30, uint64_t(1) << 30, uint64_t(256) << 20,
                                    uint64_t(64) << 20, gpu_min_ring_bytes};
+constexpr uint64_t small_ring_bytes = uint64_t(256) << 20;
 
 }  // namespace
 
@@ -237,28 +241,31 @@ std::vector<gpu_plan> gpu_plan_candidates(const gpu_plan_request& r) {
   struct abc_mode {
     bool on_device, in_turn;
   };
-  for (abc_mode mode : {abc_mode{true, false}, abc_mode{true, true}, abc_mode{false, false}}) {
-    // a, b, c from the host already: one mode.
-    if (!r.witness_on_device && (mode.in_turn || !mode.on_device)) break;
-    k.abc_on_device = mode.on_device;
-    k.abc_in_turn = mode.in_turn;
-    // H, L and A interleaved where a, b, c (so the witness) are on the device, then each query
-    // after the last.
-    for (bool interleave : {true, false}) {
-      if (interleave && !(r.witness_on_device && mode.on_device)) continue;
-      k.interleave_queries = interleave;
-      // Every ring with MSM groups of 1 GiB or more, then every ring with the smallest groups: a
-      // narrow window costs more than a small ring (32 GiB WindowPoSt on a 16 GiB card: B2 over
-      // 91.9 M G2 points took 8.3 s with 256 MiB groups beside a 3 GiB ring, against 2.0 s with
-      // 12 GiB groups; bench/results/h100/2026-12-06-capped-post-snap.md).
-      const size_t smallest = std::size(knob_steps) - 1;
-      for (const auto& [first, last] :
-           {std::pair{size_t(0), smallest}, std::pair{smallest, smallest + 1}}) {
-        for (uint64_t ring : ring_steps) {
-          k.ring_bytes = ring;
-          for (size_t i = first; i < last; ++i) {
-            with_knobs(i);
-            out.push_back(make_plan(r, gpu_residency::host, 1, k));
+  for (const bool small_rings : {false, true}) {
+    for (abc_mode mode : {abc_mode{true, false}, abc_mode{true, true}, abc_mode{false, false}}) {
+      // a, b, c from the host already: one mode.
+      if (!r.witness_on_device && (mode.in_turn || !mode.on_device)) break;
+      k.abc_on_device = mode.on_device;
+      k.abc_in_turn = mode.in_turn;
+      // H, L and A interleaved where a, b, c (so the witness) are on the device, then each query
+      // after the last.
+      for (bool interleave : {true, false}) {
+        if (interleave && !(r.witness_on_device && mode.on_device)) continue;
+        k.interleave_queries = interleave;
+        // Every ring with MSM groups of 1 GiB or more, then every ring with the smallest groups: a
+        // narrow window costs more than a small ring (32 GiB WindowPoSt on a 16 GiB card: B2 over
+        // 91.9 M G2 points took 8.3 s with 256 MiB groups beside a 3 GiB ring, against 2.0 s with
+        // 12 GiB groups; bench/results/h100/2026-12-06-capped-post-snap.md).
+        const size_t smallest = std::size(knob_steps) - 1;
+        for (const auto& [first, last] :
+             {std::pair{size_t(0), smallest}, std::pair{smallest, smallest + 1}}) {
+          for (uint64_t ring : ring_steps) {
+            if ((ring < small_ring_bytes) != small_rings) continue;
+            k.ring_bytes = ring;
+            for (size_t i = first; i < last; ++i) {
+              with_knobs(i);
+              out.push_back(make_plan(r, gpu_residency::host, 1, k));
+            }
           }
         }
       }

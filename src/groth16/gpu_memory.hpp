@@ -2,7 +2,7 @@
 // The GPU prover's device memory, from formulas (no device needed): every buffer prover_gpu.cu
 // takes for one proof, phase by phase, and what a device holds for a circuit beside its proofs.
 // One place for these formulas: prover_gpu.cu allocates what they count (the order and lifetime
-// of its buffers are the phases below), the MSM's own share is msm::gpu::msm_scratch_bytes and
+// of its buffers are the phases below), the MSM's own share is msm::cuda::msm_scratch_bytes and
 // batch_add_scratch_bytes, the NTT tables ntt::tile::device_table_bytes. The engine plans a GPU
 // from them (filecoin/proofs/gpu_plan.hpp); the `gpu` tests compare them with the device pool's
 // measured peak (prover_timings::device_peak_bytes).
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 
 #include "groth16/keys.hpp"
 

@@ -32,17 +32,17 @@ TEST(GpuMemory, NttTablesByHand) {
 
 TEST(GpuMemory, MsmScratchFollowsTheGroupBudget) {
   for (size_t n : {size_t(1000), size_t(1) << 20, size_t(1) << 24, size_t(1) << 27}) {
-    const size_t big = msm::gpu::msm_scratch_bytes(n, 192);
-    const size_t small = msm::gpu::msm_scratch_bytes(n, 192, size_t(256) << 20);
+    const size_t big = msm::cuda::msm_scratch_bytes(n, 192);
+    const size_t small = msm::cuda::msm_scratch_bytes(n, 192, size_t(256) << 20);
     EXPECT_LE(small, big) << n;
     // At least one window's keys and values before and after the sort, and CUB's alternates.
     EXPECT_GE(small, 16 * n + 8 * n) << n;
   }
   // 2^27 terms with the default 12 GiB: three windows of 22 bits at once (docs/notes/msm.md).
-  EXPECT_EQ(msm::gpu::plan_groups(size_t(1) << 27, 22, 192).group, 3u);
-  EXPECT_EQ(msm::gpu::plan_groups(size_t(1) << 27, 22, 192, size_t(1) << 30).group, 1u);
-  EXPECT_EQ(msm::gpu::msm_scratch_bytes(0, 192), 0u);
-  EXPECT_EQ(msm::gpu::batch_add_scratch_bytes(0, 192), 0u);
+  EXPECT_EQ(msm::cuda::plan_groups(size_t(1) << 27, 22, 192).group, 3u);
+  EXPECT_EQ(msm::cuda::plan_groups(size_t(1) << 27, 22, 192, size_t(1) << 30).group, 1u);
+  EXPECT_EQ(msm::cuda::msm_scratch_bytes(0, 192), 0u);
+  EXPECT_EQ(msm::cuda::batch_add_scratch_bytes(0, 192), 0u);
 }
 
 TEST(GpuMemory, ProofPhases) {
@@ -229,6 +229,33 @@ TEST(GpuMemory, APlanBesideCircuitsAlreadyOnTheDevice) {
     // Nothing held: the whole budget's plan.
     EXPECT_FALSE(choose_gpu_plan_beside(w, whole, 0, 0).has_value());
   }
+}
+
+// A 32 GiB SnapDeals partition's queries, approximately (2^27 − 1 h points, 80,978,488 l; a and
+// b as the daemon's plan on an H100 capped at 16 GiB summed them: 34,453,500,000 query bytes).
+constexpr query_sizes snap32g{5, (size_t(1) << 27) - 1, 80978488, 80978493, 20905306, 20905306};
+
+// A ring under 256 MiB comes after every a, b, c mode with a larger one: on a 16 GiB card a
+// 32 GiB SnapDeals evaluates a, b, c in turn to stream through a ring of 256 MiB or more, instead
+// of keeping a, b, c beside a 64 MiB ring (whose H MSM took 11.1 s a partition, measured).
+TEST(GpuMemory, SmallRingsComeLast) {
+  gpu_plan_request r;
+  r.q = snap32g;
+  r.program_bytes = 401971928 - gpu_ntt_table_bytes(snap32g);
+  r.device_budget = uint64_t(15) << 30;
+  const auto got = choose_gpu_plan(r);
+  ASSERT_TRUE(got.ok()) << got.error().to_string();
+  EXPECT_EQ(got->residency, gpu_residency::host);
+  EXPECT_GE(got->knobs.ring_bytes, uint64_t(256) << 20) << got->to_json();
+  EXPECT_TRUE(got->knobs.abc_in_turn) << got->to_json();
+  bool small_seen = false;
+  for (const gpu_plan& p : gpu_plan_candidates(r)) {
+    if (p.residency != gpu_residency::host) continue;
+    const bool small = p.knobs.ring_bytes < (uint64_t(256) << 20);
+    EXPECT_FALSE(small_seen && !small) << "a ring of 256 MiB or more after a smaller one";
+    small_seen |= small;
+  }
+  EXPECT_TRUE(small_seen);
 }
 
 TEST(GpuMemory, SmallCircuitsStreamThroughASmallRing) {

@@ -17,8 +17,8 @@
 
 #include "base/mmap_file.hpp"
 #include "base/progress.hpp"
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 #include "groth16/keys.hpp"
 
 namespace cuzk::groth16 {

@@ -11,7 +11,7 @@
 #include <span>
 #include <vector>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "groth16/keys.hpp"
 
 namespace cuzk::groth16 {

@@ -7,7 +7,7 @@
 
 #include <chrono>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "ec/point.hpp"
 #include "ff/fields.hpp"
 #include "groth16/keys.hpp"

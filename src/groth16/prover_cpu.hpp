@@ -8,8 +8,8 @@
 
 #include <vector>
 
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 #include "ff/fields.hpp"
 #include "groth16/assignment.hpp"
 #include "groth16/keys.hpp"

@@ -2,12 +2,12 @@
 // GPU Groth16 prover (prover_gpu.hpp). The order of work in start():
 //   1. h: a, b, c uploaded (pinned, chunked staging on a copy stream), or evaluated on the device
 //      from the witness by a compiled plan, and zero-padded to m; each taken to the coset by
-//      ntt::gpu::coset_evaluations (iFFT n→r with m^-1·g^i folded in, coset FFT r→n); then
-//      ntt::gpu::coset_quotient: one inverse coset FFT that computes a·b − c as its first pass
+//      ntt::cuda::coset_evaluations (iFFT n→r with m^-1·g^i folded in, coset FFT r→n); then
+//      ntt::cuda::coset_quotient: one inverse coset FFT that computes a·b − c as its first pass
 //      loads and applies Z^-1 (Z = g^m − 1) with the coset factors, then the bit reversal. The
 //      first m − 1 coefficients are the H scalars, used in place. The same h as prover_cpu.
 //      With gpu_memory_knobs::abc_in_turn, two domain buffers: A, then B, then A·B
-//      (ntt::gpu::coset_product), then C into B's buffer, and the quotient of A·B − C.
+//      (ntt::cuda::coset_product), then C into B's buffer, and the quotient of A·B − C.
 //   2. H = MSM(h_query, h) straight from the device array.
 //   3. aux uploaded once; the 0/1 split of msm::split_witness computed on the device for L (no
 //      density), A (a_aux_density) and B (b_aux_density, shared by B1 and B2): a ones bitmap over
@@ -16,7 +16,7 @@
 //      Inputs (a few) are a plain MSM (A: dense; B: compacted over b_input_density).
 // With the parameters in host memory (residency::host), every MSM takes its bases chunk by chunk
 // from a ring of two device buffers filled on a copy stream of its own (for_each_chunk): H as one
-// Pippenger pass over the chunks (msm::gpu::msm_accumulator: buckets kept across them, reduced
+// Pippenger pass over the chunks (msm::cuda::msm_accumulator: buckets kept across them, reduced
 // once), the splits per chunk (the ones of the chunk's bitmap words by batch addition; the
 // others whose base index falls in it — classify writes them in ascending order — gathered into
 // one accumulator per query).
@@ -52,7 +52,7 @@
 #include "ntt/domain.hpp"
 #include "ntt/ntt_gpu.hpp"
 
-namespace cuzk::groth16::gpu {
+namespace cuzk::groth16::cuda {
 
 using cuzk::gpu::device_buffer;
 using cuzk::gpu::device_scope;
@@ -352,16 +352,16 @@ device_split classify(const fr_t* d_aux, size_t n, const bitmap_view* density, c
 }
 
 g1_jacobian_t msm_dev(const run_t& run, const g1_affine_t* b, const fr_t* s, size_t n) {
-  return msm::gpu::msm_device(run.ctx, run.strm, b, s, n, run.msm_cfg);
+  return msm::cuda::msm_device(run.ctx, run.strm, b, s, n, run.msm_cfg);
 }
 g2_jacobian_t msm_dev(const run_t& run, const g2_affine_t* b, const fr_t* s, size_t n) {
-  return msm::gpu::msm_g2_device(run.ctx, run.strm, b, s, n, run.msm_cfg);
+  return msm::cuda::msm_g2_device(run.ctx, run.strm, b, s, n, run.msm_cfg);
 }
 g1_jacobian_t batch_dev(const run_t& run, const g1_affine_t* b, const uint64_t* w, size_t n) {
-  return msm::gpu::batch_add_device(run.ctx, run.strm, b, w, n);
+  return msm::cuda::batch_add_device(run.ctx, run.strm, b, w, n);
 }
 g2_jacobian_t batch_dev(const run_t& run, const g2_affine_t* b, const uint64_t* w, size_t n) {
-  return msm::gpu::batch_add_g2_device(run.ctx, run.strm, b, w, n);
+  return msm::cuda::batch_add_g2_device(run.ctx, run.strm, b, w, n);
 }
 
 /// MSM of host scalars (a few inputs) against the first n device bases.
@@ -525,7 +525,7 @@ struct msm_stream {
   void chunk(const G* d, size_t first, size_t len) { acc.add(d, d_s + first, len); }
   auto result() { return acc.result(); }
   const fr_t* d_s;
-  msm::gpu::msm_accumulator<G> acc;
+  msm::cuda::msm_accumulator<G> acc;
 };
 
 /// A split MSM over a streamed query (L, A, B1, B2): per chunk the ones of its bitmap words by
@@ -534,7 +534,7 @@ struct msm_stream {
 /// whole query (msm_accumulator).
 template <class G>
 struct split_stream {
-  using jacobian = typename msm::gpu::msm_accumulator<G>::jacobian;
+  using jacobian = typename msm::cuda::msm_accumulator<G>::jacobian;
   split_stream(const run_t& run, const ring_t& ring, size_t qi, const fr_t* d_aux,
                const device_split& sp)
       : run(run), d_aux(d_aux), sp(sp), bounds(ring.queries[qi].chunks + 1, 0) {
@@ -571,7 +571,7 @@ struct split_stream {
   std::vector<uint32_t> bounds;  ///< the others of chunk k: [bounds[k], bounds[k + 1])
   size_t piece = 0;
   jacobian ones = jacobian::infinity();
-  std::optional<msm::gpu::msm_accumulator<G>> others;
+  std::optional<msm::cuda::msm_accumulator<G>> others;
   device_buffer<G> gb;
   device_buffer<fr_t> gs;
 };
@@ -625,7 +625,7 @@ void to_coset(const run_t& run, const ntt::domain_t& d, std::span<const fr_t> v,
   // copy stream need no ordering between them; the NTT waits for both.
   zero_tail(run, out, v.size());
   run.st.upload(out.data(), v.data(), v.size_bytes(), run.pool, run.strm);
-  ntt::gpu::coset_evaluations(run.ctx, run.strm, d, out.data());
+  ntt::cuda::coset_evaluations(run.ctx, run.strm, d, out.data());
 }
 
 /// The most bytes the device's stream-ordered pool has had in use since construction
@@ -736,15 +736,15 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     zero_tail(run, db, n);
     abc->evaluate(d_in.data(), d_aux.data(), da.data(), nullptr, nullptr, strm);
     ev_abc.record(strm);
-    ntt::gpu::coset_evaluations(run.ctx, strm, d, da.data());
+    ntt::cuda::coset_evaluations(run.ctx, strm, d, da.data());
     ev[1].record(strm);
     abc->evaluate(d_in.data(), d_aux.data(), nullptr, db.data(), nullptr, strm);
-    ntt::gpu::coset_evaluations(run.ctx, strm, d, db.data());
-    ntt::gpu::coset_product(run.ctx, strm, d, da.data(), db.data());
+    ntt::cuda::coset_evaluations(run.ctx, strm, d, db.data());
+    ntt::cuda::coset_product(run.ctx, strm, d, da.data(), db.data());
     ev[2].record(strm);
     zero_tail(run, db, n);
     abc->evaluate(d_in.data(), d_aux.data(), nullptr, nullptr, db.data(), strm);
-    ntt::gpu::coset_evaluations(run.ctx, strm, d, db.data());
+    ntt::cuda::coset_evaluations(run.ctx, strm, d, db.data());
     ev[3].record(strm);
     dc = std::move(db);  // C, for the quotient below (which reads da as A·B)
   } else if (abc != nullptr) {
@@ -755,11 +755,11 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     for (device_buffer<fr_t>* v : {&da, &db, &dc}) zero_tail(run, *v, n);
     abc->evaluate(d_in.data(), d_aux.data(), da.data(), db.data(), dc.data(), strm);
     ev_abc.record(strm);
-    ntt::gpu::coset_evaluations(run.ctx, strm, d, da.data());
+    ntt::cuda::coset_evaluations(run.ctx, strm, d, da.data());
     ev[1].record(strm);
-    ntt::gpu::coset_evaluations(run.ctx, strm, d, db.data());
+    ntt::cuda::coset_evaluations(run.ctx, strm, d, db.data());
     ev[2].record(strm);
-    ntt::gpu::coset_evaluations(run.ctx, strm, d, dc.data());
+    ntt::cuda::coset_evaluations(run.ctx, strm, d, dc.data());
     ev[3].record(strm);
   } else {
     to_coset(run, d, asg.a, da);
@@ -772,8 +772,8 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     ev[3].record(strm);
     if (ring) ring->issue_until(ring->slots, &ev[3]);  // the first H chunks, after a, b, c
   }
-  ntt::gpu::coset_quotient(p.ctx, strm, d, da.data(), db.size() != 0 ? db.data() : nullptr,
-                           dc.data());
+  ntt::cuda::coset_quotient(p.ctx, strm, d, da.data(), db.size() != 0 ? db.data() : nullptr,
+                            dc.data());
   db = device_buffer<fr_t>();  // back to the pool after the quotient's kernels
   dc = device_buffer<fr_t>();
   ev[4].record(strm);
@@ -981,9 +981,9 @@ result<std::unique_ptr<device_parameters>> device_parameters::allocate(const ver
     p->b_g2 = device_buffer<g2_affine_t>(sizes.b_g2);
     return std::unique_ptr<device_parameters>(new device_parameters(std::move(p)));
   } catch (const cuzk::gpu::gpu_error& e) {
-    return cuda_status(e, "groth16::gpu::device_parameters::allocate");
+    return cuda_status(e, "groth16::cuda::device_parameters::allocate");
   } catch (const std::bad_alloc&) {
-    return status(status_code::internal, "groth16::gpu::device_parameters::allocate: host memory");
+    return status(status_code::internal, "groth16::cuda::device_parameters::allocate: host memory");
   }
 }
 
@@ -1004,19 +1004,19 @@ result<std::unique_ptr<device_parameters>> device_parameters::upload(const param
     strm.synchronize();  // the bases are ready for any stream
     return dp;
   } catch (const cuzk::gpu::gpu_error& e) {
-    return cuda_status(e, "groth16::gpu::device_parameters::upload");
+    return cuda_status(e, "groth16::cuda::device_parameters::upload");
   }
 }
 
 namespace {
 
 /// The device decoder's check for these point checks; none when they need the subgroup test.
-std::optional<ec::gpu::curve_check> device_check_for(point_checks checks) {
+std::optional<ec::cuda::curve_check> device_check_for(point_checks checks) {
   switch (checks) {
     case point_checks::on_curve_only:
-      return ec::gpu::curve_check::on_curve;
+      return ec::cuda::curve_check::on_curve;
     case point_checks::none:
-      return ec::gpu::curve_check::none;
+      return ec::cuda::curve_check::none;
     case point_checks::full:
     case point_checks::batched:
       break;
@@ -1062,7 +1062,7 @@ status first_rejection(const params_file& file,
                        const unsigned long long (&rejected)[NUM_QUERY_SECTIONS],
                        point_checks checks) {
   for (size_t k = 0; k < NUM_QUERY_SECTIONS; ++k) {
-    if (rejected[k] == ec::gpu::NO_REJECTED_INDEX) continue;
+    if (rejected[k] == ec::cuda::NO_REJECTED_INDEX) continue;
     const params_section sec = QUERY_SECTIONS[k];
     return sec == params_section::b_g2 ? host_verdict<g2_affine_t>(file, sec, rejected[k], checks)
                                        : host_verdict<g1_affine_t>(file, sec, rejected[k], checks);
@@ -1083,7 +1083,7 @@ constexpr size_t HOST_DECODE_SCRATCH_BYTES = cuzk::gpu::stager::chunk;
 /// (disjoint ranges of dst). The lowest rejected index merges into *d_rejected.
 template <class T>
 status decode_into_host_on_device(const params_file& file, params_section sec, T* dst,
-                                  ec::gpu::curve_check check, unsigned long long* d_rejected,
+                                  ec::cuda::curve_check check, unsigned long long* d_rejected,
                                   thread_pool& pool, const device_buffer<char> (&scratch)[2],
                                   const cuzk::gpu::stream (&streams)[2],
                                   const progress_fn& progress, uint64_t& done_bytes,
@@ -1103,11 +1103,11 @@ status decode_into_host_on_device(const params_file& file, params_section sec, T
     char* d = scratch[k % 2].data();
     CUZK_CUDA_OK(cudaMemcpyAsync(d, host + off, len, cudaMemcpyHostToDevice, s.get()));
     if constexpr (std::is_same_v<T, g2_affine_t>) {
-      ec::gpu::g2_from_uncompressed_in_place(d, len / sizeof(T), off / sizeof(T), check, d_rejected,
-                                             s);
+      ec::cuda::g2_from_uncompressed_in_place(d, len / sizeof(T), off / sizeof(T), check,
+                                              d_rejected, s);
     } else {
-      ec::gpu::g1_from_uncompressed_in_place(d, len / sizeof(T), off / sizeof(T), check, d_rejected,
-                                             s);
+      ec::cuda::g1_from_uncompressed_in_place(d, len / sizeof(T), off / sizeof(T), check,
+                                              d_rejected, s);
     }
     CUZK_CUDA_OK(cudaMemcpyAsync(host + off, d, len, cudaMemcpyDeviceToHost, s.get()));
     done_bytes += len;
@@ -1233,7 +1233,7 @@ result<std::unique_ptr<device_parameters>> device_parameters::host_resident(
         return std::unique_ptr<device_parameters>(new device_parameters(std::move(*p)));
       }
     } catch (const cuzk::gpu::gpu_error& e) {
-      return cuda_status(e, "groth16::gpu::device_parameters::host_resident");
+      return cuda_status(e, "groth16::cuda::device_parameters::host_resident");
     }
   }
   // Decoded straight into the page-locked arrays, 2^20 points at a time (the mapping's pages of
@@ -1295,7 +1295,7 @@ status stream_section(const params_file& file, params_section sec, T* dst, uint6
 /// `strm`, which merges the lowest rejected index into *d_rejected.
 template <class T>
 status upload_raw_section(const params_file& file, params_section sec, T* dst,
-                          ec::gpu::curve_check check, unsigned long long* d_rejected,
+                          ec::cuda::curve_check check, unsigned long long* d_rejected,
                           thread_pool& pool, cuzk::gpu::stager& stg, const cuzk::gpu::stream& strm,
                           const progress_fn& progress, uint64_t& done_bytes) {
   static_assert(sizeof(T) == G1_BYTES || sizeof(T) == G2_BYTES, "an encoding is the point's size");
@@ -1318,9 +1318,9 @@ status upload_raw_section(const params_file& file, params_section sec, T* dst,
   if (!released) return released;
   const uint64_t count = file.count(sec);
   if constexpr (std::is_same_v<T, g2_affine_t>) {
-    ec::gpu::g2_from_uncompressed_in_place(dst, count, 0, check, d_rejected, strm);
+    ec::cuda::g2_from_uncompressed_in_place(dst, count, 0, check, d_rejected, strm);
   } else {
-    ec::gpu::g1_from_uncompressed_in_place(dst, count, 0, check, d_rejected, strm);
+    ec::cuda::g1_from_uncompressed_in_place(dst, count, 0, check, d_rejected, strm);
   }
   return status();
 }
@@ -1349,7 +1349,7 @@ result<std::unique_ptr<device_parameters>> device_parameters::stream_from(
       device_buffer<unsigned long long> rejected(NUM_QUERY_SECTIONS);
       CUZK_CUDA_OK(cudaMemsetAsync(rejected.data(), 0xff,
                                    NUM_QUERY_SECTIONS * sizeof(unsigned long long), strm.get()));
-      static_assert(ec::gpu::NO_REJECTED_INDEX == ~0ull, "the memset's pattern");
+      static_assert(ec::cuda::NO_REJECTED_INDEX == ~0ull, "the memset's pattern");
       if (status st = for_each_query_section(
               p.h.data(), p.l.data(), p.a.data(), p.b_g1.data(), p.b_g2.data(),
               [&](params_section sec, size_t k, auto* dst) {
@@ -1383,7 +1383,7 @@ result<std::unique_ptr<device_parameters>> device_parameters::stream_from(
     p.ctx.put_stager(std::move(stg));
     return dp;
   } catch (const cuzk::gpu::gpu_error& e) {
-    return cuda_status(e, "groth16::gpu::device_parameters::stream_from");
+    return cuda_status(e, "groth16::cuda::device_parameters::stream_from");
   }
 }
 
@@ -1424,9 +1424,9 @@ result<proof_parts> start_checked(const device_parameters& dp, const device_abc_
     device_scope scope(p.ctx);
     return start_impl(p, abc, asg, *dom, pool, tm);
   } catch (const cuzk::gpu::gpu_error& e) {
-    return cuda_status(e, "groth16::gpu::start");
+    return cuda_status(e, "groth16::cuda::start");
   } catch (const std::bad_alloc&) {
-    return status(status_code::internal, "groth16::gpu::start: host memory");
+    return status(status_code::internal, "groth16::cuda::start: host memory");
   }
 }
 
@@ -1455,8 +1455,8 @@ result<std::pair<size_t, size_t>> memory_info(int device) {
     CUZK_CUDA_OK(cudaMemGetInfo(&free_b, &total_b));
     return std::pair<size_t, size_t>(free_b, total_b);
   } catch (const cuzk::gpu::gpu_error& e) {
-    return cuda_status(e, "groth16::gpu::memory_info");
+    return cuda_status(e, "groth16::cuda::memory_info");
   }
 }
 
-}  // namespace cuzk::groth16::gpu
+}  // namespace cuzk::groth16::cuda

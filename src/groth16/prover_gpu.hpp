@@ -12,8 +12,8 @@
 #include <cstddef>
 #include <memory>
 
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 #include "ec/point.hpp"
 #include "ff/fields.hpp"
 #include "gpu/runtime.hpp"
@@ -24,7 +24,7 @@
 #include "groth16/params_io.hpp"
 #include "groth16/prover.hpp"
 
-namespace cuzk::groth16::gpu {
+namespace cuzk::groth16::cuda {
 
 /// Where device_parameters keep the query points between proofs.
 enum class residency {
@@ -151,4 +151,4 @@ result<proof> create_proof(const device_parameters& dp, const assignment& asg, c
 /// sizing; internal status on failure.
 result<std::pair<size_t, size_t>> memory_info(int device);
 
-}  // namespace cuzk::groth16::gpu
+}  // namespace cuzk::groth16::cuda

@@ -72,8 +72,8 @@ std::vector<fr_t> public_of(const testing::circuit_instance& ci) {
 // The smallest ring host residency takes: two halves of 64 G2 points (and 128 G1 points).
 constexpr size_t kSmallestRing = 2 * 64 * sizeof(ec::g2_affine_t) + 512;
 
-std::unique_ptr<gpu::device_parameters> upload(const parameters& p) {
-  auto dp = gpu::device_parameters::upload(p, 0);
+std::unique_ptr<cuda::device_parameters> upload(const parameters& p) {
+  auto dp = cuda::device_parameters::upload(p, 0);
   EXPECT_TRUE(dp.ok()) << dp.error().to_string();
   if (!dp.ok()) return nullptr;
   return std::move(*dp);
@@ -82,25 +82,25 @@ std::unique_ptr<gpu::device_parameters> upload(const parameters& p) {
 /// The fixture's compiled a, b, c plan on dp's device, and its assignment without a, b, c (the
 /// prover evaluates them from the plan).
 struct device_plan {
-  std::unique_ptr<gpu::device_abc_program> prog;
+  std::unique_ptr<cuda::device_abc_program> prog;
   assignment witness_only;
 };
-result<device_plan> device_plan_of(const fixture& f, const gpu::device_parameters& dp) {
+result<device_plan> device_plan_of(const fixture& f, const cuda::device_parameters& dp) {
   auto plan = r1cs::abc_plan::from_matrices(f.ci.cs);
   if (!plan) return plan.error();
-  auto prog = gpu::device_abc_program::upload(*plan, dp.context());
+  auto prog = cuda::device_abc_program::upload(*plan, dp.context());
   if (!prog) return prog.error();
   device_plan out{std::move(*prog), f.oa.view()};
   out.witness_only.a = out.witness_only.b = out.witness_only.c = {};
   return result<device_plan>(std::move(out));
 }
 
-void expect_same_proof(const fixture& f, const gpu::device_parameters& dp, const fr_t& r,
+void expect_same_proof(const fixture& f, const cuda::device_parameters& dp, const fr_t& r,
                        const fr_t& s, const std::string& what) {
   auto cpu = create_proof(f.params, f.oa.view(), r, s, pool());
   ASSERT_TRUE(cpu.ok()) << cpu.error().to_string();
   prover_timings tm;
-  auto got = gpu::create_proof(dp, f.oa.view(), r, s, pool(), &tm);
+  auto got = cuda::create_proof(dp, f.oa.view(), r, s, pool(), &tm);
   ASSERT_TRUE(got.ok()) << what << ": " << got.error().to_string();
   EXPECT_EQ(encode_proof(*got), encode_proof(*cpu)) << what;
   const auto x = public_of(f.ci);
@@ -123,10 +123,10 @@ TEST(Groth16Gpu, MatchesCpuOnRandomCircuits) {
     expect_same_proof(f, *dp, fr_t::random(rng), fr_t::random(rng), what + " random r,s");
     // The same with the parameters in host memory, streamed through the default ring (one chunk
     // per query here) and through the smallest one (many).
-    for (size_t ring : {gpu::default_ring_bytes, kSmallestRing}) {
-      auto hp = gpu::device_parameters::host_resident(f.params, 0, ring);
+    for (size_t ring : {cuda::default_ring_bytes, kSmallestRing}) {
+      auto hp = cuda::device_parameters::host_resident(f.params, 0, ring);
       ASSERT_TRUE(hp.ok()) << hp.error().to_string();
-      EXPECT_EQ((*hp)->where(), gpu::residency::host);
+      EXPECT_EQ((*hp)->where(), cuda::residency::host);
       EXPECT_EQ((*hp)->bytes(), 0u);
       EXPECT_EQ((*hp)->host_bytes(),
                 query_bytes(f.params.sizes()) - f.params.vk.ic.size() * sizeof(ec::g1_affine_t));
@@ -147,14 +147,14 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
     ASSERT_TRUE(dp);
     auto plan = device_plan_of(f, *dp);
     ASSERT_TRUE(plan.ok()) << plan.error().to_string();
-    const gpu::device_abc_program* prog = plan->prog.get();
+    const cuda::device_abc_program* prog = plan->prog.get();
     const assignment& witness_only = plan->witness_only;
     const std::string what = "rows=" + std::to_string(rows) + " public=" + std::to_string(pub);
     const fr_t r = fr_t::random(rng), s = fr_t::random(rng);
-    auto host = gpu::create_proof(*dp, f.oa.view(), r, s, pool());
+    auto host = cuda::create_proof(*dp, f.oa.view(), r, s, pool());
     ASSERT_TRUE(host.ok()) << what << ": " << host.error().to_string();
     auto dev = start_and_finalize(dp->vk(), r, s, nullptr, [&](prover_timings* tm) {
-      return gpu::start(*dp, *prog, witness_only, pool(), tm);
+      return cuda::start(*dp, *prog, witness_only, pool(), tm);
     });
     ASSERT_TRUE(dev.ok()) << what << ": " << dev.error().to_string();
     EXPECT_EQ(encode_proof(*dev), encode_proof(*host)) << what;
@@ -165,7 +165,7 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
     // parameters on the device; and streamed from host memory through the smallest ring (two
     // slots) and a ring of four slots of 256 G1 points, each query after the last or H, L and A
     // interleaved (interleave_queries), a, b, c in turn or not.
-    const auto prove_with = [&](gpu::device_parameters& where, bool in_turn, bool interleave,
+    const auto prove_with = [&](cuda::device_parameters& where, bool in_turn, bool interleave,
                                 const std::string& how) {
       gpu_memory_knobs k = where.memory_knobs();
       k.abc_in_turn = in_turn;
@@ -173,14 +173,14 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
       where.set_memory_knobs(k);
       EXPECT_EQ(where.memory_knobs(), k) << how;
       auto got = start_and_finalize(where.vk(), r, s, nullptr, [&](prover_timings* tm) {
-        return gpu::start(where, *prog, witness_only, pool(), tm);
+        return cuda::start(where, *prog, witness_only, pool(), tm);
       });
       ASSERT_TRUE(got.ok()) << what << ", " << how << ": " << got.error().to_string();
       EXPECT_EQ(encode_proof(*got), encode_proof(*host)) << what << ", " << how;
     };
     prove_with(*dp, true, false, "a, b, c in turn, device residency");
     for (size_t ring : {kSmallestRing, 4 * (kSmallestRing / 2)}) {
-      auto hp = gpu::device_parameters::host_resident(f.params, 0, ring);
+      auto hp = cuda::device_parameters::host_resident(f.params, 0, ring);
       ASSERT_TRUE(hp.ok()) << hp.error().to_string();
       for (bool in_turn : {false, true}) {
         for (bool interleave : {false, true}) {
@@ -193,12 +193,12 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
     }
     if (rows != 64) continue;
     // Misuse: a, b, c given as well; a program for another witness.
-    auto both = gpu::start(*dp, *prog, f.oa.view(), pool());
+    auto both = cuda::start(*dp, *prog, f.oa.view(), pool());
     ASSERT_FALSE(both.ok());
     EXPECT_EQ(both.error().code(), status_code::invalid_argument);
     assignment short_aux = witness_only;
     short_aux.aux = short_aux.aux.first(short_aux.aux.size() - 1);
-    auto mismatch = gpu::start(*dp, *prog, short_aux, pool());
+    auto mismatch = cuda::start(*dp, *prog, short_aux, pool());
     ASSERT_FALSE(mismatch.ok());
     EXPECT_EQ(mismatch.error().code(), status_code::size_mismatch) << mismatch.error().to_string();
   }
@@ -217,7 +217,7 @@ TEST(Groth16Gpu, ConcurrentProversShareTheDevice) {
   ASSERT_TRUE(dp);
   auto plan = device_plan_of(f, *dp);
   ASSERT_TRUE(plan.ok()) << plan.error().to_string();
-  const gpu::device_abc_program* prog = plan->prog.get();
+  const cuda::device_abc_program* prog = plan->prog.get();
   const assignment& witness_only = plan->witness_only;
   constexpr int threads = 3, proofs = 4;
   std::vector<std::unique_ptr<thread_pool>> pools;
@@ -240,8 +240,8 @@ TEST(Groth16Gpu, ConcurrentProversShareTheDevice) {
         for (int k = 0; k < proofs; ++k) {
           const size_t i = size_t(t * proofs + k);
           auto pf = start_and_finalize(dp->vk(), r[i], s[i], nullptr, [&](prover_timings* tm) {
-            return t == 0 ? gpu::start(*dp, f.oa.view(), *pools[t], tm)
-                          : gpu::start(*dp, *prog, witness_only, *pools[t], tm);
+            return t == 0 ? cuda::start(*dp, f.oa.view(), *pools[t], tm)
+                          : cuda::start(*dp, *prog, witness_only, *pools[t], tm);
           });
           if (!pf) {
             errors[t] = pf.error().to_string();
@@ -262,10 +262,10 @@ TEST(Groth16Gpu, ConcurrentProversShareTheDevice) {
   // The first round also makes what is cached on purpose (the NTT tables, a staging set and its
   // stream per concurrent lane); the second must leave the device as the first did.
   round();
-  auto before = gpu::memory_info(0);
+  auto before = cuda::memory_info(0);
   ASSERT_TRUE(before.ok());
   round();
-  auto after = gpu::memory_info(0);
+  auto after = cuda::memory_info(0);
   ASSERT_TRUE(after.ok());
   EXPECT_EQ(after->first, before->first) << "the pool kept device memory after the last prover";
 }
@@ -289,7 +289,7 @@ TEST(Groth16Gpu, AllocateThenFill) {
   auto rng = test::test_rng::from_env("Groth16Gpu.AllocateThenFill");
   const fixture f = make_fixture(500, 3, rng);
   const query_sizes q = f.params.sizes();
-  auto dp = gpu::device_parameters::allocate(f.params.vk, q, 0);
+  auto dp = cuda::device_parameters::allocate(f.params.vk, q, 0);
   ASSERT_TRUE(dp.ok()) << dp.error().to_string();
   EXPECT_EQ((*dp)->sizes().h, q.h);
   const auto d = (*dp)->queries();
@@ -307,7 +307,7 @@ TEST(Groth16Gpu, AllocateThenFill) {
   expect_same_proof(f, **dp, fr_t::random(rng), fr_t::random(rng), "allocate+fill");
   query_sizes bad = q;
   ++bad.ic;
-  auto mism = gpu::device_parameters::allocate(f.params.vk, bad, 0);
+  auto mism = cuda::device_parameters::allocate(f.params.vk, bad, 0);
   ASSERT_FALSE(mism.ok());
   EXPECT_EQ(mism.error().code(), status_code::size_mismatch);
 }
@@ -321,7 +321,7 @@ TEST(Groth16Gpu, StreamFromParamsFile) {
   ASSERT_TRUE(bytes.ok()) << bytes.error().to_string();
   auto file = params_file::from_bytes(*bytes);
   ASSERT_TRUE(file.ok()) << file.error().to_string();
-  auto dp = gpu::device_parameters::stream_from(*file, point_checks::full, 0, pool());
+  auto dp = cuda::device_parameters::stream_from(*file, point_checks::full, 0, pool());
   ASSERT_TRUE(dp.ok()) << dp.error().to_string();
   EXPECT_EQ((*dp)->sizes().l, f.params.l.size());
   EXPECT_EQ((*dp)->sizes().b_g2, f.params.b_g2.size());
@@ -334,7 +334,7 @@ TEST(Groth16Gpu, StreamFromParamsFile) {
   auto bad_file = params_file::from_bytes(bad);
   ASSERT_TRUE(bad_file.ok());
   auto bad_dp =
-      gpu::device_parameters::stream_from(*bad_file, point_checks::on_curve_only, 0, pool());
+      cuda::device_parameters::stream_from(*bad_file, point_checks::on_curve_only, 0, pool());
   ASSERT_FALSE(bad_dp.ok());
   EXPECT_NE(bad_dp.error().to_string().find("l[1]"), std::string::npos)
       << bad_dp.error().to_string();
@@ -345,7 +345,7 @@ TEST(Groth16Gpu, StreamFromParamsFile) {
   // G2 points refused.
   std::vector<std::string> phases;
   std::map<std::string, size_t> last_done;
-  auto hp = gpu::device_parameters::host_resident(
+  auto hp = cuda::device_parameters::host_resident(
       *file, point_checks::full, 0, pool(), [&](const char* phase, size_t done, size_t total) {
         if (phases.empty() || phases.back() != phase) phases.emplace_back(phase);
         EXPECT_EQ(total, size_t(file->query_bytes())) << phase;
@@ -357,11 +357,11 @@ TEST(Groth16Gpu, StreamFromParamsFile) {
   EXPECT_EQ(last_done["load"], size_t(file->query_bytes()));
   expect_same_proof(f, **hp, fr_t::random(rng), fr_t::random(rng), "host_resident(file)");
   auto bad_hp =
-      gpu::device_parameters::host_resident(*bad_file, point_checks::on_curve_only, 0, pool());
+      cuda::device_parameters::host_resident(*bad_file, point_checks::on_curve_only, 0, pool());
   ASSERT_FALSE(bad_hp.ok());
   EXPECT_NE(bad_hp.error().to_string().find("l[1]"), std::string::npos)
       << bad_hp.error().to_string();
-  auto tiny = gpu::device_parameters::host_resident(f.params, 0, kSmallestRing - 1);
+  auto tiny = cuda::device_parameters::host_resident(f.params, 0, kSmallestRing - 1);
   ASSERT_FALSE(tiny.ok());
   EXPECT_EQ(tiny.error().code(), status_code::invalid_argument);
 }
@@ -377,10 +377,10 @@ TEST(Groth16Gpu, DeviceDecoderMatchesHostDecoder) {
   ASSERT_TRUE(bytes.ok()) << bytes.error().to_string();
   auto file = params_file::from_bytes(*bytes);
   ASSERT_TRUE(file.ok()) << file.error().to_string();
-  using gpu::params_decoder;
+  using cuda::params_decoder;
   for (point_checks checks : {point_checks::on_curve_only, point_checks::none}) {
     for (params_decoder d : {params_decoder::device, params_decoder::host}) {
-      auto dp = gpu::device_parameters::stream_from(*file, checks, 0, pool(), {}, d);
+      auto dp = cuda::device_parameters::stream_from(*file, checks, 0, pool(), {}, d);
       ASSERT_TRUE(dp.ok()) << dp.error().to_string();
       expect_same_proof(
           f, **dp, fr_t::random(rng), fr_t::random(rng),
@@ -412,10 +412,10 @@ TEST(Groth16Gpu, DeviceDecoderMatchesHostDecoder) {
     auto bad_file = params_file::from_bytes(bad);
     ASSERT_TRUE(bad_file.ok());
     for (point_checks checks : {point_checks::on_curve_only, point_checks::none}) {
-      auto on_device = gpu::device_parameters::stream_from(*bad_file, checks, 0, pool(), {},
-                                                           params_decoder::device);
-      auto on_host = gpu::device_parameters::stream_from(*bad_file, checks, 0, pool(), {},
-                                                         params_decoder::host);
+      auto on_device = cuda::device_parameters::stream_from(*bad_file, checks, 0, pool(), {},
+                                                            params_decoder::device);
+      auto on_host = cuda::device_parameters::stream_from(*bad_file, checks, 0, pool(), {},
+                                                          params_decoder::host);
       const std::string what = std::string(to_string(c[0].sec)) + "[" + std::to_string(c[0].index) +
                                "] " + std::string(to_string(checks));
       ASSERT_EQ(on_device.ok(), on_host.ok()) << what;
@@ -438,11 +438,11 @@ TEST(Groth16Gpu, StartFinalizeReuseAndNoLeak) {
   EXPECT_EQ(dp->device(), 0);
   EXPECT_GT(dp->bytes(), 0u);
   // Warm-up: the NTT twiddle tables are cached per (device, size) on purpose.
-  ASSERT_TRUE(gpu::start(*dp, f.oa.view(), pool()).ok());
-  auto before = gpu::memory_info(0);
+  ASSERT_TRUE(cuda::start(*dp, f.oa.view(), pool()).ok());
+  auto before = cuda::memory_info(0);
   ASSERT_TRUE(before.ok());
   // One start, several finalizes with different blinding: each is the CPU proof for that r, s.
-  auto parts = gpu::start(*dp, f.oa.view(), pool());
+  auto parts = cuda::start(*dp, f.oa.view(), pool());
   ASSERT_TRUE(parts.ok()) << parts.error().to_string();
   for (int i = 0; i < 3; ++i) {
     const fr_t r = fr_t::random(rng), s = fr_t::random(rng);
@@ -453,21 +453,21 @@ TEST(Groth16Gpu, StartFinalizeReuseAndNoLeak) {
     EXPECT_EQ(encode_proof(*pf), encode_proof(*cpu));
   }
   for (int i = 0; i < 8; ++i) {
-    auto pf = gpu::create_proof(*dp, f.oa.view(), fr_t::random(rng), fr_t::random(rng), pool());
+    auto pf = cuda::create_proof(*dp, f.oa.view(), fr_t::random(rng), fr_t::random(rng), pool());
     ASSERT_TRUE(pf.ok());
     EXPECT_TRUE(*verify(f.pvk, *pf, public_of(f.ci)));
   }
-  auto after = gpu::memory_info(0);
+  auto after = cuda::memory_info(0);
   ASSERT_TRUE(after.ok());
   EXPECT_EQ(after->first, before->first) << "device memory leaked over repeated proofs";
   // Upload/free cycles of the parameters leak nothing either. (Free memory is not compared with
   // bytes(): the driver sub-allocates small buffers from 2 MiB pages, so a few MB of small
   // buffers need not show up one for one in cudaMemGetInfo — the first H200 run showed that.)
   dp.reset();
-  auto cycle_before = gpu::memory_info(0);
+  auto cycle_before = cuda::memory_info(0);
   ASSERT_TRUE(cycle_before.ok());
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(upload(f.params));
-  auto cycle_after = gpu::memory_info(0);
+  auto cycle_after = cuda::memory_info(0);
   ASSERT_TRUE(cycle_after.ok());
   EXPECT_EQ(cycle_after->first, cycle_before->first) << "device memory leaked by upload/free";
 }
@@ -476,7 +476,7 @@ TEST(Groth16Gpu, ErrorsAreStatuses) {
   auto rng = test::test_rng::from_env("Groth16Gpu.ErrorsAreStatuses");
   const fixture f = make_fixture(500, 1, rng);
   // No such device.
-  auto bad = gpu::device_parameters::upload(f.params, 4096);
+  auto bad = cuda::device_parameters::upload(f.params, 4096);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().to_string().find("cudaSetDevice"), std::string::npos)
       << bad.error().to_string();
@@ -484,7 +484,7 @@ TEST(Groth16Gpu, ErrorsAreStatuses) {
   ASSERT_TRUE(dp);
   // Size mismatch: the parameters of a different circuit.
   const fixture g = make_fixture(700, 1, rng);
-  auto mism = gpu::create_proof(*dp, g.oa.view(), fr_t::zero(), fr_t::zero(), pool());
+  auto mism = cuda::create_proof(*dp, g.oa.view(), fr_t::zero(), fr_t::zero(), pool());
   ASSERT_FALSE(mism.ok());
   EXPECT_EQ(mism.error().code(), status_code::size_mismatch);
   // Out of device memory: take every byte cudaMalloc will give (halving the request down to
@@ -492,7 +492,7 @@ TEST(Groth16Gpu, ErrorsAreStatuses) {
   // (Leaving a fixed slack is not enough: the first H200 run left 1 MiB, and this small proof
   // fitted in it.)
   std::vector<void*> hog;
-  auto mi = gpu::memory_info(0);
+  auto mi = cuda::memory_info(0);
   ASSERT_TRUE(mi.ok());
   for (size_t req = mi->first; req >= 256;) {
     void* p = nullptr;
@@ -503,8 +503,8 @@ TEST(Groth16Gpu, ErrorsAreStatuses) {
       req /= 2;
     }
   }
-  auto up = gpu::device_parameters::upload(g.params, 0);
-  auto pf = gpu::create_proof(*dp, f.oa.view(), fr_t::zero(), fr_t::zero(), pool());
+  auto up = cuda::device_parameters::upload(g.params, 0);
+  auto pf = cuda::create_proof(*dp, f.oa.view(), fr_t::zero(), fr_t::zero(), pool());
   for (void* p : hog) ASSERT_EQ(cudaFree(p), cudaSuccess);
   ASSERT_FALSE(up.ok()) << "upload should have run out of device memory";
   EXPECT_NE(up.error().to_string().find("out of device memory"), std::string::npos)
@@ -670,15 +670,15 @@ TEST(Groth16Gpu, DeviceSplitMatchesCpu) {
       const fr_t r = fr_t::random(rng), s = fr_t::random(rng);
       auto cpu = create_proof(params, asg, r, s, pool());
       ASSERT_TRUE(cpu.ok()) << what << ": " << cpu.error().to_string();
-      auto got = gpu::create_proof(*dp, asg, r, s, pool());
+      auto got = cuda::create_proof(*dp, asg, r, s, pool());
       ASSERT_TRUE(got.ok()) << what << ": " << got.error().to_string();
       EXPECT_EQ(encode_proof(*got), encode_proof(*cpu)) << what;
       // Host residency with the smallest ring: chunks of 128 G1 / 64 G2 points, so the ones'
       // bitmap words and the others are cut at many chunk edges.
-      auto hp = gpu::device_parameters::host_resident(params, 0, kSmallestRing);
+      auto hp = cuda::device_parameters::host_resident(params, 0, kSmallestRing);
       ASSERT_TRUE(hp.ok()) << what << ": " << hp.error().to_string();
       prover_timings tm;
-      auto streamed = gpu::create_proof(**hp, asg, r, s, pool(), &tm);
+      auto streamed = cuda::create_proof(**hp, asg, r, s, pool(), &tm);
       ASSERT_TRUE(streamed.ok()) << what << ": " << streamed.error().to_string();
       EXPECT_EQ(encode_proof(*streamed), encode_proof(*cpu)) << what << " host residency";
       EXPECT_GE(tm.streamed_bytes, (m - 1) * sizeof(ec::g1_affine_t)) << what;
@@ -689,7 +689,7 @@ TEST(Groth16Gpu, DeviceSplitMatchesCpu) {
       for (auto* d : {dp.get(), hp->get()}) {
         d->set_memory_knobs(small);
         EXPECT_EQ(d->memory_knobs().gather_points, 7u);
-        auto pieces = gpu::create_proof(*d, asg, r, s, pool());
+        auto pieces = cuda::create_proof(*d, asg, r, s, pool());
         ASSERT_TRUE(pieces.ok()) << what << ": " << pieces.error().to_string();
         EXPECT_EQ(encode_proof(*pieces), encode_proof(*cpu)) << what << " small knobs";
       }
@@ -722,16 +722,16 @@ TEST(Groth16Gpu, DevicePeakWithinModel) {
     gpu_memory_knobs knobs;
   };
   gpu_memory_knobs defaults;
-  defaults.ring_bytes = gpu::default_ring_bytes;
+  defaults.ring_bytes = cuda::default_ring_bytes;
   for (const run_case& c : {run_case{"device, default knobs", false, defaults},
                             run_case{"device, small knobs", false, small},
                             run_case{"host, small knobs", true, small}}) {
-    auto dp = c.host ? gpu::device_parameters::host_resident(params, 0, c.knobs.ring_bytes)
-                     : gpu::device_parameters::upload(params, 0);
+    auto dp = c.host ? cuda::device_parameters::host_resident(params, 0, c.knobs.ring_bytes)
+                     : cuda::device_parameters::upload(params, 0);
     ASSERT_TRUE(dp.ok()) << c.name << ": " << dp.error().to_string();
     (*dp)->set_memory_knobs(c.knobs);
     prover_timings tm;
-    auto pf = gpu::create_proof(**dp, asg, fr_t::random(rng), fr_t::random(rng), pool(), &tm);
+    auto pf = cuda::create_proof(**dp, asg, fr_t::random(rng), fr_t::random(rng), pool(), &tm);
     ASSERT_TRUE(pf.ok()) << c.name << ": " << pf.error().to_string();
     const gpu_proof_memory model =
         gpu_proof_bytes(q, c.host ? gpu_residency::host : gpu_residency::device, false, c.knobs);
@@ -766,14 +766,14 @@ TEST(Groth16Gpu, LargeSectionsDecodedInPieces) {
   const fr_t r = fr_t::random(rng), s = fr_t::random(rng);
   auto reference_dp = upload(params);
   ASSERT_TRUE(reference_dp);
-  auto want = gpu::create_proof(*reference_dp, asg, r, s, pool());
+  auto want = cuda::create_proof(*reference_dp, asg, r, s, pool());
   ASSERT_TRUE(want.ok()) << want.error().to_string();
-  using gpu::params_decoder;
+  using cuda::params_decoder;
   const auto load = [&](const params_file& f, bool host, params_decoder d) {
-    return host ? gpu::device_parameters::host_resident(f, point_checks::on_curve_only, 0, pool(),
-                                                        {}, gpu::default_ring_bytes, d)
-                : gpu::device_parameters::stream_from(f, point_checks::on_curve_only, 0, pool(), {},
-                                                      d);
+    return host ? cuda::device_parameters::host_resident(f, point_checks::on_curve_only, 0, pool(),
+                                                         {}, cuda::default_ring_bytes, d)
+                : cuda::device_parameters::stream_from(f, point_checks::on_curve_only, 0, pool(),
+                                                       {}, d);
   };
   for (bool host : {false, true}) {
     for (params_decoder d : {params_decoder::device, params_decoder::host}) {
@@ -782,7 +782,7 @@ TEST(Groth16Gpu, LargeSectionsDecodedInPieces) {
           (d == params_decoder::device ? ", device decoder" : ", host decoder");
       auto dp = load(*file, host, d);
       ASSERT_TRUE(dp.ok()) << what << ": " << dp.error().to_string();
-      auto got = gpu::create_proof(**dp, asg, r, s, pool());
+      auto got = cuda::create_proof(**dp, asg, r, s, pool());
       ASSERT_TRUE(got.ok()) << what << ": " << got.error().to_string();
       EXPECT_EQ(encode_proof(*got), encode_proof(*want)) << what;
     }

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "base/bitmap.hpp"
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "ff/fields.hpp"
 #include "groth16/setup.hpp"
 #include "r1cs/constraint_system.hpp"

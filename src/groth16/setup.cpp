@@ -37,7 +37,7 @@ fr_t derive_element(std::span<const uint8_t> seed, uint8_t k) {
   for (unsigned c = 0;; ++c) {
     uint8_t wide[64];
     for (uint8_t half = 0; half < 2; ++half) {
-      sha256_t sh;
+      cuzk::hash::sha256_t sh;
       sh.update(reinterpret_cast<const uint8_t*>(SEED_DOMAIN), sizeof(SEED_DOMAIN) - 1);
       const uint8_t tag[3] = {k, uint8_t(c), half};
       sh.update(tag, 3);

@@ -12,8 +12,8 @@
 #include <span>
 
 #include "base/progress.hpp"
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 #include "ff/fields.hpp"
 #include "groth16/fixed_base.hpp"
 #include "groth16/keys.hpp"

@@ -21,14 +21,14 @@
 #include "gpu/gpu_error.hpp"
 #include "gpu/runtime.hpp"
 
-namespace cuzk::groth16::gpu {
+namespace cuzk::groth16::cuda {
 
 namespace {
 
-using cuzk::gpu::affine_d;
+using cuzk::ec::device::affine_d;
+using cuzk::ec::device::xyzz_d;
 using cuzk::gpu::cuda_status;
 using cuzk::gpu::device_buffer;
-using cuzk::gpu::xyzz_d;
 using ff::fr_t;
 
 /// Default scalars per chunk: 2^22 → 128 MB of limbs, 384 MB of G1 (768 MB of G2) points.
@@ -133,4 +133,4 @@ result<std::unique_ptr<fixed_base_backend>> make_fixed_base_backend(int device, 
       new gpu_fixed_base(std::move(*ctx), pool, chunk_points != 0 ? chunk_points : DEFAULT_CHUNK));
 }
 
-}  // namespace cuzk::groth16::gpu
+}  // namespace cuzk::groth16::cuda

@@ -10,11 +10,11 @@
 
 #include <memory>
 
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 #include "groth16/setup.hpp"
 
-namespace cuzk::groth16::gpu {
+namespace cuzk::groth16::cuda {
 
 /// A backend on CUDA device `device` (invalid_argument when there is none). Scalars are converted
 /// to canonical form on `pool` and streamed through the device in chunks, so device memory stays
@@ -23,4 +23,4 @@ namespace cuzk::groth16::gpu {
 result<std::unique_ptr<fixed_base_backend>> make_fixed_base_backend(int device, thread_pool& pool,
                                                                     size_t chunk_points = 0);
 
-}  // namespace cuzk::groth16::gpu
+}  // namespace cuzk::groth16::cuda

@@ -47,7 +47,7 @@ void expect_same_points(const ec::affine_t<Field>& g, size_t random_count, size_
   const auto k = scalars_with_edges(random_count, rng);
   std::vector<ec::affine_t<Field>> want(k.size()), got(k.size());
   for (size_t i = 0; i < k.size(); ++i) want[i] = table.mul(k[i]).to_affine();
-  auto backend = gpu::make_fixed_base_backend(0, pool(), chunk);
+  auto backend = cuda::make_fixed_base_backend(0, pool(), chunk);
   ASSERT_TRUE(backend.ok()) << backend.error().to_string();
   size_t reports = 0;
   const status s =
@@ -77,7 +77,7 @@ TEST(SetupGpu, GenerateParametersIsByteIdentical) {
   const auto tw = toxic_waste::from_seed(seed);
   auto cpu = generate_parameters(ci.cs, tw, pool());
   ASSERT_TRUE(cpu.ok()) << cpu.error().to_string();
-  auto backend = gpu::make_fixed_base_backend(0, pool(), 7000);
+  auto backend = cuda::make_fixed_base_backend(0, pool(), 7000);
   ASSERT_TRUE(backend.ok()) << backend.error().to_string();
   auto gpu = generate_parameters(ci.cs, tw, pool(), {}, backend->get());
   ASSERT_TRUE(gpu.ok()) << gpu.error().to_string();
@@ -88,7 +88,7 @@ TEST(SetupGpu, GenerateParametersIsByteIdentical) {
 }
 
 TEST(SetupGpu, MissingDeviceIsAStatus) {
-  auto backend = gpu::make_fixed_base_backend(999, pool());
+  auto backend = cuda::make_fixed_base_backend(999, pool());
   ASSERT_FALSE(backend.ok());
   EXPECT_EQ(backend.error().code(), status_code::invalid_argument) << backend.error().to_string();
 }

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "ff/fields.hpp"
 #include "groth16/keys.hpp"
 

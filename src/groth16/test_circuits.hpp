@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 #include "ff/fields.hpp"
 #include "groth16/assignment.hpp"
 #include "r1cs/assignment_data.hpp"

@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "ff/fp12.hpp"
 #include "groth16/keys.hpp"
 

@@ -13,7 +13,7 @@
 #include <span>
 #include <utility>
 
-namespace cuzk {
+namespace cuzk::hash {
 
 namespace blake2b_detail {
 
@@ -120,4 +120,4 @@ class blake2b {
   size_t digest_bytes_;
 };
 
-}  // namespace cuzk
+}  // namespace cuzk::hash

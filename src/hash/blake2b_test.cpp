@@ -12,7 +12,7 @@
 
 #include "base/hex.hpp"
 
-namespace cuzk {
+namespace cuzk::hash {
 namespace {
 
 std::vector<uint8_t> msg(size_t n) {
@@ -189,4 +189,4 @@ TEST(blake2b, compress_inline_matches_streaming) {
 }
 
 }  // namespace
-}  // namespace cuzk
+}  // namespace cuzk::hash

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <new>
 
-namespace cuzk {
+namespace cuzk::hash {
 namespace {
 
 blake2s_state* state_of(unsigned char* storage) {
@@ -45,4 +45,4 @@ std::array<uint8_t, 32> blake2s::hash256(std::span<const uint8_t> data) {
   return out;
 }
 
-}  // namespace cuzk
+}  // namespace cuzk::hash

@@ -11,7 +11,7 @@
 #include <span>
 #include <string>
 
-namespace cuzk {
+namespace cuzk::hash {
 
 class blake2s {
  public:
@@ -42,4 +42,4 @@ class blake2s {
   size_t digest_bytes_;
 };
 
-}  // namespace cuzk
+}  // namespace cuzk::hash

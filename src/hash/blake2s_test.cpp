@@ -11,7 +11,7 @@
 
 #include "base/hex.hpp"
 
-namespace cuzk {
+namespace cuzk::hash {
 namespace {
 
 std::string hex_of(blake2s& h) {
@@ -109,4 +109,4 @@ TEST(blake2s, hashlib_vectors) {
 }
 
 }  // namespace
-}  // namespace cuzk
+}  // namespace cuzk::hash

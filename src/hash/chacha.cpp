@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
-namespace cuzk {
+namespace cuzk::hash {
 namespace {
 
 // "expand 32-byte k" as four LE words.
@@ -120,4 +120,4 @@ void chacha20_ietf::apply(uint8_t* data, size_t n) {
   }
 }
 
-}  // namespace cuzk
+}  // namespace cuzk::hash

@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace cuzk {
+namespace cuzk::hash {
 
 /// One ChaCha block: out = in + (rounds/2 double rounds of in), all 16 words. rounds ∈ {8,12,20}.
 void chacha_block(const uint32_t in[16], unsigned rounds, uint32_t out[16]);
@@ -69,4 +69,4 @@ class chacha20_ietf {
   uint64_t pos_ = 0;
 };
 
-}  // namespace cuzk
+}  // namespace cuzk::hash

@@ -13,7 +13,7 @@
 
 #include "base/hex.hpp"
 
-namespace cuzk {
+namespace cuzk::hash {
 namespace {
 
 std::array<uint8_t, 32> key_0_to_31() {
@@ -136,4 +136,4 @@ TEST(chacha, synthetic_nonce_blocks_match_cryptography) {
 }
 
 }  // namespace
-}  // namespace cuzk
+}  // namespace cuzk::hash

@@ -12,7 +12,7 @@
 #include <immintrin.h>
 #endif
 
-namespace cuzk {
+namespace cuzk::hash {
 
 namespace {
 
@@ -199,4 +199,4 @@ sha256_digest_t sha256_state_digest(const uint32_t state[8]) {
   return out;
 }
 
-}  // namespace cuzk
+}  // namespace cuzk::hash

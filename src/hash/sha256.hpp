@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <span>
 
-namespace cuzk {
+namespace cuzk::hash {
 
 using sha256_digest_t = std::array<uint8_t, 32>;
 
@@ -63,4 +63,4 @@ sha256_digest_t sha256_digest(std::span<const uint8_t> data);
 /// The big-endian digest bytes of a compression state (FIPS 180-4 §6.2.2 step 4).
 sha256_digest_t sha256_state_digest(const uint32_t state[8]);
 
-}  // namespace cuzk
+}  // namespace cuzk::hash

@@ -14,7 +14,7 @@
 #include "base/hex.hpp"
 #include "test_rng.hpp"
 
-namespace cuzk {
+namespace cuzk::hash {
 namespace {
 
 std::span<const uint8_t> bytes_of(const std::string& s) {
@@ -84,4 +84,4 @@ TEST(sha256, shani_matches_portable) {
 }
 
 }  // namespace
-}  // namespace cuzk
+}  // namespace cuzk::hash

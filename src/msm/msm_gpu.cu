@@ -40,17 +40,17 @@
 #include "msm/msm_gpu.hpp"
 #include "msm/msm_gpu_plan.hpp"
 
-namespace cuzk::msm::gpu {
+namespace cuzk::msm::cuda {
 namespace {
 
+using cuzk::ec::device::g1_affine_d;
+using cuzk::ec::device::g1_xyzz_d;
+using cuzk::ec::device::g2_affine_d;
+using cuzk::ec::device::g2_xyzz_d;
 using cuzk::gpu::bitmap_word;
 using cuzk::gpu::device_buffer;
 using cuzk::gpu::device_context;
 using cuzk::gpu::device_scope;
-using cuzk::gpu::g1_affine_d;
-using cuzk::gpu::g1_xyzz_d;
-using cuzk::gpu::g2_affine_d;
-using cuzk::gpu::g2_xyzz_d;
 using cuzk::gpu::rank_bitmap_words;
 using cuzk::gpu::stream;
 using fr_d = ff::device::fr_d;
@@ -83,11 +83,11 @@ struct inner_t {
 };
 template <>
 struct inner_t<g1_affine_d> {
-  using type = cuzk::gpu::affine_d<ff::device::fp_lazy_d>;
+  using type = cuzk::ec::device::affine_d<ff::device::fp_lazy_d>;
 };
 template <>
 struct inner_t<g1_xyzz_d> {
-  using type = cuzk::gpu::xyzz_d<ff::device::fp_lazy_d>;
+  using type = cuzk::ec::device::xyzz_d<ff::device::fp_lazy_d>;
 };
 /// A reference to p itself when the types agree (a copy of a G2 base made the batch addition
 /// spill 844 bytes), else the converted point.
@@ -96,7 +96,7 @@ __device__ __forceinline__ decltype(auto) to_inner(const P& p) {
   if constexpr (std::is_same_v<typename inner_t<P>::type, P>) {
     return (p);
   } else {
-    return cuzk::gpu::to_lazy(p);
+    return cuzk::ec::device::to_lazy(p);
   }
 }
 template <class P>
@@ -104,7 +104,7 @@ __device__ __forceinline__ P from_inner(const typename inner_t<P>::type& p) {
   if constexpr (std::is_same_v<typename inner_t<P>::type, P>) {
     return p;
   } else {
-    return cuzk::gpu::reduced(p);
+    return cuzk::ec::device::reduced(p);
   }
 }
 
@@ -782,4 +782,4 @@ ec::g2_jacobian_t batch_add(device_context& ctx, const stream& s,
   return batch_add_host_impl<ec::g2_affine_t>(bases, mask, cfg, s);
 }
 
-}  // namespace cuzk::msm::gpu
+}  // namespace cuzk::msm::cuda

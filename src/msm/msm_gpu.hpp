@@ -20,7 +20,7 @@
 #include "gpu/runtime.hpp"
 #include "msm/msm_cpu.hpp"
 
-namespace cuzk::msm::gpu {
+namespace cuzk::msm::cuda {
 
 using cuzk::gpu::device_context;
 using cuzk::gpu::stream;
@@ -101,4 +101,4 @@ ec::g2_jacobian_t batch_add(device_context& ctx, const stream& s,
                             std::span<const ec::g2_affine_t> bases, bitmap_view mask,
                             const batch_config& cfg = {});
 
-}  // namespace cuzk::msm::gpu
+}  // namespace cuzk::msm::cuda

@@ -19,7 +19,7 @@
 
 #include "base/hd.hpp"
 
-namespace cuzk::msm::gpu {
+namespace cuzk::msm::cuda {
 
 /// Where one bucket's partial sums are, in its window's 2·ranges slots.
 struct bucket_partials {
@@ -268,4 +268,4 @@ CUZK_HD_INLINE thread_span threads_starting_in(uint32_t before, uint32_t count, 
   return {(before + per - 1) / per, (before + count - 1) / per + 1};
 }
 
-}  // namespace cuzk::msm::gpu
+}  // namespace cuzk::msm::cuda

@@ -72,7 +72,7 @@ void expect_same(std::span<const g1_affine_t> b, std::span<const fr_t> k, const 
   msm_config cfg;
   cfg.window_bits = window;
   const g1_jacobian_t ref = msm::msm(b, k, pool());
-  const g1_jacobian_t got = gpu::msm(test::gpu_ctx(), test::gpu_stream(), b, k, cfg);
+  const g1_jacobian_t got = cuda::msm(test::gpu_ctx(), test::gpu_stream(), b, k, cfg);
   EXPECT_TRUE(got == ref) << what << " n=" << b.size() << " window=" << window;
 }
 
@@ -92,7 +92,7 @@ TEST(MsmGpu, PowersOfTwoAndOthers) {
     e += k[i] * x;
     x += b.s;
   }
-  EXPECT_TRUE(gpu::msm(test::gpu_ctx(), test::gpu_stream(), b.pts, k) ==
+  EXPECT_TRUE(cuda::msm(test::gpu_ctx(), test::gpu_stream(), b.pts, k) ==
               ec::mul(ec::g1_generator(), e))
       << "scalar-sum oracle";
 }
@@ -104,7 +104,7 @@ TEST(MsmGpu, SpecialScalarsAndBases) {
   std::vector<fr_t> k = random_scalars(n, rng);
   // all zero scalars -> infinity
   std::vector<fr_t> zeros(n, fr_t::zero());
-  EXPECT_TRUE(gpu::msm(test::gpu_ctx(), test::gpu_stream(), b.pts, zeros).is_infinity());
+  EXPECT_TRUE(cuda::msm(test::gpu_ctx(), test::gpu_stream(), b.pts, zeros).is_infinity());
   // mixed zeros, ones, minus ones, small values
   for (size_t i = 0; i < n; ++i) {
     switch (i % 5) {
@@ -130,7 +130,7 @@ TEST(MsmGpu, SpecialScalarsAndBases) {
   for (size_t i = 0; i < n; i += 3) with_inf[i] = g1_affine_t::infinity();
   expect_same(with_inf, k, "infinity bases");
   std::vector<g1_affine_t> all_inf(n, g1_affine_t::infinity());
-  EXPECT_TRUE(gpu::msm(test::gpu_ctx(), test::gpu_stream(), all_inf, k).is_infinity());
+  EXPECT_TRUE(cuda::msm(test::gpu_ctx(), test::gpu_stream(), all_inf, k).is_infinity());
   // repeated bases: one point everywhere (doublings inside buckets), and equal scalars
   std::vector<g1_affine_t> same(n, b.pts[7]);
   expect_same(same, k, "repeated bases");
@@ -141,7 +141,7 @@ TEST(MsmGpu, SpecialScalarsAndBases) {
   std::vector<g1_affine_t> pm = b.pts;
   for (size_t i = 1; i < n; i += 2) pm[i] = -pm[i - 1];
   std::vector<fr_t> kk(n, fr_t::from_uint(5));
-  EXPECT_TRUE(gpu::msm(test::gpu_ctx(), test::gpu_stream(), pm, kk).is_infinity());
+  EXPECT_TRUE(cuda::msm(test::gpu_ctx(), test::gpu_stream(), pm, kk).is_infinity());
   expect_same(pm, k, "opposite pairs");
 }
 
@@ -184,20 +184,20 @@ TEST(MsmGpu, BatchAdd) {
   for (size_t n : {1u, 2u, 63u, 64u, 65u, 1000u, 4097u, 65536u, 300001u, 1u << 20}) {
     const bitmap_view m{{words.data(), (n + 63) / 64}, n};
     const std::span<const g1_affine_t> bs{b.pts.data(), n};
-    EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), bs, m) ==
+    EXPECT_TRUE(cuda::batch_add(test::gpu_ctx(), test::gpu_stream(), bs, m) ==
                 msm::batch_add(bs, m, pool()))
         << "n=" << n;
   }
   const size_t n = 1 << 16;
   std::vector<uint64_t> none(n / 64, 0), all(n / 64, ~uint64_t(0));
   const std::span<const g1_affine_t> bs{b.pts.data(), n};
-  EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), bs, {none, n}).is_infinity());
-  EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), bs, {all, n}) ==
+  EXPECT_TRUE(cuda::batch_add(test::gpu_ctx(), test::gpu_stream(), bs, {none, n}).is_infinity());
+  EXPECT_TRUE(cuda::batch_add(test::gpu_ctx(), test::gpu_stream(), bs, {all, n}) ==
               msm::batch_add(bs, {all, n}, pool()));
   std::vector<g1_affine_t> mixed(b.pts.begin(), b.pts.begin() + n);
   for (size_t i = 0; i < n; i += 5) mixed[i] = g1_affine_t::infinity();
   for (size_t i = 1; i < n; i += 7) mixed[i] = mixed[0];
-  EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), mixed, {all, n}) ==
+  EXPECT_TRUE(cuda::batch_add(test::gpu_ctx(), test::gpu_stream(), mixed, {all, n}) ==
               msm::batch_add(mixed, {all, n}, pool()));
 }
 
@@ -220,7 +220,7 @@ TEST(MsmGpu, BatchAddBalancedThreads) {
     const bitmap_view m{*words, n};
     const auto want = msm::batch_add(bs, m, pool());
     for (uint32_t per : {0u, 1u, 7u, 16u, 64u, 100u, 256u}) {
-      EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), bs, m, {per}) == want)
+      EXPECT_TRUE(cuda::batch_add(test::gpu_ctx(), test::gpu_stream(), bs, m, {per}) == want)
           << "mask " << name << " per_thread=" << per;
     }
   }
@@ -258,7 +258,7 @@ void expect_same_g2(std::span<const g2_affine_t> b, std::span<const fr_t> k, con
   msm_config cfg;
   cfg.window_bits = window;
   const g2_jacobian_t ref = msm::msm(b, k, pool());
-  const g2_jacobian_t got = gpu::msm(test::gpu_ctx(), test::gpu_stream(), b, k, cfg);
+  const g2_jacobian_t got = cuda::msm(test::gpu_ctx(), test::gpu_stream(), b, k, cfg);
   EXPECT_TRUE(got == ref) << what << " n=" << b.size() << " window=" << window;
 }
 
@@ -278,8 +278,8 @@ TEST(MsmGpuG2, PowersOfTwoAndOthers) {
     e += k[i] * x;
     x += b.s;
   }
-  EXPECT_TRUE(gpu::msm(test::gpu_ctx(), test::gpu_stream(), std::span<const g2_affine_t>(b.pts),
-                       k) == ec::mul(g2_jacobian_t::from_affine(ec::g2_generator()), e))
+  EXPECT_TRUE(cuda::msm(test::gpu_ctx(), test::gpu_stream(), std::span<const g2_affine_t>(b.pts),
+                        k) == ec::mul(g2_jacobian_t::from_affine(ec::g2_generator()), e))
       << "scalar-sum oracle";
 }
 
@@ -290,7 +290,7 @@ TEST(MsmGpuG2, SpecialScalarsBasesAndWindows) {
   std::vector<fr_t> k = random_scalars(n, rng);
   const std::span<const g2_affine_t> pts(b.pts);
   std::vector<fr_t> zeros(n, fr_t::zero());
-  EXPECT_TRUE(gpu::msm(test::gpu_ctx(), test::gpu_stream(), pts, zeros).is_infinity());
+  EXPECT_TRUE(cuda::msm(test::gpu_ctx(), test::gpu_stream(), pts, zeros).is_infinity());
   for (size_t i = 0; i < n; ++i) {
     if (i % 5 == 0) k[i] = fr_t::zero();
     if (i % 5 == 1) k[i] = fr_t::one();
@@ -303,7 +303,7 @@ TEST(MsmGpuG2, SpecialScalarsBasesAndWindows) {
   expect_same_g2(with_inf, k, "infinity bases");
   std::vector<g2_affine_t> all_inf(n, g2_affine_t::infinity());
   EXPECT_TRUE(
-      gpu::msm(test::gpu_ctx(), test::gpu_stream(), std::span<const g2_affine_t>(all_inf), k)
+      cuda::msm(test::gpu_ctx(), test::gpu_stream(), std::span<const g2_affine_t>(all_inf), k)
           .is_infinity());
   std::vector<g2_affine_t> same(n, b.pts[7]);
   expect_same_g2(same, k, "repeated bases");
@@ -312,7 +312,7 @@ TEST(MsmGpuG2, SpecialScalarsBasesAndWindows) {
   std::vector<g2_affine_t> pm = b.pts;
   for (size_t i = 1; i < n; i += 2) pm[i] = -pm[i - 1];
   std::vector<fr_t> kk(n, fr_t::from_uint(5));
-  EXPECT_TRUE(gpu::msm(test::gpu_ctx(), test::gpu_stream(), std::span<const g2_affine_t>(pm), kk)
+  EXPECT_TRUE(cuda::msm(test::gpu_ctx(), test::gpu_stream(), std::span<const g2_affine_t>(pm), kk)
                   .is_infinity());
   expect_same_g2(pm, k, "opposite pairs");
   for (unsigned c : {2u, 5u, 8u, 13u, 16u, 22u}) expect_same_g2(pts, k, "window", c);
@@ -330,7 +330,7 @@ TEST(MsmGpuG2, BatchAdd) {
   for (size_t n : {1u, 63u, 65u, 4097u, 1u << 16}) {
     const bitmap_view m{{words.data(), (n + 63) / 64}, n};
     const std::span<const g2_affine_t> bs{b.pts.data(), n};
-    EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), bs, m) ==
+    EXPECT_TRUE(cuda::batch_add(test::gpu_ctx(), test::gpu_stream(), bs, m) ==
                 msm::batch_add(bs, m, pool()))
         << "n=" << n;
   }
@@ -339,10 +339,10 @@ TEST(MsmGpuG2, BatchAdd) {
   for (size_t i = 1; i < mixed.size(); i += 7) mixed[i] = mixed[1];
   std::vector<uint64_t> all(64, ~uint64_t(0));
   const std::span<const g2_affine_t> ms(mixed);
-  EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), ms, {all, 4096}) ==
+  EXPECT_TRUE(cuda::batch_add(test::gpu_ctx(), test::gpu_stream(), ms, {all, 4096}) ==
               msm::batch_add(ms, {all, 4096}, pool()));
   for (uint32_t per : {1u, 64u, 256u}) {
-    EXPECT_TRUE(gpu::batch_add(test::gpu_ctx(), test::gpu_stream(), ms, {all, 4096}, {per}) ==
+    EXPECT_TRUE(cuda::batch_add(test::gpu_ctx(), test::gpu_stream(), ms, {all, 4096}, {per}) ==
                 msm::batch_add(ms, {all, 4096}, pool()))
         << "per_thread=" << per;
   }
@@ -359,7 +359,7 @@ auto accumulate_in_chunks(std::span<const Affine> b, std::span<const fr_t> k,
   cuzk::gpu::device_buffer<fr_t> dk(k.size());
   db.upload(b.data(), b.size(), test::gpu_stream());
   dk.upload(k.data(), k.size(), test::gpu_stream());
-  gpu::msm_accumulator<Affine> acc(test::gpu_ctx(), test::gpu_stream(), b.size(), max_chunk, cfg);
+  cuda::msm_accumulator<Affine> acc(test::gpu_ctx(), test::gpu_stream(), b.size(), max_chunk, cfg);
   const auto once = [&] {
     size_t first = 0;
     for (size_t len : chunks) {
@@ -420,7 +420,7 @@ TEST(MsmGpuAccumulator, ChunksAgainstCpu) {
         << "heavy buckets, window " << c;
   }
   // Nothing added: infinity.
-  gpu::msm_accumulator<g1_affine_t> empty(test::gpu_ctx(), test::gpu_stream(), n, max_chunk);
+  cuda::msm_accumulator<g1_affine_t> empty(test::gpu_ctx(), test::gpu_stream(), n, max_chunk);
   EXPECT_TRUE(empty.result().is_infinity());
 }
 

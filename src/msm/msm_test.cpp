@@ -435,7 +435,7 @@ void check_ranges(const std::vector<uint32_t>& keys, uint32_t range, const char*
   std::vector<uint64_t> slots(2 * size_t(ranges), ~uint64_t(0));
   std::map<uint32_t, uint64_t> interior;
   for (uint32_t q = 0; q < ranges; ++q) {
-    gpu::sum_runs(
+    cuda::sum_runs(
         keys.data(), q * range, std::min(n, q * range + range), uint64_t(0),
         [&](uint64_t& acc, uint32_t j) { acc += j + 1; }, [&](uint64_t acc) { slots[2 * q] = acc; },
         [&](uint64_t acc) { slots[2 * q + 1] = acc; },
@@ -451,7 +451,7 @@ void check_ranges(const std::vector<uint32_t>& keys, uint32_t range, const char*
     uint64_t want = 0;
     while (end < n && keys[end] == keys[start]) want += ++end;
     const uint32_t key = keys[start];
-    const gpu::bucket_partials p = gpu::locate_partials(start, end, n, range);
+    const cuda::bucket_partials p = cuda::locate_partials(start, end, n, range);
     if (key != 0) {
       if (p.interior) {
         EXPECT_EQ(p.count, 0u) << what;
@@ -472,7 +472,7 @@ void check_ranges(const std::vector<uint32_t>& keys, uint32_t range, const char*
     }
     start = end;
   }
-  EXPECT_EQ(gpu::locate_partials(5, 5, n, range).count, 0u);
+  EXPECT_EQ(cuda::locate_partials(5, 5, n, range).count, 0u);
 }
 
 TEST(MsmGpuPlan, RangesAndPartialsSumEveryBucket) {
@@ -493,11 +493,11 @@ TEST(MsmGpuPlan, RangesAndPartialsSumEveryBucket) {
 }
 
 TEST(MsmGpuPlan, WindowAndGroups) {
-  EXPECT_EQ(gpu::window_by_cost(size_t(1) << 27), 22u);
-  EXPECT_EQ(gpu::window_by_cost(size_t(1) << 24), 20u);
+  EXPECT_EQ(cuda::window_by_cost(size_t(1) << 27), 22u);
+  EXPECT_EQ(cuda::window_by_cost(size_t(1) << 24), 20u);
   unsigned prev = 0;
   for (unsigned lg = 0; lg <= 30; ++lg) {
-    const unsigned c = gpu::window_by_cost(size_t(1) << lg);
+    const unsigned c = cuda::window_by_cost(size_t(1) << lg);
     EXPECT_GE(c, prev) << lg;
     EXPECT_GE(c, 5u);
     EXPECT_LE(c, 22u);
@@ -506,13 +506,13 @@ TEST(MsmGpuPlan, WindowAndGroups) {
   for (size_t n : {size_t(1), size_t(1000), size_t(1) << 20, size_t(1) << 27, size_t(3) << 29}) {
     for (unsigned c : {2u, 13u, 22u, 24u}) {
       for (size_t point_bytes : {size_t(192), size_t(384)}) {
-        const gpu::group_plan p = gpu::plan_groups(n, c, point_bytes);
+        const cuda::group_plan p = cuda::plan_groups(n, c, point_bytes);
         EXPECT_GE(p.group, 1u);
         EXPECT_LE(p.group, (256 + c - 1) / c);
         EXPECT_GE(size_t(p.range) * p.ranges, n);
         EXPECT_LT(size_t(p.range) * (p.ranges - 1), n);
-        EXPECT_GE(p.range, gpu::RANGE_MIN);
-        EXPECT_LE(p.range, gpu::RANGE_MAX);
+        EXPECT_GE(p.range, cuda::RANGE_MIN);
+        EXPECT_LE(p.range, cuda::RANGE_MAX);
         // 2·ranges slots per window fit the 32-bit slot offsets of a group
         EXPECT_LT(size_t(p.group) * 2 * p.ranges, size_t(1) << 32);
       }
@@ -541,7 +541,7 @@ void check_batch_walk(const std::vector<uint64_t>& words, size_t n, uint32_t per
   const uint32_t threads = (ones + per - 1) / per;
   std::vector<uint32_t> start(threads, UINT32_MAX);
   for (size_t wi = 0; wi < nwords; ++wi) {
-    const gpu::thread_span ts = gpu::threads_starting_in(rank[wi], count[wi], per);
+    const cuda::thread_span ts = cuda::threads_starting_in(rank[wi], count[wi], per);
     for (uint32_t t = ts.first; t < ts.last; ++t) {
       ASSERT_LT(t, threads);
       ASSERT_EQ(start[t], UINT32_MAX) << "two start words for thread " << t;
@@ -584,11 +584,11 @@ TEST(MsmGpuPlan, BatchAddThreadsVisitEveryOneOnce) {
 }
 
 TEST(MsmGpuPlan, BatchPerThread) {
-  EXPECT_EQ(gpu::batch_per_thread(1), gpu::BATCH_PER_MIN);
-  EXPECT_EQ(gpu::batch_per_thread(uint64_t(1) << 26), 128u);  // 2^27 bits at 50 %: 2^19 threads
-  EXPECT_EQ(gpu::batch_per_thread(uint64_t(1) << 31), gpu::BATCH_PER_MAX);
-  EXPECT_EQ(gpu::batch_per_thread(uint64_t(1) << 26, 5), 5u);
-  EXPECT_EQ(gpu::batch_per_thread(10, 1000), gpu::BATCH_PER_MAX);
+  EXPECT_EQ(cuda::batch_per_thread(1), cuda::BATCH_PER_MIN);
+  EXPECT_EQ(cuda::batch_per_thread(uint64_t(1) << 26), 128u);  // 2^27 bits at 50 %: 2^19 threads
+  EXPECT_EQ(cuda::batch_per_thread(uint64_t(1) << 31), cuda::BATCH_PER_MAX);
+  EXPECT_EQ(cuda::batch_per_thread(uint64_t(1) << 26, 5), 5u);
+  EXPECT_EQ(cuda::batch_per_thread(10, 1000), cuda::BATCH_PER_MAX);
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "ff/fields.hpp"
 
 namespace cuzk::ntt {

@@ -28,7 +28,7 @@
 #include "ntt/ntt_gpu.hpp"
 #include "ntt/ntt_tile.hpp"
 
-namespace cuzk::ntt::gpu {
+namespace cuzk::ntt::cuda {
 namespace {
 
 using cuzk::gpu::device_buffer;
@@ -385,4 +385,4 @@ void transform(device_context& ctx, const stream& strm, const domain_t& d, std::
   buf.download(a.data(), d.size(), strm);
 }
 
-}  // namespace cuzk::ntt::gpu
+}  // namespace cuzk::ntt::cuda

@@ -13,7 +13,7 @@
 #include "ntt/domain.hpp"
 #include "ntt/ntt_cpu.hpp"
 
-namespace cuzk::ntt::gpu {
+namespace cuzk::ntt::cuda {
 
 using cuzk::gpu::device_context;
 using cuzk::gpu::stream;
@@ -53,4 +53,4 @@ void coset_product(device_context& ctx, const stream& s, const domain_t& d, ff::
 void transform(device_context& ctx, const stream& s, const domain_t& d, std::span<ff::fr_t> a,
                ntt_kind kind, ntt_order order = ntt_order::nn);
 
-}  // namespace cuzk::ntt::gpu
+}  // namespace cuzk::ntt::cuda

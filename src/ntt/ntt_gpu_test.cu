@@ -20,8 +20,8 @@
 namespace cuzk::ntt {
 namespace {
 
+using cuda::ntt_kind;
 using ff::fr_t;
-using gpu::ntt_kind;
 
 std::vector<fr_t> random_vec(size_t n, test::test_rng& rng) {
   std::vector<fr_t> v(n);
@@ -86,7 +86,7 @@ void check(unsigned lg, ntt_kind k, ntt_order o, test::test_rng& rng, thread_poo
   ASSERT_TRUE(d.ok());
   std::vector<fr_t> a = random_vec(d->size(), rng), ref = a;
   cpu_ref(*d, ref, k, o, pool);
-  gpu::transform(test::gpu_ctx(), test::gpu_stream(), *d, a, k, o);
+  cuda::transform(test::gpu_ctx(), test::gpu_stream(), *d, a, k, o);
   const size_t i = first_mismatch(a, ref);
   EXPECT_EQ(i, a.size()) << "lg " << lg << " " << kind_name(k) << " order " << int(o)
                          << ": first mismatch at " << i;
@@ -122,7 +122,7 @@ void prover_sequence(unsigned lg) {
                                                   {ntt_kind::icoset_fft, ntt_order::nn}};
   for (const auto& [k, o] : steps) {
     cpu_ref(*d, ref, k, o, pool);
-    gpu::transform(test::gpu_ctx(), test::gpu_stream(), *d, a, k, o);
+    cuda::transform(test::gpu_ctx(), test::gpu_stream(), *d, a, k, o);
     const size_t i = first_mismatch(a, ref);
     EXPECT_EQ(i, a.size()) << "lg " << lg << " " << kind_name(k) << " order " << int(o)
                            << ": first mismatch at " << i;
@@ -156,7 +156,7 @@ void prover_chain(unsigned lg, bool edge) {
     ifft(*d, ref[j], pool);
     coset_fft(*d, ref[j], pool);
     dv[j].upload(v[j].data(), m, strm);
-    gpu::coset_evaluations(ctx, strm, *d, dv[j].data());
+    cuda::coset_evaluations(ctx, strm, *d, dv[j].data());
     dv[j].download(v[j].data(), m, strm);
     const size_t i = first_mismatch(v[j], ref[j]);
     EXPECT_EQ(i, m) << "lg " << lg << " coset evaluations of vector " << j << ": first mismatch at "
@@ -164,7 +164,7 @@ void prover_chain(unsigned lg, bool edge) {
   }
   for (size_t i = 0; i < m; ++i) ref[0][i] = (ref[0][i] * ref[1][i] - ref[2][i]) * d->z_coset_inv();
   icoset_fft(*d, ref[0], pool);
-  gpu::coset_quotient(ctx, strm, *d, dv[0].data(), dv[1].data(), dv[2].data());
+  cuda::coset_quotient(ctx, strm, *d, dv[0].data(), dv[1].data(), dv[2].data());
   dv[0].download(v[0].data(), m, strm);
   const size_t i = first_mismatch(v[0], ref[0]);
   EXPECT_EQ(i, m) << "lg " << lg << " quotient: first mismatch at " << i;
@@ -185,23 +185,23 @@ TEST(NttGpu, RoundTripAndEdgeValues) {
   auto d = domain_t::for_log_size(16);
   ASSERT_TRUE(d.ok());
   std::vector<fr_t> a = random_vec(d->size(), rng), orig = a;
-  gpu::transform(test::gpu_ctx(), test::gpu_stream(), *d, a, ntt_kind::ifft, ntt_order::nr);
-  gpu::transform(test::gpu_ctx(), test::gpu_stream(), *d, a, ntt_kind::fft, ntt_order::rn);
+  cuda::transform(test::gpu_ctx(), test::gpu_stream(), *d, a, ntt_kind::ifft, ntt_order::nr);
+  cuda::transform(test::gpu_ctx(), test::gpu_stream(), *d, a, ntt_kind::fft, ntt_order::rn);
   EXPECT_EQ(first_mismatch(a, orig), a.size());
-  gpu::transform(test::gpu_ctx(), test::gpu_stream(), *d, a, ntt_kind::coset_fft);
-  gpu::transform(test::gpu_ctx(), test::gpu_stream(), *d, a, ntt_kind::icoset_fft);
+  cuda::transform(test::gpu_ctx(), test::gpu_stream(), *d, a, ntt_kind::coset_fft);
+  cuda::transform(test::gpu_ctx(), test::gpu_stream(), *d, a, ntt_kind::icoset_fft);
   EXPECT_EQ(first_mismatch(a, orig), a.size());
   // Zero stays zero; the fft of a unit impulse is all ones; -1 = p - 1 values survive reduction.
   std::vector<fr_t> z(d->size(), fr_t::zero());
-  gpu::transform(test::gpu_ctx(), test::gpu_stream(), *d, z, ntt_kind::fft);
+  cuda::transform(test::gpu_ctx(), test::gpu_stream(), *d, z, ntt_kind::fft);
   EXPECT_EQ(first_mismatch(z, std::vector<fr_t>(d->size(), fr_t::zero())), z.size());
   std::vector<fr_t> e(d->size(), fr_t::zero());
   e[0] = fr_t::one();
-  gpu::transform(test::gpu_ctx(), test::gpu_stream(), *d, e, ntt_kind::fft);
+  cuda::transform(test::gpu_ctx(), test::gpu_stream(), *d, e, ntt_kind::fft);
   EXPECT_EQ(first_mismatch(e, std::vector<fr_t>(d->size(), fr_t::one())), e.size());
   thread_pool pool;
   std::vector<fr_t> m(d->size(), -fr_t::one()), mref = m;
-  gpu::transform(test::gpu_ctx(), test::gpu_stream(), *d, m, ntt_kind::coset_fft);
+  cuda::transform(test::gpu_ctx(), test::gpu_stream(), *d, m, ntt_kind::coset_fft);
   coset_fft(*d, mref, pool);
   EXPECT_EQ(first_mismatch(m, mref), m.size());
 }

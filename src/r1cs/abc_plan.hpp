@@ -30,8 +30,8 @@
 #include <utility>
 #include <vector>
 
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 #include "ff/fields.hpp"
 #include "r1cs/assignment_data.hpp"
 #include "r1cs/constraint_system.hpp"

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "base/bitmap.hpp"
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 #include "ff/fields.hpp"
 #include "r1cs/matrices.hpp"
 

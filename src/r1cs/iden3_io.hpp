@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "ff/fields.hpp"
 #include "r1cs/matrices.hpp"
 

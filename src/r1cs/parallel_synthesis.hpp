@@ -10,8 +10,8 @@
 #include <map>
 #include <mutex>
 
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 #include "r1cs/proving_cs.hpp"
 #include "r1cs/witness_cs.hpp"
 

@@ -20,7 +20,7 @@
 #include "base/bitmap.hpp"
 #include "base/default_init_allocator.hpp"
 #include "base/huge_pages.hpp"
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "ff/fields.hpp"
 #include "ff/fr_accumulate.hpp"
 #include "r1cs/constraint_system.hpp"

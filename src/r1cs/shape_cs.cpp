@@ -88,7 +88,7 @@ shape_summary shape_accumulator::summary() const {
   s.b_input_density = b_input_density_.popcount();
   s.b_aux_density = b_aux_density_.popcount();
 
-  blake2s rows = rows_hash_;  // copy: the accumulator stays usable
+  cuzk::hash::blake2s rows = rows_hash_;  // copy: the accumulator stays usable
   uint8_t rows_digest[32];
   rows.finalize(rows_digest);
 
@@ -100,7 +100,7 @@ shape_summary shape_accumulator::summary() const {
     put_u64(p, v);
     p += 8;
   }
-  blake2s outer(32);
+  cuzk::hash::blake2s outer(32);
   outer.update(header, sizeof(header));
   outer.update(rows_digest, 32);
   outer.finalize(s.hash.data());

@@ -72,7 +72,7 @@ class shape_accumulator {
   size_t num_constraints_ = 0, num_inputs_ = 0, num_aux_ = 0;
   size_t nnz_a_ = 0, nnz_b_ = 0, nnz_c_ = 0;
   bitmap a_aux_density_, b_input_density_, b_aux_density_;
-  blake2s rows_hash_{32};
+  cuzk::hash::blake2s rows_hash_{32};
   std::vector<lc_term> scratch_;
   std::vector<uint8_t> row_buf_;
 };

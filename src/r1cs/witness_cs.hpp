@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "base/huge_pages.hpp"
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "ff/fields.hpp"
 #include "r1cs/constraint_system.hpp"
 #include "r1cs/proving_cs.hpp"

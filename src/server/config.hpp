@@ -110,9 +110,9 @@
 #include <string_view>
 #include <vector>
 
-#include "base/log.hpp"
-#include "base/status.hpp"
 #include "cuzk/engine.hpp"
+#include "cuzk/log.hpp"
+#include "cuzk/status.hpp"
 
 namespace cuzk::server {
 

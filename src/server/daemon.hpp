@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "base/log.hpp"
-#include "base/status.hpp"
 #include "cuzk/engine.hpp"
+#include "cuzk/log.hpp"
+#include "cuzk/status.hpp"
 
 namespace cuzk::server {
 

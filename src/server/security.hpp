@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 
 namespace cuzk::server {
 

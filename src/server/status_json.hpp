@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.hpp"
 #include "cuzk/engine.hpp"
+#include "cuzk/status.hpp"
 
 namespace cuzk::server {
 

@@ -17,7 +17,7 @@
 #include <mutex>
 #include <string>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 
 namespace cuzk::server {
 

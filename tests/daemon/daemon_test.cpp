@@ -2,9 +2,9 @@
 // The daemon, black-box (label e2e): the real cuzk-daemon process is started on a unix socket in a
 // temp dir with the shared 2 KiB parameters (ctest fixture porep_2k_params) and spoken to only
 // over gRPC (cuzk.v1 and grpc.health.v1) and its HTTP status listener. Proofs are checked with
-// proofs::verify_porep / verify_update against the .vk file, not by the daemon. The fixture's
-// daemon also proves SnapDeals: its parameter directory links the 2 KiB PoRep and SnapDeals sets
-// (ctest fixtures porep_2k_params and snap_2k_params).
+// filecoin::proofs::verify_porep / verify_update against the .vk file, not by the daemon. The
+// fixture's daemon also proves SnapDeals: its parameter directory links the 2 KiB PoRep and
+// SnapDeals sets (ctest fixtures porep_2k_params and snap_2k_params).
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -32,8 +32,9 @@ namespace {
 using v1_status = cuzk::v1::AwaitProofResponse;
 
 bool verifies(const sector& s, const std::string& proof) {
-  const proofs::prover_identity_t who{porep::prover_id_from_actor(s.miner), s.sector};
-  auto ok = proofs::verify_porep(
+  const filecoin::proofs::prover_identity_t who{filecoin::porep::prover_id_from_actor(s.miner),
+                                                s.sector};
+  auto ok = filecoin::proofs::verify_porep(
       s.c1, who, std::span(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()),
       params_dir());
   return ok.ok() && *ok;
@@ -44,27 +45,30 @@ std::string snap_params_dir() {
   return d ? d : "";
 }
 
-constexpr auto SNAP_2KIB = snap::registered_update_proof::stacked_drg_2kib_v1;  // wire 0
+constexpr auto SNAP_2KIB = filecoin::snap::registered_update_proof::stacked_drg_2kib_v1;  // wire 0
 
 // A 2 KiB sector key (test::seal_2kib(sector_id), miner 1000) with new data encoded into it.
-snap::updated_sector_t snap_update(uint64_t sector_id) {
+filecoin::snap::updated_sector_t snap_update(uint64_t sector_id) {
   std::vector<uint8_t> payload(2032);
   for (size_t i = 0; i < payload.size(); ++i) payload[i] = uint8_t(i * 7 + sector_id);
-  auto s = snap::encode_update(*snap::update_config(SNAP_2KIB), seal_2kib(sector_id), payload);
+  auto s = filecoin::snap::encode_update(*filecoin::snap::update_config(SNAP_2KIB),
+                                         seal_2kib(sector_id), payload);
   EXPECT_TRUE(s.ok()) << s.error().to_string();
   return std::move(*s);
 }
 
 // SNAP_DEALS_UPDATE as Curio's UpdateProve sends it: one bincode PartitionProof per partition,
 // the raw 32-byte commitments, the RegisteredUpdateProof number, sector number and miner.
-cuzk::v1::SubmitProofRequest snap_request(const snap::updated_sector_t& s, uint64_t sector_id) {
+cuzk::v1::SubmitProofRequest snap_request(const filecoin::snap::updated_sector_t& s,
+                                          uint64_t sector_id) {
   cuzk::v1::SubmitProofRequest r;
   r.set_request_id("snap-1000-" + std::to_string(sector_id));
   r.set_proof_kind(cuzk::v1::SNAP_DEALS_UPDATE);
   r.set_sector_size(s.config.sector_bytes);
-  r.set_registered_proof(snap::id_of(SNAP_2KIB));
+  r.set_registered_proof(filecoin::snap::id_of(SNAP_2KIB));
   r.set_priority(cuzk::v1::NORMAL);
-  for (const auto& e : snap::prove_all_partitions(s)) r.add_vanilla_proofs(e.data(), e.size());
+  for (const auto& e : filecoin::snap::prove_all_partitions(s))
+    r.add_vanilla_proofs(e.data(), e.size());
   r.set_comm_r_old(s.comm_r_old.data(), s.comm_r_old.size());
   r.set_comm_r_new(s.comm_r_new.data(), s.comm_r_new.size());
   r.set_comm_d_new(s.comm_d_new.data(), s.comm_d_new.size());
@@ -73,9 +77,9 @@ cuzk::v1::SubmitProofRequest snap_request(const snap::updated_sector_t& s, uint6
   return r;
 }
 
-bool snap_verifies(const snap::updated_sector_t& s, const std::string& proof) {
-  auto ok = proofs::verify_update(
-      SNAP_2KIB, snap::commitments_of(s),
+bool snap_verifies(const filecoin::snap::updated_sector_t& s, const std::string& proof) {
+  auto ok = filecoin::proofs::verify_update(
+      SNAP_2KIB, filecoin::snap::commitments_of(s),
       std::span(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()), snap_params_dir());
   EXPECT_TRUE(ok.ok()) << ok.error().to_string();
   return ok.ok() && *ok;
@@ -407,7 +411,7 @@ TEST_F(daemon_slow, cuzk_bench_batch) {
 // and a truncated PartitionProof are refused at submit with INVALID_ARGUMENT naming what is
 // wrong, and the daemon keeps serving (the Snap cases below prove on the same daemon).
 TEST_F(daemon_test, snap_hostile_requests_get_clear_errors_and_the_daemon_keeps_serving) {
-  const snap::updated_sector_t u = snap_update(21);
+  const filecoin::snap::updated_sector_t u = snap_update(21);
   const auto expect_refused = [&](const cuzk::v1::SubmitProofRequest& r, const std::string& words) {
     grpc::Status st;
     prove(r, &st);
@@ -430,8 +434,8 @@ TEST_F(daemon_test, snap_hostile_requests_get_clear_errors_and_the_daemon_keeps_
 // Two SnapDeals requests for different sectors in flight at once (issue 15's batching check):
 // each answer is its own sector's proof (it verifies for its commitments, not for the other's).
 TEST_F(daemon_test, snap_two_sectors_at_once_each_get_their_own_proof) {
-  const std::vector<snap::updated_sector_t> updates = [] {
-    std::vector<snap::updated_sector_t> u;
+  const std::vector<filecoin::snap::updated_sector_t> updates = [] {
+    std::vector<filecoin::snap::updated_sector_t> u;
     u.push_back(snap_update(31));
     u.push_back(snap_update(32));
     return u;
@@ -493,36 +497,36 @@ TEST_F(daemon_test, cuzk_bench_single_snap) {
 // (vanilla_proofs = bincode FallbackPoStSectorProof per sector, 32-byte randomness, miner id,
 // registered proof by wire number); the proofs verify with verify_post and the .vk.
 TEST(daemon_post, window_and_winning_post_prove_over_grpc) {
-  using post::registered_post_proof;
+  using filecoin::post::registered_post_proof;
   temp_dir dir("daemon_post");
   const std::vector<uint8_t> seed = {'d', 'a', 'e', 'm', 'o', 'n'};
   for (auto p : {registered_post_proof::window_2kib_v1_1, registered_post_proof::winning_2kib_v1}) {
-    auto gen =
-        proofs::generate_post_parameters(p, dir.string(), thread_pool::default_pool(), {}, seed);
+    auto gen = filecoin::proofs::generate_post_parameters(p, dir.string(),
+                                                          thread_pool::default_pool(), {}, seed);
     ASSERT_TRUE(gen.ok()) << gen.error().to_string();
   }
-  std::vector<porep::sealed_sector_t> sealed;
+  std::vector<filecoin::porep::sealed_sector_t> sealed;
   sealed.push_back(seal_2kib(3));
   sealed.push_back(seal_2kib(8));
-  porep::bytes32_t rand{};
+  filecoin::porep::bytes32_t rand{};
   for (size_t i = 0; i < 32; ++i) rand[i] = uint8_t(17 * i + 5);
   rand[31] &= 0x3f;
   daemon_process d("", dir.string());
   for (auto p : {registered_post_proof::window_2kib_v1_1, registered_post_proof::winning_2kib_v1}) {
-    const auto cfg = *post::post_config(p);
-    const bool window = cfg.kind == post::post_kind::window;
+    const auto cfg = *filecoin::post::post_config(p);
+    const bool window = cfg.kind == filecoin::post::post_kind::window;
     cuzk::v1::SubmitProofRequest r;
     r.set_request_id(window ? "wdpost-1000-0-[1 2 3]" : "winpost-1000-0102030405060708");
     r.set_proof_kind(window ? cuzk::v1::WINDOW_POST_PARTITION : cuzk::v1::WINNING_POST);
     r.set_priority(window ? cuzk::v1::HIGH : cuzk::v1::CRITICAL);
-    r.set_registered_proof(post::id_of(p));
+    r.set_registered_proof(filecoin::post::id_of(p));
     r.set_miner_id(1000);
     r.set_randomness(std::string(rand.begin(), rand.end()));
-    std::vector<post::fallback_sector_proof_t> vanilla;
+    std::vector<filecoin::post::fallback_sector_proof_t> vanilla;
     for (unsigned i = 0; i < (window ? 2u : 1u); ++i) {
-      auto v = post::prove_sector(cfg, sealed[i], rand, 0, i);
+      auto v = filecoin::post::prove_sector(cfg, sealed[i], rand, 0, i);
       ASSERT_TRUE(v.ok()) << v.error().to_string();
-      const auto bytes = post::serialize_fallback_sector_proof(*v);
+      const auto bytes = filecoin::post::serialize_fallback_sector_proof(*v);
       r.add_vanilla_proofs(std::string(bytes.begin(), bytes.end()));
       vanilla.push_back(*v);
     }
@@ -533,8 +537,8 @@ TEST(daemon_post, window_and_winning_post_prove_over_grpc) {
     ASSERT_TRUE(d.stub().Prove(&ctx, req, &resp).ok());
     ASSERT_EQ(resp.result().status(), v1_status::COMPLETED) << resp.result().error_message();
     const std::string& proof = resp.result().proof();
-    auto ok = proofs::verify_post(
-        p, proofs::public_sectors_of(vanilla), rand, 0,
+    auto ok = filecoin::proofs::verify_post(
+        p, filecoin::proofs::public_sectors_of(vanilla), rand, 0,
         std::span(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()), dir.string());
     ASSERT_TRUE(ok.ok()) << ok.error().to_string();
     EXPECT_TRUE(*ok) << (window ? "window" : "winning");
@@ -561,7 +565,7 @@ TEST(daemon_post, window_and_winning_post_prove_over_grpc) {
     if (type == "winning-post") {
       auto text = read_text_file_bounded(vanilla, 1 << 20);
       ASSERT_TRUE(text.ok());
-      auto elements = post::parse_vanilla_file(*text);
+      auto elements = filecoin::post::parse_vanilla_file(*text);
       ASSERT_TRUE(elements.ok() && elements->size() == 1);
       sent = dir.string() + "/winning.bin";
       ASSERT_TRUE(

@@ -57,7 +57,7 @@ inline cuzk::v1::SubmitProofRequest porep_request(const sector& s, const std::st
   r.set_request_id(id);
   r.set_proof_kind(cuzk::v1::POREP_SEAL_COMMIT);
   r.set_sector_size(2048);
-  r.set_registered_proof(uint64_t(porep::registered_seal_proof::stacked_drg_2kib_v1_1));
+  r.set_registered_proof(uint64_t(filecoin::porep::registered_seal_proof::stacked_drg_2kib_v1_1));
   r.set_priority(cuzk::v1::NORMAL);
   r.set_vanilla_proof(s.wrapper);
   r.set_sector_number(s.sector);

@@ -618,7 +618,8 @@ TEST_F(security_test, a_400_mb_message_is_refused) {
   auto* submit = big.mutable_submit();
   submit->set_request_id("porep-1000-400mb");
   submit->set_proof_kind(cuzk::v1::POREP_SEAL_COMMIT);
-  submit->set_registered_proof(uint64_t(porep::registered_seal_proof::stacked_drg_2kib_v1_1));
+  submit->set_registered_proof(
+      uint64_t(filecoin::porep::registered_seal_proof::stacked_drg_2kib_v1_1));
   submit->set_sector_size(2048);
   submit->set_vanilla_proof(std::string(400'000'000, 'x'));
   {
@@ -647,7 +648,8 @@ TEST_F(security_test, a_request_id_cannot_forge_a_log_line) {
   auto* submit = req.mutable_submit();
   submit->set_request_id("porep-1\n[info] forged line\x1b[2J");
   submit->set_proof_kind(cuzk::v1::POREP_SEAL_COMMIT);
-  submit->set_registered_proof(uint64_t(porep::registered_seal_proof::stacked_drg_2kib_v1_1));
+  submit->set_registered_proof(
+      uint64_t(filecoin::porep::registered_seal_proof::stacked_drg_2kib_v1_1));
   submit->set_sector_size(2048);
   submit->set_vanilla_proof("not a C1");
   grpc::ClientContext ctx;

@@ -60,8 +60,8 @@ void run_jobs(gpu::device_context& ctx, const gpu::stream& s, const ntt::domain_
               const std::vector<g1_affine_t>& bases, std::vector<job_t>& jobs) {
   for (job_t& j : jobs) {
     j.ntt_out = j.ntt_in;
-    ntt::gpu::transform(ctx, s, d, j.ntt_out, ntt::gpu::ntt_kind::coset_fft);
-    j.msm_out = msm::gpu::msm(ctx, s, bases, j.scalars);
+    ntt::cuda::transform(ctx, s, d, j.ntt_out, ntt::cuda::ntt_kind::coset_fft);
+    j.msm_out = msm::cuda::msm(ctx, s, bases, j.scalars);
   }
 }
 

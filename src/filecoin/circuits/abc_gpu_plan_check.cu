@@ -21,7 +21,7 @@ void evaluate_on_gpu(const cuzk::r1cs::abc_plan& plan, std::span<const fr_t> inp
                      std::vector<fr_t>& c) {
   auto ctx = cuzk::gpu::device_context::open(0);
   ASSERT_TRUE(ctx.ok()) << ctx.error().to_string();
-  auto prog = cuzk::groth16::gpu::device_abc_program::upload(plan, *ctx);
+  auto prog = cuzk::groth16::cuda::device_abc_program::upload(plan, *ctx);
   ASSERT_TRUE(prog.ok()) << prog.error().to_string();
   std::printf("device plan: %zu bytes\n", (*prog)->device_bytes());
   const cuzk::gpu::device_scope scope(*ctx);

@@ -13,7 +13,7 @@
 #include "filecoin/circuits/stacked_circuit.hpp"
 #include "r1cs/abc_plan_test_util.hpp"
 
-namespace cuzk::synth {
+namespace cuzk::filecoin::circuits {
 namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -21,7 +21,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 TEST(abc_plan_porep32g_gpu, every_row_of_a_32gib_partition) {
-  const auto cfg = *porep::porep_config(porep::registered_seal_proof::stacked_drg_32gib_v1_1);
+  const auto cfg = *filecoin::porep::porep_config(
+      filecoin::porep::registered_seal_proof::stacked_drg_32gib_v1_1);
   thread_pool pool;
   auto t0 = std::chrono::steady_clock::now();
   const stacked_circuit_t c = blank_stacked_circuit(cfg);
@@ -47,4 +48,4 @@ TEST(abc_plan_porep32g_gpu, every_row_of_a_32gib_partition) {
 }
 
 }  // namespace
-}  // namespace cuzk::synth
+}  // namespace cuzk::filecoin::circuits

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "base/json_reader.hpp"
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "filecoin/common/merkle_proof.hpp"
 
 namespace cuzk::filecoin::common::bincode {

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 
 namespace cuzk::filecoin::common {
 

@@ -10,7 +10,7 @@
 #include "ff/fields.hpp"
 #include "r1cs/constraint_system.hpp"
 
-namespace cuzk::gadgets {
+namespace cuzk::filecoin::gadgets {
 
 using ff::fr_t;
 using r1cs::linear_combination;
@@ -303,4 +303,4 @@ bool boolean_enforce_equal(CS& cs, const boolean_t& a, const boolean_t& b) {
   return true;
 }
 
-}  // namespace cuzk::gadgets
+}  // namespace cuzk::filecoin::gadgets

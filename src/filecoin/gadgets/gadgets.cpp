@@ -8,7 +8,7 @@
 #include "r1cs/shape_cs.hpp"
 #include "r1cs/witness_cs.hpp"
 
-namespace cuzk::gadgets {
+namespace cuzk::filecoin::gadgets {
 
 #define CUZK_GADGETS_INSTANTIATE(CS)                                                          \
   template void sha256<CS>(CS&, std::span<const boolean_t>, boolean_t*);                      \
@@ -23,4 +23,4 @@ CUZK_GADGETS_INSTANTIATE(r1cs::matrix_witness_cs)
 
 #undef CUZK_GADGETS_INSTANTIATE
 
-}  // namespace cuzk::gadgets
+}  // namespace cuzk::filecoin::gadgets

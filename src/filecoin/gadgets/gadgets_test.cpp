@@ -56,7 +56,7 @@ void operator delete[](void* p, size_t) noexcept {
   std::free(p);
 }
 
-namespace cuzk::gadgets {
+namespace cuzk::filecoin::gadgets {
 namespace {
 
 using r1cs::matrices;
@@ -459,4 +459,4 @@ TEST(gadgets, sha256_no_per_constraint_allocation) {
 }
 
 }  // namespace
-}  // namespace cuzk::gadgets
+}  // namespace cuzk::filecoin::gadgets

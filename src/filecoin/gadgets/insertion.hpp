@@ -15,7 +15,7 @@
 #include "filecoin/gadgets/boolean.hpp"
 #include "filecoin/gadgets/num.hpp"
 
-namespace cuzk::gadgets {
+namespace cuzk::filecoin::gadgets {
 
 /// c = a if cond else b: allocates c, then (b − a)·cond = b − c. (1/1)
 template <class CS>
@@ -146,4 +146,4 @@ constexpr size_t insert_constraints(size_t size) {
   return size == 2 ? 2 : size == 4 ? 8 : size == 8 ? 22 : size * (size - 1);
 }
 
-}  // namespace cuzk::gadgets
+}  // namespace cuzk::filecoin::gadgets

@@ -14,7 +14,7 @@
 #include "ff/fields.hpp"
 #include "r1cs/constraint_system.hpp"
 
-namespace cuzk::gadgets {
+namespace cuzk::filecoin::gadgets {
 
 /// Fr CAPACITY: the number of bits that always fit below r.
 inline constexpr size_t FR_CAPACITY = 254;
@@ -90,4 +90,4 @@ class multieq {
   ff::fr_t lhs_one_ = ff::fr_t::zero();
 };
 
-}  // namespace cuzk::gadgets
+}  // namespace cuzk::filecoin::gadgets

@@ -17,7 +17,7 @@
 #include "filecoin/gadgets/multieq.hpp"
 #include "filecoin/gadgets/num.hpp"
 
-namespace cuzk::gadgets {
+namespace cuzk::filecoin::gadgets {
 
 /// Σ 2^i·bits[start + i] for i < min(len, 254) (the value of a packing).
 inline fr_t pack_value(const std::vector<bool>& bits, size_t start, size_t len) {
@@ -123,4 +123,4 @@ inline size_t reverse_bit_numbering(std::span<const boolean_t> in, boolean_t* ou
   return n;
 }
 
-}  // namespace cuzk::gadgets
+}  // namespace cuzk::filecoin::gadgets

@@ -12,7 +12,7 @@
 #include "filecoin/gadgets/multieq.hpp"
 #include "r1cs/constraint_system.hpp"
 
-namespace cuzk::gadgets {
+namespace cuzk::filecoin::gadgets {
 
 /// Fr NUM_BITS: what to_bits_le allocates.
 inline constexpr size_t FR_NUM_BITS = 255;
@@ -94,4 +94,4 @@ void enforce_num_equal(CS& cs, const allocated_num_t& a, const allocated_num_t& 
              [&](linear_combination& lc) { lc += b.var; });
 }
 
-}  // namespace cuzk::gadgets
+}  // namespace cuzk::filecoin::gadgets

@@ -21,14 +21,14 @@
 #include "filecoin/gadgets/uint32.hpp"
 #include "filecoin/hash/sha256_trunc254.hpp"
 
-namespace cuzk::gadgets {
+namespace cuzk::filecoin::gadgets {
 
 using sha256_state_t = std::array<word32_t, 8>;
 
 /// The IV as constant words.
 inline sha256_state_t sha256_iv_words() {
   sha256_state_t s;
-  for (int i = 0; i < 8; ++i) s[i] = word32_t::constant(SHA256_IV[i]);
+  for (int i = 0; i < 8; ++i) s[i] = word32_t::constant(cuzk::hash::SHA256_IV[i]);
   return s;
 }
 
@@ -84,7 +84,8 @@ sha256_state_t sha256_compression(CS& cs, const boolean_t* block, const sha256_s
     const word32_t s1 = detail::xor3(cs, new_e.rotr(6), new_e.rotr(11), new_e.rotr(25));  // Σ1
     const word32_t ch = word32_ch(cs, new_e, f, g);
     // temp1 = h + Σ1 + ch + K[i] + w[i]
-    const std::array<word32_t, 5> temp1 = {h, s1, ch, word32_t::constant(SHA256_K[i]), w[i]};
+    const std::array<word32_t, 5> temp1 = {h, s1, ch, word32_t::constant(cuzk::hash::SHA256_K[i]),
+                                           w[i]};
 
     const word32_t new_a = a.compute(meq, nullptr, 0);
     const word32_t s0 = detail::xor3(cs, new_a.rotr(2), new_a.rotr(13), new_a.rotr(22));  // Σ0
@@ -210,4 +211,4 @@ allocated_num_t sha256_trunc254_hash2(CS& cs, const allocated_num_t& a, const al
   return sha256_trunc254_leaves(cs, std::span<const allocated_num_t>(leaves));
 }
 
-}  // namespace cuzk::gadgets
+}  // namespace cuzk::filecoin::gadgets

@@ -21,7 +21,7 @@
 #include "r1cs/witness_cs.hpp"
 #include "test_rng.hpp"
 
-namespace cuzk::gadgets {
+namespace cuzk::filecoin::gadgets {
 namespace {
 
 using r1cs::matrix_witness_cs;
@@ -35,8 +35,8 @@ std::vector<uint8_t> random_bytes(test::test_rng& rng, size_t n) {
   return v;
 }
 
-sha256_digest_t openssl_sha256(std::span<const uint8_t> d) {
-  sha256_digest_t out;
+cuzk::hash::sha256_digest_t openssl_sha256(std::span<const uint8_t> d) {
+  cuzk::hash::sha256_digest_t out;
   SHA256(d.data(), d.size(), out.data());
   return out;
 }
@@ -128,7 +128,7 @@ label_inputs_t random_label_inputs(test::test_rng& rng) {
 }
 
 // Expected digest bits (message order) compared with the gadget's output booleans.
-void expect_digest(const boolean_t* out, const sha256_digest_t& want) {
+void expect_digest(const boolean_t* out, const cuzk::hash::sha256_digest_t& want) {
   for (size_t i = 0; i < 256; ++i) {
     ASSERT_EQ(out[i].value, bool((want[i / 8] >> (7 - i % 8)) & 1)) << "digest bit " << i;
   }
@@ -198,7 +198,7 @@ TEST(sha256_gadget, label_counts) {
   EXPECT_EQ(cs.num_constraints() - before - 1, 522268u);  // docs/spec/gadgets.md §2 label hash
 
   // The label equals the vanilla label: SHA256-trunc254 of the byte preimage, as an LE Fr.
-  const auto want = sha256_trunc254(label_preimage_bytes(in));
+  const auto want = filecoin::hash::sha256_trunc254(label_preimage_bytes(in));
   EXPECT_EQ(fr_le_bytes(label.value), want);
 }
 
@@ -230,7 +230,7 @@ TEST(sha256_gadget, create_label_test_count) {
   std::copy(parent_bits.begin(), parent_bits.end(), pre.begin() + 512);
   const allocated_num_t label = sha256_trunc254_circuit(cs, std::span<const boolean_t>(pre));
   EXPECT_EQ(cs.num_constraints(), 532025u);
-  EXPECT_EQ(fr_le_bytes(label.value), sha256_trunc254(bytes));
+  EXPECT_EQ(fr_le_bytes(label.value), filecoin::hash::sha256_trunc254(bytes));
 }
 
 // ---- values against OpenSSL, satisfaction
@@ -279,7 +279,7 @@ TEST(sha256_gadget, node_equals_native_trunc254) {
     witness_cs cs;
     const allocated_num_t h = node_circuit(cs, a, b);
     const auto la = fr_le_bytes(a), lb = fr_le_bytes(b);
-    EXPECT_EQ(fr_le_bytes(h.value), sha256_trunc254_node(la.data(), lb.data()));
+    EXPECT_EQ(fr_le_bytes(h.value), filecoin::hash::sha256_trunc254_node(la.data(), lb.data()));
   }
 }
 
@@ -356,4 +356,4 @@ TEST(sha256_gadget, frozen_shapes) {
 }
 
 }  // namespace
-}  // namespace cuzk::gadgets
+}  // namespace cuzk::filecoin::gadgets

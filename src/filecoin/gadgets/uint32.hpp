@@ -15,7 +15,7 @@
 #include "filecoin/gadgets/boolean.hpp"
 #include "filecoin/gadgets/multieq.hpp"
 
-namespace cuzk::gadgets {
+namespace cuzk::filecoin::gadgets {
 
 /// UInt32: bits[0] is the least significant bit.
 struct word32_t {
@@ -191,4 +191,4 @@ struct word64_t {
   }
 };
 
-}  // namespace cuzk::gadgets
+}  // namespace cuzk::filecoin::gadgets

@@ -9,7 +9,7 @@
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/hash/sha256_trunc254.hpp"
 
-namespace cuzk::hash {
+namespace cuzk::filecoin::hash {
 namespace {
 
 bool is_arity(unsigned a) {
@@ -250,4 +250,4 @@ template result<bytes32_t> merkle_root<sha256_hasher>(const tree_shape&, std::sp
 template result<ff::fr_t> merkle_root<poseidon_hasher>(const tree_shape&, std::span<const ff::fr_t>,
                                                        thread_pool&);
 
-}  // namespace cuzk::hash
+}  // namespace cuzk::filecoin::hash

@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 #include "ff/fields.hpp"
 
-namespace cuzk::hash {
+namespace cuzk::filecoin::hash {
 
 /// A 32-byte tree_d node or leaf (SHA trees): the LE repr of a field element
 /// (docs/spec/primitives.md §1).
@@ -171,4 +171,4 @@ inline bytes32_t fr_to_bytes(const ff::fr_t& x) {
   return b;
 }
 
-}  // namespace cuzk::hash
+}  // namespace cuzk::filecoin::hash

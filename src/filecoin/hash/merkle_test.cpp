@@ -12,7 +12,7 @@
 #include "filecoin/hash/merkle.hpp"
 #include "test_rng.hpp"
 
-namespace cuzk::hash {
+namespace cuzk::filecoin::hash {
 namespace {
 
 using ff::fr_t;
@@ -246,4 +246,4 @@ TEST(MerkleTree, PoolSizesAgree) {
 }
 
 }  // namespace
-}  // namespace cuzk::hash
+}  // namespace cuzk::filecoin::hash

@@ -10,7 +10,7 @@
 
 #include "ff/fr_accumulate.hpp"
 
-namespace cuzk::hash {
+namespace cuzk::filecoin::hash {
 
 namespace {
 
@@ -214,4 +214,4 @@ fr_t poseidon_hash_reference(std::span<const fr_t> preimage, const fr_t& tag,
   return s[1];
 }
 
-}  // namespace cuzk::hash
+}  // namespace cuzk::filecoin::hash

@@ -15,7 +15,7 @@
 #include "ff/fr_accumulate.hpp"
 #include "filecoin/hash/poseidon_constants.hpp"
 
-namespace cuzk::hash {
+namespace cuzk::filecoin::hash {
 
 // ---- domain tags (neptune hash_type.rs) -------------------------------------------------------
 
@@ -147,4 +147,4 @@ fr_t poseidon_hash(std::span<const fr_t> preimage);
 fr_t poseidon_hash_reference(std::span<const fr_t> preimage, const fr_t& tag,
                              const poseidon_constants_t& c);
 
-}  // namespace cuzk::hash
+}  // namespace cuzk::filecoin::hash

@@ -11,7 +11,7 @@
 #include <memory>
 #include <mutex>
 
-namespace cuzk::hash {
+namespace cuzk::filecoin::hash {
 
 namespace {
 
@@ -294,4 +294,4 @@ const poseidon_constants_t& poseidon_constants(size_t arity) {
   return *s.value;
 }
 
-}  // namespace cuzk::hash
+}  // namespace cuzk::filecoin::hash

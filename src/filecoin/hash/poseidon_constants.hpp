@@ -12,7 +12,7 @@
 
 #include "ff/fields.hpp"
 
-namespace cuzk::hash {
+namespace cuzk::filecoin::hash {
 
 using ff::fr_t;
 
@@ -81,4 +81,4 @@ std::vector<fr_t> grain_round_constants(unsigned field_bits, unsigned t, unsigne
 /// Inverse of a square matrix by Gauss-Jordan elimination; false when singular.
 bool invert_matrix(const square_matrix_t& a, square_matrix_t& out);
 
-}  // namespace cuzk::hash
+}  // namespace cuzk::filecoin::hash

@@ -12,7 +12,7 @@
 #include "filecoin/hash/poseidon.hpp"
 #include "test_rng.hpp"
 
-namespace cuzk::hash {
+namespace cuzk::filecoin::hash {
 namespace {
 
 // 0x-prefixed big-endian hex (≤ 64 digits) → Fr.
@@ -170,4 +170,4 @@ TEST(poseidon, optimized_equals_reference_random) {
 }
 
 }  // namespace
-}  // namespace cuzk::hash
+}  // namespace cuzk::filecoin::hash

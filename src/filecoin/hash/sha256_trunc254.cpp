@@ -3,15 +3,15 @@
 
 #include <cstring>
 
-namespace cuzk {
+namespace cuzk::filecoin::hash {
 
-sha256_digest_t sha256_trunc254(std::span<const uint8_t> data) {
-  sha256_digest_t d = sha256_digest(data);
+cuzk::hash::sha256_digest_t sha256_trunc254(std::span<const uint8_t> data) {
+  cuzk::hash::sha256_digest_t d = cuzk::hash::sha256_digest(data);
   trim_to_fr32(d);
   return d;
 }
 
-sha256_digest_t sha256_trunc254_node(const uint8_t left[32], const uint8_t right[32]) {
+cuzk::hash::sha256_digest_t sha256_trunc254_node(const uint8_t left[32], const uint8_t right[32]) {
   // Block 1 = left ‖ right; block 2 = 0x80, zeros, bit length 512 (0x0200) big-endian.
   alignas(16) uint8_t blocks[128] = {};
   std::memcpy(blocks, left, 32);
@@ -19,11 +19,11 @@ sha256_digest_t sha256_trunc254_node(const uint8_t left[32], const uint8_t right
   blocks[64] = 0x80;
   blocks[126] = 0x02;
   uint32_t h[8];
-  std::memcpy(h, SHA256_IV.data(), sizeof h);
-  sha256_compress(h, blocks, 2);
-  sha256_digest_t out = sha256_state_digest(h);
+  std::memcpy(h, cuzk::hash::SHA256_IV.data(), sizeof h);
+  cuzk::hash::sha256_compress(h, blocks, 2);
+  cuzk::hash::sha256_digest_t out = cuzk::hash::sha256_state_digest(h);
   trim_to_fr32(out);
   return out;
 }
 
-}  // namespace cuzk
+}  // namespace cuzk::filecoin::hash

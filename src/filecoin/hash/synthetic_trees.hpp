@@ -25,7 +25,7 @@
 #include "filecoin/hash/merkle.hpp"
 #include "filecoin/hash/sha256_trunc254.hpp"
 
-namespace cuzk::hash {
+namespace cuzk::filecoin::hash {
 
 /// A synthetic sector's pseudo-random value: SHA256-trunc254(tag ‖ each word u64 LE). Below 2^254,
 /// so always a canonical Fr encoding (and Fr32-padded data).
@@ -201,4 +201,4 @@ class block_tree {
   std::vector<std::vector<value_t>> outer_;  ///< [level][node], levels above the blocks
 };
 
-}  // namespace cuzk::hash
+}  // namespace cuzk::filecoin::hash

@@ -6,7 +6,7 @@
 #include "filecoin/common/bincode.hpp"
 #include "filecoin/porep/c1_json.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 namespace {
 
 namespace bincode = filecoin::common::bincode;
@@ -127,4 +127,4 @@ result<c1_output_t> parse_c1_bincode(std::span<const uint8_t> bytes,
   return out;
 }
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

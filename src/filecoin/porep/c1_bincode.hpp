@@ -9,10 +9,10 @@
 #include <span>
 #include <string_view>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "filecoin/porep/vanilla_proof.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 
 /// Layout: vanilla_proofs: Vec<Vec<Proof>>, comm_r, comm_d, replica_id, seed, ticket. Proof:
 /// MerkleProof comm_d_proofs, MerkleProof comm_r_last_proof, ReplicaColumnProof,
@@ -23,4 +23,4 @@ namespace cuzk::porep {
 result<c1_output_t> parse_c1_bincode(std::span<const uint8_t> bytes,
                                      std::string_view registered_proof);
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

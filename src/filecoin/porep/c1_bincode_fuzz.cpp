@@ -14,7 +14,7 @@
 #include "filecoin/porep/config.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using namespace cuzk::porep;
+  using namespace cuzk::filecoin::porep;
   if (size == 0) return 0;
   // Ids past the last registered proof stay in: an unknown name must be refused, not crash.
   const uint32_t id = data[0] % (NUM_REGISTERED_SEAL_PROOFS + 1);

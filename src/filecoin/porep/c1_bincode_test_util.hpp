@@ -9,7 +9,7 @@
 
 #include "filecoin/porep/vanilla_proof.hpp"
 
-namespace cuzk::porep::test {
+namespace cuzk::filecoin::porep::test {
 
 /// Independent minimal bincode v1 writer (docs/spec/c1.md §2), for the reader test.
 struct bin_writer {
@@ -81,4 +81,4 @@ struct bin_writer {
   }
 };
 
-}  // namespace cuzk::porep::test
+}  // namespace cuzk::filecoin::porep::test

@@ -9,7 +9,7 @@
 #include "base/json_reader.hpp"
 #include "filecoin/porep/config.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 
 result<std::string> vanilla_proof_variant(std::string_view registered_proof) {
   auto p = parse_registered_seal_proof(registered_proof);
@@ -566,4 +566,4 @@ result<c1_output_t> parse_c1_json(std::string_view text) {
   return out;
 }
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

@@ -10,10 +10,10 @@
 #include <string>
 #include <string_view>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "filecoin/porep/vanilla_proof.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 
 /// The VanillaSealProof variant of a registered proof name: "StackedDrg<size>V1" (only the 5
 /// production sizes have one); invalid_argument for unknown names or sizes.
@@ -29,4 +29,4 @@ result<std::string> write_c1_json(const c1_output_t& c1);
 /// and a variant that does not match registered_proof's size are errors.
 result<c1_output_t> parse_c1_json(std::string_view text);
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

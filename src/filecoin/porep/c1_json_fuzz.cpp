@@ -10,7 +10,7 @@
 #include "filecoin/porep/c1_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using namespace cuzk::porep;
+  using namespace cuzk::filecoin::porep;
   auto c1 = parse_c1_json(std::string_view(reinterpret_cast<const char*>(data), size));
   if (!c1) return 0;
   auto text = write_c1_json(*c1);

@@ -13,7 +13,7 @@
 #include "filecoin/porep/c1_wrapper.hpp"
 #include "filecoin/porep/synthetic.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 namespace {
 
 void run(registered_seal_proof p) {
@@ -51,4 +51,4 @@ TEST(synthetic_slow, c1_64gib_v1) {
 }
 
 }  // namespace
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

@@ -26,7 +26,7 @@
 #include "filecoin/porep/vanilla_prove.hpp"
 #include "test_rng.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 namespace {
 
 synthetic_request_t request(registered_seal_proof p) {
@@ -425,4 +425,4 @@ TEST(c1_bincode, malformed_rejected) {
 }
 
 }  // namespace
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

@@ -12,7 +12,7 @@
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/config.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 
 std::string write_c1_wrapper(const c1_wrapper_t& w) {
   const std::string b64 = base64_encode(std::span<const uint8_t>(
@@ -132,4 +132,4 @@ status write_c1_wrapper_file(const std::string& path, const c1_output_t& c1, uin
   return write_file_atomic(path, *text);
 }
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

@@ -11,10 +11,10 @@
 #include <string>
 #include <string_view>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "filecoin/porep/vanilla_proof.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 
 struct c1_wrapper_t {
   /// A sector id: u64 over its full range, as filecoin-proofs' SectorId(u64) and Go's
@@ -49,4 +49,4 @@ result<std::string> c1_to_wrapper_json(const c1_output_t& c1, uint64_t sector_nu
 /// Writes c1_to_wrapper_json to `path` atomically (base/file_io.hpp); io_error on failure.
 status write_c1_wrapper_file(const std::string& path, const c1_output_t& c1, uint64_t sector_num);
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

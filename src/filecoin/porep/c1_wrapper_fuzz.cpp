@@ -13,7 +13,7 @@
 #include "filecoin/porep/c1_wrapper.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using namespace cuzk::porep;
+  using namespace cuzk::filecoin::porep;
   const std::span<const uint8_t> bytes(data, size);
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   std::optional<uint64_t> sector_num;

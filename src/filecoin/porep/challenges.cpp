@@ -9,7 +9,7 @@
 #include "hash/chacha.hpp"
 #include "hash/sha256.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 
 namespace {
 
@@ -20,7 +20,7 @@ constexpr std::string_view SYNTH_SEL_KEY = "filecoin.io|PoRep|1|Synthetic|1|Sele
 constexpr std::string_view NI_TAG = "filecoin.io|PoRep|1|NonInteractive|1";
 
 bytes32_t keyed_blake2b_256(std::string_view key, const bytes32_t& a, const bytes32_t& b) {
-  blake2b h(32, {reinterpret_cast<const uint8_t*>(key.data()), key.size()});
+  cuzk::hash::blake2b h(32, {reinterpret_cast<const uint8_t*>(key.data()), key.size()});
   h.update(a.data(), 32);
   h.update(b.data(), 32);
   bytes32_t out;
@@ -52,7 +52,7 @@ std::vector<uint64_t> interactive_challenges(const bytes32_t& replica_id, const 
   for (unsigned i = 0; i < cpp; ++i) {
     uint8_t j[4];
     put_u32_le(j, uint32_t(cpp * k + i));
-    sha256_t h;
+    cuzk::hash::sha256_t h;
     h.update(replica_id.data(), 32);
     h.update(seed.data(), 32);
     h.update(j, 4);
@@ -67,7 +67,7 @@ std::vector<uint64_t> ni_challenges(const bytes32_t& replica_id, const bytes32_t
   for (unsigned i = 0; i < cpp; ++i) {
     uint8_t j[4];
     put_u32_le(j, uint32_t(cpp * k + i));
-    sha256_t h;
+    cuzk::hash::sha256_t h;
     h.update(NI_TAG.data(), NI_TAG.size());
     h.update(replica_id.data(), 32);
     h.update(comm_r.data(), 32);
@@ -85,7 +85,7 @@ synth_challenges::synth_challenges(uint64_t nodes, const bytes32_t& replica_id,
       gen_key_(keyed_blake2b_256(SYNTH_GEN_KEY, replica_id, comm_r)) {}
 
 uint64_t synth_challenges::challenge(uint64_t i) const {
-  chacha20_ietf c(gen_key_, SYNTH_NONCE);
+  cuzk::hash::chacha20_ietf c(gen_key_, SYNTH_NONCE);
   c.seek(32 * i);
   uint8_t block[32];
   c.keystream(block, 32);
@@ -93,7 +93,7 @@ uint64_t synth_challenges::challenge(uint64_t i) const {
 }
 
 std::vector<uint64_t> synth_challenges::all() const {
-  chacha20_ietf c(gen_key_, SYNTH_NONCE);
+  cuzk::hash::chacha20_ietf c(gen_key_, SYNTH_NONCE);
   std::vector<uint64_t> out(count_);
   uint8_t block[32];
   for (auto& x : out) {
@@ -105,7 +105,7 @@ std::vector<uint64_t> synth_challenges::all() const {
 
 std::vector<uint64_t> synth_challenges::partition_indexes(const bytes32_t& seed, unsigned cpp,
                                                           unsigned k) const {
-  chacha20_ietf c(keyed_blake2b_256(SYNTH_SEL_KEY, replica_id_, seed), SYNTH_NONCE);
+  cuzk::hash::chacha20_ietf c(keyed_blake2b_256(SYNTH_SEL_KEY, replica_id_, seed), SYNTH_NONCE);
   c.seek(uint64_t(4) * cpp * k);
   std::vector<uint8_t> bytes(size_t(4) * cpp);
   c.keystream(bytes.data(), bytes.size());
@@ -139,4 +139,4 @@ std::vector<uint64_t> porep_challenges(const porep_config_t& cfg, const bytes32_
   return interactive_challenges(replica_id, seed, cfg.nodes(), cpp, k);
 }
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

@@ -13,7 +13,7 @@
 
 #include "filecoin/porep/config.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 
 /// (LE integer of h mod (nodes − 1)) + 1. nodes ≥ 2.
 uint64_t challenge_from_digest(const uint8_t h[32], uint64_t nodes);
@@ -57,4 +57,4 @@ class synth_challenges {
 std::vector<uint64_t> porep_challenges(const porep_config_t& cfg, const bytes32_t& replica_id,
                                        const bytes32_t& seed, const bytes32_t& comm_r, unsigned k);
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

@@ -13,7 +13,7 @@
 #include "filecoin/porep/replica_id.hpp"
 #include "test_rng.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 namespace {
 
 bytes32_t fr_bytes(uint64_t v) {
@@ -101,4 +101,4 @@ TEST(interactive_challenges, range_and_partition_equivalence) {
 }
 
 }  // namespace
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

@@ -12,11 +12,11 @@
 #include <string>
 #include <string_view>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "filecoin/common/sector.hpp"
 #include "filecoin/hash/merkle.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 
 // The sizes, 32-byte values and api versions every proof kind shares (filecoin/common).
 using filecoin::common::api_version;
@@ -97,9 +97,9 @@ struct sector_config_t {
   unsigned ni_min_challenges = 0;            ///< NI-PoRep minimum: 26 (test sizes), or 2253
   unsigned ni_challenges_per_partition = 0;  ///< 2, or 18 (MAX_CHALLENGES_PER_PARTITION)
   unsigned ni_partitions = 0;                ///< ⌈ni_min / ni_cpp⌉: 13, or 126
-  hash::tree_shape tree_d;                   ///< binary over nodes
-  hash::tree_shape tree_r;  ///< tree_c and tree_r_last: 8-0-0 / 8-2-0 / 8-8-0 / 8-8-2
-  bool production = false;  ///< one of the 5 registered sizes
+  filecoin::hash::tree_shape tree_d;         ///< binary over nodes
+  filecoin::hash::tree_shape tree_r;  ///< tree_c and tree_r_last: 8-0-0 / 8-2-0 / 8-8-0 / 8-8-2
+  bool production = false;            ///< one of the 5 registered sizes
 
   /// log2(nodes) = tree_d depth.
   unsigned tree_d_depth() const;
@@ -134,4 +134,4 @@ result<porep_config_t> porep_config(registered_seal_proof p);
 result<porep_config_t> porep_config(uint64_t sector_bytes, api_version v, api_feature f,
                                     const porep_id_t& porep_id);
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

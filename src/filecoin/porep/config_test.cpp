@@ -13,7 +13,7 @@
 #include "filecoin/common/commp.hpp"
 #include "filecoin/common/fr32.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 namespace {
 
 TEST(porep_config, registered_table_round_trip) {
@@ -184,4 +184,4 @@ TEST(zero_comm, every_sector_size) {
 }
 
 }  // namespace
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

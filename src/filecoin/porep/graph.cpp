@@ -14,12 +14,12 @@
 #include "hash/chacha.hpp"
 #include "hash/sha256.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 namespace {
 
 template <size_t N>
-sha256_digest_t sha256_tagged(const char (&tag)[N], const porep_id_t& porep_id) {
-  sha256_t h;
+cuzk::hash::sha256_digest_t sha256_tagged(const char (&tag)[N], const porep_id_t& porep_id) {
+  cuzk::hash::sha256_t h;
   h.update(tag, N - 1);  // without the terminating NUL
   h.update(porep_id.data(), porep_id.size());
   return h.finalize();
@@ -67,9 +67,9 @@ uint64_t feistel_t::round_fn(uint64_t r, uint64_t key) const {
   // compress_inline is unrolled, so the 14 zero message words fold away (about 1.5x faster).
   const uint64_t m[16] = {bswap64(r), bswap64(key)};
   uint64_t h[8];
-  for (int i = 0; i < 8; ++i) h[i] = blake2b_detail::IV[i];
+  for (int i = 0; i < 8; ++i) h[i] = cuzk::hash::blake2b_detail::IV[i];
   h[0] ^= 0x01010000u ^ 64u;  // digest length 64, no key, fanout 1, depth 1
-  blake2b_detail::compress_inline(h, m, 16, true);
+  cuzk::hash::blake2b_detail::compress_inline(h, m, 16, true);
   return bswap64(h[0]) & right_mask_;
 }
 
@@ -110,7 +110,7 @@ void sdr_graph::drg_parents(uint64_t v, uint32_t out[DRG_DEGREE]) const {
   std::memcpy(seed.data(), drg_seed_.data(), drg_seed_.size());
   const uint32_t v32 = uint32_t(v);
   for (int i = 0; i < 4; ++i) seed[28 + size_t(i)] = uint8_t(v32 >> (8 * i));
-  chacha_rng rng = chacha8_rng(seed);
+  cuzk::hash::chacha_rng rng = cuzk::hash::chacha8_rng(seed);
 
   const uint64_t meta = v * M_PRIME;
   // ceil(log2) in f64, as upstream computes it (exact for these magnitudes).
@@ -142,7 +142,7 @@ std::string sdr_graph::identifier() const {
 }
 
 std::string sdr_graph::parent_cache_id() const {
-  sha256_t h;
+  cuzk::hash::sha256_t h;
   const std::string name = "poseidon_hasher";
   h.update(name.data(), name.size());
   const std::string id = identifier();
@@ -159,4 +159,4 @@ std::string sdr_graph::parent_cache_id() const {
   return "v28-sdr-parent-" + to_hex(d);
 }
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

@@ -11,7 +11,7 @@
 
 #include "filecoin/porep/config.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 
 inline constexpr unsigned DRG_DEGREE = 6;      ///< BASE_DEGREE (5 random parents + v − 1)
 inline constexpr unsigned EXP_DEGREE = 8;      ///< EXP_DEGREE
@@ -96,4 +96,4 @@ class sdr_graph {
   feistel_t feistel_;
 };
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

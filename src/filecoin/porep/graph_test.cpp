@@ -16,7 +16,7 @@
 #include "filecoin/porep/parent_cache.hpp"
 #include "filecoin/porep/porep_test_util.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 namespace {
 
 using test::find_fact;
@@ -197,4 +197,4 @@ TEST(porep_graph, write_open_verify_round_trip) {
 }
 
 }  // namespace
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

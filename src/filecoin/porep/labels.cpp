@@ -7,7 +7,7 @@
 
 #include "filecoin/hash/sha256_trunc254.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 
 namespace {
 
@@ -26,7 +26,7 @@ bytes32_t digest_of_state(const uint32_t st[8]) {
   bytes32_t out;
   for (int i = 0; i < 8; ++i)
     for (int b = 0; b < 4; ++b) out[4 * i + b] = uint8_t(st[i] >> (24 - 8 * b));
-  trim_to_fr32(out);
+  filecoin::hash::trim_to_fr32(out);
   return out;
 }
 
@@ -42,8 +42,8 @@ struct label_buffer {
   uint8_t* slot(size_t i) { return b + PREFIX_BYTES + 32 * i; }
   bytes32_t hash() const {
     uint32_t st[8];
-    std::memcpy(st, SHA256_IV.data(), sizeof(st));
-    sha256_compress(st, b, 20);
+    std::memcpy(st, cuzk::hash::SHA256_IV.data(), sizeof(st));
+    cuzk::hash::sha256_compress(st, b, 20);
     return digest_of_state(st);
   }
 };
@@ -79,8 +79,8 @@ bytes32_t label_node_zero(const bytes32_t& replica_id, unsigned layer) {
   b[64] = 0x80;
   b[126] = 0x02;  // 512 = 0x0200
   uint32_t st[8];
-  std::memcpy(st, SHA256_IV.data(), sizeof(st));
-  sha256_compress(st, b, 2);
+  std::memcpy(st, cuzk::hash::SHA256_IV.data(), sizeof(st));
+  cuzk::hash::sha256_compress(st, b, 2);
   return digest_of_state(st);
 }
 
@@ -110,4 +110,4 @@ sdr_labels_t compute_labels(const bytes32_t& replica_id, const parent_cache& par
   return L;
 }
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

@@ -14,7 +14,7 @@
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/parent_cache.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 
 inline constexpr size_t LABEL_PARENT_SLOTS = 37;  ///< TOTAL_PARENTS
 
@@ -50,4 +50,4 @@ bytes32_t label_node_zero(const bytes32_t& replica_id, unsigned layer);
 sdr_labels_t compute_labels(const bytes32_t& replica_id, const parent_cache& parents,
                             unsigned layers);
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

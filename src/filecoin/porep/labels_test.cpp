@@ -10,7 +10,7 @@
 #include "filecoin/porep/parent_cache.hpp"
 #include "test_rng.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 namespace {
 
 bytes32_t from_u64s_le(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
@@ -70,4 +70,4 @@ TEST(labels, slots_recompute_every_label) {
 }
 
 }  // namespace
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

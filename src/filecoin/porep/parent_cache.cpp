@@ -11,7 +11,7 @@
 #include "base/file_io.hpp"
 #include "base/hex.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 namespace {
 
 static_assert(std::endian::native == std::endian::little,
@@ -72,8 +72,8 @@ result<parent_cache> parent_cache::open(const std::string& path, uint64_t nodes)
   return c;
 }
 
-sha256_digest_t parent_cache::digest() const {
-  return sha256_digest(bytes());
+cuzk::hash::sha256_digest_t parent_cache::digest() const {
+  return cuzk::hash::sha256_digest(bytes());
 }
 
 status parent_cache::write(const std::string& path) const {
@@ -81,8 +81,9 @@ status parent_cache::write(const std::string& path) const {
   return write_file_atomic(path, std::span(reinterpret_cast<const uint8_t*>(b.data()), b.size()));
 }
 
-sha256_digest_t parent_cache_digest(const sdr_graph& g, thread_pool& pool, uint64_t chunk_nodes) {
-  sha256_t h;
+cuzk::hash::sha256_digest_t parent_cache_digest(const sdr_graph& g, thread_pool& pool,
+                                                uint64_t chunk_nodes) {
+  cuzk::hash::sha256_t h;
   stream_cache(
       g, pool, [&](const uint8_t* p, size_t n) { h.update(p, n); },
       chunk_nodes ? chunk_nodes : STREAM_CHUNK_NODES);
@@ -90,12 +91,12 @@ sha256_digest_t parent_cache_digest(const sdr_graph& g, thread_pool& pool, uint6
 }
 
 status write_parent_cache_file(const sdr_graph& g, const std::string& path, thread_pool& pool,
-                               sha256_digest_t* digest) {
+                               cuzk::hash::sha256_digest_t* digest) {
   // Written through a temporary sibling, so a crash never leaves a truncated official file.
   auto w = atomic_file_writer::create(path);
   if (!w) return w.error();
   status written;
-  sha256_t h;
+  cuzk::hash::sha256_t h;
   stream_cache(g, pool, [&](const uint8_t* p, size_t n) {
     if (written.ok()) written = w->write({p, n});
     if (digest) h.update(p, n);
@@ -232,4 +233,4 @@ status verify_parent_cache(const parent_cache& cache, const sdr_graph& g,
   return {status_code::invalid_argument, "no parent_cache.json entry named " + id};
 }
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

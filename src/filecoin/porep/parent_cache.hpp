@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "base/mmap_file.hpp"
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 #include "filecoin/porep/graph.hpp"
 #include "hash/sha256.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 
 inline constexpr size_t PARENT_CACHE_NODE_BYTES = PARENT_COUNT * sizeof(uint32_t);  // 56
 
@@ -43,7 +43,7 @@ class parent_cache {
     return {reinterpret_cast<const uint8_t*>(data_), size_t(nodes_ * PARENT_CACHE_NODE_BYTES)};
   }
   /// SHA-256 of bytes().
-  sha256_digest_t digest() const;
+  cuzk::hash::sha256_digest_t digest() const;
   /// Writes bytes() to `path` (io_error on failure).
   status write(const std::string& path) const;
 
@@ -57,9 +57,9 @@ class parent_cache {
 /// SHA-256 of the cache of g computed streaming (chunks generated over the pool, hashed in order)
 /// without ever holding the whole cache: the way to check 32/64 GiB digests. chunk_nodes = 0
 /// picks the default chunk (2^20 nodes, 56 MiB).
-sha256_digest_t parent_cache_digest(const sdr_graph& g,
-                                    thread_pool& pool = thread_pool::default_pool(),
-                                    uint64_t chunk_nodes = 0);
+cuzk::hash::sha256_digest_t parent_cache_digest(const sdr_graph& g,
+                                                thread_pool& pool = thread_pool::default_pool(),
+                                                uint64_t chunk_nodes = 0);
 
 /// Generates the cache of g and writes it to `dir`/<parent_cache_file_name()> streaming (bounded
 /// memory). Returns the path written.
@@ -69,7 +69,7 @@ result<std::string> write_parent_cache(const sdr_graph& g, const std::string& di
 /// it receives the SHA-256 of the bytes written.
 status write_parent_cache_file(const sdr_graph& g, const std::string& path,
                                thread_pool& pool = thread_pool::default_pool(),
-                               sha256_digest_t* digest = nullptr);
+                               cuzk::hash::sha256_digest_t* digest = nullptr);
 
 /// One entry of parent_cache.json: key "v28-sdr-parent-<hex>", sector_size, digest (hex).
 struct parent_cache_fact_t {
@@ -86,4 +86,4 @@ result<std::vector<parent_cache_fact_t>> read_parent_cache_json(const std::strin
 status verify_parent_cache(const parent_cache& cache, const sdr_graph& g,
                            std::span<const parent_cache_fact_t> facts);
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

@@ -12,7 +12,7 @@
 #include "filecoin/porep/parent_cache.hpp"
 #include "filecoin/porep/porep_test_util.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 namespace {
 
 void check_digest(registered_seal_proof p) {
@@ -55,4 +55,4 @@ TEST(porep_graph_slow, digest_64gib) {
 }
 
 }  // namespace
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

@@ -9,7 +9,7 @@
 #include "filecoin/porep/parent_cache.hpp"
 #include "fixtures.hpp"
 
-namespace cuzk::porep::test {
+namespace cuzk::filecoin::porep::test {
 
 inline std::vector<parent_cache_fact_t> parent_cache_facts() {
   auto f = read_parent_cache_json(cuzk::test::fixture_path("parent_cache.json"));
@@ -23,4 +23,4 @@ inline const parent_cache_fact_t* find_fact(const std::vector<parent_cache_fact_
   return nullptr;
 }
 
-}  // namespace cuzk::porep::test
+}  // namespace cuzk::filecoin::porep::test

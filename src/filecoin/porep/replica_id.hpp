@@ -8,10 +8,10 @@
 
 #include "filecoin/porep/config.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 
 bytes32_t compute_replica_id(const bytes32_t& prover_id, uint64_t sector_id,
                              const bytes32_t& ticket, const bytes32_t& comm_d,
                              const porep_id_t& porep_id);
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

@@ -12,15 +12,15 @@
 #include <string>
 #include <vector>
 
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 #include "filecoin/common/replica.hpp"
 #include "filecoin/hash/merkle.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/labels.hpp"
 #include "filecoin/porep/parent_cache.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 
 /// Largest sector seal_sector accepts (memory: labels, trees and parents all held).
 inline constexpr uint64_t MAX_SEAL_SECTOR_BYTES = filecoin::common::MAX_IN_MEMORY_SECTOR_BYTES;
@@ -49,10 +49,10 @@ struct sealed_sector_t {
   bytes32_t comm_r_last{};  ///< tree_r_last root
   bytes32_t comm_r{};       ///< Poseidon_2(comm_c, comm_r_last)
   parent_cache parents;
-  hash::sha256_tree tree_d;         ///< leaves: the Fr32-padded sector data
-  sdr_labels_t labels;              ///< layers 1..L
-  hash::poseidon_tree tree_c;       ///< leaves: column hashes
-  hash::poseidon_tree tree_r_last;  ///< leaves: replica nodes
+  filecoin::hash::sha256_tree tree_d;         ///< leaves: the Fr32-padded sector data
+  sdr_labels_t labels;                        ///< layers 1..L
+  filecoin::hash::poseidon_tree tree_c;       ///< leaves: column hashes
+  filecoin::hash::poseidon_tree tree_r_last;  ///< leaves: replica nodes
   seal_timings_t timings;
 
   const porep_config_t& config() const { return request.config; }
@@ -76,7 +76,7 @@ result<sealed_sector_t> seal_sector(const seal_request_t& req, std::span<const u
 /// Seals already padded sector data: exactly nodes leaves, each a canonical Fr (else
 /// non_canonical naming the node).
 result<sealed_sector_t> seal_padded_sector(const seal_request_t& req,
-                                           std::vector<hash::bytes32_t> leaves,
+                                           std::vector<filecoin::hash::bytes32_t> leaves,
                                            thread_pool& pool = thread_pool::default_pool());
 
 /// Writes the sealed state to `dir` (created if missing), rust-fil-proofs cache names:
@@ -90,4 +90,4 @@ result<sealed_sector_t> seal_padded_sector(const seal_request_t& req,
 /// io_error on failure.
 status write_sealed_sector(const sealed_sector_t& s, const std::string& dir);
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

@@ -11,7 +11,7 @@
 #include "base/hex.hpp"
 #include "filecoin/porep/seal.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 namespace {
 
 result<sealed_sector_t> seal_512mib_cc(uint8_t ticket_byte) {
@@ -59,4 +59,4 @@ TEST(seal_oracle, supraseal_512mib_cc_ticket_ones) {
 }
 
 }  // namespace
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

@@ -13,12 +13,12 @@
 
 #include <cstdint>
 
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/vanilla_proof.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 
 struct synthetic_request_t {
   porep_config_t config;  ///< interactive configs only (no SyntheticPoRep / NI feature)
@@ -49,4 +49,4 @@ result<c1_output_t> generate_synthetic_c1(const synthetic_request_t& req,
                                           thread_pool& pool = thread_pool::default_pool(),
                                           synthetic_stats_t* stats = nullptr);
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

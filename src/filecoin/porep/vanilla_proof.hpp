@@ -18,7 +18,7 @@
 #include "filecoin/common/merkle_proof.hpp"
 #include "filecoin/porep/graph.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 
 // The Merkle proof shape and its conversions are shared with PoSt and SnapDeals (filecoin/common).
 using filecoin::common::domain_t;
@@ -94,4 +94,4 @@ struct c1_output_t {
   bool operator==(const c1_output_t&) const = default;
 };
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

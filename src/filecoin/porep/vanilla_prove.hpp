@@ -10,13 +10,13 @@
 #include <cstdint>
 #include <vector>
 
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 #include "filecoin/porep/graph.hpp"
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/porep/vanilla_proof.hpp"
 
-namespace cuzk::porep {
+namespace cuzk::filecoin::porep {
 
 /// The proof of one challenge (1 ≤ challenge < nodes; precondition).
 challenge_proof_t prove_challenge(const sealed_sector_t& s, uint64_t challenge);
@@ -47,7 +47,8 @@ struct challenge_publics_t {
 /// rows, and hashing them gives the challenged column's row; the encoding proof repeats the last
 /// one and replica leaf = label_L + data leaf in Fr. The first failure is returned, naming it.
 status verify_challenge_proof(const challenge_proof_t& p, const sdr_graph& g, unsigned layers,
-                              const hash::tree_shape& tree_r_shape, const challenge_publics_t& pub);
+                              const filecoin::hash::tree_shape& tree_r_shape,
+                              const challenge_publics_t& pub);
 
 /// Checks a whole C1 output for cfg: partition and challenge counts, comm_r = Poseidon_2(comm_c,
 /// comm_r_last) with comm_c / comm_r_last the roots its proofs open (the same in every proof),
@@ -56,4 +57,4 @@ status verify_challenge_proof(const challenge_proof_t& p, const sdr_graph& g, un
 status verify_c1_output(const c1_output_t& c1, const porep_config_t& cfg,
                         thread_pool& pool = thread_pool::default_pool());
 
-}  // namespace cuzk::porep
+}  // namespace cuzk::filecoin::porep

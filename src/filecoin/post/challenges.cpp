@@ -7,7 +7,7 @@
 #include "filecoin/hash/merkle.hpp"
 #include "hash/sha256.hpp"
 
-namespace cuzk::post {
+namespace cuzk::filecoin::post {
 namespace {
 
 void put_u64_le(uint8_t* out, uint64_t v) {
@@ -26,7 +26,7 @@ uint64_t sha_prefix(const bytes32_t& a, const uint8_t* b, size_t b_len, uint64_t
   std::copy(a.begin(), a.end(), msg);
   std::copy(b, b + b_len, msg + 32);
   put_u64_le(msg + 32 + b_len, c);
-  const auto d = sha256_digest(std::span<const uint8_t>(msg, 32 + b_len + 8));
+  const auto d = cuzk::hash::sha256_digest(std::span<const uint8_t>(msg, 32 + b_len + 8));
   return u64_le(d.data());
 }
 
@@ -66,9 +66,9 @@ result<uint64_t> winning_sector_challenge(const bytes32_t& prover_id, const byte
 
 status check_safe_commitment(const bytes32_t& value, const char* what) {
   ff::fr_t x;
-  if (!hash::bytes_to_fr(value, x))
+  if (!filecoin::hash::bytes_to_fr(value, x))
     return {status_code::non_canonical, std::string(what) + " is not a canonical field element"};
   return {};
 }
 
-}  // namespace cuzk::post
+}  // namespace cuzk::filecoin::post

@@ -13,10 +13,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "filecoin/post/config.hpp"
 
-namespace cuzk::post {
+namespace cuzk::filecoin::post {
 
 /// The leaf (< nodes) that challenge_index picks in sector sector_id.
 uint64_t leaf_challenge(const bytes32_t& randomness, uint64_t sector_id, uint64_t challenge_index,
@@ -40,4 +40,4 @@ result<uint64_t> winning_sector_challenge(const bytes32_t& prover_id, const byte
 /// as_safe_commitment: randomness and prover_id must be canonical Fr encodings (< r).
 status check_safe_commitment(const bytes32_t& value, const char* what);
 
-}  // namespace cuzk::post
+}  // namespace cuzk::filecoin::post

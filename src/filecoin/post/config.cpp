@@ -7,7 +7,7 @@
 #include <charconv>
 #include <cmath>
 
-namespace cuzk::post {
+namespace cuzk::filecoin::post {
 namespace {
 
 using filecoin::common::GiB;
@@ -95,7 +95,7 @@ result<post_config_t> post_config(registered_post_proof p) {
   c.version = version_of(p);
   c.sector_bytes = sector_size_of(p);
   c.nodes = c.sector_bytes / 32;
-  auto shape = hash::tree_r_shape(c.sector_bytes);
+  auto shape = filecoin::hash::tree_r_shape(c.sector_bytes);
   if (!shape) return shape.error();
   c.tree = *shape;
   if (c.kind == post_kind::window) {
@@ -111,4 +111,4 @@ result<post_config_t> post_config(registered_post_proof p) {
   return c;
 }
 
-}  // namespace cuzk::post
+}  // namespace cuzk::filecoin::post

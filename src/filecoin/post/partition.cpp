@@ -9,7 +9,7 @@
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/post/challenges.hpp"
 
-namespace cuzk::post {
+namespace cuzk::filecoin::post {
 namespace {
 
 using filecoin::common::check_merkle_shape;
@@ -42,18 +42,19 @@ status validate_sector_proof(const post_config_t& cfg, const fallback_sector_pro
   if (status st = check_sector_proof_shape(cfg, p); !st) return st;
   const sector_proof_t& s = p.sectors[0];
   ff::fr_t comm_r, comm_c, comm_r_last;
-  if (!hash::bytes_to_fr(p.comm_r, comm_r) || !hash::bytes_to_fr(s.comm_c, comm_c) ||
-      !hash::bytes_to_fr(s.comm_r_last, comm_r_last))
+  if (!filecoin::hash::bytes_to_fr(p.comm_r, comm_r) ||
+      !filecoin::hash::bytes_to_fr(s.comm_c, comm_c) ||
+      !filecoin::hash::bytes_to_fr(s.comm_r_last, comm_r_last))
     return {status_code::non_canonical,
             sector_name(p) + ": comm_r, comm_c or comm_r_last is not < r"};
   const ff::fr_t pair[2] = {comm_c, comm_r_last};
-  if (hash::poseidon_hash(std::span<const ff::fr_t>(pair, 2)) != comm_r)
+  if (filecoin::hash::poseidon_hash(std::span<const ff::fr_t>(pair, 2)) != comm_r)
     return {status_code::invalid_argument,
             sector_name(p) + ": comm_r is not Poseidon(comm_c, comm_r_last)"};
 
   const std::vector<uint64_t> leaves =
       sector_leaf_challenges(cfg, randomness, p.sector_id, partition, sector_index);
-  hash::merkle_path<ff::fr_t> path;
+  filecoin::hash::merkle_path<ff::fr_t> path;
   for (size_t n = 0; n < s.inclusion_proofs.size(); ++n) {
     const merkle_proof_t& m = s.inclusion_proofs[n];
     const std::string what = sector_name(p) + " challenge " + std::to_string(n);
@@ -65,7 +66,7 @@ status validate_sector_proof(const post_config_t& cfg, const fallback_sector_pro
       return {status_code::invalid_argument, what + ": path root is not comm_r_last"};
     if (!filecoin::common::to_poseidon_path(m, path))
       return {status_code::non_canonical, what + ": a path value is not < r"};
-    if (!hash::verify_path<hash::poseidon_hasher>(path))
+    if (!filecoin::hash::verify_path<filecoin::hash::poseidon_hasher>(path))
       return {status_code::invalid_argument, what + ": path does not hash to comm_r_last"};
   }
   return {};
@@ -114,4 +115,4 @@ std::vector<public_sector_t> circuit_public_sectors(const post_config_t& cfg,
   return std::vector<public_sector_t>(cfg.circuit_sector_count, sectors[0]);
 }
 
-}  // namespace cuzk::post
+}  // namespace cuzk::filecoin::post

@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 #include "filecoin/post/config.hpp"
 #include "filecoin/post/vanilla_proof.hpp"
 
-namespace cuzk::post {
+namespace cuzk::filecoin::post {
 
 /// The layout checks the circuit relies on: exactly one SectorProof of cfg.challenge_count
 /// inclusion proofs, each of the tree_r_last shape (variant, levels, arities, index < arity).
@@ -67,4 +67,4 @@ struct public_sector_t {
 std::vector<public_sector_t> circuit_public_sectors(const post_config_t& cfg,
                                                     std::span<const public_sector_t> sectors);
 
-}  // namespace cuzk::post
+}  // namespace cuzk::filecoin::post

@@ -5,7 +5,7 @@
 
 #include "filecoin/common/bincode.hpp"
 
-namespace cuzk::post {
+namespace cuzk::filecoin::post {
 namespace {
 
 using filecoin::common::bincode::path_t;
@@ -87,4 +87,4 @@ result<std::vector<fallback_sector_proof_t>> parse_fallback_sector_proofs(
   return out;
 }
 
-}  // namespace cuzk::post
+}  // namespace cuzk::filecoin::post

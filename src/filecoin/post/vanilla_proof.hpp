@@ -15,11 +15,11 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "filecoin/common/merkle_proof.hpp"
 #include "filecoin/common/vanilla_file.hpp"
 
-namespace cuzk::post {
+namespace cuzk::filecoin::post {
 
 using filecoin::common::domain_t;
 using filecoin::common::merkle_proof_t;
@@ -59,4 +59,4 @@ using filecoin::common::vanilla_file_json;
 result<std::vector<fallback_sector_proof_t>> parse_fallback_sector_proofs(
     std::span<const std::vector<uint8_t>> elements);
 
-}  // namespace cuzk::post
+}  // namespace cuzk::filecoin::post

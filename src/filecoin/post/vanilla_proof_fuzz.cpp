@@ -12,7 +12,7 @@
 #include "filecoin/post/vanilla_proof.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using namespace cuzk::post;
+  using namespace cuzk::filecoin::post;
   const std::span<const uint8_t> bytes(data, size);
   if (auto p = parse_fallback_sector_proof(bytes)) {
     const std::vector<uint8_t> again = serialize_fallback_sector_proof(*p);

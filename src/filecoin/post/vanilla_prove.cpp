@@ -7,12 +7,13 @@
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/post/challenges.hpp"
 
-namespace cuzk::post {
+namespace cuzk::filecoin::post {
 namespace {
 
 result<fallback_sector_proof_t> prove(const post_config_t& cfg, uint64_t sector_id,
                                       const bytes32_t& comm_r, const bytes32_t& comm_c,
-                                      const bytes32_t& comm_r_last, const hash::poseidon_tree& tree,
+                                      const bytes32_t& comm_r_last,
+                                      const filecoin::hash::poseidon_tree& tree,
                                       const bytes32_t& randomness, unsigned partition,
                                       unsigned sector_index) {
   if (tree.shape().num_leaves != cfg.nodes)
@@ -67,4 +68,4 @@ result<std::vector<std::vector<uint8_t>>> vanilla_proofs_of_sector_dirs(
   return out;
 }
 
-}  // namespace cuzk::post
+}  // namespace cuzk::filecoin::post

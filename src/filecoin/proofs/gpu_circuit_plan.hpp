@@ -12,11 +12,11 @@
 #include <utility>
 #include <vector>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "groth16/gpu_memory.hpp"
 #include "groth16/keys.hpp"
 
-namespace cuzk::proofs {
+namespace cuzk::filecoin::proofs {
 
 /// One partition circuit as a GPU plans for it.
 struct gpu_circuit_shape {
@@ -59,4 +59,4 @@ std::string gpu_plan_table(const std::vector<gpu_circuit_shape>& shapes,
 const std::vector<unsigned>& table_card_gib();
 const std::vector<std::pair<std::string, std::string>>& table_circuits();
 
-}  // namespace cuzk::proofs
+}  // namespace cuzk::filecoin::proofs

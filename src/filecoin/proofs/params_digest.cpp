@@ -16,7 +16,7 @@
 #include "filecoin/proofs/post_prover.hpp"
 #include "hash/blake2b.hpp"
 
-namespace cuzk::proofs {
+namespace cuzk::filecoin::proofs {
 namespace {
 
 constexpr size_t DIGEST_HEX = 32;
@@ -199,7 +199,7 @@ result<std::string> blake2b512_file_hex(const std::string& path) {
   if (!f) return status(status_code::io_error, "cannot read " + path);
   constexpr size_t CHUNK = size_t(1) << 20;
   const auto buf = std::make_unique<char[]>(CHUNK);
-  blake2b h(64);
+  cuzk::hash::blake2b h(64);
   while (f) {
     f.read(buf.get(), std::streamsize(CHUNK));
     const std::streamsize n = f.gcount();
@@ -258,21 +258,21 @@ result<std::vector<digest_check_t>> check_present(std::initializer_list<std::str
 
 result<std::vector<digest_check_t>> check_params_dir(const std::string& dir,
                                                      std::span<const param_fact_t> facts,
-                                                     post::registered_post_proof proof) {
-  auto cfg = post::post_config(proof);
+                                                     filecoin::post::registered_post_proof proof) {
+  auto cfg = filecoin::post::post_config(proof);
   if (!cfg) return cfg.error();
   return check_present({post_params_path(*cfg, dir), post_vk_path(*cfg, dir)}, facts);
 }
 
 result<std::vector<digest_check_t>> check_params_dir(
     const std::string& dir, std::span<const param_fact_t> facts,
-    std::optional<porep::registered_seal_proof> proof) {
+    std::optional<filecoin::porep::registered_seal_proof> proof) {
   // std::filesystem calls take an error_code throughout: the throwing forms would turn an
   // unreadable directory entry into an exception instead of a status.
   std::vector<std::string> paths;
   std::error_code ec;
   if (proof) {
-    auto cfg = porep::porep_config(*proof);
+    auto cfg = filecoin::porep::porep_config(*proof);
     if (!cfg) return cfg.error();
     return check_present({porep_params_path(*cfg, dir), porep_vk_path(*cfg, dir)}, facts);
   }
@@ -298,4 +298,4 @@ result<std::vector<digest_check_t>> check_params_dir(
   return out;
 }
 
-}  // namespace cuzk::proofs
+}  // namespace cuzk::filecoin::proofs

@@ -13,11 +13,11 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/post/config.hpp"
 
-namespace cuzk::proofs {
+namespace cuzk::filecoin::proofs {
 
 /// One parameters.json entry.
 struct param_fact_t {
@@ -64,10 +64,10 @@ result<digest_check_t> check_param_file(const std::string& path,
 /// skipped (not an error); io_error if `dir` cannot be listed.
 result<std::vector<digest_check_t>> check_params_dir(
     const std::string& dir, std::span<const param_fact_t> facts,
-    std::optional<porep::registered_seal_proof> proof = std::nullopt);
+    std::optional<filecoin::porep::registered_seal_proof> proof = std::nullopt);
 /// The same for the .params/.vk of a registered PoSt proof.
 result<std::vector<digest_check_t>> check_params_dir(const std::string& dir,
                                                      std::span<const param_fact_t> facts,
-                                                     post::registered_post_proof proof);
+                                                     filecoin::post::registered_post_proof proof);
 
-}  // namespace cuzk::proofs
+}  // namespace cuzk::filecoin::proofs

@@ -9,7 +9,7 @@
 #include "filecoin/proofs/params_digest.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using namespace cuzk::proofs;
+  using namespace cuzk::filecoin::proofs;
   auto facts = parse_parameters_json(std::string_view(reinterpret_cast<const char*>(data), size));
   if (!facts) return 0;
   for (const param_fact_t& f : *facts) {

@@ -23,25 +23,26 @@
 #include "r1cs/matrix_cs.hpp"
 #include "r1cs/proving_cs.hpp"
 
-namespace cuzk::proofs {
+namespace cuzk::filecoin::proofs {
 namespace {
 
 using steps::clock_type;
 using steps::seconds_since;
 
-result<porep::porep_config_t> config_of(const porep::c1_output_t& c1) {
-  auto p = porep::parse_registered_seal_proof(c1.registered_proof);
+result<filecoin::porep::porep_config_t> config_of(const filecoin::porep::c1_output_t& c1) {
+  auto p = filecoin::porep::parse_registered_seal_proof(c1.registered_proof);
   if (!p) return status(status_code::invalid_argument, "registered_proof: " + p.error().message());
-  return porep::porep_config(*p);
+  return filecoin::porep::porep_config(*p);
 }
 
 // The replica_id the circuit and its public inputs use: re-derived from the prover identity as
 // C2 does (prover_id, sector_id, ticket, comm_d, porep_id), or the C1's.
-porep::bytes32_t replica_id_of(const porep::porep_config_t& cfg, const porep::c1_output_t& c1,
-                               const std::optional<prover_identity_t>& who) {
+filecoin::porep::bytes32_t replica_id_of(const filecoin::porep::porep_config_t& cfg,
+                                         const filecoin::porep::c1_output_t& c1,
+                                         const std::optional<prover_identity_t>& who) {
   if (!who) return c1.replica_id;
-  return porep::compute_replica_id(who->prover_id, who->sector_id, c1.ticket, c1.comm_d,
-                                   cfg.porep_id);
+  return filecoin::porep::compute_replica_id(who->prover_id, who->sector_id, c1.ticket, c1.comm_d,
+                                             cfg.porep_id);
 }
 
 }  // namespace
@@ -52,12 +53,12 @@ std::string resolve_params_dir(std::string_view explicit_dir) {
   return DEFAULT_PARAMS_DIR;
 }
 
-std::string porep_params_path(const porep::porep_config_t& cfg, const std::string& dir) {
-  return (std::filesystem::path(dir) / synth::porep_params_file_name(cfg)).string();
+std::string porep_params_path(const filecoin::porep::porep_config_t& cfg, const std::string& dir) {
+  return (std::filesystem::path(dir) / filecoin::circuits::porep_params_file_name(cfg)).string();
 }
 
-std::string porep_vk_path(const porep::porep_config_t& cfg, const std::string& dir) {
-  return (std::filesystem::path(dir) / synth::porep_vk_file_name(cfg)).string();
+std::string porep_vk_path(const filecoin::porep::porep_config_t& cfg, const std::string& dir) {
+  return (std::filesystem::path(dir) / filecoin::circuits::porep_vk_file_name(cfg)).string();
 }
 
 uint64_t peak_rss_bytes() {
@@ -67,10 +68,10 @@ uint64_t peak_rss_bytes() {
 }
 
 result<generated_params_t> generate_porep_parameters(
-    porep::registered_seal_proof proof, const std::string& out_dir, thread_pool& pool,
+    filecoin::porep::registered_seal_proof proof, const std::string& out_dir, thread_pool& pool,
     const groth16::progress_fn& progress, const std::optional<std::vector<uint8_t>>& seed,
     int gpu_device) {
-  auto cfg = porep::porep_config(proof);
+  auto cfg = filecoin::porep::porep_config(proof);
   if (!cfg) return cfg.error();
   generated_params_t out;
   out.params_path = porep_params_path(*cfg, out_dir);
@@ -78,12 +79,13 @@ result<generated_params_t> generate_porep_parameters(
 
   // The blank circuit, synthesized straight into the QAP at τ (bellperson synthesizes it into a
   // KeypairAssembly; we skip the matrices: 30 GB for a 32 GiB partition).
-  const synth::stacked_circuit_t blank = synth::blank_stacked_circuit(*cfg);
-  const synth::stacked_counts_t counts = synth::stacked_circuit_counts(
+  const filecoin::circuits::stacked_circuit_t blank =
+      filecoin::circuits::blank_stacked_circuit(*cfg);
+  const filecoin::circuits::stacked_counts_t counts = filecoin::circuits::stacked_circuit_counts(
       blank.layers, blank.tree_d, blank.tree_r, unsigned(blank.challenges.size()));
   // aux is within 0.1 % of the constraint count for every size (porep_prover's reserve).
   if (status st = steps::setup_and_write(
-          [&](groth16::qap_cs& cs) { synth::synthesize_stacked_circuit(cs, blank); },
+          [&](groth16::qap_cs& cs) { filecoin::circuits::synthesize_stacked_circuit(cs, blank); },
           counts.constraints, counts.inputs, counts.constraints, seed, pool, progress, out,
           gpu_device);
       !st)
@@ -91,7 +93,7 @@ result<generated_params_t> generate_porep_parameters(
   return out;
 }
 
-result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
+result<std::vector<uint8_t>> prove_porep(const filecoin::porep::c1_output_t& c1,
                                          const std::optional<prover_identity_t>& who,
                                          const std::string& params_dir, thread_pool& pool,
                                          prove_timings_t* timings, const prove_options_t& opt) {
@@ -109,7 +111,7 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
                   "the C1 has " + std::to_string(c1.vanilla_proofs.size()) + " partitions, " +
                       c1.registered_proof + " needs " + std::to_string(partitions));
   }
-  const porep::bytes32_t replica_id = replica_id_of(*cfg, c1, who);
+  const filecoin::porep::bytes32_t replica_id = replica_id_of(*cfg, c1, who);
   if (replica_id != c1.replica_id) {
     return status(status_code::invalid_argument,
                   "the replica_id derived from prover id, sector id " +
@@ -129,16 +131,16 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
 
   if (opt.check_vanilla) {
     auto t0 = clock_type::now();
-    if (status s = porep::verify_c1_output(c1, *cfg, pool); !s) {
+    if (status s = filecoin::porep::verify_c1_output(c1, *cfg, pool); !s) {
       return status(status_code::invalid_argument,
                     "the C1's vanilla proofs do not verify: " + s.to_string());
     }
     tm.vanilla_check = seconds_since(t0);
   }
 
-  const porep::sdr_graph graph(*cfg);
-  const synth::porep_publics_t pub{replica_id, c1.comm_d, c1.comm_r, c1.seed};
-  const synth::stacked_counts_t counts = synth::stacked_circuit_counts(
+  const filecoin::porep::sdr_graph graph(*cfg);
+  const filecoin::circuits::porep_publics_t pub{replica_id, c1.comm_d, c1.comm_r, c1.seed};
+  const filecoin::circuits::stacked_counts_t counts = filecoin::circuits::stacked_circuit_counts(
       cfg->layers(), cfg->sector.tree_d, cfg->sector.tree_r, cfg->challenges_per_partition());
 
   std::optional<groth16::prepared_verifying_key> pvk;
@@ -150,7 +152,7 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
   for (unsigned k = 0; k < partitions; ++k) {
     const std::string part = "partition " + std::to_string(k) + ": ";
     auto t0 = clock_type::now();
-    auto circuit = synth::stacked_circuit_from_c1(*cfg, c1, k);
+    auto circuit = filecoin::circuits::stacked_circuit_from_c1(*cfg, c1, k);
     if (!circuit) {
       return status(status_code::invalid_argument,
                     part + "bad C1 for the circuit: " + circuit.error().to_string());
@@ -158,12 +160,12 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
     r1cs::proving_cs cs;
     // The blank counts are exact; aux is within 0.1 % of the constraint count for every size.
     cs.reserve(counts.constraints, counts.constraints, counts.inputs);
-    if (status s = synth::synthesize_stacked_circuit_parallel(cs, *circuit, pool); !s)
+    if (status s = filecoin::circuits::synthesize_stacked_circuit_parallel(cs, *circuit, pool); !s)
       return status(s.code(), part + s.message());
     cs.finalize();
     tm.synthesis += seconds_since(t0);
 
-    auto inputs = synth::porep_public_inputs(*cfg, graph, pub, k);
+    auto inputs = filecoin::circuits::porep_public_inputs(*cfg, graph, pub, k);
     if (!inputs) return status(inputs.error().code(), part + inputs.error().message());
     // The circuit's own input values must be the verifier's (ONE first): cheap, and it names the
     // failure more precisely than the pairing check would.
@@ -210,7 +212,8 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
   return groth16::encode_proofs(proofs);
 }
 
-result<bool> verify_porep(const porep::c1_output_t& c1, const std::optional<prover_identity_t>& who,
+result<bool> verify_porep(const filecoin::porep::c1_output_t& c1,
+                          const std::optional<prover_identity_t>& who,
                           std::span<const uint8_t> proof_bytes, const std::string& params_dir) {
   auto cfg = config_of(c1);
   if (!cfg) return cfg.error();
@@ -227,16 +230,17 @@ result<bool> verify_porep(const porep::c1_output_t& c1, const std::optional<prov
   if (!vk) return status(vk.error().code(), vk_path + ": " + vk.error().message());
   const groth16::prepared_verifying_key pvk = groth16::prepare_verifying_key(*vk);
 
-  const porep::sdr_graph graph(*cfg);
-  const synth::porep_publics_t pub{replica_id_of(*cfg, c1, who), c1.comm_d, c1.comm_r, c1.seed};
+  const filecoin::porep::sdr_graph graph(*cfg);
+  const filecoin::circuits::porep_publics_t pub{replica_id_of(*cfg, c1, who), c1.comm_d, c1.comm_r,
+                                                c1.seed};
   std::vector<std::vector<ff::fr_t>> inputs;
   inputs.reserve(partitions);
   for (unsigned k = 0; k < partitions; ++k) {
-    auto in = synth::porep_public_inputs(*cfg, graph, pub, k);
+    auto in = filecoin::circuits::porep_public_inputs(*cfg, graph, pub, k);
     if (!in) return in.error();
     inputs.push_back(std::move(*in));
   }
   return groth16::verify_batch(pvk, *proofs, inputs);
 }
 
-}  // namespace cuzk::proofs
+}  // namespace cuzk::filecoin::proofs

@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "base/log.hpp"
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/log.hpp"
+#include "cuzk/status.hpp"
 #include "filecoin/porep/config.hpp"
 #include "filecoin/porep/vanilla_proof.hpp"
 #include "filecoin/proofs/params_digest.hpp"
@@ -21,7 +21,7 @@
 #include "groth16/prover_cpu.hpp"
 #include "groth16/setup.hpp"
 
-namespace cuzk::proofs {
+namespace cuzk::filecoin::proofs {
 
 /// Where rust-fil-proofs looks for parameters when none is given.
 inline constexpr const char* DEFAULT_PARAMS_DIR = "/var/tmp/filecoin-proof-parameters";
@@ -31,8 +31,8 @@ inline constexpr const char* DEFAULT_PARAMS_DIR = "/var/tmp/filecoin-proof-param
 std::string resolve_params_dir(std::string_view explicit_dir = {});
 
 /// The .params / .vk paths of a config inside `dir` (filecoin/circuits/params_name.hpp names).
-std::string porep_params_path(const porep::porep_config_t& cfg, const std::string& dir);
-std::string porep_vk_path(const porep::porep_config_t& cfg, const std::string& dir);
+std::string porep_params_path(const filecoin::porep::porep_config_t& cfg, const std::string& dir);
+std::string porep_vk_path(const filecoin::porep::porep_config_t& cfg, const std::string& dir);
 
 /// What generate_porep_parameters wrote and how long each step took (seconds).
 struct generated_params_t {
@@ -49,20 +49,20 @@ struct generated_params_t {
 /// domain 2^22, a few minutes on 2 cores. gpu_device ≥ 0 runs the fixed-base multiplications on
 /// that CUDA device (make_setup_backend; the same bytes), checked before anything is synthesized.
 result<generated_params_t> generate_porep_parameters(
-    porep::registered_seal_proof proof, const std::string& out_dir, thread_pool& pool,
+    filecoin::porep::registered_seal_proof proof, const std::string& out_dir, thread_pool& pool,
     const groth16::progress_fn& progress = {},
     const std::optional<std::vector<uint8_t>>& seed = std::nullopt, int gpu_device = -1);
 
 /// The identity that C2 re-derives replica_id from (replica_id.hpp). Absent: the C1's replica_id
 /// is used as is.
 struct prover_identity_t {
-  porep::bytes32_t prover_id{};
+  filecoin::porep::bytes32_t prover_id{};
   uint64_t sector_id = 0;
 };
 
 struct prove_options_t {
-  /// Check the vanilla proofs natively first (porep::verify_c1_output): a corrupted C1 then
-  /// fails with a message naming the bad part instead of only at self-verification.
+  /// Check the vanilla proofs natively first (filecoin::porep::verify_c1_output): a corrupted C1
+  /// then fails with a message naming the bad part instead of only at self-verification.
   bool check_vanilla = true;
   /// Point checks when decoding the .params file: by default every point on the curve and in the
   /// subgroup (batched: ~10x the on-curve cost, docs/notes/params-format.md). on_curve_only or
@@ -75,7 +75,7 @@ struct prove_options_t {
   /// is bad_encoding, a file the facts do not name is invalid_argument. Costs one read of the
   /// files (~1 GB/s): seconds for 2 KiB, ~half a minute for 32 GiB.
   std::optional<std::vector<param_fact_t>> check_digests;
-  /// -1: the CPU prover. >= 0: the CUDA device of that index (groth16::gpu), the parameters
+  /// -1: the CPU prover. >= 0: the CUDA device of that index (groth16::cuda), the parameters
   /// uploaded once for all partitions (prover_backend.hpp). A build without CUDA refuses it
   /// (invalid_argument); a CUDA build on a machine without a device proves on the CPU and says
   /// so through `log`.
@@ -104,7 +104,7 @@ struct prove_timings_t {
 /// invalid_argument for an unknown proof, a replica_id that does not match `who`, or a C1 whose
 /// vanilla proofs or circuit do not check ("proof self-verification failed: the C1 is
 /// inconsistent"); io_error / size_mismatch for missing or mismatched parameter files.
-result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
+result<std::vector<uint8_t>> prove_porep(const filecoin::porep::c1_output_t& c1,
                                          const std::optional<prover_identity_t>& who,
                                          const std::string& params_dir, thread_pool& pool,
                                          prove_timings_t* timings = nullptr,
@@ -114,10 +114,11 @@ result<std::vector<uint8_t>> prove_porep(const porep::c1_output_t& c1,
 /// seed) and `who` (replica_id; the C1's when absent), with the .vk in `params_dir`, in one batch.
 /// false for a wrong proof; an error status for undecodable proof bytes (naming the partition),
 /// a wrong proof count or a missing/bad .vk.
-result<bool> verify_porep(const porep::c1_output_t& c1, const std::optional<prover_identity_t>& who,
+result<bool> verify_porep(const filecoin::porep::c1_output_t& c1,
+                          const std::optional<prover_identity_t>& who,
                           std::span<const uint8_t> proof_bytes, const std::string& params_dir);
 
 /// Peak resident set size of this process in bytes (getrusage).
 uint64_t peak_rss_bytes();
 
-}  // namespace cuzk::proofs
+}  // namespace cuzk::filecoin::proofs

@@ -17,10 +17,10 @@
 #include "sealed_sectors.hpp"
 #include "test_rng.hpp"
 
-namespace cuzk::proofs {
+namespace cuzk::filecoin::proofs {
 namespace {
 
-using porep::registered_seal_proof;
+using filecoin::porep::registered_seal_proof;
 
 /// The default batched subgroup check costs ≈ 270 s per load of the 2 KiB parameters on 2 cores;
 /// it is the subject of params_io_test and tests/e2e/params_blame.sh, not of these cases, which
@@ -33,7 +33,7 @@ prove_options_t on_curve_loads() {
 
 struct shared_state {
   std::string dir;
-  porep::c1_output_t c1;
+  filecoin::porep::c1_output_t c1;
   prover_identity_t who;
   std::vector<uint8_t> proof;
 };
@@ -45,7 +45,7 @@ class porep_e2e : public ::testing::Test {
     auto rng = test::test_rng::from_env("porep_e2e");
     test::sealed_c1 sealed = test::seal_random_2kib_c1(rng);
     st->c1 = std::move(sealed.c1);
-    st->who = {porep::prover_id_from_actor(sealed.miner), sealed.sector};
+    st->who = {filecoin::porep::prover_id_from_actor(sealed.miner), sealed.sector};
 
     // The shared 2 KiB parameters (ctest fixture porep_2k_params, tests/CMakeLists.txt).
     const char* dir = std::getenv("CUZK_TEST_PARAMS_DIR");
@@ -131,7 +131,7 @@ TEST_F(porep_e2e, wrong_public_inputs_rejected) {
 }
 
 TEST_F(porep_e2e, corrupted_path_fails_clearly) {
-  porep::c1_output_t bad = state_->c1;
+  filecoin::porep::c1_output_t bad = state_->c1;
   auto& hashes = bad.vanilla_proofs[0][0].comm_r_last_proof.hashes;
   ASSERT_FALSE(hashes.empty());
   hashes[0][3] ^= 0x10;  // low bytes: stays a canonical Fr
@@ -150,4 +150,4 @@ TEST_F(porep_e2e, corrupted_path_fails_clearly) {
 }
 
 }  // namespace
-}  // namespace cuzk::proofs
+}  // namespace cuzk::filecoin::proofs

@@ -17,7 +17,7 @@
 #include "r1cs/matrix_cs.hpp"
 #include "r1cs/proving_cs.hpp"
 
-namespace cuzk::proofs {
+namespace cuzk::filecoin::proofs {
 namespace {
 
 using steps::clock_type;
@@ -25,38 +25,42 @@ using steps::seconds_since;
 
 }  // namespace
 
-std::string post_params_path(const post::post_config_t& cfg, const std::string& dir) {
-  return (std::filesystem::path(dir) / (synth::post_param_id(cfg) + ".params")).string();
+std::string post_params_path(const filecoin::post::post_config_t& cfg, const std::string& dir) {
+  return (std::filesystem::path(dir) / (filecoin::circuits::post_param_id(cfg) + ".params"))
+      .string();
 }
 
-std::string post_vk_path(const post::post_config_t& cfg, const std::string& dir) {
-  return (std::filesystem::path(dir) / (synth::post_param_id(cfg) + ".vk")).string();
+std::string post_vk_path(const filecoin::post::post_config_t& cfg, const std::string& dir) {
+  return (std::filesystem::path(dir) / (filecoin::circuits::post_param_id(cfg) + ".vk")).string();
 }
 
-result<generated_params_t> generate_post_parameters(post::registered_post_proof proof,
+result<generated_params_t> generate_post_parameters(filecoin::post::registered_post_proof proof,
                                                     const std::string& out_dir, thread_pool& pool,
                                                     const groth16::progress_fn& progress,
                                                     const std::optional<std::vector<uint8_t>>& seed,
                                                     int gpu_device) {
-  auto cfg = post::post_config(proof);
+  auto cfg = filecoin::post::post_config(proof);
   if (!cfg) return cfg.error();
   generated_params_t out;
   out.params_path = post_params_path(*cfg, out_dir);
   out.vk_path = post_vk_path(*cfg, out_dir);
 
-  const synth::fallback_post_counts_t counts = synth::fallback_post_circuit_counts(*cfg);
-  const auto blank = synth::blank_fallback_post_circuit(*cfg);
+  const filecoin::circuits::fallback_post_counts_t counts =
+      filecoin::circuits::fallback_post_circuit_counts(*cfg);
+  const auto blank = filecoin::circuits::blank_fallback_post_circuit(*cfg);
   if (status st = steps::setup_and_write(
-          [&](groth16::qap_cs& cs) { synth::synthesize_fallback_post_circuit(cs, blank); },
+          [&](groth16::qap_cs& cs) {
+            filecoin::circuits::synthesize_fallback_post_circuit(cs, blank);
+          },
           counts.constraints, counts.inputs, counts.aux, seed, pool, progress, out, gpu_device);
       !st)
     return st;
   return out;
 }
 
-std::vector<post::public_sector_t> public_sectors_of(
-    std::span<const post::fallback_sector_proof_t> vanilla) {
-  std::vector<post::public_sector_t> out;
+std::vector<filecoin::post::public_sector_t> public_sectors_of(
+    std::span<const filecoin::post::fallback_sector_proof_t> vanilla) {
+  std::vector<filecoin::post::public_sector_t> out;
   out.reserve(vanilla.size());
   for (const auto& v : vanilla) out.push_back({v.sector_id, v.comm_r});
   return out;
@@ -71,13 +75,13 @@ result<std::vector<uint8_t>> prove_post(const post_inputs_t& in, const std::stri
   const auto t_start = clock_type::now();
 
   if (status s = check_backend_request(opt.gpu_device); !s) return s;
-  auto cfg = post::post_config(in.proof);
+  auto cfg = filecoin::post::post_config(in.proof);
   if (!cfg) return cfg.error();
-  if (cfg->kind == post::post_kind::winning && in.partition != 0) {
+  if (cfg->kind == filecoin::post::post_kind::winning && in.partition != 0) {
     return status(status_code::invalid_argument,
                   "WinningPoSt has only partition 0, not " + std::to_string(in.partition));
   }
-  if (status s = post::check_safe_commitment(in.randomness, "randomness"); !s) return s;
+  if (status s = filecoin::post::check_safe_commitment(in.randomness, "randomness"); !s) return s;
   const std::string params_path = post_params_path(*cfg, params_dir);
 
   if (opt.check_digests) {
@@ -91,7 +95,8 @@ result<std::vector<uint8_t>> prove_post(const post_inputs_t& in, const std::stri
 
   if (opt.check_vanilla) {
     auto t0 = clock_type::now();
-    if (status s = post::validate_partition(*cfg, in.vanilla, in.randomness, in.partition, pool);
+    if (status s =
+            filecoin::post::validate_partition(*cfg, in.vanilla, in.randomness, in.partition, pool);
         !s) {
       return status(status_code::invalid_argument,
                     "the vanilla proofs do not verify: " + s.to_string());
@@ -100,20 +105,24 @@ result<std::vector<uint8_t>> prove_post(const post_inputs_t& in, const std::stri
   }
 
   auto t0 = clock_type::now();
-  auto circuit = synth::fallback_post_circuit_from_vanilla(*cfg, in.vanilla);
+  auto circuit = filecoin::circuits::fallback_post_circuit_from_vanilla(*cfg, in.vanilla);
   if (!circuit) {
     return status(status_code::invalid_argument,
                   "vanilla proofs unfit for the circuit: " + circuit.error().to_string());
   }
-  const synth::fallback_post_counts_t counts = synth::fallback_post_circuit_counts(*cfg);
+  const filecoin::circuits::fallback_post_counts_t counts =
+      filecoin::circuits::fallback_post_circuit_counts(*cfg);
   r1cs::proving_cs cs;
   cs.reserve(counts.constraints, counts.aux, counts.inputs);
-  if (status s = synth::synthesize_fallback_post_circuit_parallel(cs, *circuit, pool); !s) return s;
+  if (status s = filecoin::circuits::synthesize_fallback_post_circuit_parallel(cs, *circuit, pool);
+      !s)
+    return s;
   cs.finalize();
   tm.synthesis = seconds_since(t0);
 
-  const std::vector<post::public_sector_t> sectors = public_sectors_of(in.vanilla);
-  auto inputs = synth::fallback_post_public_inputs(*cfg, sectors, in.randomness, in.partition);
+  const std::vector<filecoin::post::public_sector_t> sectors = public_sectors_of(in.vanilla);
+  auto inputs =
+      filecoin::circuits::fallback_post_public_inputs(*cfg, sectors, in.randomness, in.partition);
   if (!inputs) return inputs.error();
   // The circuit's own input values must be the verifier's (ONE first): names an inconsistent
   // vanilla proof more precisely than the pairing check.
@@ -154,11 +163,11 @@ result<std::vector<uint8_t>> prove_post(const post_inputs_t& in, const std::stri
   return groth16::encode_proofs(one);
 }
 
-result<bool> verify_post(post::registered_post_proof proof,
-                         std::span<const post::public_sector_t> sectors,
-                         const post::bytes32_t& randomness, unsigned partition,
+result<bool> verify_post(filecoin::post::registered_post_proof proof,
+                         std::span<const filecoin::post::public_sector_t> sectors,
+                         const filecoin::post::bytes32_t& randomness, unsigned partition,
                          std::span<const uint8_t> proof_bytes, const std::string& params_dir) {
-  auto cfg = post::post_config(proof);
+  auto cfg = filecoin::post::post_config(proof);
   if (!cfg) return cfg.error();
   auto proofs = groth16::decode_proofs(proof_bytes);
   if (!proofs) return status(proofs.error().code(), "proof: " + proofs.error().message());
@@ -166,7 +175,8 @@ result<bool> verify_post(post::registered_post_proof proof,
     return status(status_code::size_mismatch,
                   "proof: " + std::to_string(proofs->size()) + " proofs, a PoSt partition has 1");
   }
-  auto inputs = synth::fallback_post_public_inputs(*cfg, sectors, randomness, partition);
+  auto inputs =
+      filecoin::circuits::fallback_post_public_inputs(*cfg, sectors, randomness, partition);
   if (!inputs) return inputs.error();
   const std::string vk_path = post_vk_path(*cfg, params_dir);
   auto vk = groth16::read_vk(vk_path);
@@ -174,4 +184,4 @@ result<bool> verify_post(post::registered_post_proof proof,
   return groth16::verify(groth16::prepare_verifying_key(*vk), proofs->front(), *inputs);
 }
 
-}  // namespace cuzk::proofs
+}  // namespace cuzk::filecoin::proofs

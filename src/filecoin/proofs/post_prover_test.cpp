@@ -20,11 +20,11 @@
 #include "sealed_sectors.hpp"
 #include "temp_dir.hpp"
 
-namespace cuzk::proofs {
+namespace cuzk::filecoin::proofs {
 namespace {
 
-using post::fallback_sector_proof_t;
-using post::registered_post_proof;
+using filecoin::post::fallback_sector_proof_t;
+using filecoin::post::registered_post_proof;
 
 constexpr auto WINDOW = registered_post_proof::window_2kib_v1_1;
 constexpr auto WINDOW_V1 = registered_post_proof::window_2kib_v1;
@@ -32,7 +32,7 @@ constexpr auto WINNING = registered_post_proof::winning_2kib_v1;
 
 struct shared_state {
   test::temp_dir dir{"post_prover"};
-  std::vector<porep::sealed_sector_t> sectors;
+  std::vector<filecoin::porep::sealed_sector_t> sectors;
 };
 shared_state* g_state = nullptr;
 
@@ -52,7 +52,7 @@ class post_prover : public ::testing::Test {
           generate_post_parameters(p, st->dir.string(), thread_pool::default_pool(), {}, seed);
       ASSERT_TRUE(gen.ok()) << gen.error().to_string();
       std::fprintf(stderr, "[post] %s parameters: %zu rows, %.1f s\n",
-                   std::string(post::name_of(p)).c_str(), gen->rows, seconds_since(t0));
+                   std::string(filecoin::post::name_of(p)).c_str(), gen->rows, seconds_since(t0));
     }
     for (uint64_t id : {5u, 9u}) st->sectors.push_back(test::seal_2kib(id));
     g_state = st.release();
@@ -63,26 +63,27 @@ class post_prover : public ::testing::Test {
   }
   void SetUp() override { ASSERT_NE(g_state, nullptr) << "shared setup failed"; }
 
-  static porep::bytes32_t randomness(uint8_t salt) {
-    porep::bytes32_t r{};
+  static filecoin::porep::bytes32_t randomness(uint8_t salt) {
+    filecoin::porep::bytes32_t r{};
     for (size_t i = 0; i < 31; ++i) r[i] = uint8_t(17 * i + salt);
     return r;
   }
 
   // The inputs Curio sends for partition k: each sector proven at its position.
   static post_inputs_t inputs(registered_post_proof p, size_t sectors, unsigned k,
-                              const porep::bytes32_t& rand) {
-    const auto cfg = *post::post_config(p);
+                              const filecoin::porep::bytes32_t& rand) {
+    const auto cfg = *filecoin::post::post_config(p);
     post_inputs_t in;
     in.proof = p;
     in.randomness = rand;
     in.miner_id = 1000;
     in.partition = k;
     for (size_t i = 0; i < sectors; ++i) {
-      auto v = post::prove_sector(cfg, g_state->sectors[i], rand, k, unsigned(i));
+      auto v = filecoin::post::prove_sector(cfg, g_state->sectors[i], rand, k, unsigned(i));
       EXPECT_TRUE(v.ok()) << v.error().to_string();
       // Through the wire format, as the daemon receives it.
-      auto decoded = post::parse_fallback_sector_proof(post::serialize_fallback_sector_proof(*v));
+      auto decoded = filecoin::post::parse_fallback_sector_proof(
+          filecoin::post::serialize_fallback_sector_proof(*v));
       EXPECT_TRUE(decoded.ok());
       in.vanilla.push_back(*decoded);
     }
@@ -98,27 +99,28 @@ class post_prover : public ::testing::Test {
     std::fprintf(stderr,
                  "[post] %s partition %u, %zu sector(s): vanilla %.3f s, synthesis %.2f s, params "
                  "%.2f s, prove %.2f s, self-verify %.3f s, total %.2f s\n",
-                 std::string(post::name_of(in.proof)).c_str(), in.partition, in.vanilla.size(),
-                 tm.vanilla_check, tm.synthesis, tm.params_load, tm.prove, tm.self_verify,
-                 tm.total);
+                 std::string(filecoin::post::name_of(in.proof)).c_str(), in.partition,
+                 in.vanilla.size(), tm.vanilla_check, tm.synthesis, tm.params_load, tm.prove,
+                 tm.self_verify, tm.total);
     return *pf;
   }
 
-  static bool verifies(const post_inputs_t& in, std::span<const post::public_sector_t> sectors,
-                       const porep::bytes32_t& rand, std::span<const uint8_t> proof) {
+  static bool verifies(const post_inputs_t& in,
+                       std::span<const filecoin::post::public_sector_t> sectors,
+                       const filecoin::porep::bytes32_t& rand, std::span<const uint8_t> proof) {
     auto ok = verify_post(in.proof, sectors, rand, in.partition, proof, g_state->dir.string());
     return ok.ok() && *ok;
   }
 };
 
 TEST_F(post_prover, window_prove_verify_and_rejections) {
-  const porep::bytes32_t rand = randomness(3);
+  const filecoin::porep::bytes32_t rand = randomness(3);
   for (auto [p, k] : {std::pair{WINDOW, 0u}, std::pair{WINDOW_V1, 1u}}) {
     const post_inputs_t in = inputs(p, 2, k, rand);
     const std::vector<uint8_t> proof = prove_ok(in);
     ASSERT_EQ(proof.size(), 192u);
     const auto sectors = public_sectors_of(in.vanilla);
-    EXPECT_TRUE(verifies(in, sectors, rand, proof)) << post::name_of(p);
+    EXPECT_TRUE(verifies(in, sectors, rand, proof)) << filecoin::post::name_of(p);
 
     std::vector<uint8_t> tampered = proof;
     tampered[100] ^= 1;
@@ -146,7 +148,7 @@ TEST_F(post_prover, window_prove_verify_and_rejections) {
 }
 
 TEST_F(post_prover, winning_prove_verify_and_rejections) {
-  const porep::bytes32_t rand = randomness(11);
+  const filecoin::porep::bytes32_t rand = randomness(11);
   post_inputs_t in = inputs(WINNING, 1, 0, rand);
   const std::vector<uint8_t> proof = prove_ok(in);
   ASSERT_EQ(proof.size(), 192u);
@@ -156,7 +158,7 @@ TEST_F(post_prover, winning_prove_verify_and_rejections) {
   tampered[7] ^= 0x10;
   EXPECT_FALSE(verifies(in, sectors, rand, tampered));
   EXPECT_FALSE(verifies(in, sectors, randomness(12), proof));
-  const post::public_sector_t other[] = {
+  const filecoin::post::public_sector_t other[] = {
       {g_state->sectors[1].request.sector_id, g_state->sectors[1].comm_r}};
   EXPECT_FALSE(verifies(in, other, rand, proof));
 
@@ -173,12 +175,13 @@ TEST_F(post_prover, winning_prove_verify_and_rejections) {
 // Synthetic vanilla proofs (the 32 GiB benchmarks' input, post/synthetic.hpp) are a satisfiable
 // witness of the real circuit: a full 2 KiB partition of never-sealed sectors proves and verifies.
 TEST_F(post_prover, synthetic_vanilla_proves) {
-  const porep::bytes32_t rand = randomness(9);
+  const filecoin::porep::bytes32_t rand = randomness(9);
   post_inputs_t in;
   in.proof = WINDOW;
   in.randomness = rand;
   in.partition = 1;
-  auto v = post::generate_synthetic_post({*post::post_config(WINDOW), rand, 40, 0, 1, 2});
+  auto v = filecoin::post::generate_synthetic_post(
+      {*filecoin::post::post_config(WINDOW), rand, 40, 0, 1, 2});
   ASSERT_TRUE(v.ok()) << v.error().to_string();
   in.vanilla = *v;
   const std::vector<uint8_t> proof = prove_ok(in);
@@ -189,7 +192,7 @@ TEST_F(post_prover, synthetic_vanilla_proves) {
 }
 
 TEST_F(post_prover, corrupt_vanilla_is_named_never_proven) {
-  const porep::bytes32_t rand = randomness(21);
+  const filecoin::porep::bytes32_t rand = randomness(21);
   post_inputs_t in = inputs(WINDOW, 2, 0, rand);
   in.vanilla[1].sectors[0].inclusion_proofs[6].hashes[0][3] ^= 1;
   auto r = prove_post(in, g_state->dir.string(), thread_pool::default_pool());
@@ -216,7 +219,7 @@ TEST_F(post_prover, corrupt_vanilla_is_named_never_proven) {
 }
 
 TEST_F(post_prover, digest_check_and_missing_parameters) {
-  const porep::bytes32_t rand = randomness(31);
+  const filecoin::porep::bytes32_t rand = randomness(31);
   const post_inputs_t in = inputs(WINDOW, 1, 0, rand);
   // Our seeded files are not the official ones: the built-in facts say MISMATCH.
   prove_options_t opt;
@@ -232,10 +235,11 @@ TEST_F(post_prover, digest_check_and_missing_parameters) {
   test::temp_dir empty("post_prover_empty");
   auto missing = prove_post(in, empty.string(), thread_pool::default_pool());
   ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.error().message().find(synth::post_param_id(*post::post_config(WINDOW))),
+  EXPECT_NE(missing.error().message().find(
+                filecoin::circuits::post_param_id(*filecoin::post::post_config(WINDOW))),
             std::string::npos)
       << missing.error().to_string();
 }
 
 }  // namespace
-}  // namespace cuzk::proofs
+}  // namespace cuzk::filecoin::proofs

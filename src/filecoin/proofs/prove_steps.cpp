@@ -12,7 +12,7 @@
 #include "groth16/prover.hpp"
 #include "groth16/prover_cpu.hpp"
 
-namespace cuzk::proofs::steps {
+namespace cuzk::filecoin::proofs::steps {
 
 double seconds_since(clock_type::time_point t0) {
   return std::chrono::duration<double>(clock_type::now() - t0).count();
@@ -211,4 +211,4 @@ result<groth16::proof> prove_one(prover_backend& backend, const groth16::assignm
   return pf;
 }
 
-}  // namespace cuzk::proofs::steps
+}  // namespace cuzk::filecoin::proofs::steps

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
 #include "filecoin/proofs/prover_backend.hpp"
 #include "groth16/assignment.hpp"
@@ -23,7 +23,7 @@
 #include "groth16/setup.hpp"
 #include "r1cs/constraint_system.hpp"
 
-namespace cuzk::proofs::steps {
+namespace cuzk::filecoin::proofs::steps {
 
 using clock_type = std::chrono::steady_clock;
 
@@ -72,4 +72,4 @@ status self_check_failure(const std::string& part, const groth16::assignment& as
 result<groth16::proof> prove_one(prover_backend& backend, const groth16::assignment& asg,
                                  thread_pool& pool, groth16::prover_timings* timings);
 
-}  // namespace cuzk::proofs::steps
+}  // namespace cuzk::filecoin::proofs::steps

@@ -17,7 +17,7 @@
 #include "groth16/setup_gpu.hpp"
 #endif
 
-namespace cuzk::proofs {
+namespace cuzk::filecoin::proofs {
 namespace {
 
 // a, b, c buffers a backend evaluates a plan's rows into on the host, kept for the next proof
@@ -76,7 +76,7 @@ class cpu_backend final : public prover_backend {
 #if defined(CUZK_WITH_CUDA)
 class gpu_backend final : public prover_backend {
  public:
-  gpu_backend(std::unique_ptr<groth16::gpu::device_parameters> dp, int ordinal)
+  gpu_backend(std::unique_ptr<groth16::cuda::device_parameters> dp, int ordinal)
       : dp_(std::move(dp)), name_("gpu " + std::to_string(ordinal)) {}
   const std::string& name() const override { return name_; }
   const groth16::verifying_key& vk() const override { return dp_->vk(); }
@@ -86,7 +86,7 @@ class gpu_backend final : public prover_backend {
   }
   result<groth16::proof_parts> start(const groth16::assignment& asg, thread_pool& pool,
                                      groth16::prover_timings* timings) override {
-    return groth16::gpu::start(*dp_, asg, pool, timings);
+    return groth16::cuda::start(*dp_, asg, pool, timings);
   }
   // The plan's program on the device, or (abc_on_device false) a, b, c buffers on the host.
   plan_memory plan_memory_of(const r1cs::abc_plan& plan) const override {
@@ -100,7 +100,7 @@ class gpu_backend final : public prover_backend {
       abc_.size_for(plan);
       return status();
     }
-    auto p = groth16::gpu::device_abc_program::upload(plan, dp_->context());
+    auto p = groth16::cuda::device_abc_program::upload(plan, dp_->context());
     if (!p) return status(p.error().code(), "uploading the a, b, c plan: " + p.error().message());
     program_ = std::move(*p);
     return status();
@@ -111,7 +111,7 @@ class gpu_backend final : public prover_backend {
                                                const r1cs::abc_plan& plan, thread_pool& pool,
                                                groth16::prover_timings* timings) override {
     if (!program_) return start_evaluated(witness, plan, abc_.a, abc_.b, abc_.c, pool, timings);
-    return groth16::gpu::start(*dp_, *program_, witness, pool, timings);
+    return groth16::cuda::start(*dp_, *program_, witness, pool, timings);
   }
   uint64_t device_bytes() const override {
     return dp_->bytes() + (program_ ? program_->device_bytes() : 0);
@@ -134,9 +134,9 @@ class gpu_backend final : public prover_backend {
   }
 
  private:
-  std::unique_ptr<groth16::gpu::device_parameters> dp_;
-  std::unique_ptr<groth16::gpu::device_abc_program> program_;  // of the ready plan
-  host_abc abc_;                                               // or its a, b, c on the host
+  std::unique_ptr<groth16::cuda::device_parameters> dp_;
+  std::unique_ptr<groth16::cuda::device_abc_program> program_;  // of the ready plan
+  host_abc abc_;                                                // or its a, b, c on the host
   bool abc_on_device_ = true;
   const std::string name_;
 };
@@ -199,7 +199,7 @@ result<groth16::proof_parts> prover_backend::start_evaluated(
 
 uint64_t gpu_free_bytes(int device) {
 #if defined(CUZK_WITH_CUDA)
-  if (auto m = groth16::gpu::memory_info(device)) return m->first;
+  if (auto m = groth16::cuda::memory_info(device)) return m->first;
 #else
   (void)device;
 #endif
@@ -243,7 +243,7 @@ result<std::unique_ptr<prover_backend>> make_prover_backend(
            "CPU",
            gpu_device);
     } else {
-      using groth16::gpu::device_parameters;
+      using groth16::cuda::device_parameters;
       const bool on_host = residency == srs_residency::host;
       auto dp = on_host ? device_parameters::host_resident(file, checks, gpu_device, pool, progress)
                         : device_parameters::stream_from(file, checks, gpu_device, pool, progress);
@@ -277,11 +277,11 @@ result<std::unique_ptr<groth16::fixed_base_backend>> make_setup_backend(int gpu_
   if (gpu_device < 0) return std::unique_ptr<groth16::fixed_base_backend>();
   if (status s = check_backend_request(gpu_device); !s) return s;
 #if defined(CUZK_WITH_CUDA)
-  return groth16::gpu::make_fixed_base_backend(gpu_device, pool);
+  return groth16::cuda::make_fixed_base_backend(gpu_device, pool);
 #else
   (void)pool;
   return status(status_code::internal, "unreachable: check_backend_request refused the GPU");
 #endif
 }
 
-}  // namespace cuzk::proofs
+}  // namespace cuzk::filecoin::proofs

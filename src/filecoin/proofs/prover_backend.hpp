@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "base/log.hpp"
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/log.hpp"
+#include "cuzk/status.hpp"
 #include "groth16/assignment.hpp"
 #include "groth16/gpu_memory.hpp"
 #include "groth16/keys.hpp"
@@ -21,7 +21,7 @@
 #include "groth16/setup.hpp"
 #include "r1cs/abc_plan.hpp"
 
-namespace cuzk::proofs {
+namespace cuzk::filecoin::proofs {
 
 /// A host range a backend page-locked (prover_backend::pin_host), unlocked on destruction.
 class host_pin {
@@ -102,7 +102,7 @@ struct gpu_device_t {
 };
 std::vector<gpu_device_t> list_gpus();
 
-/// Where a GPU backend keeps the parameters' query points (groth16::gpu::residency).
+/// Where a GPU backend keeps the parameters' query points (groth16::cuda::residency).
 enum class srs_residency {
   device,  ///< uploaded once, resident in device memory
   host,    ///< page-locked host memory, streamed to the device during every proof's MSMs
@@ -135,4 +135,4 @@ result<std::unique_ptr<prover_backend>> make_prover_backend(
 result<std::unique_ptr<groth16::fixed_base_backend>> make_setup_backend(int gpu_device,
                                                                         thread_pool& pool);
 
-}  // namespace cuzk::proofs
+}  // namespace cuzk::filecoin::proofs

@@ -16,7 +16,7 @@
 #include "r1cs/matrix_cs.hpp"
 #include "r1cs/proving_cs.hpp"
 
-namespace cuzk::proofs {
+namespace cuzk::filecoin::proofs {
 namespace {
 
 using steps::clock_type;
@@ -24,28 +24,32 @@ using steps::seconds_since;
 
 }  // namespace
 
-std::string update_params_path(const snap::update_config_t& cfg, const std::string& dir) {
-  return (std::filesystem::path(dir) / (synth::update_param_id(cfg) + ".params")).string();
+std::string update_params_path(const filecoin::snap::update_config_t& cfg, const std::string& dir) {
+  return (std::filesystem::path(dir) / (filecoin::circuits::update_param_id(cfg) + ".params"))
+      .string();
 }
 
-std::string update_vk_path(const snap::update_config_t& cfg, const std::string& dir) {
-  return (std::filesystem::path(dir) / (synth::update_param_id(cfg) + ".vk")).string();
+std::string update_vk_path(const filecoin::snap::update_config_t& cfg, const std::string& dir) {
+  return (std::filesystem::path(dir) / (filecoin::circuits::update_param_id(cfg) + ".vk")).string();
 }
 
 result<generated_params_t> generate_update_parameters(
-    snap::registered_update_proof proof, const std::string& out_dir, thread_pool& pool,
+    filecoin::snap::registered_update_proof proof, const std::string& out_dir, thread_pool& pool,
     const groth16::progress_fn& progress, const std::optional<std::vector<uint8_t>>& seed,
     int gpu_device) {
-  auto cfg = snap::update_config(proof);
+  auto cfg = filecoin::snap::update_config(proof);
   if (!cfg) return cfg.error();
   generated_params_t out;
   out.params_path = update_params_path(*cfg, out_dir);
   out.vk_path = update_vk_path(*cfg, out_dir);
 
-  const synth::update_counts_t counts = synth::empty_sector_update_circuit_counts(*cfg);
-  const auto blank = synth::blank_empty_sector_update_circuit(*cfg);
+  const filecoin::circuits::update_counts_t counts =
+      filecoin::circuits::empty_sector_update_circuit_counts(*cfg);
+  const auto blank = filecoin::circuits::blank_empty_sector_update_circuit(*cfg);
   if (status st = steps::setup_and_write(
-          [&](groth16::qap_cs& cs) { synth::synthesize_empty_sector_update_circuit(cs, blank); },
+          [&](groth16::qap_cs& cs) {
+            filecoin::circuits::synthesize_empty_sector_update_circuit(cs, blank);
+          },
           // aux ≈ constraints (the 2 KiB circuit: 1,703,569 aux for 1,705,039 constraints)
           counts.constraints, counts.inputs, counts.constraints, seed, pool, progress, out,
           gpu_device);
@@ -63,13 +67,13 @@ result<std::vector<uint8_t>> prove_update(const update_inputs_t& in, const std::
   const auto t_start = clock_type::now();
 
   if (status s = check_backend_request(opt.gpu_device); !s) return s;
-  auto cfg = snap::update_config(in.proof);
+  auto cfg = filecoin::snap::update_config(in.proof);
   if (!cfg) return cfg.error();
   if (in.partitions.size() != cfg->partitions) {
     return status(status_code::size_mismatch, std::to_string(in.partitions.size()) +
                                                   " partition proofs, " +
-                                                  std::string(snap::name_of(in.proof)) + " has " +
-                                                  std::to_string(cfg->partitions));
+                                                  std::string(filecoin::snap::name_of(in.proof)) +
+                                                  " has " + std::to_string(cfg->partitions));
   }
   const std::string params_path = update_params_path(*cfg, params_dir);
 
@@ -84,7 +88,8 @@ result<std::vector<uint8_t>> prove_update(const update_inputs_t& in, const std::
 
   if (opt.check_vanilla) {
     auto t0 = clock_type::now();
-    if (status s = snap::validate_partition_proofs(*cfg, in.comms, in.partitions, pool); !s) {
+    if (status s = filecoin::snap::validate_partition_proofs(*cfg, in.comms, in.partitions, pool);
+        !s) {
       return status(status_code::invalid_argument,
                     "the vanilla proofs do not verify: " + s.to_string());
     }
@@ -96,20 +101,22 @@ result<std::vector<uint8_t>> prove_update(const update_inputs_t& in, const std::
   std::optional<groth16::prepared_verifying_key> pvk;
   for (unsigned k = 0; k < cfg->partitions; ++k) {
     auto t0 = clock_type::now();
-    auto circuit =
-        synth::empty_sector_update_circuit_from_vanilla(*cfg, in.comms, k, in.partitions[k]);
+    auto circuit = filecoin::circuits::empty_sector_update_circuit_from_vanilla(*cfg, in.comms, k,
+                                                                                in.partitions[k]);
     if (!circuit) {
       return status(status_code::invalid_argument,
                     "partition " + std::to_string(k) +
                         ": vanilla proof unfit for the circuit: " + circuit.error().to_string());
     }
     r1cs::proving_cs cs;
-    if (status s = synth::synthesize_empty_sector_update_circuit_parallel(cs, *circuit, pool); !s)
+    if (status s =
+            filecoin::circuits::synthesize_empty_sector_update_circuit_parallel(cs, *circuit, pool);
+        !s)
       return status(s.code(), "partition " + std::to_string(k) + ": " + s.message());
     cs.finalize();
     tm.synthesis += seconds_since(t0);
 
-    auto inputs = synth::empty_sector_update_public_inputs(*cfg, in.comms, k);
+    auto inputs = filecoin::circuits::empty_sector_update_public_inputs(*cfg, in.comms, k);
     if (!inputs) return inputs.error();
     if (cs.num_inputs() != inputs->size() + 1 ||
         !std::equal(inputs->begin(), inputs->end(), cs.inputs().begin() + 1)) {
@@ -152,10 +159,10 @@ result<std::vector<uint8_t>> prove_update(const update_inputs_t& in, const std::
   return groth16::encode_proofs(proofs);
 }
 
-result<bool> verify_update(snap::registered_update_proof proof,
-                           const snap::update_commitments_t& comms,
+result<bool> verify_update(filecoin::snap::registered_update_proof proof,
+                           const filecoin::snap::update_commitments_t& comms,
                            std::span<const uint8_t> proof_bytes, const std::string& params_dir) {
-  auto cfg = snap::update_config(proof);
+  auto cfg = filecoin::snap::update_config(proof);
   if (!cfg) return cfg.error();
   auto proofs = groth16::decode_proofs(proof_bytes);
   if (!proofs) return status(proofs.error().code(), "proof: " + proofs.error().message());
@@ -169,7 +176,7 @@ result<bool> verify_update(snap::registered_update_proof proof,
   if (!vk) return status(vk.error().code(), vk_path + ": " + vk.error().message());
   const groth16::prepared_verifying_key pvk = groth16::prepare_verifying_key(*vk);
   for (unsigned k = 0; k < cfg->partitions; ++k) {
-    auto inputs = synth::empty_sector_update_public_inputs(*cfg, comms, k);
+    auto inputs = filecoin::circuits::empty_sector_update_public_inputs(*cfg, comms, k);
     if (!inputs) return inputs.error();
     auto ok = groth16::verify(pvk, (*proofs)[k], *inputs);
     if (!ok) return ok.error();
@@ -178,4 +185,4 @@ result<bool> verify_update(snap::registered_update_proof proof,
   return true;
 }
 
-}  // namespace cuzk::proofs
+}  // namespace cuzk::filecoin::proofs

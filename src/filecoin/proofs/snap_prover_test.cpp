@@ -19,10 +19,10 @@
 #include "filecoin/snap/synthetic.hpp"
 #include "sealed_sectors.hpp"
 
-namespace cuzk::proofs {
+namespace cuzk::filecoin::proofs {
 namespace {
 
-using snap::registered_update_proof;
+using filecoin::snap::registered_update_proof;
 constexpr auto SNAP_2KIB = registered_update_proof::stacked_drg_2kib_v1;
 
 /// The default batched subgroup check costs minutes per load of the 2 KiB parameters on 2 cores;
@@ -50,15 +50,15 @@ class snap_prover : public ::testing::Test {
                                "snap_2k_params fixture generates the parameters)";
     st->params_dir = dir;
 
-    const snap::update_config_t cfg = *snap::update_config(SNAP_2KIB);
-    const porep::sealed_sector_t key = test::seal_2kib(33);
+    const filecoin::snap::update_config_t cfg = *filecoin::snap::update_config(SNAP_2KIB);
+    const filecoin::porep::sealed_sector_t key = test::seal_2kib(33);
     std::vector<uint8_t> payload(2032);
     for (size_t i = 0; i < payload.size(); ++i) payload[i] = uint8_t(i * 3 + 1);
-    auto s = snap::encode_update(cfg, key, payload);
+    auto s = filecoin::snap::encode_update(cfg, key, payload);
     ASSERT_TRUE(s.ok()) << s.error().to_string();
     st->inputs.proof = SNAP_2KIB;
-    st->inputs.comms = snap::commitments_of(*s);
-    st->inputs.partitions.push_back(*snap::prove_partition(*s, 0));
+    st->inputs.comms = filecoin::snap::commitments_of(*s);
+    st->inputs.partitions.push_back(*filecoin::snap::prove_partition(*s, 0));
     g_state = st.release();
   }
   static void TearDownTestSuite() {
@@ -90,7 +90,7 @@ TEST_F(snap_prover, prove_verify_and_rejections) {
   EXPECT_TRUE(!bad.ok() || !*bad) << "a flipped proof byte";
 
   for (int which = 0; which < 2; ++which) {
-    snap::update_commitments_t comms = inputs().comms;
+    filecoin::snap::update_commitments_t comms = inputs().comms;
     (which == 0 ? comms.comm_r_new : comms.comm_d_new)[0] ^= 1;
     auto v = verify_update(SNAP_2KIB, comms, *proof, dir());
     ASSERT_TRUE(v.ok()) << v.error().to_string();
@@ -104,12 +104,12 @@ TEST_F(snap_prover, prove_verify_and_rejections) {
 // A synthetic update (the 32 GiB benchmark's input, snap/synthetic.hpp) is a satisfiable witness
 // of the real circuit: it proves and verifies under its own commitments only.
 TEST_F(snap_prover, synthetic_update_proves) {
-  auto u = snap::generate_synthetic_update(*snap::update_config(SNAP_2KIB), 11);
+  auto u = filecoin::snap::generate_synthetic_update(*filecoin::snap::update_config(SNAP_2KIB), 11);
   ASSERT_TRUE(u.ok()) << u.error().to_string();
   update_inputs_t in;
   in.proof = SNAP_2KIB;
   in.comms = u->commitments;
-  auto parts = snap::parse_partition_proofs(u->partition_proofs);
+  auto parts = filecoin::snap::parse_partition_proofs(u->partition_proofs);
   ASSERT_TRUE(parts.ok());
   in.partitions = *parts;
   auto proof = prove_update(in, dir(), thread_pool::default_pool(), nullptr, on_curve_loads());
@@ -144,4 +144,4 @@ TEST_F(snap_prover, tampered_vanilla_is_never_proven) {
 }
 
 }  // namespace
-}  // namespace cuzk::proofs
+}  // namespace cuzk::filecoin::proofs

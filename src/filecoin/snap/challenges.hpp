@@ -14,7 +14,7 @@
 #include "ff/fields.hpp"
 #include "filecoin/snap/config.hpp"
 
-namespace cuzk::snap {
+namespace cuzk::filecoin::snap {
 
 using ff::fr_t;
 
@@ -33,4 +33,4 @@ inline uint64_t rho_high(const update_config_t& c, uint64_t node) {
 std::vector<uint64_t> partition_challenges(const update_config_t& c, const fr_t& comm_r_new,
                                            unsigned k);
 
-}  // namespace cuzk::snap
+}  // namespace cuzk::filecoin::snap

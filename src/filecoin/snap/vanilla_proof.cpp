@@ -5,7 +5,7 @@
 
 #include "filecoin/common/bincode.hpp"
 
-namespace cuzk::snap {
+namespace cuzk::filecoin::snap {
 namespace {
 
 using filecoin::common::bincode::path_t;
@@ -16,7 +16,7 @@ constexpr size_t MIN_MERKLE_PROOF_BYTES = 4 + 64 + 8;
 constexpr size_t MIN_CHALLENGE_PROOF_BYTES = 3 * MIN_MERKLE_PROOF_BYTES;
 
 // Bytes of a MerkleProof with `levels` path elements of `arity` (Single) or of a tree shape.
-size_t merkle_bytes(const hash::tree_shape& t) {
+size_t merkle_bytes(const filecoin::hash::tree_shape& t) {
   size_t n = 4 + 64;
   const unsigned parts = 1 + (t.sub_arity ? 1 : 0) + (t.top_arity ? 1 : 0);
   n += 8 * parts;
@@ -94,4 +94,4 @@ size_t partition_proof_bytes(const update_config_t& c) {
   return 32 + 8 + 32 * size_t(c.apex_leaves) + 8 + c.challenges * per_challenge;
 }
 
-}  // namespace cuzk::snap
+}  // namespace cuzk::filecoin::snap

@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "base/status.hpp"
+#include "cuzk/status.hpp"
 #include "filecoin/common/merkle_proof.hpp"
 #include "filecoin/common/vanilla_file.hpp"
 #include "filecoin/snap/config.hpp"
 
-namespace cuzk::snap {
+namespace cuzk::filecoin::snap {
 
 using filecoin::common::domain_t;
 using filecoin::common::merkle_proof_t;
@@ -58,4 +58,4 @@ result<std::vector<partition_proof_t>> parse_partition_proofs(
 /// Bytes of one serialized partition proof of a config (docs/spec/snap.md §8 table).
 size_t partition_proof_bytes(const update_config_t& c);
 
-}  // namespace cuzk::snap
+}  // namespace cuzk::filecoin::snap

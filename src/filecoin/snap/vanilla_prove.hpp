@@ -12,14 +12,14 @@
 #include <string_view>
 #include <vector>
 
-#include "base/status.hpp"
 #include "base/thread_pool.hpp"
+#include "cuzk/status.hpp"
 #include "filecoin/snap/challenges.hpp"
 #include "filecoin/snap/config.hpp"
 #include "filecoin/snap/encode.hpp"
 #include "filecoin/snap/vanilla_proof.hpp"
 
-namespace cuzk::snap {
+namespace cuzk::filecoin::snap {
 
 /// What the verifier knows of an update (the public inputs besides k).
 struct update_commitments_t {
@@ -45,9 +45,9 @@ result<update_commitments_t> parse_commitments_json(std::string_view json);
 /// node in tree_r_old, tree_d_new and tree_r_new.
 result<partition_proof_t> prove_partition(const updated_sector_t& s, unsigned k);
 
-/// The same from any trees that give path(node) in hash::merkle_path form (stored trees, or
-/// hash::block_tree for a synthetic sector); d_node(level, i) is tree_d_new's node i of `level`.
-/// k < c.partitions is the caller's to check.
+/// The same from any trees that give path(node) in filecoin::hash::merkle_path form (stored trees,
+/// or filecoin::hash::block_tree for a synthetic sector); d_node(level, i) is tree_d_new's node i
+/// of `level`. k < c.partitions is the caller's to check.
 template <class TreeR, class TreeD, class DNode>
 partition_proof_t build_partition_proof(const update_config_t& c, const bytes32_t& comm_c,
                                         const ff::fr_t& comm_r_new, const TreeR& tree_r_old,
@@ -90,4 +90,4 @@ status validate_partition_proofs(const update_config_t& c, const update_commitme
                                  std::span<const partition_proof_t> proofs,
                                  thread_pool& pool = thread_pool::default_pool());
 
-}  // namespace cuzk::snap
+}  // namespace cuzk::filecoin::snap
