@@ -64,11 +64,7 @@ class snap_prover : public ::testing::Test {
                                "snap_2k_params fixture generates the parameters)";
     st->params_dir = dir;
 
-    const snap::update_config_t cfg = *snap::update_config(SNAP_2KIB);
-    const porep::sealed_sector_t key = test::seal_2kib(33);
-    std::vector<uint8_t> payload(2032);
-    for (size_t i = 0; i < payload.size(); ++i) payload[i] = uint8_t(i * 3 + 1);
-    auto s = snap::encode_update(cfg, key, payload);
+    auto s = test::update_2kib(33, 3, 1);
     ASSERT_TRUE(s.ok()) << s.error().to_string();
     st->inputs.proof = SNAP_2KIB;
     st->inputs.comms = snap::commitments_of(*s);
