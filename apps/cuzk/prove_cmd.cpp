@@ -1,49 +1,37 @@
 // SPDX-License-Identifier: Apache-2.0
 // `cuzk prove porep --c1 c1.json --params-dir D [--miner-id N|--prover-id HEX] [--sector-id N]
-//  --proof-out proof.bin` and `cuzk verify porep … --proof proof.bin`: PoRep C2 on the CPU prover
-// (engine/porep_prover.hpp). With a miner/prover id the replica_id is re-derived as C2 does and
-// must match the C1's (prove) or defines the public inputs (verify); without one the C1's
-// replica_id is used. --sector-id defaults to the wrapper's SectorNum; --params-dir to
-// $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters. Per-phase timings and peak
-// RSS go to stderr. `prove --check-digests` first checks the BLAKE2b-512 digests of the .params and
-// .vk against parameters.json (--parameters-json FILE, default the built-in PoRep facts) and
-// refuses to prove with a mismatched or unknown file. The parameters' points are checked on the
-// curve while they load, as the daemon does; --param-checks batched|full adds the subgroup, except
-// after a digest check (the official file). The load shows progress lines with an ETA. A proof
-// that fails self-verification names the suspect input: the C1 (a constraint does not hold) or the
-// parameters. `--gpu N` proves on CUDA device N (CUDA builds only). Exit codes: 0 ok / valid, 1
-// invalid proof or I/O failure, 2 bad input.
+//  --proof-out proof.bin` and `cuzk verify porep … --proof proof.bin`: PoRep C2. prove sends the
+// C1 file's bytes to an in-process engine as the daemon receives them (prove_run.hpp: the one
+// prove loop, its flags --check-digests, --param-checks, --gpu, …); verify checks a proof against
+// the .vk (filecoin/proofs/porep_prover.hpp). With a miner/prover id the replica_id is re-derived
+// as C2 does and must match the C1's (prove) or defines the public inputs (verify); without one the
+// C1's replica_id is used. --sector-id defaults to the wrapper's SectorNum; --params-dir to
+// $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters. A proof that fails
+// self-verification names the suspect input: the C1 (a constraint does not hold) or the
+// parameters. Exit codes: 0 ok / valid, 1 invalid proof or a failure of the work (I/O, memory, a
+// device), 2 bad input.
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
-#include <vector>
+#include <utility>
 
 #include "base/file_io.hpp"
 #include "cli_args.hpp"
-#include "cuzk/log.hpp"
 #include "filecoin/porep/c1_wrapper.hpp"
 #include "filecoin/porep/config.hpp"
+#include "filecoin/proofs/params_digest.hpp"
 #include "filecoin/proofs/porep_prover.hpp"
-#include "logging.hpp"
-#include "phase_progress.hpp"
+#include "prove_run.hpp"
 
 namespace cuzk::app {
 namespace {
 
 struct porep_args {
-  std::string c1_path, params_dir, proof_path, proof_name, parameters_json;
-  bool check_digests = false;
-  std::string param_checks = default_param_checks();  // --param-checks
-  int gpu = -1;
-  uint64_t gpu_memory_mib = 0;  // --gpu-memory-mib; 0: what the device has free
+  std::string c1_path, params_dir, proof_path, proof_name;
   identity_args id;
   filecoin::porep::c1_output_t c1;
   std::optional<filecoin::proofs::prover_identity_t> who;
@@ -91,80 +79,41 @@ int load_c1(const char* prefix, porep_args& args) {
   return -1;
 }
 
-int run_prove_porep(porep_args& args) {
-  const char* prefix = "cuzk prove porep";
-  if (int rc = load_c1(prefix, args); rc >= 0) return rc;
-  // The output is opened before the work: a directory, a device (/dev/full) or an unwritable
-  // directory is refused now, not after minutes of proving.
-  auto out = atomic_file_writer::create(args.proof_path);
-  if (!out) {
-    spdlog::error("{}: --proof-out: {}", prefix, out.error().to_string());
+/// The C1 file's bytes as the daemon receives them (any of its forms); a 32 GiB C1 is ~60 MB.
+constexpr uint64_t MAX_C1_FILE_BYTES = uint64_t(1) << 32;
+
+/// `cuzk prove porep`'s request: the C1 file's bytes, and the identity to check its replica_id
+/// against when one was given.
+int load_porep_job(const std::string& prefix, porep_args& args, prove_job& job) {
+  if (int rc = load_c1(prefix.c_str(), args); rc >= 0) return rc;
+  auto proof = filecoin::porep::parse_registered_seal_proof(args.c1.registered_proof);
+  auto cfg = proof ? filecoin::porep::porep_config(*proof)
+                   : result<filecoin::porep::porep_config_t>(proof.error());
+  if (!cfg) {
+    spdlog::error("{}: --c1: registered_proof: {}", prefix, cfg.error().message());
     return EXIT_BAD;
   }
-  filecoin::proofs::prove_options_t opt;
-  opt.gpu_device = args.gpu;
-  opt.gpu_memory_budget = args.gpu_memory_mib << 20;
-  opt.params_checks = param_checks_of(args.param_checks);
-  // The backend choice (and a CPU fallback when a GPU was asked for but none is present).
-  opt.log = spdlog_log_sink();
-  if (args.check_digests) {
-    if (args.parameters_json.empty()) {
-      const auto b = filecoin::proofs::builtin_porep_facts();
-      opt.check_digests.emplace(b.begin(), b.end());
-    } else {
-      if (status s = check_input_file("--parameters-json", args.parameters_json); !s) {
-        spdlog::error("{}: {}", prefix, s.message());
-        return EXIT_BAD;
-      }
-      auto f = filecoin::proofs::read_parameters_json(args.parameters_json);
-      if (!f) {
-        spdlog::error("{}: --parameters-json: {}", prefix, f.error().to_string());
-        return f.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
-      }
-      opt.check_digests = std::move(*f);
-    }
+  auto bytes = read_file_bounded(args.c1_path, MAX_C1_FILE_BYTES);
+  if (!bytes) {
+    spdlog::error("{}: --c1: {}", prefix, bytes.error().to_string());
+    return bytes.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
   }
-  // The parameter load with progress lines and ETA, as `cuzk params generate` shows its phases.
-  opt.params_progress =
-      phase_progress_lines(std::string(prefix) + ": parameters", progress_units::bytes);
-  // Files whose BLAKE2b-512 digest matched the official parameters.json are the official setup:
-  // a subgroup check (--param-checks batched|full) adds nothing for them.
-  if (args.check_digests) opt.params_checks = groth16::point_checks::on_curve_only;
-  filecoin::proofs::prove_timings_t tm;
-  auto proof = filecoin::proofs::prove_porep(args.c1, args.who, args.params_dir,
-                                             thread_pool::default_pool(), &tm, opt);
-  for (const auto& c : tm.digests) {
-    const auto level = c.verdict == filecoin::proofs::digest_verdict::ok ? spdlog::level::info
-                                                                         : spdlog::level::err;
-    spdlog::log(level, "{}: digest {:<8} {} {}", prefix, filecoin::proofs::name_of(c.verdict),
-                c.name, c.actual);
+  engine::proof_request& r = job.request;
+  r.kind = engine::proof_kind::porep_seal_commit;
+  r.registered_proof = uint64_t(*proof);
+  r.sector_size = cfg->sector.sector_bytes;
+  r.vanilla_proof = std::move(*bytes);
+  r.check_identity = args.who.has_value();
+  if (args.who) {
+    r.sector_number = args.who->sector_id;
+    r.miner_id = args.id.miner_id;
+    if (!args.id.prover_hex.empty())
+      r.prover_id.assign(args.who->prover_id.begin(), args.who->prover_id.end());
   }
-  if (!proof) {
-    const status_code c = proof.error().code();
-    spdlog::error("{}: {}", prefix, proof.error().to_string());
-    // A digest MISMATCH exits 1 like `cuzk params check`; an unknown file 2.
-    const bool mismatch = std::any_of(tm.digests.begin(), tm.digests.end(), [](const auto& d) {
-      return d.verdict == filecoin::proofs::digest_verdict::mismatch;
-    });
-    return mismatch || c == status_code::io_error || c == status_code::internal ? EXIT_FAIL
-                                                                                : EXIT_BAD;
-  }
-  if (status s = out->write(*proof); !s || !(s = out->commit())) {
-    spdlog::error("{}: cannot write the proof: {}", prefix, s.to_string());
-    return EXIT_FAIL;
-  }
-  const auto& t = tm.prover;
-  spdlog::info("{}: {} partition(s), {} bytes -> {} (self-verified)", prefix, tm.partitions,
-               proof->size(), args.proof_path);
-  spdlog::info(
-      "{}: vanilla check {:.2f} s | params load {:.1f} s | synthesis {:.1f} s | prove {:.1f} s "
-      "(ntt {:.1f}, h {:.1f}, msm h {:.1f}, l {:.1f}, a {:.1f}, b_g1 {:.1f}, b_g2 {:.1f} s) | "
-      "self-verify {:.2f} s | total {:.1f} s | peak RSS {:.0f} MiB",
-      prefix, tm.vanilla_check, tm.params_load, tm.synthesis, tm.prove,
-      (t.ntt_a + t.ntt_b + t.ntt_c) / 1e3, t.h_compute / 1e3, t.msm_h / 1e3, t.msm_l / 1e3,
-      t.msm_a / 1e3, t.msm_b_g1 / 1e3, t.msm_b_g2 / 1e3, tm.self_verify, tm.total,
-      double(filecoin::proofs::peak_rss_bytes()) / (1 << 20));
-  return EXIT_OK;
+  job.params_dir = args.params_dir;
+  job.params_path = filecoin::proofs::porep_params_path(*cfg, args.params_dir);
+  job.proof_path = args.proof_path;
+  return -1;
 }
 
 int run_verify_porep(porep_args& args) {
@@ -175,13 +124,8 @@ int run_verify_porep(porep_args& args) {
     spdlog::error("{}: --proof: {}", prefix, bytes.error().to_string());
     return EXIT_BAD;
   }
-  auto ok = filecoin::proofs::verify_porep(args.c1, args.who, *bytes, args.params_dir);
-  if (!ok) {
-    spdlog::error("{}: {}", prefix, ok.error().to_string());
-    return ok.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
-  }
-  std::printf("%s\n", *ok ? "valid" : "invalid");
-  return *ok ? EXIT_OK : EXIT_FAIL;
+  return report_verdict(prefix,
+                        filecoin::proofs::verify_porep(args.c1, args.who, *bytes, args.params_dir));
 }
 
 }  // namespace
@@ -194,27 +138,17 @@ void add_prove_commands(CLI::App& root, command_runner& chosen) {
       "prove", "prove PoRep C2 from a C1 file, a PoSt partition or a SnapDeals update");
   prove->require_subcommand(1);
   auto prove_args = std::make_shared<porep_args>();
-  auto* prove_porep = prove->add_subcommand(
-      "porep", "PoRep C2 on the CPU prover (or --gpu N); per-phase timings on stderr");
-  add_porep_options(*prove_porep, *prove_args, "--proof-out", "where to write the proof");
-  auto* check = prove_porep->add_flag(
-      "--check-digests", prove_args->check_digests,
-      "first check the .params/.vk BLAKE2b-512 digests; refuse a mismatched or unknown file");
-  prove_porep
-      ->add_option("--parameters-json", prove_args->parameters_json,
-                   "parameters.json for --check-digests (default: built-in PoRep facts)")
-      ->needs(check);
-  add_param_checks_option(*prove_porep, prove_args->param_checks);
-  auto* gpu =
-      prove_porep->add_option("--gpu", prove_args->gpu, "prove on CUDA device N (CUDA builds only)")
-          ->transform(decimal_u64(0, 1023));
-  prove_porep
-      ->add_option("--gpu-memory-mib", prove_args->gpu_memory_mib,
-                   "device memory the prover may use (default: what is free); parameters that "
-                   "do not fit with the working set stay in host memory, streamed per partition")
-      ->transform(decimal_u64(1, uint64_t(1) << 30))
-      ->needs(gpu);
-  on_selected(prove_porep, chosen, [prove_args] { return run_prove_porep(*prove_args); });
+  add_prove_command(
+      *prove, chosen,
+      {.name = "porep",
+       .help = "PoRep C2 on the CPU prover (or --gpu N); per-phase timings on stderr",
+       .builtin_facts = filecoin::proofs::builtin_porep_facts(),
+       .add_inputs =
+           [prove_args](CLI::App& cmd) {
+             add_porep_options(cmd, *prove_args, "--proof-out", "where to write the proof");
+           },
+       .load = [prove_args](const std::string& prefix,
+                            prove_job& job) { return load_porep_job(prefix, *prove_args, job); }});
 
   auto* verify = root.add_subcommand("verify", "verify a PoRep, PoSt or SnapDeals proof");
   verify->require_subcommand(1);

@@ -2,15 +2,16 @@
 // `cuzk prove snap --vanilla FILE --registered-proof P --comm-r-old HEX --comm-r-new HEX
 //  --comm-d-new HEX [--params-dir D] --proof-out proof.bin` and `cuzk verify snap … --proof
 // proof.bin` (no --vanilla): a SnapDeals (EmptySectorUpdate) proof from the inputs Curio sends
-// (filecoin/proofs/snap_prover.hpp). The vanilla file is a JSON array of base64 bincode
-// PartitionProofs, one per partition in order (Curio's snap-vproof.json); the commitments are 64
-// hex digits each (the 32 raw bytes Curio takes from the CIDs). P is the wire number (0..4), the
-// Rust name or the Go constant. Every partition proof is self-verified before the P × 192 bytes
+// through the one prove loop (prove_run.hpp: an in-process engine, as the daemon proves), verify
+// against the .vk (filecoin/proofs/snap_prover.hpp). The vanilla file is a JSON array of base64
+// bincode PartitionProofs, one per partition in order (Curio's snap-vproof.json); the commitments
+// are 64 hex digits each (the 32 raw bytes Curio takes from the CIDs). P is the wire number (0..4),
+// the Rust name or the Go constant. Every partition proof is self-verified before the P × 192 bytes
 // are written. `--check-digests --parameters-json F` and `--gpu` as for `cuzk prove porep`.
 // `cuzk snap public-inputs --registered-proof P --comm-r-old HEX --comm-r-new HEX --comm-d-new HEX
 // --partition K --out FILE|-` writes partition K's 4 circuit public inputs
 // (filecoin::circuits::empty_sector_update_public_inputs) as snarkjs public.json.
-// Exit codes: 0 ok / valid, 1 invalid proof or I/O failure, 2 bad input.
+// Exit codes: 0 ok / valid, 1 invalid proof or a failure of the work, 2 bad input.
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -26,12 +27,10 @@
 #include "base/hex.hpp"
 #include "cli_args.hpp"
 #include "filecoin/circuits/empty_sector_update_circuit.hpp"
-#include "filecoin/post/vanilla_proof.hpp"
 #include "filecoin/proofs/params_digest.hpp"
 #include "filecoin/proofs/snap_prover.hpp"
 #include "filecoin/snap/config.hpp"
-#include "logging.hpp"
-#include "phase_progress.hpp"
+#include "prove_run.hpp"
 #include "public_inputs_json.hpp"
 
 namespace cuzk::app {
@@ -41,12 +40,10 @@ namespace {
 constexpr uint64_t MAX_SNAP_VANILLA_FILE_BYTES = uint64_t(64) << 20;
 
 struct snap_args {
-  std::string vanilla_path, proof_name, params_dir, proof_path, parameters_json;
+  std::string vanilla_path, proof_name, params_dir, proof_path;
   std::string comm_r_old_hex, comm_r_new_hex, comm_d_new_hex;
-  uint64_t partition = 0;  // public-inputs' --partition
-  bool check_digests = false;
-  std::string param_checks = default_param_checks();  // --param-checks
-  int gpu = -1;
+  uint64_t partition = 0;                      // public-inputs' --partition
+  std::vector<std::vector<uint8_t>> elements;  // the vanilla file's PartitionProofs, as sent
   filecoin::proofs::update_inputs_t in;
 };
 
@@ -66,8 +63,8 @@ void add_snap_options(CLI::App& cmd, snap_args& args, const std::string& proof_f
              "\nexit status: 0 ok/valid, 1 invalid proof or I/O failure, 2 bad input");
 }
 
-/// Reads and decodes the inputs (the vanilla file only when given); -1 on success, else the exit
-/// code (the error already logged).
+/// Reads the inputs (the vanilla file's PartitionProofs only when given; the engine decodes and
+/// checks them); -1 on success, else the exit code (the error already logged).
 int load_inputs(const std::string& prefix, snap_args& args) {
   args.params_dir = filecoin::proofs::resolve_params_dir(args.params_dir);
   auto proof = filecoin::snap::parse_registered_update_proof(args.proof_name);
@@ -88,71 +85,30 @@ int load_inputs(const std::string& prefix, snap_args& args) {
     *out = *v;
   }
   if (args.vanilla_path.empty()) return -1;
-  auto text = read_text_file_bounded(args.vanilla_path, MAX_SNAP_VANILLA_FILE_BYTES);
-  if (!text) {
-    spdlog::error("{}: --vanilla: {}", prefix, text.error().to_string());
-    return text.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
-  }
-  auto elements = filecoin::post::parse_vanilla_file(*text);
-  if (!elements) {
-    spdlog::error("{}: --vanilla {}: {}", prefix, args.vanilla_path, elements.error().to_string());
-    return EXIT_BAD;
-  }
-  auto partitions = filecoin::snap::parse_partition_proofs(*elements);
-  if (!partitions) {
-    spdlog::error("{}: --vanilla {}: {}", prefix, args.vanilla_path,
-                  partitions.error().to_string());
-    return EXIT_BAD;
-  }
-  args.in.partitions = std::move(*partitions);
-  return -1;
+  return read_vanilla_file(prefix, args.vanilla_path, MAX_SNAP_VANILLA_FILE_BYTES, args.elements);
 }
 
-int run_prove_snap(snap_args& args) {
-  const std::string prefix = "cuzk prove snap";
+/// `cuzk prove snap`'s request: the partition proofs and commitments as Curio sends them.
+int load_snap_job(const std::string& prefix, snap_args& args, prove_job& job) {
   if (int rc = load_inputs(prefix, args); rc >= 0) return rc;
-  filecoin::proofs::prove_options_t opt;
-  opt.gpu_device = args.gpu;
-  opt.params_checks = param_checks_of(args.param_checks);
-  opt.log = spdlog_log_sink();
-  // The parameter load with progress lines and ETA, as `cuzk params generate` shows its phases.
-  opt.params_progress = phase_progress_lines(prefix + ": parameters", progress_units::bytes);
-  if (args.check_digests) {
-    auto f = filecoin::proofs::read_parameters_json(args.parameters_json);
-    if (!f) {
-      spdlog::error("{}: --parameters-json: {}", prefix, f.error().to_string());
-      return f.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
-    }
-    opt.check_digests = std::move(*f);
+  auto cfg = filecoin::snap::update_config(args.in.proof);
+  if (!cfg) {
+    spdlog::error("{}: --registered-proof: {}", prefix, cfg.error().message());
+    return EXIT_BAD;
   }
-  filecoin::proofs::prove_timings_t tm;
-  auto proof = filecoin::proofs::prove_update(args.in, args.params_dir, thread_pool::default_pool(),
-                                              &tm, opt);
-  bool mismatch = false;
-  for (const auto& c : tm.digests) {
-    const bool ok = c.verdict == filecoin::proofs::digest_verdict::ok;
-    mismatch |= c.verdict == filecoin::proofs::digest_verdict::mismatch;
-    spdlog::log(ok ? spdlog::level::info : spdlog::level::err, "{}: digest {:<8} {} {}", prefix,
-                filecoin::proofs::name_of(c.verdict), c.name, c.actual);
-  }
-  if (!proof) {
-    const status_code c = proof.error().code();
-    spdlog::error("{}: {}", prefix, proof.error().to_string());
-    return mismatch || c == status_code::io_error || c == status_code::internal ? EXIT_FAIL
-                                                                                : EXIT_BAD;
-  }
-  std::ofstream f(args.proof_path, std::ios::binary);
-  f.write(reinterpret_cast<const char*>(proof->data()), std::streamsize(proof->size()));
-  if (!f) {
-    spdlog::error("{}: cannot write {}", prefix, args.proof_path);
-    return EXIT_FAIL;
-  }
-  spdlog::info(
-      "{}: {} partition(s), {} bytes -> {} (self-verified) | vanilla check {:.3f} s | synthesis "
-      "{:.2f} s | params load {:.2f} s | prove {:.2f} s | self-verify {:.3f} s | total {:.2f} s",
-      prefix, tm.partitions, proof->size(), args.proof_path, tm.vanilla_check, tm.synthesis,
-      tm.params_load, tm.prove, tm.self_verify, tm.total);
-  return EXIT_OK;
+  engine::proof_request& r = job.request;
+  r.kind = engine::proof_kind::snap_deals_update;
+  r.registered_proof = filecoin::snap::id_of(args.in.proof);
+  r.sector_size = cfg->sector_bytes;
+  r.vanilla_proofs = args.elements;
+  const auto& c = args.in.comms;
+  r.comm_r_old.assign(c.comm_r_old.begin(), c.comm_r_old.end());
+  r.comm_r_new.assign(c.comm_r_new.begin(), c.comm_r_new.end());
+  r.comm_d_new.assign(c.comm_d_new.begin(), c.comm_d_new.end());
+  job.params_dir = args.params_dir;
+  job.params_path = filecoin::proofs::update_params_path(*cfg, args.params_dir);
+  job.proof_path = args.proof_path;
+  return -1;
 }
 
 int run_verify_snap(snap_args& args) {
@@ -165,13 +121,8 @@ int run_verify_snap(snap_args& args) {
   }
   const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)),
                                    std::istreambuf_iterator<char>());
-  auto ok = filecoin::proofs::verify_update(args.in.proof, args.in.comms, bytes, args.params_dir);
-  if (!ok) {
-    spdlog::error("{}: {}", prefix, ok.error().to_string());
-    return ok.error().code() == status_code::io_error ? EXIT_FAIL : EXIT_BAD;
-  }
-  std::printf("%s\n", *ok ? "valid" : "invalid");
-  return *ok ? EXIT_OK : EXIT_FAIL;
+  return report_verdict(prefix, filecoin::proofs::verify_update(args.in.proof, args.in.comms, bytes,
+                                                                args.params_dir));
 }
 
 int run_snap_public_inputs(snap_args& args) {
@@ -219,22 +170,21 @@ void add_snap_public_inputs(CLI::App& snap, command_runner& chosen) {
 
 void add_snap_prove_commands(CLI::App& prove, CLI::App& verify, command_runner& chosen) {
   auto pa = std::make_shared<snap_args>();
-  auto* p = prove.add_subcommand(
-      "snap", "a SnapDeals update proof from Curio's partition proofs (CPU or --gpu N)");
-  p->add_option("--vanilla", pa->vanilla_path,
-                "partition proofs: JSON array of base64 PartitionProofs, in partition order")
-      ->required();
-  add_snap_options(*p, *pa, "--proof-out", "where to write the P × 192-byte proof");
-  auto* check =
-      p->add_flag("--check-digests", pa->check_digests,
-                  "first check the .params/.vk BLAKE2b-512 digests against --parameters-json");
-  p->add_option("--parameters-json", pa->parameters_json, "parameters.json for --check-digests")
-      ->needs(check);
-  check->needs("--parameters-json");
-  add_param_checks_option(*p, pa->param_checks);
-  p->add_option("--gpu", pa->gpu, "prove on CUDA device N (CUDA builds only)")
-      ->transform(decimal_u64(0, 1023));
-  on_selected(p, chosen, [pa] { return run_prove_snap(*pa); });
+  add_prove_command(
+      prove, chosen,
+      {.name = "snap",
+       .help = "a SnapDeals update proof from Curio's partition proofs (CPU or --gpu N)",
+       .builtin_facts = {},
+       .add_inputs =
+           [pa](CLI::App& cmd) {
+             cmd.add_option(
+                    "--vanilla", pa->vanilla_path,
+                    "partition proofs: JSON array of base64 PartitionProofs, in partition order")
+                 ->required();
+             add_snap_options(cmd, *pa, "--proof-out", "where to write the P × 192-byte proof");
+           },
+       .load = [pa](const std::string& prefix,
+                    prove_job& job) { return load_snap_job(prefix, *pa, job); }});
 
   auto va = std::make_shared<snap_args>();
   auto* v = verify.add_subcommand("snap", "verify a SnapDeals update proof");

@@ -64,6 +64,9 @@ struct proof_request {
   /// PoRep only: when true, replica_id is re-derived from miner_id and sector_number and must
   /// equal the C1's (a C1 sent for another sector fails); false trusts the C1's replica_id.
   bool check_identity = true;
+  /// PoRep only: the 32-byte prover id the replica_id is re-derived from, in place of miner_id's
+  /// (`cuzk prove porep --prover-id`); empty (the wire's case): derived from miner_id.
+  std::vector<uint8_t> prover_id;
 };
 
 /// Where a job is. Clients see the terminal states; queued/running are for status().

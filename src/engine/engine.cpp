@@ -95,6 +95,7 @@ std::array<uint8_t, 32> request_digest(const proof_request& r) {
   bytes(r.comm_r_new);
   bytes(r.comm_d_new);
   u64(r.check_identity ? 1 : 0);
+  bytes(r.prover_id);
   std::array<uint8_t, 32> out{};
   h.finalize(out.data());
   return out;
@@ -102,7 +103,7 @@ std::array<uint8_t, 32> request_digest(const proof_request& r) {
 
 uint64_t request_bytes(const proof_request& r) {
   uint64_t n = r.vanilla_proof.size() + r.randomness.size() + r.comm_r_old.size() +
-               r.comm_r_new.size() + r.comm_d_new.size();
+               r.comm_r_new.size() + r.comm_d_new.size() + r.prover_id.size();
   for (const auto& v : r.vanilla_proofs) n += v.size();
   return n;
 }

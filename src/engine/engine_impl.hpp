@@ -510,6 +510,19 @@ class engine_impl final : public proving_engine {
   // A witness the plan cannot evaluate would be a wrong a, b, c: never proved.
   static cuzk::status check_witness_fits(const r1cs::witness_cs& w, const r1cs::abc_plan& plan);
 
+  // Partition k of `pp` synthesized into `buf` (reset and reserved to the shape first): the
+  // witness alone for a circuit with a compiled plan (`witness_only`), else the full circuit,
+  // finalized. What a partition's synthesis and a failed self-check's diagnosis share.
+  static cuzk::status synthesize_partition(const prepared_proof& pp, unsigned k,
+                                           synthesis_buffer& buf, bool witness_only,
+                                           thread_pool& pool);
+
+  // The early public-input check (prepared_proof::inconsistent_input): the synthesized
+  // partition's input values (ONE first) must be the verifier's, or the input is named now,
+  // before a proof that could only fail self-verification.
+  static cuzk::status check_public_inputs(const prepared_proof& pp, unsigned k,
+                                          std::span<const ff::fr_t> inputs);
+
   // ---- prover stage (prover_stage.cpp) -------------------------------------------------------
 
   void add_cpu_worker_locked(unsigned threads) CUZK_REQUIRES(mu_);
@@ -565,6 +578,15 @@ class engine_impl final : public proving_engine {
   // checked partition by partition; each bad one is re-proved once, a second failure fails the
   // job naming the partition.
   void complete_locked(const std::shared_ptr<job>& jp, const std::string& verify_lane)
+      CUZK_REQUIRES(mu_);
+
+  // Why the partitions `bad` failed self-verification twice, as the job's error. For a kind that
+  // names its input (prepared_proof::inconsistent_input) the first one is synthesized again (mu_
+  // released, in a buffer of the budget) and its a, b, c checked row by row: a row with
+  // a·b ≠ c blames the input, none the parameters (Groth16 completeness), as
+  // filecoin::proofs::steps::self_check_blame words it. The points are not re-checked here: a
+  // subgroup check of 32 GiB parameters would hold a prover lane for hours.
+  cuzk::status self_check_failure_locked(job& j, const std::vector<unsigned>& bad)
       CUZK_REQUIRES(mu_);
 
   // ---- state ---------------------------------------------------------------------------------

@@ -51,10 +51,7 @@ class engine_snap : public ::testing::Test {
     st->params_dir = dir;
 
     const filecoin::snap::update_config_t cfg = *filecoin::snap::update_config(SNAP_2KIB);
-    const filecoin::porep::sealed_sector_t key = test::seal_2kib(41);
-    std::vector<uint8_t> payload(2032);
-    for (size_t i = 0; i < payload.size(); ++i) payload[i] = uint8_t(i * 5 + 2);
-    auto s = filecoin::snap::encode_update(cfg, key, payload);
+    auto s = test::update_2kib(41, 5, 2);
     ASSERT_TRUE(s.ok()) << s.error().to_string();
 
     // What Curio stores (snap-vproof.json) and decodes into the request's [][]byte.

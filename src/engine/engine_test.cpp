@@ -91,13 +91,14 @@ enum class plan_mode {
 class chain_prepared final : public prepared_proof {
  public:
   chain_prepared(circuit_params c, fr_t seed, unsigned partitions, int corrupt, unsigned sleep_ms,
-                 plan_mode plan)
+                 plan_mode plan, bool names_input)
       : c_(std::move(c)),
         seed_(seed),
         partitions_(partitions),
         corrupt_(corrupt),
         sleep_ms_(sleep_ms),
-        plan_(plan) {}
+        plan_(plan),
+        names_input_(names_input) {}
   unsigned partitions() const override { return partitions_; }
   const circuit_params& circuit() const override { return c_; }
   synthesis_shape shape() const override { return {SQUARINGS + 1, SQUARINGS + 1, 2}; }
@@ -119,6 +120,9 @@ class chain_prepared final : public prepared_proof {
     return std::vector<fr_t>{chain_value(seed_ + fr_t::from_uint(k), SQUARINGS)};
   }
   uint64_t host_bytes() const override { return 64; }
+  std::string inconsistent_input() const override {
+    return names_input_ ? "the chain's seed is inconsistent" : std::string();
+  }
 
  private:
   template <class CS>
@@ -137,12 +141,18 @@ class chain_prepared final : public prepared_proof {
   int corrupt_;
   unsigned sleep_ms_;
   plan_mode plan_;
+  bool names_input_;
 };
 
 class chain_kind final : public proof_kind_handler {
  public:
-  chain_kind(proof_kind k, priority p, std::string params_path, plan_mode plan = plan_mode::none)
-      : kind_(k), prio_(p), params_path_(std::move(params_path)), plan_(plan) {}
+  chain_kind(proof_kind k, priority p, std::string params_path, plan_mode plan = plan_mode::none,
+             bool names_input = false)
+      : kind_(k),
+        prio_(p),
+        params_path_(std::move(params_path)),
+        plan_(plan),
+        names_input_(names_input) {}
   proof_kind kind() const override { return kind_; }
   priority default_priority() const override { return prio_; }
   status check(const proof_request& r) const override {
@@ -154,7 +164,7 @@ class chain_kind final : public proof_kind_handler {
                                                   thread_pool&) const override {
     return std::unique_ptr<prepared_proof>(
         new chain_prepared({"chain", params_path_}, seed_of(r), r.vanilla_proof[0],
-                           int(r.vanilla_proof[1]) - 1, r.partition_index, plan_));
+                           int(r.vanilla_proof[1]) - 1, r.partition_index, plan_, names_input_));
   }
   std::optional<circuit_params> circuit_by_id(const std::string& id,
                                               const std::string&) const override {
@@ -167,6 +177,7 @@ class chain_kind final : public proof_kind_handler {
   priority prio_;
   std::string params_path_;
   plan_mode plan_;
+  bool names_input_;
 };
 
 struct shared_params {
@@ -875,6 +886,26 @@ TEST_F(engine_test, self_verification_failure_retries_then_names_the_partition) 
   EXPECT_NE(res->error.message().find("partition 1"), std::string::npos) << res->error.to_string();
   EXPECT_NE(res->error.message().find("self-verification"), std::string::npos);
   EXPECT_EQ(res->timings.partitions[1].attempts, 2u);
+}
+
+// A kind that names its input (prepared_proof::inconsistent_input, as every built-in kind does)
+// has a partition whose synthesized public inputs are not the verifier's refused at synthesis,
+// before any proof: once, naming the partition and the input.
+TEST_F(engine_test, public_inputs_are_checked_before_the_proof) {
+  engine_parts ps;
+  ps.handlers = {std::make_shared<chain_kind>(proof_kind::porep_seal_commit, priority::normal,
+                                              g_params->path, plan_mode::compiled, true)};
+  auto e = make(config(), std::move(ps));
+  auto r = e->submit(request(52, 3, 0, proof_kind::porep_seal_commit, /*corrupt=*/1));
+  auto res = e->await(r->job_id, 60s);
+  ASSERT_EQ(res->state, job_state::failed);
+  const std::string& m = res->error.message();
+  EXPECT_NE(m.find("partition 1"), std::string::npos) << m;
+  EXPECT_NE(m.find("public inputs differ from the derived ones: the chain's seed is inconsistent"),
+            std::string::npos)
+      << m;
+  EXPECT_EQ(res->timings.partitions[1].attempts, 1u);
+  EXPECT_EQ(m.find("self-verification"), std::string::npos) << m;
 }
 
 // srs.param_checks reaches the parameter load: each mode loads the file with its point checks

@@ -2,8 +2,9 @@
 // PoRep C2 as an engine proof kind (proof_kind.hpp): the request's vanilla_proof is the C1 in any
 // of its forms (Curio's {"SectorNum","Phase1Out","SectorSize"} wrapper, the serde JSON, bincode);
 // prepare() decodes it, checks the vanilla proofs natively and, unless the request says not to,
-// that miner_id and sector_number re-derive the C1's replica_id; partition k is the StackedCircuit
-// of the C1's k-th vanilla proof set, exactly as filecoin/proofs/porep_prover.cpp proves it.
+// that miner_id (or prover_id) and sector_number re-derive the C1's replica_id; partition k is the
+// StackedCircuit of the C1's k-th vanilla proof set. The daemon and `cuzk prove porep` both prove
+// through it.
 #include <algorithm>
 #include <utility>
 
@@ -65,6 +66,8 @@ class porep_prepared final : public prepared_proof {
     return filecoin::circuits::porep_public_inputs(cfg_, graph_, pub_, k);
   }
 
+  std::string inconsistent_input() const override { return "the C1 is inconsistent"; }
+
   // The decoded C1 is smaller than its encoded form (JSON with base64, or bincode with the same
   // digests): the input size bounds it.
   uint64_t host_bytes() const override { return input_bytes_; }
@@ -89,15 +92,17 @@ class porep_prepared final : public prepared_proof {
   uint64_t input_bytes_;
 };
 
-class porep_kind final : public proof_kind_handler {
+using decoded_c1 = std::pair<filecoin::porep::c1_output_t, filecoin::porep::porep_config_t>;
+
+class porep_kind final : public decoding_handler<decoded_c1> {
  public:
+  using decoding_handler::decoding_handler;
   proof_kind kind() const override { return proof_kind::porep_seal_commit; }
   priority default_priority() const override { return priority::normal; }
 
   // The C1 decoded, with its config: malformed input is refused at submit (before it is
   // queued or charged), and decoded again by prepare on a worker.
-  static result<std::pair<filecoin::porep::c1_output_t, filecoin::porep::porep_config_t>> decode(
-      const proof_request& req) {
+  result<decoded_c1> decode(const proof_request& req) const override {
     if (req.vanilla_proof.empty()) {
       return status(status_code::invalid_argument,
                     "PoRep C2: vanilla_proof (the C1 output) is empty");
@@ -121,55 +126,59 @@ class porep_kind final : public proof_kind_handler {
     return std::make_pair(std::move(*c1), std::move(*cfg));
   }
 
-  status check(const proof_request& req) const override {
-    auto d = decode(req);
-    return d ? status() : d.error();
-  }
-
-  result<std::unique_ptr<prepared_proof>> prepare(const proof_request& req,
-                                                  const std::string& param_dir,
-                                                  thread_pool& pool) const override {
-    auto d = decode(req);
-    if (!d) return d.error();
-    filecoin::porep::c1_output_t* c1 = &d->first;
-    filecoin::porep::porep_config_t* cfg = &d->second;
-    filecoin::porep::bytes32_t replica_id = c1->replica_id;
-    if (req.check_identity) {
-      replica_id = filecoin::porep::compute_replica_id(
-          filecoin::porep::prover_id_from_actor(req.miner_id), req.sector_number, c1->ticket,
-          c1->comm_d, cfg->porep_id);
-      if (replica_id != c1->replica_id) {
-        return status(status_code::invalid_argument,
-                      "the replica_id derived from miner " + std::to_string(req.miner_id) +
-                          ", sector " + std::to_string(req.sector_number) +
-                          ", ticket, comm_d and porep_id differs from the C1's replica_id");
-      }
-    }
-    if (status s = filecoin::porep::verify_c1_output(*c1, *cfg, pool); !s) {
+  status check_vanilla(const decoded_c1& d, thread_pool& pool) const override {
+    if (status s = filecoin::porep::verify_c1_output(d.first, d.second, pool); !s) {
       return status(status_code::invalid_argument,
                     "the C1's vanilla proofs do not verify: " + s.to_string());
     }
+    return status();
+  }
+
+  // Unless the request says not to, the replica_id is re-derived from the prover identity as C2
+  // does (prover_id, sector_number, ticket, comm_d, porep_id) and must be the C1's.
+  result<std::unique_ptr<prepared_proof>> make_prepared(
+      decoded_c1 d, const proof_request& req, const std::string& param_dir) const override {
+    auto& [c1, cfg] = d;
+    filecoin::porep::bytes32_t replica_id = c1.replica_id;
+    if (req.check_identity) {
+      filecoin::porep::bytes32_t prover_id = filecoin::porep::prover_id_from_actor(req.miner_id);
+      std::string prover = "miner " + std::to_string(req.miner_id);
+      if (!req.prover_id.empty()) {
+        auto p = request_bytes32(req.prover_id, "PoRep C2", "prover_id");
+        if (!p) return p.error();
+        prover_id = *p;
+        prover = "prover id";
+      }
+      replica_id = filecoin::porep::compute_replica_id(prover_id, req.sector_number, c1.ticket,
+                                                       c1.comm_d, cfg.porep_id);
+      if (replica_id != c1.replica_id) {
+        return status(status_code::invalid_argument,
+                      "the replica_id derived from " + prover + ", sector " +
+                          std::to_string(req.sector_number) +
+                          ", ticket, comm_d and porep_id differs from the C1's replica_id");
+      }
+    }
     return std::unique_ptr<prepared_proof>(new porep_prepared(
-        std::move(*cfg), std::move(*c1), replica_id, param_dir, req.vanilla_proof.size()));
+        std::move(cfg), std::move(c1), replica_id, param_dir, req.vanilla_proof.size()));
   }
 
   std::optional<circuit_params> circuit_by_id(const std::string& id,
                                               const std::string& param_dir) const override {
-    for (uint32_t n = 0; n <= 19; ++n) {
+    return find_circuit(id, 20, [&](uint32_t n) -> std::optional<circuit_params> {
       auto p = filecoin::porep::registered_seal_proof_from_id(n);
-      if (!p) continue;
+      if (!p) return std::nullopt;
       auto cfg = filecoin::porep::porep_config(*p);
-      if (cfg && porep_circuit_id(*cfg) == id)
-        return circuit_params{id, filecoin::proofs::porep_params_path(*cfg, param_dir)};
-    }
-    return std::nullopt;
+      if (!cfg) return std::nullopt;
+      return circuit_params{porep_circuit_id(*cfg),
+                            filecoin::proofs::porep_params_path(*cfg, param_dir)};
+    });
   }
 };
 
 }  // namespace
 
-std::shared_ptr<const proof_kind_handler> porep_handler() {
-  return std::make_shared<porep_kind>();
+std::shared_ptr<const proof_kind_handler> porep_handler(kind_options opt) {
+  return std::make_shared<porep_kind>(opt);
 }
 
 }  // namespace cuzk::engine

@@ -6,8 +6,8 @@
 // field element, registered_proof the Go RegisteredPoStProof number (window 5..14, 10..14 the
 // "V1_1" types = Rust V1_2; winning 0..4), partition_index the window partition. miner_id does not
 // enter the proof. check() refuses malformed input at submit; prepare() validates every vanilla
-// proof (naming the sector and challenge) and builds the one-partition circuit, exactly as
-// filecoin/proofs/post_prover.cpp proves it.
+// proof (naming the sector and challenge) and builds the one-partition circuit. The daemon and
+// `cuzk prove window-post|winning-post` both prove through it.
 #include <utility>
 
 #include "engine/proof_kind.hpp"
@@ -64,6 +64,10 @@ class post_prepared final : public prepared_proof {
     return inputs_;
   }
 
+  std::string inconsistent_input() const override {
+    return "the vanilla proofs are inconsistent with the randomness or partition";
+  }
+
   // The circuit's witness (one field element per vanilla hash) is about the size of the vanilla
   // bytes it came from.
   uint64_t host_bytes() const override { return input_bytes_; }
@@ -81,12 +85,14 @@ struct decoded_post {
   filecoin::post::post_config_t cfg;
   std::vector<filecoin::post::fallback_sector_proof_t> vanilla;
   filecoin::post::bytes32_t randomness{};
+  unsigned partition = 0;
   uint64_t input_bytes = 0;
 };
 
-class post_kind final : public proof_kind_handler {
+class post_kind final : public decoding_handler<decoded_post> {
  public:
-  explicit post_kind(filecoin::post::post_kind which) : which_(which) {}
+  post_kind(filecoin::post::post_kind which, kind_options opt)
+      : decoding_handler(opt), which_(which) {}
 
   proof_kind kind() const override {
     return which_ == filecoin::post::post_kind::window ? proof_kind::window_post_partition
@@ -98,7 +104,7 @@ class post_kind final : public proof_kind_handler {
 
   // Everything but the vanilla proofs' contents: malformed input is refused at submit, and
   // decoded again by prepare on a worker.
-  result<decoded_post> decode(const proof_request& req) const {
+  result<decoded_post> decode(const proof_request& req) const override {
     const std::string what(filecoin::post::to_string(which_));
     auto p = filecoin::post::registered_post_proof_from_id(req.registered_proof);
     if (!p) {
@@ -121,6 +127,7 @@ class post_kind final : public proof_kind_handler {
     }
     decoded_post d;
     d.cfg = *cfg;
+    d.partition = req.partition_index;
     auto randomness = request_bytes32(req.randomness, what, "randomness");
     if (!randomness) return randomness.error();
     d.randomness = *randomness;
@@ -141,45 +148,43 @@ class post_kind final : public proof_kind_handler {
     return d;
   }
 
-  status check(const proof_request& req) const override {
-    auto d = decode(req);
-    return d ? status() : d.error();
-  }
-
-  result<std::unique_ptr<prepared_proof>> prepare(const proof_request& req,
-                                                  const std::string& param_dir,
-                                                  thread_pool& pool) const override {
-    auto d = decode(req);
-    if (!d) return d.error();
-    if (status s = filecoin::post::validate_partition(d->cfg, d->vanilla, d->randomness,
-                                                      req.partition_index, pool);
+  status check_vanilla(const decoded_post& d, thread_pool& pool) const override {
+    if (status s =
+            filecoin::post::validate_partition(d.cfg, d.vanilla, d.randomness, d.partition, pool);
         !s) {
       return status(status_code::invalid_argument,
                     "the vanilla proofs do not verify: " + s.to_string());
     }
-    auto circuit = filecoin::circuits::fallback_post_circuit_from_vanilla(d->cfg, d->vanilla);
+    return status();
+  }
+
+  result<std::unique_ptr<prepared_proof>> make_prepared(
+      decoded_post d, const proof_request&, const std::string& param_dir) const override {
+    auto circuit = filecoin::circuits::fallback_post_circuit_from_vanilla(d.cfg, d.vanilla);
     if (!circuit) {
       return status(status_code::invalid_argument,
                     "vanilla proofs unfit for the circuit: " + circuit.error().to_string());
     }
-    const auto sectors = filecoin::proofs::public_sectors_of(d->vanilla);
-    auto inputs = filecoin::circuits::fallback_post_public_inputs(d->cfg, sectors, d->randomness,
-                                                                  req.partition_index);
+    const auto sectors = filecoin::proofs::public_sectors_of(d.vanilla);
+    auto inputs =
+        filecoin::circuits::fallback_post_public_inputs(d.cfg, sectors, d.randomness, d.partition);
     if (!inputs) return status(status_code::invalid_argument, inputs.error().to_string());
     return std::unique_ptr<prepared_proof>(new post_prepared(
-        d->cfg, std::move(*circuit), std::move(*inputs), param_dir, d->input_bytes));
+        d.cfg, std::move(*circuit), std::move(*inputs), param_dir, d.input_bytes));
   }
 
   std::optional<circuit_params> circuit_by_id(const std::string& id,
                                               const std::string& param_dir) const override {
-    for (uint32_t n = 0; n < filecoin::post::NUM_REGISTERED_POST_PROOFS; ++n) {
-      auto p = filecoin::post::registered_post_proof_from_id(n);
-      if (!p || filecoin::post::kind_of(*p) != which_) continue;
-      auto cfg = filecoin::post::post_config(*p);
-      if (cfg && post_circuit_id(*cfg) == id)
-        return circuit_params{id, filecoin::proofs::post_params_path(*cfg, param_dir)};
-    }
-    return std::nullopt;
+    return find_circuit(id, filecoin::post::NUM_REGISTERED_POST_PROOFS,
+                        [&](uint32_t n) -> std::optional<circuit_params> {
+                          auto p = filecoin::post::registered_post_proof_from_id(n);
+                          if (!p || filecoin::post::kind_of(*p) != which_) return std::nullopt;
+                          auto cfg = filecoin::post::post_config(*p);
+                          if (!cfg) return std::nullopt;
+                          return circuit_params{
+                              post_circuit_id(*cfg),
+                              filecoin::proofs::post_params_path(*cfg, param_dir)};
+                        });
   }
 
  private:
@@ -188,12 +193,12 @@ class post_kind final : public proof_kind_handler {
 
 }  // namespace
 
-std::shared_ptr<const proof_kind_handler> window_post_handler() {
-  return std::make_shared<post_kind>(filecoin::post::post_kind::window);
+std::shared_ptr<const proof_kind_handler> window_post_handler(kind_options opt) {
+  return std::make_shared<post_kind>(filecoin::post::post_kind::window, opt);
 }
 
-std::shared_ptr<const proof_kind_handler> winning_post_handler() {
-  return std::make_shared<post_kind>(filecoin::post::post_kind::winning);
+std::shared_ptr<const proof_kind_handler> winning_post_handler(kind_options opt) {
+  return std::make_shared<post_kind>(filecoin::post::post_kind::winning, opt);
 }
 
 }  // namespace cuzk::engine

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What every proof kind shares (proof_kind.hpp): the list of built-in handlers, the size part of
-// circuit ids and the decoding of the request's fixed 32-byte fields.
+// circuit ids, the search of a circuit id among a kind's registered proofs and the decoding of the
+// request's fixed 32-byte fields.
 #include <algorithm>
 #include <cctype>
 
@@ -20,6 +21,16 @@ std::string circuit_size_tag(uint64_t sector_bytes) {
     tag += char(std::tolower(static_cast<unsigned char>(c)));
   }
   return tag;
+}
+
+std::optional<circuit_params> find_circuit(
+    const std::string& id, uint32_t count,
+    const std::function<std::optional<circuit_params>(uint32_t)>& circuit_of) {
+  for (uint32_t n = 0; n < count; ++n) {
+    auto c = circuit_of(n);
+    if (c && c->id == id) return c;
+  }
+  return std::nullopt;
 }
 
 result<std::array<uint8_t, 32>> request_bytes32(std::span<const uint8_t> bytes,

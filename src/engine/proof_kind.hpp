@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/progress.hpp"
@@ -79,6 +80,13 @@ class prepared_proof {
   }
   /// The verifier's public inputs of partition k (without ONE).
   virtual result<std::vector<ff::fr_t>> public_inputs(unsigned k) const = 0;
+  /// What a partition whose circuit cannot verify says about the input: "the C1 is
+  /// inconsistent". Non-empty (every built-in kind): the engine compares each synthesized
+  /// partition's public inputs with public_inputs(k) before proving it, naming the input at once
+  /// rather than after a proof and a failed verification, and a partition that fails
+  /// self-verification twice is diagnosed (engine_impl::self_check_failure_locked) with these
+  /// words. Empty (this default): the mismatch is left to self-verification.
+  virtual std::string inconsistent_input() const { return {}; }
   /// Host bytes this object holds (decoded inputs), charged to the budget while the job lives.
   virtual uint64_t host_bytes() const = 0;
 };
@@ -104,17 +112,71 @@ class proof_kind_handler {
                                                       const std::string& param_dir) const = 0;
 };
 
+/// How a built-in kind's handler checks its input.
+struct kind_options {
+  /// Check the vanilla proofs natively in prepare() (the costly checks, naming the bad part of
+  /// the input). Only tests turn it off: to show that self-verification still refuses an
+  /// unsatisfied circuit.
+  bool check_vanilla = true;
+};
+
+/// The recipe every built-in kind follows, written once: check() at submit is decode()
+/// succeeding (malformed input refused before it is queued or charged); prepare() on a synthesis
+/// worker decodes again, checks the vanilla proofs (check_vanilla, unless kind_options say not
+/// to), and makes the prepared proof (make_prepared: the circuits' witnesses, the compiled plan,
+/// the public inputs).
+template <class Decoded>
+class decoding_handler : public proof_kind_handler {
+ public:
+  explicit decoding_handler(kind_options opt) : opt_(opt) {}
+  /// The request decoded and checked as far as it can be without the vanilla proofs' contents:
+  /// invalid_argument naming what is wrong.
+  virtual result<Decoded> decode(const proof_request& req) const = 0;
+  /// The vanilla proofs checked natively, spread over `pool`: invalid_argument naming the bad
+  /// one (a 32 GiB WindowPoSt's 2,349 sectors took 11 s on one core).
+  virtual status check_vanilla(const Decoded& d, thread_pool& pool) const = 0;
+  /// The decoded (and checked) input, ready to be proved.
+  virtual result<std::unique_ptr<prepared_proof>> make_prepared(
+      Decoded d, const proof_request& req, const std::string& param_dir) const = 0;
+
+  status check(const proof_request& req) const final {
+    auto d = decode(req);
+    return d ? status() : d.error();
+  }
+  result<std::unique_ptr<prepared_proof>> prepare(const proof_request& req,
+                                                  const std::string& param_dir,
+                                                  thread_pool& pool) const final {
+    auto d = decode(req);
+    if (!d) return d.error();
+    if (opt_.check_vanilla) {
+      if (status s = check_vanilla(*d, pool); !s) return s;
+    }
+    return make_prepared(std::move(*d), req, param_dir);
+  }
+
+ private:
+  kind_options opt_;
+};
+
+/// The circuit named `id` among the registered proofs 0..count-1 of a kind: `circuit_of(n)` is
+/// proof n's circuit (nullopt for a number the kind does not have). What circuit_by_id() of every
+/// built-in kind does.
+std::optional<circuit_params> find_circuit(
+    const std::string& id, uint32_t count,
+    const std::function<std::optional<circuit_params>(uint32_t)>& circuit_of);
+
 using handler_list = std::vector<std::shared_ptr<const proof_kind_handler>>;
 
 /// Every kind this build proves: PoRep C2, WindowPoSt partitions, WinningPoSt and SnapDeals
 /// updates (all sector sizes).
 handler_list builtin_handlers();
-std::shared_ptr<const proof_kind_handler> porep_handler();
+/// POREP_SEAL_COMMIT (default priority normal), porep_kind.cpp.
+std::shared_ptr<const proof_kind_handler> porep_handler(kind_options opt = {});
 /// WINDOW_POST_PARTITION (default priority high) and WINNING_POST (critical), post_kind.cpp.
-std::shared_ptr<const proof_kind_handler> window_post_handler();
-std::shared_ptr<const proof_kind_handler> winning_post_handler();
+std::shared_ptr<const proof_kind_handler> window_post_handler(kind_options opt = {});
+std::shared_ptr<const proof_kind_handler> winning_post_handler(kind_options opt = {});
 /// SNAP_DEALS_UPDATE (default priority normal), snap_kind.cpp.
-std::shared_ptr<const proof_kind_handler> snap_update_handler();
+std::shared_ptr<const proof_kind_handler> snap_update_handler(kind_options opt = {});
 
 /// The size part of a circuit id: "2k", "8m", "512m", "32g", "64g" ("porep-32g", "wpost-2k").
 std::string circuit_size_tag(uint64_t sector_bytes);

@@ -3,8 +3,10 @@
 // their lanes; which ready partition a lane takes and whether it is admitted beside the worker's
 // other lanes (device memory); proving and finalizing; prover errors (a smaller GPU plan, a retry,
 // a GPU out of rotation, the CPU fallback and its limit); the batch self-verification of a
-// finished job.
+// finished job, and the diagnosis of a partition that fails it twice (its input or the
+// parameters).
 #include "engine/engine_impl.hpp"
+#include "filecoin/proofs/prove_steps.hpp"
 #include "groth16/assignment.hpp"
 #include "groth16/prover_cpu.hpp"
 
@@ -389,9 +391,7 @@ void engine_impl::complete_locked(const std::shared_ptr<job>& jp, const std::str
     const bool retry =
         std::all_of(bad.begin(), bad.end(), [&](unsigned k) { return j.attempts[k] < 2; });
     if (!retry) {
-      fail_locked(j, cuzk::status(status_code::invalid_argument,
-                                  "proof self-verification failed for partition " + list +
-                                      " twice: the input is inconsistent"));
+      fail_locked(j, self_check_failure_locked(j, bad));
       return;
     }
     logf(cfg_.log, log_level::warn,
@@ -407,6 +407,69 @@ void engine_impl::complete_locked(const std::shared_ptr<job>& jp, const std::str
   }
   j.proof_bytes = std::move(bytes);
   finish_locked(j, job_state::completed);
+}
+
+cuzk::status engine_impl::self_check_failure_locked(job& j, const std::vector<unsigned>& bad) {
+  std::string list;
+  for (unsigned k : bad) list += (list.empty() ? "" : ", ") + std::to_string(k);
+  const prepared_proof& pp = *j.prepared;
+  const std::string blame = pp.inconsistent_input();
+  if (blame.empty()) {
+    return cuzk::status(status_code::invalid_argument,
+                        "proof self-verification failed for partition " + list +
+                            " twice: the input is inconsistent");
+  }
+  const unsigned k = bad.front();
+  const std::string part = "partition " + std::to_string(k) + " (failed twice): ";
+  const std::string& params_path = pp.circuit().params_path;
+  const std::shared_ptr<const compiled_plan> plan = j.plan;
+  std::unique_ptr<synthesis_buffer> buf = take_buffer_locked(pp.shape(), plan != nullptr);
+  if (!buf) {
+    return cuzk::status(status_code::invalid_argument,
+                        part + "proof self-verification failed: " + blame + ", or the parameters " +
+                            params_path + " are suspect (no memory left to tell which)");
+  }
+  ++j.in_flight;
+  mu_.unlock();
+  std::optional<uint64_t> row;
+  const cuzk::status st = guarded([&] {
+    cuzk::status s = synthesize_partition(pp, k, *buf, plan != nullptr, *synth_pool_);
+    if (!s.ok()) return s;
+    if (!plan) {
+      row = filecoin::proofs::steps::first_unsatisfied_row(buf->cs.a(), buf->cs.b(), buf->cs.c(),
+                                                           *synth_pool_);
+      return s;
+    }
+    // a, b, c from the plan a chunk of rows at a time: the diagnosis holds the witness only.
+    const r1cs::abc_plan& p = *plan->plan;
+    constexpr size_t CHUNK = size_t(1) << 16;
+    std::vector<ff::fr_t> a(CHUNK), b(CHUNK), c(CHUNK);
+    for (size_t first = 0; first < p.num_rows() && !row; first += CHUNK) {
+      const size_t n = std::min(CHUNK, p.num_rows() - first);
+      const std::span<ff::fr_t> sa(a.data(), n), sb(b.data(), n), sc(c.data(), n);
+      s = p.evaluate_rows(first, buf->wcs.inputs(), buf->wcs.aux(), sa, sb, sc, *synth_pool_);
+      if (!s.ok()) return s;
+      row = filecoin::proofs::steps::first_unsatisfied_row(sa, sb, sc, *synth_pool_, first);
+    }
+    return s;
+  });
+  mu_.lock();
+  --j.in_flight;
+  recycle_locked(std::move(buf));
+  if (!st.ok()) {
+    return cuzk::status(st.code(), part +
+                                       "proof self-verification failed, and synthesizing it "
+                                       "again to tell why failed: " +
+                                       st.message());
+  }
+  // The load checked the subgroup too, or the curve equation only (srs.param_checks).
+  const bool subgroup_checked = cfg_.params_checks != engine_config::param_checks::on_curve;
+  return filecoin::proofs::steps::self_check_blame(
+      part, row, blame, params_path,
+      subgroup_checked ? filecoin::proofs::steps::POINTS_VALID_BUT_FOREIGN
+                       : " (a point not of this circuit's setup, or outside the subgroup, which "
+                         "the load did not check: compare their digests with `cuzk params check`, "
+                         "or load them with the subgroup check, srs.param_checks = \"batched\")");
 }
 
 }  // namespace cuzk::engine

@@ -7,8 +7,8 @@
 // sector_size, sector_number and miner_id do not enter the proof (PSProve sends no sector_size).
 // check() refuses malformed input at submit, sizes checked before anything is parsed; prepare()
 // validates every vanilla proof (naming the partition and challenge), and partition k is the
-// EmptySectorUpdate circuit of the k-th PartitionProof, exactly as filecoin/proofs/snap_prover.cpp
-// proves it. The engine's batch self-verification of every partition proof is what makes the
+// EmptySectorUpdate circuit of the k-th PartitionProof. The daemon and `cuzk prove snap` both prove
+// through it. The engine's batch self-verification of every partition proof is what makes the
 // result safe to hand back: Curio stores a Snap proof without verifying it (docs/spec/wire.md §5).
 #include <string>
 #include <tuple>
@@ -68,6 +68,8 @@ class snap_prepared final : public prepared_proof {
     return filecoin::circuits::empty_sector_update_public_inputs(d_.cfg, d_.comms, k);
   }
 
+  std::string inconsistent_input() const override { return "the vanilla proofs are inconsistent"; }
+
   // The decoded PartitionProofs hold the same 32-byte values as their bincode.
   uint64_t host_bytes() const override { return d_.input_bytes; }
 
@@ -92,14 +94,15 @@ class snap_prepared final : public prepared_proof {
   synthesis_shape shape_;
 };
 
-class snap_kind final : public proof_kind_handler {
+class snap_kind final : public decoding_handler<decoded_snap> {
  public:
+  using decoding_handler::decoding_handler;
   proof_kind kind() const override { return proof_kind::snap_deals_update; }
   priority default_priority() const override { return priority::normal; }
 
   // Everything but the vanilla proofs' contents: malformed input is refused at submit, and
   // decoded again by prepare on a worker.
-  static result<decoded_snap> decode(const proof_request& req) {
+  result<decoded_snap> decode(const proof_request& req) const override {
     const std::string what(to_string(proof_kind::snap_deals_update));
     auto p = filecoin::snap::registered_update_proof_from_id(req.registered_proof);
     if (!p) {
@@ -155,41 +158,39 @@ class snap_kind final : public proof_kind_handler {
     return d;
   }
 
-  status check(const proof_request& req) const override {
-    auto d = decode(req);
-    return d ? status() : d.error();
-  }
-
-  result<std::unique_ptr<prepared_proof>> prepare(const proof_request& req,
-                                                  const std::string& param_dir,
-                                                  thread_pool& pool) const override {
-    auto d = decode(req);
-    if (!d) return d.error();
-    if (status s = filecoin::snap::validate_partition_proofs(d->cfg, d->comms, d->partitions, pool);
+  status check_vanilla(const decoded_snap& d, thread_pool& pool) const override {
+    if (status s = filecoin::snap::validate_partition_proofs(d.cfg, d.comms, d.partitions, pool);
         !s) {
       return status(status_code::invalid_argument,
                     "the vanilla proofs do not verify: " + s.to_string());
     }
-    return std::unique_ptr<prepared_proof>(new snap_prepared(std::move(*d), param_dir));
+    return status();
+  }
+
+  result<std::unique_ptr<prepared_proof>> make_prepared(
+      decoded_snap d, const proof_request&, const std::string& param_dir) const override {
+    return std::unique_ptr<prepared_proof>(new snap_prepared(std::move(d), param_dir));
   }
 
   std::optional<circuit_params> circuit_by_id(const std::string& id,
                                               const std::string& param_dir) const override {
-    for (uint32_t n = 0; n < filecoin::snap::NUM_REGISTERED_UPDATE_PROOFS; ++n) {
-      auto p = filecoin::snap::registered_update_proof_from_id(n);
-      if (!p) continue;
-      auto cfg = filecoin::snap::update_config(*p);
-      if (cfg && snap_circuit_id(*cfg) == id)
-        return circuit_params{id, filecoin::proofs::update_params_path(*cfg, param_dir)};
-    }
-    return std::nullopt;
+    return find_circuit(id, filecoin::snap::NUM_REGISTERED_UPDATE_PROOFS,
+                        [&](uint32_t n) -> std::optional<circuit_params> {
+                          auto p = filecoin::snap::registered_update_proof_from_id(n);
+                          if (!p) return std::nullopt;
+                          auto cfg = filecoin::snap::update_config(*p);
+                          if (!cfg) return std::nullopt;
+                          return circuit_params{
+                              snap_circuit_id(*cfg),
+                              filecoin::proofs::update_params_path(*cfg, param_dir)};
+                        });
   }
 };
 
 }  // namespace
 
-std::shared_ptr<const proof_kind_handler> snap_update_handler() {
-  return std::make_shared<snap_kind>();
+std::shared_ptr<const proof_kind_handler> snap_update_handler(kind_options opt) {
+  return std::make_shared<snap_kind>(opt);
 }
 
 }  // namespace cuzk::engine

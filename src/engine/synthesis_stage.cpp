@@ -213,26 +213,11 @@ void engine_impl::run_synthesis_locked(const std::shared_ptr<job>& j, unsigned k
   for (srs_entry* e : j->pins)
     if (e->backend) pinners.push_back(e->backend.get());
   mu_.unlock();
-  const synthesis_shape shape = pp.shape();
-  buf->witness_only = plan != nullptr;
   cuzk::status st = guarded([&] {
-    if (plan) {
-      buf->cs = r1cs::proving_cs();  // a buffer of the other kind gives its storage back
-      buf->wcs.reset();
-      // reserve() moves storage that is too small: unlocked first.
-      if (buf->wcs.aux_storage().size() < shape.aux * sizeof(ff::fr_t)) buf->unpin();
-      buf->wcs.reserve(shape.constraints, shape.aux, shape.inputs);
-      cuzk::status s = pp.synthesize_witness(k, buf->wcs, pool);
-      if (s.ok()) s = check_witness_fits(buf->wcs, *plan->plan);
-      if (s.ok()) pin_witness(*buf, pinners);
-      return s;
-    }
-    buf->unpin();
-    buf->wcs = r1cs::witness_cs();
-    buf->cs.reset();
-    buf->cs.reserve(shape.constraints, shape.aux, shape.inputs);
-    cuzk::status s = pp.synthesize(k, buf->cs, pool);
-    if (s.ok()) buf->cs.finalize();
+    cuzk::status s = synthesize_partition(pp, k, *buf, plan != nullptr, pool);
+    if (s.ok() && plan) s = check_witness_fits(buf->wcs, *plan->plan);
+    if (s.ok()) s = check_public_inputs(pp, k, plan ? buf->wcs.inputs() : buf->cs.inputs());
+    if (s.ok() && plan) pin_witness(*buf, pinners);
     return s;
   });
   const uint64_t capacity = buf->capacity_bytes();
@@ -259,6 +244,41 @@ void engine_impl::run_synthesis_locked(const std::shared_ptr<job>& j, unsigned k
   prover_queue_.emplace(task_key{j->prio, j->seq, int(k)},
                         ready_partition{j, std::move(buf), clock_type::now()});
   cv_.notify_all();
+}
+
+cuzk::status engine_impl::synthesize_partition(const prepared_proof& pp, unsigned k,
+                                               synthesis_buffer& buf, bool witness_only,
+                                               thread_pool& pool) {
+  const synthesis_shape shape = pp.shape();
+  buf.witness_only = witness_only;
+  if (witness_only) {
+    buf.cs = r1cs::proving_cs();  // a buffer of the other kind gives its storage back
+    buf.wcs.reset();
+    // reserve() moves storage that is too small: unlocked first.
+    if (buf.wcs.aux_storage().size() < shape.aux * sizeof(ff::fr_t)) buf.unpin();
+    buf.wcs.reserve(shape.constraints, shape.aux, shape.inputs);
+    return pp.synthesize_witness(k, buf.wcs, pool);
+  }
+  buf.unpin();
+  buf.wcs = r1cs::witness_cs();
+  buf.cs.reset();
+  buf.cs.reserve(shape.constraints, shape.aux, shape.inputs);
+  cuzk::status s = pp.synthesize(k, buf.cs, pool);
+  if (s.ok()) buf.cs.finalize();
+  return s;
+}
+
+cuzk::status engine_impl::check_public_inputs(const prepared_proof& pp, unsigned k,
+                                              std::span<const ff::fr_t> inputs) {
+  const std::string blame = pp.inconsistent_input();
+  if (blame.empty()) return {};
+  auto want = pp.public_inputs(k);
+  if (!want) return want.error();
+  if (inputs.size() == want->size() + 1 &&
+      std::equal(want->begin(), want->end(), inputs.begin() + 1))
+    return {};
+  return cuzk::status(status_code::invalid_argument,
+                      "the circuit's public inputs differ from the derived ones: " + blame);
 }
 
 void engine_impl::pin_witness(synthesis_buffer& buf,

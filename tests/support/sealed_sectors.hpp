@@ -13,6 +13,7 @@
 #include "filecoin/porep/c1_wrapper.hpp"
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/porep/vanilla_prove.hpp"
+#include "filecoin/snap/encode.hpp"
 
 namespace cuzk::test {
 
@@ -29,6 +30,18 @@ inline filecoin::porep::sealed_sector_t seal_2kib(uint64_t sector_id) {
   auto s = filecoin::porep::seal_sector(req, payload);
   EXPECT_TRUE(s.ok()) << s.error().to_string();
   return std::move(*s);
+}
+
+/// A SnapDeals update (StackedDrg2KiBV1) of seal_2kib(sector_id) to new data whose byte i is
+/// i·mul + add.
+inline result<filecoin::snap::updated_sector_t> update_2kib(uint64_t sector_id, unsigned mul,
+                                                            unsigned add) {
+  const auto cfg =
+      *filecoin::snap::update_config(filecoin::snap::registered_update_proof::stacked_drg_2kib_v1);
+  const filecoin::porep::sealed_sector_t key = seal_2kib(sector_id);
+  std::vector<uint8_t> payload(2032);
+  for (size_t i = 0; i < payload.size(); ++i) payload[i] = uint8_t(i * mul + add);
+  return filecoin::snap::encode_update(cfg, key, payload);
 }
 
 /// A sealed sector's C1 with the identity that proves it.

@@ -243,29 +243,15 @@ TEST(params_digest, post_proof_files_in_a_dir) {
   EXPECT_TRUE(w->empty());
 }
 
-// prove_porep's option checks that need no parameters. The empty C1 is refused on the CPU path
-// (no registered proof); a GPU request is refused by a build without CUDA before the C1 is even
-// looked at, and the message says so. (This used to be one test that an empty C1 alone passed.)
-TEST(prove_options, empty_c1_is_refused) {
-  prove_options_t opt;
-  opt.gpu_device = -1;
-  auto r = prove_porep(filecoin::porep::c1_output_t{}, std::nullopt, "/nonexistent",
-                       thread_pool::default_pool(), nullptr, opt);
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code(), status_code::invalid_argument);
-  EXPECT_NE(r.error().message().find("registered_proof"), std::string::npos) << r.error().message();
-}
-
+// A GPU request is refused by a build without CUDA before anything is looked at, and the message
+// says so: the check `cuzk prove --gpu N` makes before it starts its engine. (The empty C1 is
+// refused by the PoRep kind's check, src/engine/porep_kind_test.cpp.)
 #if !defined(CUZK_WITH_CUDA)
-TEST(prove_options, gpu_request_without_cuda_is_refused) {
-  prove_options_t opt;
-  opt.gpu_device = 0;
-  auto r = prove_porep(filecoin::porep::c1_output_t{}, std::nullopt, "/nonexistent",
-                       thread_pool::default_pool(), nullptr, opt);
+TEST(backend_request, gpu_request_without_cuda_is_refused) {
+  const status r = check_backend_request(0);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code(), status_code::invalid_argument);
-  EXPECT_NE(r.error().message().find("this build has no CUDA support"), std::string::npos)
-      << r.error().message();
+  EXPECT_EQ(r.code(), status_code::invalid_argument);
+  EXPECT_NE(r.message().find("this build has no CUDA support"), std::string::npos) << r.message();
 }
 #endif
 

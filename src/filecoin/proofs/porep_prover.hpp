@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// PoRep C2 on the CPU or GPU prover (rust-filecoin-proofs seal_commit_phase2 + verify_seal):
+// PoRep C2 (rust-filecoin-proofs seal_commit_phase2 + verify_seal) around the proof itself:
 // Groth16 parameters for the StackedCircuit under the official file names, the parameter directory
-// (FIL_PROOFS_PARAMETER_CACHE), proving a C1 partition by partition with every proof
-// self-verified before it is returned, and batch verification of a multi-partition proof.
+// (FIL_PROOFS_PARAMETER_CACHE) and batch verification of a multi-partition proof. A C1 is proved
+// by the engine's PoRep kind (src/engine/porep_kind.cpp), for the daemon and `cuzk prove porep`
+// alike.
 #pragma once
 
 #include <cstdint>
@@ -59,56 +60,6 @@ struct prover_identity_t {
   filecoin::porep::bytes32_t prover_id{};
   uint64_t sector_id = 0;
 };
-
-struct prove_options_t {
-  /// Check the vanilla proofs natively first (filecoin::porep::verify_c1_output): a corrupted C1
-  /// then fails with a message naming the bad part instead of only at self-verification.
-  bool check_vanilla = true;
-  /// Point checks when decoding the .params file: by default every point on the curve and in the
-  /// subgroup (batched: ~10x the on-curve cost, docs/notes/params-format.md). on_curve_only or
-  /// none only for files whose digest was checked (check_digests).
-  groth16::point_checks params_checks = groth16::point_checks::batched;
-  /// Progress of the parameter load (CPU: "load") or upload (GPU: "upload"), in file bytes.
-  progress_fn params_progress;
-  /// When set: before anything is loaded, the .params and .vk are hashed (BLAKE2b-512, streamed)
-  /// and must match these parameters.json facts (e.g. builtin_porep_facts()); a digest mismatch
-  /// is bad_encoding, a file the facts do not name is invalid_argument. Costs one read of the
-  /// files (~1 GB/s): seconds for 2 KiB, ~half a minute for 32 GiB.
-  std::optional<std::vector<param_fact_t>> check_digests;
-  /// -1: the CPU prover. >= 0: the CUDA device of that index (groth16::cuda), the parameters
-  /// uploaded once for all partitions (prover_backend.hpp). A build without CUDA refuses it
-  /// (invalid_argument); a CUDA build on a machine without a device proves on the CPU and says
-  /// so through `log`.
-  int gpu_device = -1;
-  /// Device bytes the GPU prover may use; 0: what the device has free when the parameters load.
-  /// The GPU plan that fits it (groth16::choose_gpu_plan, one proof at a time): parameters that
-  /// do not fit it with the prover's working set stay in page-locked host memory and are
-  /// streamed to the device by every partition (a 32 GiB PoRep on a 24 GB card); a budget no plan
-  /// fits is refused before the parameters load, naming the smallest card.
-  uint64_t gpu_memory_budget = 0;
-  /// Where the prover reports (the backend chosen, a GPU fallback); empty: silent.
-  log_sink log;
-};
-
-/// Wall-clock seconds per phase (summed over partitions where per-partition).
-struct prove_timings_t {
-  double digest_check = 0, vanilla_check = 0, params_load = 0, synthesis = 0, prove = 0,
-         self_verify = 0, total = 0;
-  groth16::prover_timings prover;  ///< milliseconds, summed over partitions
-  unsigned partitions = 0;
-  std::vector<digest_check_t> digests;  ///< per file, when prove_options_t::check_digests
-};
-
-/// Proves every partition of `c1` with the parameters in `params_dir` and returns the
-/// concatenated 192-byte proofs in partition order. Errors (never an invalid proof):
-/// invalid_argument for an unknown proof, a replica_id that does not match `who`, or a C1 whose
-/// vanilla proofs or circuit do not check ("proof self-verification failed: the C1 is
-/// inconsistent"); io_error / size_mismatch for missing or mismatched parameter files.
-result<std::vector<uint8_t>> prove_porep(const filecoin::porep::c1_output_t& c1,
-                                         const std::optional<prover_identity_t>& who,
-                                         const std::string& params_dir, thread_pool& pool,
-                                         prove_timings_t* timings = nullptr,
-                                         const prove_options_t& opt = {});
 
 /// Verifies a multi-partition proof against the public inputs derived from `c1` (commitments,
 /// seed) and `who` (replica_id; the C1's when absent), with the .vk in `params_dir`, in one batch.

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// WindowPoSt and WinningPoSt on the CPU or GPU prover (rust-filecoin-proofs
-// generate_single_window_post_with_vanilla / generate_winning_post_with_vanilla and their
-// verify_*): Groth16 parameters for the FallbackPoSt circuit under the official file names, proving
-// one partition from the vanilla proofs Curio sends (every one validated first, the proof
-// self-verified before it is returned), and verification against the public sectors.
+// WindowPoSt and WinningPoSt around the proof (rust-filecoin-proofs verify_window_post /
+// verify_winning_post): Groth16 parameters for the FallbackPoSt circuit under the official file
+// names, and verification against the public sectors. A partition is proved from the vanilla
+// proofs Curio sends by the engine's PoSt kinds (src/engine/post_kind.cpp), for the daemon and
+// `cuzk prove window-post|winning-post` alike.
 #pragma once
 
 #include <cstdint>
@@ -52,16 +52,6 @@ struct post_inputs_t {
 /// The public sectors (sector id, comm_r) of vanilla proofs, in their order.
 std::vector<filecoin::post::public_sector_t> public_sectors_of(
     std::span<const filecoin::post::fallback_sector_proof_t> vanilla);
-
-/// Proves the partition with the parameters in `params_dir` and returns its 192-byte proof.
-/// Errors (never an invalid proof): invalid_argument for vanilla proofs that do not validate
-/// (naming the sector and challenge), the wrong number of them, a winning partition other than 0;
-/// non_canonical for randomness ≥ r; io_error / size_mismatch for missing or mismatched parameter
-/// files; bad_encoding for a digest mismatch (opt.check_digests). opt.check_vanilla = false skips
-/// the vanilla validation (self-verification still refuses an unsatisfied circuit).
-result<std::vector<uint8_t>> prove_post(const post_inputs_t& in, const std::string& params_dir,
-                                        thread_pool& pool, prove_timings_t* timings = nullptr,
-                                        const prove_options_t& opt = {});
 
 /// Verifies a 192-byte PoSt proof of partition `partition` over `sectors` (window: the
 /// partition's sectors as proven; winning: the one sector) under `randomness`, with the .vk in

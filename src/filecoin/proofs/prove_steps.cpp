@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The steps PoRep and PoSt proving share (prove_steps.hpp).
+// The steps the proof kinds share around the proof (prove_steps.hpp).
 #include "filecoin/proofs/prove_steps.hpp"
 
 #include <filesystem>
@@ -8,9 +8,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "filecoin/proofs/prover_backend.hpp"
 #include "groth16/params_io.hpp"
-#include "groth16/prover.hpp"
-#include "groth16/prover_cpu.hpp"
 
 namespace cuzk::filecoin::proofs::steps {
 
@@ -22,24 +21,6 @@ uint64_t next_pow2(uint64_t n) {
   uint64_t m = 1;
   while (m < n) m <<= 1;
   return m;
-}
-
-void add(groth16::prover_timings& acc, const groth16::prover_timings& t) {
-  acc.upload += t.upload;
-  acc.abc += t.abc;
-  acc.ntt_a += t.ntt_a;
-  acc.ntt_b += t.ntt_b;
-  acc.ntt_c += t.ntt_c;
-  acc.h_compute += t.h_compute;
-  acc.split += t.split;
-  acc.msm_h += t.msm_h;
-  acc.msm_l += t.msm_l;
-  acc.msm_a += t.msm_a;
-  acc.msm_b_g1 += t.msm_b_g1;
-  acc.msm_b_g2 += t.msm_b_g2;
-  acc.start += t.start;
-  acc.epilogue += t.epilogue;
-  acc.total += t.total;
 }
 
 namespace {
@@ -124,49 +105,14 @@ status check_param_digests(const std::string& params_path, const std::string& vk
   return status();
 }
 
-result<std::unique_ptr<prover_backend>> open_backend(const std::string& params_path,
-                                                     const groth16::assignment& asg, size_t rows,
-                                                     const prove_options_t& opt,
-                                                     thread_pool& pool) {
-  auto file = groth16::params_file::open(params_path);
-  if (!file) return status(file.error().code(), params_path + ": " + file.error().message());
-  const auto shape = groth16::shape_of(asg, next_pow2(rows));
-  if (status s = file->validate_against(shape); !s) {
-    return status(s.code(), params_path + " does not fit the circuit: " + s.message());
-  }
-  srs_residency residency = srs_residency::device;
-  std::optional<groth16::gpu_plan> plan;
-  if (opt.gpu_device >= 0) {
-    // One proof at a time, a, b, c from the host (the CLI's path): the plan that fits the budget.
-    groth16::gpu_plan_request req;
-    req.q = file->sizes();
-    req.device_budget =
-        opt.gpu_memory_budget ? opt.gpu_memory_budget : gpu_free_bytes(opt.gpu_device);
-    req.max_lanes = 1;
-    req.witness_on_device = false;
-    auto chosen = groth16::choose_gpu_plan(req);
-    if (chosen) {
-      plan = *chosen;
-      residency = chosen->residency == groth16::gpu_residency::host ? srs_residency::host
-                                                                    : srs_residency::device;
-    } else if (req.device_budget != 0) {  // 0: no device here (the backend falls back, saying so)
-      return status(chosen.error().code(), params_path + ": " + chosen.error().message());
-    }
-  }
-  auto b = make_prover_backend(*file, opt.params_checks, opt.gpu_device, pool, opt.log,
-                               opt.params_progress, residency);
-  if (!b) return status(b.error().code(), params_path + ": " + b.error().message());
-  if (plan) (*b)->set_memory_knobs(plan->knobs);
-  return std::move(*b);
-}
-
-status self_check_failure(const std::string& part, const groth16::assignment& asg,
-                          const std::string& params_path, const prove_options_t& opt,
-                          thread_pool& pool, const std::string& witness_blame) {
+std::optional<uint64_t> first_unsatisfied_row(std::span<const ff::fr_t> a,
+                                              std::span<const ff::fr_t> b,
+                                              std::span<const ff::fr_t> c, thread_pool& pool,
+                                              uint64_t first_row) {
   std::atomic<uint64_t> bad_row{UINT64_MAX};
-  pool.parallel_range(asg.num_rows(), [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i) {
-      if (asg.a[i] * asg.b[i] != asg.c[i]) {
+  pool.parallel_range(a.size(), [&](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) {
+      if (a[i] * b[i] != c[i]) {
         uint64_t cur = bad_row.load();
         while (i < cur && !bad_row.compare_exchange_weak(cur, i)) {
         }
@@ -174,41 +120,24 @@ status self_check_failure(const std::string& part, const groth16::assignment& as
       }
     }
   });
-  if (const uint64_t row = bad_row.load(); row != UINT64_MAX) {
-    return status(status_code::invalid_argument,
-                  part + "proof self-verification failed: " + witness_blame + " (constraint row " +
-                      std::to_string(row) + ": a·b ≠ c)");
-  }
-  const std::string blame = part +
-                            "proof self-verification failed although the witness satisfies every "
-                            "constraint: the parameters " +
-                            params_path + " are suspect";
-  using enum groth16::point_checks;
-  if (opt.params_checks == on_curve_only || opt.params_checks == none) {
-    auto file = groth16::params_file::open(params_path);
-    if (!file) return status(status_code::invalid_argument, blame + ": " + file.error().message());
-    if (status s = file->check_points(batched, pool); !s) {
-      return status(status_code::invalid_argument, blame + ": " + s.message());
-    }
-  }
-  return status(status_code::invalid_argument,
-                blame +
-                    " (a point on the curve and in the subgroup but not of this circuit's "
-                    "setup, or another setup's file: compare their digests with `cuzk params "
-                    "check`)");
+  const uint64_t row = bad_row.load();
+  if (row == UINT64_MAX) return std::nullopt;
+  return first_row + row;
 }
 
-result<groth16::proof> prove_one(prover_backend& backend, const groth16::assignment& asg,
-                                 thread_pool& pool, groth16::prover_timings* timings) {
-  auto r = groth16::os_random_fr();
-  if (!r) return r.error();
-  auto s = groth16::os_random_fr();
-  if (!s) return s.error();
-  auto parts = backend.start(asg, pool, timings);
-  if (!parts) return parts.error();
-  auto pf = groth16::finalize(backend.vk(), *parts, *r, *s, timings);
-  if (timings) timings->total = timings->start + timings->epilogue;
-  return pf;
+status self_check_blame(const std::string& part, std::optional<uint64_t> bad_row,
+                        const std::string& witness_blame, const std::string& params_path,
+                        const std::string& params_detail) {
+  if (bad_row) {
+    return status(status_code::invalid_argument,
+                  part + "proof self-verification failed: " + witness_blame + " (constraint row " +
+                      std::to_string(*bad_row) + ": a·b ≠ c)");
+  }
+  return status(status_code::invalid_argument,
+                part +
+                    "proof self-verification failed although the witness satisfies every "
+                    "constraint: the parameters " +
+                    params_path + " are suspect" + params_detail);
 }
 
 }  // namespace cuzk::filecoin::proofs::steps

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// SnapDeals (EmptySectorUpdate) on the CPU or GPU prover (filecoin-proofs update.rs
-// generate_empty_sector_update_proof_with_vanilla / verify_empty_sector_update_proof): Groth16
-// parameters for the update circuit under the official file names, proving every partition from
-// the vanilla PartitionProofs Curio sends (each validated first, every partition proof
-// self-verified before the proof is returned, since Curio stores it unchecked), and verification
-// against comm_r_old, comm_r_new and comm_d_new.
+// SnapDeals (EmptySectorUpdate) around the proof (filecoin-proofs update.rs
+// verify_empty_sector_update_proof): Groth16 parameters for the update circuit under the official
+// file names, and verification against comm_r_old, comm_r_new and comm_d_new. An update is proved
+// from the vanilla PartitionProofs Curio sends by the engine's SnapDeals kind
+// (src/engine/snap_kind.cpp), for the daemon and `cuzk prove snap` alike.
 #pragma once
 
 #include <cstdint>
@@ -43,17 +42,6 @@ struct update_inputs_t {
   /// One PartitionProof per partition, in partition order (proof k is partition k).
   std::vector<filecoin::snap::partition_proof_t> partitions;
 };
-
-/// Proves every partition with the parameters in `params_dir` and returns the P × 192-byte proof.
-/// Errors (never an invalid proof): invalid_argument for vanilla proofs that do not validate
-/// (naming the partition and challenge) or a failed self-check; size_mismatch for the wrong number
-/// of partitions; non_canonical for a commitment ≥ r; io_error / size_mismatch for missing or
-/// mismatched parameter files; bad_encoding for a digest mismatch (opt.check_digests).
-/// opt.check_vanilla = false skips the vanilla validation (self-verification still refuses an
-/// unsatisfied circuit).
-result<std::vector<uint8_t>> prove_update(const update_inputs_t& in, const std::string& params_dir,
-                                          thread_pool& pool, prove_timings_t* timings = nullptr,
-                                          const prove_options_t& opt = {});
 
 /// Verifies a P × 192-byte update proof against the commitments with the .vk in `params_dir`:
 /// true when every partition proof verifies. An error for undecodable bytes, the wrong number of

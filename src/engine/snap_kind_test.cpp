@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// SnapDeals end to end on the CPU prover (label e2e): the shared 2 KiB parameters (ctest fixture
-// snap_2k_params, a 1.7 M-row setup under the official names); a sector sealed in memory, new data
-// encoded, its vanilla PartitionProof, proven and self-verified, then verified; a flipped proof
-// byte, another comm_r_new or comm_d_new fail verification; a tampered vanilla path is refused by
-// the vanilla check and, with the check off, by self-verification; a wrong partition count is
-// refused.
-#include "filecoin/proofs/snap_prover.hpp"
-
+// SnapDeals end to end through the SnapDeals kind's recipe (snap_kind.cpp) on the CPU prover
+// (label e2e): the shared 2 KiB parameters (ctest fixture snap_2k_params, a 1.7 M-row setup under
+// the official names); a sector sealed in memory, new data encoded, its vanilla PartitionProof,
+// proven and self-verified on an engine as `cuzk prove snap` does, then verified with
+// filecoin::proofs::verify_update; a flipped proof byte, another comm_r_new or comm_d_new fail
+// verification; a tampered vanilla path is refused by the vanilla check and, with the check off,
+// by self-verification; a wrong partition count is refused.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -15,6 +14,8 @@
 #include <memory>
 #include <string>
 
+#include "engine/engine_test_worker.hpp"
+#include "filecoin/proofs/snap_prover.hpp"
 #include "filecoin/snap/encode.hpp"
 #include "filecoin/snap/synthetic.hpp"
 #include "sealed_sectors.hpp"
@@ -25,13 +26,26 @@ namespace {
 using filecoin::snap::registered_update_proof;
 constexpr auto SNAP_2KIB = registered_update_proof::stacked_drg_2kib_v1;
 
-/// The default batched subgroup check costs minutes per load of the 2 KiB parameters on 2 cores;
-/// it is the subject of params_io_test and tests/e2e/params_blame.sh, not of these cases, which
-/// load with the curve check only.
-prove_options_t on_curve_loads() {
-  prove_options_t opt;
-  opt.params_checks = groth16::point_checks::on_curve_only;
-  return opt;
+/// The request Curio sends for `in` (each PartitionProof in its bincode); prove_once loads the
+/// parameters with the curve check only.
+engine::proof_request request_of(const update_inputs_t& in) {
+  engine::proof_request r;
+  r.kind = engine::proof_kind::snap_deals_update;
+  r.registered_proof = filecoin::snap::id_of(in.proof);
+  r.sector_size = filecoin::snap::sector_size_of(in.proof);
+  for (const auto& p : in.partitions)
+    r.vanilla_proofs.push_back(filecoin::snap::serialize_partition_proof(p));
+  r.comm_r_old.assign(in.comms.comm_r_old.begin(), in.comms.comm_r_old.end());
+  r.comm_r_new.assign(in.comms.comm_r_new.begin(), in.comms.comm_r_new.end());
+  r.comm_d_new.assign(in.comms.comm_d_new.begin(), in.comms.comm_d_new.end());
+  return r;
+}
+
+result<std::vector<uint8_t>> prove_update(
+    const update_inputs_t& in, const std::string& dir,
+    engine::handler_list handlers = engine::builtin_handlers(),
+    engine::job_timings* timings = nullptr) {
+  return engine::test_worker::prove_once(request_of(in), dir, std::move(handlers), timings);
 }
 
 struct shared_state {
@@ -50,11 +64,7 @@ class snap_prover : public ::testing::Test {
                                "snap_2k_params fixture generates the parameters)";
     st->params_dir = dir;
 
-    const filecoin::snap::update_config_t cfg = *filecoin::snap::update_config(SNAP_2KIB);
-    const filecoin::porep::sealed_sector_t key = test::seal_2kib(33);
-    std::vector<uint8_t> payload(2032);
-    for (size_t i = 0; i < payload.size(); ++i) payload[i] = uint8_t(i * 3 + 1);
-    auto s = filecoin::snap::encode_update(cfg, key, payload);
+    auto s = test::update_2kib(33, 3, 1);
     ASSERT_TRUE(s.ok()) << s.error().to_string();
     st->inputs.proof = SNAP_2KIB;
     st->inputs.comms = filecoin::snap::commitments_of(*s);
@@ -72,13 +82,13 @@ class snap_prover : public ::testing::Test {
 };
 
 TEST_F(snap_prover, prove_verify_and_rejections) {
-  prove_timings_t tm;
-  auto proof = prove_update(inputs(), dir(), thread_pool::default_pool(), &tm, on_curve_loads());
+  engine::job_timings tm;
+  auto proof = prove_update(inputs(), dir(), engine::builtin_handlers(), &tm);
   ASSERT_TRUE(proof.ok()) << proof.error().to_string();
   ASSERT_EQ(proof->size(), 192u);
-  EXPECT_EQ(tm.partitions, 1u);
-  std::fprintf(stderr, "[snap] prove: synthesis %.2f s, prove %.2f s, total %.2f s\n", tm.synthesis,
-               tm.prove, tm.total);
+  EXPECT_EQ(tm.partitions.size(), 1u);
+  std::fprintf(stderr, "[snap] prove: synthesis %.2f s, prove %.2f s, total %.2f s\n",
+               tm.synthesis / 1e3, (tm.prove + tm.finalize) / 1e3, tm.total / 1e3);
 
   auto ok = verify_update(SNAP_2KIB, inputs().comms, *proof, dir());
   ASSERT_TRUE(ok.ok()) << ok.error().to_string();
@@ -112,7 +122,7 @@ TEST_F(snap_prover, synthetic_update_proves) {
   auto parts = filecoin::snap::parse_partition_proofs(u->partition_proofs);
   ASSERT_TRUE(parts.ok());
   in.partitions = *parts;
-  auto proof = prove_update(in, dir(), thread_pool::default_pool(), nullptr, on_curve_loads());
+  auto proof = prove_update(in, dir());
   ASSERT_TRUE(proof.ok()) << proof.error().to_string();
   auto ok = verify_update(SNAP_2KIB, in.comms, *proof, dir());
   ASSERT_TRUE(ok.ok()) << ok.error().to_string();
@@ -125,22 +135,19 @@ TEST_F(snap_prover, synthetic_update_proves) {
 TEST_F(snap_prover, tampered_vanilla_is_never_proven) {
   update_inputs_t in = inputs();
   in.partitions[0].challenge_proofs[4].proof_r_old.hashes[3][0] ^= 1;
-  auto refused = prove_update(in, dir(), thread_pool::default_pool());
+  auto refused = prove_update(in, dir());
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().code(), status_code::invalid_argument);
   EXPECT_NE(refused.error().message().find("challenge 4"), std::string::npos)
       << refused.error().to_string();
 
-  prove_options_t no_check = on_curve_loads();
-  no_check.check_vanilla = false;
-  auto unsat = prove_update(in, dir(), thread_pool::default_pool(), nullptr, no_check);
+  auto unsat = prove_update(in, dir(), {engine::snap_update_handler({.check_vanilla = false})});
   ASSERT_FALSE(unsat.ok());
   EXPECT_EQ(unsat.error().code(), status_code::invalid_argument) << unsat.error().to_string();
 
   update_inputs_t none = inputs();
   none.partitions.clear();
-  EXPECT_EQ(prove_update(none, dir(), thread_pool::default_pool()).error().code(),
-            status_code::size_mismatch);
+  EXPECT_EQ(prove_update(none, dir()).error().code(), status_code::invalid_argument);
 }
 
 }  // namespace

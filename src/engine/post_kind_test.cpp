@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// 2 KiB WindowPoSt and WinningPoSt prove → verify on the CPU prover (label e2e: the setup and the
-// proofs take a while on 2 cores): parameters generated under the official names with a fixed
-// seed, vanilla proofs of sealed sectors as Curio sends them; a tampered proof, wrong randomness
-// and a wrong sector are rejected; a corrupt vanilla proof fails naming the sector and challenge,
-// and with the vanilla check off it still never yields a proof.
+// 2 KiB WindowPoSt and WinningPoSt through the PoSt kinds' recipe (post_kind.cpp) → verify, on the
+// CPU prover (label e2e: the setup and the proofs take a while on 2 cores): parameters generated
+// under the official names with a fixed seed, vanilla proofs of sealed sectors as Curio sends
+// them, each request proved on an engine as `cuzk prove window-post|winning-post` does; a tampered
+// proof, wrong randomness and a wrong sector are rejected; a corrupt vanilla proof fails naming
+// the sector and challenge, and with the vanilla check off it still never yields a proof; the
+// digest check of `cuzk prove --check-digests` refuses the seeded files.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -11,12 +13,14 @@
 #include <filesystem>
 #include <memory>
 
+#include "engine/engine_test_worker.hpp"
 #include "filecoin/circuits/params_name.hpp"
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/post/synthetic.hpp"
 #include "filecoin/post/vanilla_prove.hpp"
 #include "filecoin/proofs/params_digest.hpp"
 #include "filecoin/proofs/post_prover.hpp"
+#include "filecoin/proofs/prove_steps.hpp"
 #include "sealed_sectors.hpp"
 #include "temp_dir.hpp"
 
@@ -90,18 +94,42 @@ class post_prover : public ::testing::Test {
     return in;
   }
 
+  // The request Curio sends for `in` (each vanilla proof in its bincode).
+  static engine::proof_request request_of(const post_inputs_t& in) {
+    const auto cfg = *filecoin::post::post_config(in.proof);
+    engine::proof_request r;
+    r.kind = cfg.kind == filecoin::post::post_kind::window
+                 ? engine::proof_kind::window_post_partition
+                 : engine::proof_kind::winning_post;
+    r.registered_proof = filecoin::post::id_of(in.proof);
+    r.sector_size = cfg.sector_bytes;
+    for (const auto& v : in.vanilla)
+      r.vanilla_proofs.push_back(filecoin::post::serialize_fallback_sector_proof(v));
+    r.randomness.assign(in.randomness.begin(), in.randomness.end());
+    r.miner_id = in.miner_id;
+    r.partition_index = in.partition;
+    return r;
+  }
+
+  static result<std::vector<uint8_t>> prove(
+      const post_inputs_t& in, engine::handler_list handlers = engine::builtin_handlers(),
+      const std::string& dir = g_state->dir.string()) {
+    return engine::test_worker::prove_once(request_of(in), dir, std::move(handlers));
+  }
+
   static std::vector<uint8_t> prove_ok(const post_inputs_t& in) {
-    prove_timings_t tm;
-    auto pf = prove_post(in, g_state->dir.string(), thread_pool::default_pool(), &tm);
+    engine::job_timings tm;
+    auto pf = engine::test_worker::prove_once(request_of(in), g_state->dir.string(),
+                                              engine::builtin_handlers(), &tm);
     EXPECT_TRUE(pf.ok()) << pf.error().to_string();
     if (!pf.ok()) return {};
     EXPECT_EQ(pf->size(), 192u);
     std::fprintf(stderr,
-                 "[post] %s partition %u, %zu sector(s): vanilla %.3f s, synthesis %.2f s, params "
-                 "%.2f s, prove %.2f s, self-verify %.3f s, total %.2f s\n",
+                 "[post] %s partition %u, %zu sector(s): decode and checks %.3f s, synthesis "
+                 "%.2f s, params %.2f s, prove %.2f s, self-verify %.3f s, total %.2f s\n",
                  std::string(filecoin::post::name_of(in.proof)).c_str(), in.partition,
-                 in.vanilla.size(), tm.vanilla_check, tm.synthesis, tm.params_load, tm.prove,
-                 tm.self_verify, tm.total);
+                 in.vanilla.size(), tm.prepare / 1e3, tm.synthesis / 1e3, tm.srs_load / 1e3,
+                 (tm.prove + tm.finalize) / 1e3, tm.verify / 1e3, tm.total / 1e3);
     return *pf;
   }
 
@@ -165,11 +193,10 @@ TEST_F(post_prover, winning_prove_verify_and_rejections) {
   // WinningPoSt takes exactly one sector and only partition 0.
   post_inputs_t two = in;
   two.vanilla.push_back(in.vanilla[0]);
-  EXPECT_FALSE(prove_post(two, g_state->dir.string(), thread_pool::default_pool()).ok());
+  EXPECT_FALSE(prove(two).ok());
   post_inputs_t k1 = in;
   k1.partition = 1;
-  EXPECT_EQ(prove_post(k1, g_state->dir.string(), thread_pool::default_pool()).error().code(),
-            status_code::invalid_argument);
+  EXPECT_EQ(prove(k1).error().code(), status_code::invalid_argument);
 }
 
 // Synthetic vanilla proofs (the 32 GiB benchmarks' input, post/synthetic.hpp) are a satisfiable
@@ -195,16 +222,14 @@ TEST_F(post_prover, corrupt_vanilla_is_named_never_proven) {
   const filecoin::porep::bytes32_t rand = randomness(21);
   post_inputs_t in = inputs(WINDOW, 2, 0, rand);
   in.vanilla[1].sectors[0].inclusion_proofs[6].hashes[0][3] ^= 1;
-  auto r = prove_post(in, g_state->dir.string(), thread_pool::default_pool());
+  auto r = prove(in);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code(), status_code::invalid_argument);
   EXPECT_NE(r.error().message().find("sector 9 challenge 6"), std::string::npos)
       << r.error().to_string();
 
   // Without the vanilla check the unsatisfied circuit is caught by self-verification.
-  prove_options_t unchecked;
-  unchecked.check_vanilla = false;
-  auto u = prove_post(in, g_state->dir.string(), thread_pool::default_pool(), nullptr, unchecked);
+  auto u = prove(in, {engine::window_post_handler({.check_vanilla = false})});
   ASSERT_FALSE(u.ok());
   EXPECT_EQ(u.error().code(), status_code::invalid_argument) << u.error().to_string();
 
@@ -212,7 +237,7 @@ TEST_F(post_prover, corrupt_vanilla_is_named_never_proven) {
   const post_inputs_t stale = inputs(WINDOW, 1, 0, randomness(22));
   post_inputs_t replay = stale;
   replay.randomness = rand;
-  auto s = prove_post(replay, g_state->dir.string(), thread_pool::default_pool());
+  auto s = prove(replay);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.error().message().find("sector 5 challenge"), std::string::npos)
       << s.error().to_string();
@@ -221,19 +246,21 @@ TEST_F(post_prover, corrupt_vanilla_is_named_never_proven) {
 TEST_F(post_prover, digest_check_and_missing_parameters) {
   const filecoin::porep::bytes32_t rand = randomness(31);
   const post_inputs_t in = inputs(WINDOW, 1, 0, rand);
-  // Our seeded files are not the official ones: the built-in facts say MISMATCH.
-  prove_options_t opt;
+  // Our seeded files are not the official ones: the built-in facts say MISMATCH (the step
+  // `cuzk prove --check-digests` takes before the proof).
   const auto facts = builtin_post_facts();
-  opt.check_digests.emplace(facts.begin(), facts.end());
-  prove_timings_t tm;
-  auto r = prove_post(in, g_state->dir.string(), thread_pool::default_pool(), &tm, opt);
+  const auto cfg = *filecoin::post::post_config(in.proof);
+  std::vector<digest_check_t> digests;
+  const status r = steps::check_param_digests(
+      post_params_path(cfg, g_state->dir.string()), post_vk_path(cfg, g_state->dir.string()),
+      std::vector<param_fact_t>(facts.begin(), facts.end()), digests);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code(), status_code::bad_encoding) << r.error().to_string();
-  ASSERT_EQ(tm.digests.size(), 1u);
-  EXPECT_EQ(tm.digests[0].verdict, digest_verdict::mismatch);
+  EXPECT_EQ(r.code(), status_code::bad_encoding) << r.to_string();
+  ASSERT_EQ(digests.size(), 1u);
+  EXPECT_EQ(digests[0].verdict, digest_verdict::mismatch);
 
   test::temp_dir empty("post_prover_empty");
-  auto missing = prove_post(in, empty.string(), thread_pool::default_pool());
+  auto missing = prove(in, engine::builtin_handlers(), empty.string());
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.error().message().find(
                 filecoin::circuits::post_param_id(*filecoin::post::post_config(WINDOW))),

@@ -1,39 +1,47 @@
 // SPDX-License-Identifier: Apache-2.0
-// End to end 2 KiB PoRep (label e2e): seal a sector, C1, prove with the shared 2 KiB parameters
-// (ctest fixture porep_2k_params: `cuzk params generate`, seeded), verify;
-// a tampered proof, another sector id or prover id are rejected; a C1 with one corrupted path
-// sibling makes proving fail with a clear status (vanilla check, or self-verification when that
-// check is off), never an invalid proof.
-#include "filecoin/proofs/porep_prover.hpp"
-
+// End to end 2 KiB PoRep through the PoRep kind's recipe (porep_kind.cpp, label e2e): seal a
+// sector, C1, prove one request on an engine as `cuzk prove porep` does, with the shared 2 KiB
+// parameters (ctest fixture porep_2k_params: `cuzk params generate`, seeded), verify with
+// filecoin::proofs::verify_porep; a tampered proof, another sector id or prover id are rejected; a
+// C1 with one corrupted path sibling makes proving fail with a clear status (vanilla check, or
+// self-verification when that check is off), never an invalid proof.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 
+#include "engine/engine_test_worker.hpp"
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/porep/vanilla_prove.hpp"
+#include "filecoin/proofs/porep_prover.hpp"
 #include "sealed_sectors.hpp"
 #include "test_rng.hpp"
 
-namespace cuzk::filecoin::proofs {
+namespace cuzk::engine {
 namespace {
 
 using filecoin::porep::registered_seal_proof;
+using filecoin::proofs::prover_identity_t;
+using filecoin::proofs::verify_porep;
 
-/// The default batched subgroup check costs ≈ 270 s per load of the 2 KiB parameters on 2 cores;
-/// it is the subject of params_io_test and tests/e2e/params_blame.sh, not of these cases, which
-/// load with the curve check only.
-prove_options_t on_curve_loads() {
-  prove_options_t opt;
-  opt.params_checks = groth16::point_checks::on_curve_only;
-  return opt;
+/// The request Curio sends for `c1` of miner `miner`, sector `sector` (the wrapper JSON).
+proof_request request_for(const filecoin::porep::c1_output_t& c1, uint64_t miner, uint64_t sector) {
+  proof_request r;
+  r.kind = proof_kind::porep_seal_commit;
+  r.registered_proof = uint64_t(*filecoin::porep::parse_registered_seal_proof(c1.registered_proof));
+  auto w = filecoin::porep::c1_to_wrapper_json(c1, sector);
+  EXPECT_TRUE(w.ok()) << w.error().to_string();
+  if (w.ok()) r.vanilla_proof.assign(w->begin(), w->end());
+  r.miner_id = miner;
+  r.sector_number = sector;
+  return r;
 }
 
 struct shared_state {
   std::string dir;
   filecoin::porep::c1_output_t c1;
+  uint64_t miner = 0;
   prover_identity_t who;
   std::vector<uint8_t> proof;
 };
@@ -45,6 +53,7 @@ class porep_e2e : public ::testing::Test {
     auto rng = test::test_rng::from_env("porep_e2e");
     test::sealed_c1 sealed = test::seal_random_2kib_c1(rng);
     st->c1 = std::move(sealed.c1);
+    st->miner = sealed.miner;
     st->who = {filecoin::porep::prover_id_from_actor(sealed.miner), sealed.sector};
 
     // The shared 2 KiB parameters (ctest fixture porep_2k_params, tests/CMakeLists.txt).
@@ -64,22 +73,21 @@ class porep_e2e : public ::testing::Test {
   // The valid proof, made once by the first case that needs it.
   static const std::vector<uint8_t>& valid_proof() {
     if (state_->proof.empty()) {
-      prove_timings_t tm;
-      auto p = prove_porep(state_->c1, state_->who, state_->dir, thread_pool::default_pool(), &tm,
-                           on_curve_loads());
+      job_timings tm;
+      auto p = test_worker::prove_once(own_request(), state_->dir, builtin_handlers(), &tm);
       EXPECT_TRUE(p.ok()) << p.error().to_string();
       if (p.ok()) state_->proof = *p;
-      const auto& t = tm.prover;
       std::fprintf(stderr,
-                   "[prove] vanilla %.2f s, params load %.1f s, synthesis %.1f s, prove %.1f s "
-                   "(ntt %.1f s, h %.1f s, msm h/l/a/b1/b2 %.1f/%.1f/%.1f/%.1f/%.1f s), "
-                   "self-verify %.2f s, total %.1f s, peak RSS %.0f MiB\n",
-                   tm.vanilla_check, tm.params_load, tm.synthesis, tm.prove,
-                   (t.ntt_a + t.ntt_b + t.ntt_c) / 1e3, t.h_compute / 1e3, t.msm_h / 1e3,
-                   t.msm_l / 1e3, t.msm_a / 1e3, t.msm_b_g1 / 1e3, t.msm_b_g2 / 1e3, tm.self_verify,
-                   tm.total, double(peak_rss_bytes()) / (1 << 20));
+                   "[prove] decode and checks %.2f s, params load %.1f s, synthesis %.1f s, "
+                   "prove %.1f s, self-verify %.2f s, total %.1f s, peak RSS %.0f MiB\n",
+                   tm.prepare / 1e3, tm.srs_load / 1e3, tm.synthesis / 1e3,
+                   (tm.prove + tm.finalize) / 1e3, tm.verify / 1e3, tm.total / 1e3,
+                   double(filecoin::proofs::peak_rss_bytes()) / (1 << 20));
     }
     return state_->proof;
+  }
+  static proof_request own_request() {
+    return request_for(state_->c1, state_->miner, state_->who.sector_id);
   }
   static shared_state* state_;
 };
@@ -125,7 +133,8 @@ TEST_F(porep_e2e, wrong_public_inputs_rejected) {
   ASSERT_TRUE(b.ok()) << b.error().to_string();
   EXPECT_FALSE(*b);
   // Proving for an identity that does not match the C1's replica_id is refused up front.
-  auto p = prove_porep(state_->c1, other_sector, state_->dir, thread_pool::default_pool());
+  auto p = test_worker::prove_once(request_for(state_->c1, state_->miner, other_sector.sector_id),
+                                   state_->dir);
   ASSERT_FALSE(p.ok());
   EXPECT_NE(p.error().message().find("replica_id"), std::string::npos) << p.error().to_string();
 }
@@ -135,19 +144,32 @@ TEST_F(porep_e2e, corrupted_path_fails_clearly) {
   auto& hashes = bad.vanilla_proofs[0][0].comm_r_last_proof.hashes;
   ASSERT_FALSE(hashes.empty());
   hashes[0][3] ^= 0x10;  // low bytes: stays a canonical Fr
-  auto p = prove_porep(bad, state_->who, state_->dir, thread_pool::default_pool());
+  auto p =
+      test_worker::prove_once(request_for(bad, state_->miner, state_->who.sector_id), state_->dir);
   ASSERT_FALSE(p.ok());
   EXPECT_NE(p.error().message().find("vanilla"), std::string::npos) << p.error().to_string();
 
   // Without the native check the circuit is unsatisfied and self-verification catches it.
-  prove_options_t opt = on_curve_loads();
-  opt.check_vanilla = false;
-  auto q = prove_porep(bad, state_->who, state_->dir, thread_pool::default_pool(), nullptr, opt);
+  auto q = test_worker::prove_once(request_for(bad, state_->miner, state_->who.sector_id),
+                                   state_->dir, {porep_handler({.check_vanilla = false})});
   ASSERT_FALSE(q.ok());
   EXPECT_NE(q.error().message().find("proof self-verification failed: the C1 is inconsistent"),
             std::string::npos)
       << q.error().to_string();
 }
 
+// An empty C1 is refused at submit (no registered proof), before anything is queued or a
+// parameter is looked at: the PoRep kind's check(), for `cuzk prove porep` and the daemon alike.
+TEST(porep_kind_checks, empty_c1_is_refused) {
+  proof_request r;
+  r.kind = proof_kind::porep_seal_commit;
+  const std::string empty = "{}";
+  r.vanilla_proof.assign(empty.begin(), empty.end());
+  const status s = porep_handler()->check(r);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), status_code::invalid_argument);
+  EXPECT_NE(s.message().find("registered_proof"), std::string::npos) << s.message();
+}
+
 }  // namespace
-}  // namespace cuzk::filecoin::proofs
+}  // namespace cuzk::engine
