@@ -20,8 +20,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 TEST(abc_plan_circuit_slow, porep_8mib) {
-  const auto cfg =
-      *filecoin::porep::porep_config(filecoin::porep::registered_seal_proof::stacked_drg_8mib_v1_1);
+  const auto cfg = *porep::porep_config(porep::registered_seal_proof::stacked_drg_8mib_v1_1);
   const stacked_circuit_t c = blank_stacked_circuit(cfg);
 
   auto t0 = std::chrono::steady_clock::now();

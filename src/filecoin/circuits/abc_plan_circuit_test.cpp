@@ -33,14 +33,14 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-stacked_circuit_t synthetic_porep_partition(filecoin::porep::registered_seal_proof proof) {
-  filecoin::porep::synthetic_request_t sr;
-  sr.config = *filecoin::porep::porep_config(proof);
-  sr.prover_id = filecoin::porep::prover_id_from_actor(1000);
+stacked_circuit_t synthetic_porep_partition(porep::registered_seal_proof proof) {
+  porep::synthetic_request_t sr;
+  sr.config = *porep::porep_config(proof);
+  sr.prover_id = porep::prover_id_from_actor(1000);
   sr.sector_id = 7;
   sr.ticket.fill(5);
   sr.seed.fill(6);
-  auto c1 = filecoin::porep::generate_synthetic_c1(sr);
+  auto c1 = porep::generate_synthetic_c1(sr);
   EXPECT_TRUE(c1.ok()) << c1.error().to_string();
   auto c = stacked_circuit_from_c1(sr.config, *c1, 0);
   EXPECT_TRUE(c.ok()) << c.error().to_string();
@@ -49,7 +49,7 @@ stacked_circuit_t synthetic_porep_partition(filecoin::porep::registered_seal_pro
 
 TEST(abc_plan_circuit, porep_2kib) {
   const stacked_circuit_t c =
-      synthetic_porep_partition(filecoin::porep::registered_seal_proof::stacked_drg_2kib_v1_1);
+      synthetic_porep_partition(porep::registered_seal_proof::stacked_drg_2kib_v1_1);
   ASSERT_EQ(c.challenges.size(), 2u);
 
   // One thread each: what synthesis costs with and without the rows.
@@ -89,8 +89,7 @@ TEST(abc_plan_circuit, porep_2kib) {
 // same shape; some rows then read two bits where challenge 0 reads one). Each plan is refused:
 // its template would compute a wrong a, b, c for that challenge.
 TEST(abc_plan_circuit, porep_last_challenge_unlike_the_template_is_refused) {
-  const auto cfg =
-      *filecoin::porep::porep_config(filecoin::porep::registered_seal_proof::stacked_drg_2kib_v1_1);
+  const auto cfg = *porep::porep_config(porep::registered_seal_proof::stacked_drg_2kib_v1_1);
   const stacked_circuit_t blank = blank_stacked_circuit(cfg);
   const stacked_circuit_t four_layers = blank_stacked_circuit(
       4, cfg.sector.tree_d, cfg.sector.tree_r, cfg.challenges_per_partition());
@@ -118,22 +117,20 @@ TEST(abc_plan_circuit, porep_last_challenge_unlike_the_template_is_refused) {
 }
 
 TEST(abc_plan_circuit, window_and_winning_post_2kib) {
-  const filecoin::porep::sealed_sector_t a = test::seal_2kib(3), b = test::seal_2kib(11);
-  filecoin::porep::bytes32_t randomness{};
+  const porep::sealed_sector_t a = test::seal_2kib(3), b = test::seal_2kib(11);
+  porep::bytes32_t randomness{};
   for (size_t i = 0; i < 31; ++i) randomness[i] = uint8_t(17 * i + 2);
-  const filecoin::post::post_config_t window =
-      *filecoin::post::post_config(filecoin::post::registered_post_proof::window_2kib_v1_1);
-  const filecoin::post::post_config_t winning =
-      *filecoin::post::post_config(filecoin::post::registered_post_proof::winning_2kib_v1);
-  const filecoin::post::fallback_sector_proof_t two[] = {
-      *filecoin::post::prove_sector(window, a, randomness, 0, 0),
-      *filecoin::post::prove_sector(window, b, randomness, 0, 1)};
-  const filecoin::post::fallback_sector_proof_t win[] = {
-      *filecoin::post::prove_sector(winning, b, randomness, 0, 0)};
+  const post::post_config_t window =
+      *post::post_config(post::registered_post_proof::window_2kib_v1_1);
+  const post::post_config_t winning =
+      *post::post_config(post::registered_post_proof::winning_2kib_v1);
+  const post::fallback_sector_proof_t two[] = {*post::prove_sector(window, a, randomness, 0, 0),
+                                               *post::prove_sector(window, b, randomness, 0, 1)};
+  const post::fallback_sector_proof_t win[] = {*post::prove_sector(winning, b, randomness, 0, 0)};
   const struct {
     const char* what;
-    const filecoin::post::post_config_t& cfg;
-    std::span<const filecoin::post::fallback_sector_proof_t> proofs;
+    const post::post_config_t& cfg;
+    std::span<const post::fallback_sector_proof_t> proofs;
   } cases[] = {{"WindowPoSt 2 KiB", window, two}, {"WinningPoSt 2 KiB", winning, win}};
 
   thread_pool pool(3);
@@ -155,17 +152,16 @@ TEST(abc_plan_circuit, window_and_winning_post_2kib) {
 }
 
 TEST(abc_plan_circuit, snap_2kib) {
-  const filecoin::snap::update_config_t cfg =
-      *filecoin::snap::update_config(filecoin::snap::registered_update_proof::stacked_drg_2kib_v1);
-  const filecoin::porep::sealed_sector_t key = test::seal_2kib(21);
+  const snap::update_config_t cfg =
+      *snap::update_config(snap::registered_update_proof::stacked_drg_2kib_v1);
+  const porep::sealed_sector_t key = test::seal_2kib(21);
   std::vector<uint8_t> payload(1500);
   for (size_t i = 0; i < payload.size(); ++i) payload[i] = uint8_t(i * 31 + 5);
-  auto s = filecoin::snap::encode_update(cfg, key, payload);
+  auto s = snap::encode_update(cfg, key, payload);
   ASSERT_TRUE(s.ok()) << s.error().to_string();
-  auto proof = filecoin::snap::prove_partition(*s, 0);
+  auto proof = snap::prove_partition(*s, 0);
   ASSERT_TRUE(proof.ok());
-  auto c =
-      empty_sector_update_circuit_from_vanilla(cfg, filecoin::snap::commitments_of(*s), 0, *proof);
+  auto c = empty_sector_update_circuit_from_vanilla(cfg, snap::commitments_of(*s), 0, *proof);
   ASSERT_TRUE(c.ok()) << c.error().to_string();
 
   thread_pool pool(3);

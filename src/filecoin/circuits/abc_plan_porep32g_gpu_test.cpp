@@ -21,8 +21,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 TEST(abc_plan_porep32g_gpu, every_row_of_a_32gib_partition) {
-  const auto cfg = *filecoin::porep::porep_config(
-      filecoin::porep::registered_seal_proof::stacked_drg_32gib_v1_1);
+  const auto cfg = *porep::porep_config(porep::registered_seal_proof::stacked_drg_32gib_v1_1);
   thread_pool pool;
   auto t0 = std::chrono::steady_clock::now();
   const stacked_circuit_t c = blank_stacked_circuit(cfg);

@@ -12,13 +12,12 @@
 namespace cuzk::filecoin::circuits {
 namespace {
 
-status to_fr(const filecoin::common::domain_t& b, fr_t& out, const std::string& what) {
-  if (!filecoin::hash::bytes_to_fr(b, out))
-    return {status_code::non_canonical, what + " is not < r"};
+status to_fr(const common::domain_t& b, fr_t& out, const std::string& what) {
+  if (!hash::bytes_to_fr(b, out)) return {status_code::non_canonical, what + " is not < r"};
   return {};
 }
 
-status siblings_to_fr(std::span<const filecoin::common::domain_t> in, std::vector<fr_t>& out,
+status siblings_to_fr(std::span<const common::domain_t> in, std::vector<fr_t>& out,
                       const std::string& what) {
   out.resize(in.size());
   for (size_t i = 0; i < in.size(); ++i)
@@ -26,7 +25,7 @@ status siblings_to_fr(std::span<const filecoin::common::domain_t> in, std::vecto
   return {};
 }
 
-size_t tree_r_siblings(const filecoin::hash::tree_shape& t) {
+size_t tree_r_siblings(const hash::tree_shape& t) {
   size_t n = 0;
   for (unsigned l = 0; l < t.height(); ++l) n += t.arity_at(l) - 1;
   return n;
@@ -34,8 +33,7 @@ size_t tree_r_siblings(const filecoin::hash::tree_shape& t) {
 
 }  // namespace
 
-empty_sector_update_circuit_t blank_empty_sector_update_circuit(
-    const filecoin::snap::update_config_t& cfg) {
+empty_sector_update_circuit_t blank_empty_sector_update_circuit(const snap::update_config_t& cfg) {
   empty_sector_update_circuit_t c;
   c.config = cfg;
   c.apex_leaves.assign(cfg.apex_leaves, fr_t::zero());
@@ -49,12 +47,12 @@ empty_sector_update_circuit_t blank_empty_sector_update_circuit(
 }
 
 result<empty_sector_update_circuit_t> empty_sector_update_circuit_from_vanilla(
-    const filecoin::snap::update_config_t& cfg, const filecoin::snap::update_commitments_t& comms,
-    unsigned k, const filecoin::snap::partition_proof_t& proof) {
+    const snap::update_config_t& cfg, const snap::update_commitments_t& comms, unsigned k,
+    const snap::partition_proof_t& proof) {
   if (k >= cfg.partitions)
     return {status_code::invalid_argument,
             "partition " + std::to_string(k) + " of " + std::to_string(cfg.partitions)};
-  if (status s = filecoin::snap::check_partition_proof_shape(cfg, proof); !s) return s;
+  if (status s = snap::check_partition_proof_shape(cfg, proof); !s) return s;
   empty_sector_update_circuit_t c;
   c.config = cfg;
   c.partition = k;
@@ -62,7 +60,7 @@ result<empty_sector_update_circuit_t> empty_sector_update_circuit_from_vanilla(
   if (status s = to_fr(comms.comm_d_new, c.comm_d_new, "comm_d_new"); !s) return s;
   if (status s = to_fr(comms.comm_r_new, c.comm_r_new, "comm_r_new"); !s) return s;
   if (status s = to_fr(proof.comm_c, c.comm_c, "comm_c"); !s) return s;
-  const filecoin::snap::challenge_proof_t& first = proof.challenge_proofs[0];
+  const snap::challenge_proof_t& first = proof.challenge_proofs[0];
   if (status s = to_fr(first.proof_r_old.root, c.root_r_old, "root_r_old"); !s) return s;
   if (status s = to_fr(first.proof_r_new.root, c.root_r_new, "root_r_new"); !s) return s;
   if (status s = siblings_to_fr(proof.apex_leafs, c.apex_leaves, "apex leaf"); !s) return s;
@@ -73,7 +71,7 @@ result<empty_sector_update_circuit_t> empty_sector_update_circuit_from_vanilla(
     return s;
   c.challenges.resize(cfg.challenges);
   for (size_t i = 0; i < cfg.challenges; ++i) {
-    const filecoin::snap::challenge_proof_t& cp = proof.challenge_proofs[i];
+    const snap::challenge_proof_t& cp = proof.challenge_proofs[i];
     update_challenge_witness_t& w = c.challenges[i];
     const std::string what = "challenge " + std::to_string(i);
     if (status s = to_fr(cp.proof_r_old.leaf, w.leaf_r_old, what + " leaf_r_old"); !s) return s;
@@ -93,7 +91,7 @@ result<empty_sector_update_circuit_t> empty_sector_update_circuit_from_vanilla(
 }
 
 status validate_empty_sector_update_circuit(const empty_sector_update_circuit_t& c) {
-  const filecoin::snap::update_config_t& cfg = c.config;
+  const snap::update_config_t& cfg = c.config;
   if (status s = cfg.tree_r.validate(); !s) return s;
   if (cfg.tree_r.num_leaves != cfg.nodes || cfg.tree_r.index_bits() != cfg.node_bits)
     return {status_code::invalid_argument, "tree_r does not fit the node count"};
@@ -114,30 +112,29 @@ status validate_empty_sector_update_circuit(const empty_sector_update_circuit_t&
   return {};
 }
 
-update_counts_t empty_sector_update_circuit_counts(const filecoin::snap::update_config_t& cfg) {
-  const size_t poseidon_2 = filecoin::gadgets::poseidon_hash_constraints(2);
-  const size_t sha_hash2 = 2 * 256 + 44'866 + 1;                                  // hash2_circuit
-  const size_t sha_level = filecoin::gadgets::insert_constraints(2) + sha_hash2;  // insert_2 + hash
-  const size_t digest = 1 + poseidon_2 + (filecoin::gadgets::FR_NUM_BITS + 1);
+update_counts_t empty_sector_update_circuit_counts(const snap::update_config_t& cfg) {
+  const size_t poseidon_2 = gadgets::poseidon_hash_constraints(2);
+  const size_t sha_hash2 = 2 * 256 + 44'866 + 1;                        // hash2_circuit
+  const size_t sha_level = gadgets::insert_constraints(2) + sha_hash2;  // insert_2 + hash
+  const size_t digest = 1 + poseidon_2 + (gadgets::FR_NUM_BITS + 1);
   size_t por_r = 1;
   for (unsigned l = 0; l < cfg.tree_r.height(); ++l) {
     const unsigned a = cfg.tree_r.arity_at(l);
-    por_r +=
-        filecoin::gadgets::insert_constraints(a) + filecoin::gadgets::poseidon_hash_constraints(a);
+    por_r += gadgets::insert_constraints(a) + gadgets::poseidon_hash_constraints(a);
   }
   const size_t p = cfg.partition_bits, A = cfg.apex_leaves;
-  const size_t globals = 1 + (p + filecoin::snap::H_SELECT_BITS + 1) + 1 + 3 + poseidon_2 +
+  const size_t globals = 1 + (p + snap::H_SELECT_BITS + 1) + 1 + 3 + poseidon_2 +
                          2 * (poseidon_2 + 1) + (A - 1) * sha_hash2 + p * sha_level + 1 +
                          cfg.digests * digest;
-  const size_t high_bits = 2 * filecoin::snap::H_SELECT_BITS + 1;
+  const size_t high_bits = 2 * snap::H_SELECT_BITS + 1;
   const size_t per_challenge = high_bits + poseidon_2 + 2 + 2 * por_r + (A - 1) +
                                cfg.tree_d_levels_below_apex() * sha_level + 1;
   return {globals + cfg.challenges * per_challenge, 5};
 }
 
-result<std::vector<fr_t>> empty_sector_update_public_inputs(
-    const filecoin::snap::update_config_t& cfg, const filecoin::snap::update_commitments_t& comms,
-    unsigned k) {
+result<std::vector<fr_t>> empty_sector_update_public_inputs(const snap::update_config_t& cfg,
+                                                            const snap::update_commitments_t& comms,
+                                                            unsigned k) {
   if (k >= cfg.partitions)
     return {status_code::invalid_argument,
             "partition " + std::to_string(k) + " of " + std::to_string(cfg.partitions)};
@@ -149,7 +146,7 @@ result<std::vector<fr_t>> empty_sector_update_public_inputs(
   return out;
 }
 
-r1cs::proving_cs::block_shape update_challenge_shape(const filecoin::snap::update_config_t& cfg) {
+r1cs::proving_cs::block_shape update_challenge_shape(const snap::update_config_t& cfg) {
   // What the challenge's rows and variables depend on: tree_r, the node, partition and apex bits
   // and the apex leaves (the config of a shape is a function of these).
   using key_t = std::tuple<unsigned, unsigned, unsigned, uint64_t, unsigned, unsigned, unsigned,
@@ -195,7 +192,7 @@ status synthesize_empty_sector_update_circuit_parallel(r1cs::witness_cs& cs,
   return synthesize_update_parallel(cs, c, pool);
 }
 
-result<r1cs::abc_plan> empty_sector_update_abc_plan(const filecoin::snap::update_config_t& cfg) {
+result<r1cs::abc_plan> empty_sector_update_abc_plan(const snap::update_config_t& cfg) {
   const empty_sector_update_circuit_t blank = blank_empty_sector_update_circuit(cfg);
   return r1cs::compile_abc_plan(
       blank.challenges.size(),

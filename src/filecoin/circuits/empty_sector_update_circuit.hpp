@@ -49,7 +49,7 @@ struct update_challenge_witness_t {
 
 /// EmptySectorUpdateCircuit of partition `partition`.
 struct empty_sector_update_circuit_t {
-  filecoin::snap::update_config_t config;
+  snap::update_config_t config;
   unsigned partition = 0;
   fr_t comm_r_old = fr_t::zero();
   fr_t comm_d_new = fr_t::zero();
@@ -64,16 +64,15 @@ struct empty_sector_update_circuit_t {
 
 /// The blank circuit of a config (zero witness, partition 0): what shape_cs, matrix_cs and the
 /// Groth16 setup synthesize.
-empty_sector_update_circuit_t blank_empty_sector_update_circuit(
-    const filecoin::snap::update_config_t& cfg);
+empty_sector_update_circuit_t blank_empty_sector_update_circuit(const snap::update_config_t& cfg);
 
 /// The circuit of partition k from its vanilla proof and the public commitments. Checks the shape
-/// (filecoin::snap::check_partition_proof_shape) and that every value is < r; it does not check the
-/// proof (filecoin::snap::validate_partition_proof does): a wrong proof gives an unsatisfied
+/// (snap::check_partition_proof_shape) and that every value is < r; it does not check the
+/// proof (snap::validate_partition_proof does): a wrong proof gives an unsatisfied
 /// circuit, never an abort.
 result<empty_sector_update_circuit_t> empty_sector_update_circuit_from_vanilla(
-    const filecoin::snap::update_config_t& cfg, const filecoin::snap::update_commitments_t& comms,
-    unsigned k, const filecoin::snap::partition_proof_t& proof);
+    const snap::update_config_t& cfg, const snap::update_commitments_t& comms, unsigned k,
+    const snap::partition_proof_t& proof);
 
 /// The layout checks synthesis relies on (k < P, vector sizes of the config).
 status validate_empty_sector_update_circuit(const empty_sector_update_circuit_t& c);
@@ -86,74 +85,72 @@ struct update_counts_t {
   size_t inputs = 0;       ///< including ONE
   size_t rows() const { return constraints + inputs; }
 };
-update_counts_t empty_sector_update_circuit_counts(const filecoin::snap::update_config_t& cfg);
+update_counts_t empty_sector_update_circuit_counts(const snap::update_config_t& cfg);
 
 /// The 4 public inputs of partition k: k_and_h_select, comm_r_old, comm_d_new, comm_r_new (ONE
 /// not included). non_canonical for a commitment ≥ r, invalid_argument for k ≥ P.
-result<std::vector<fr_t>> empty_sector_update_public_inputs(
-    const filecoin::snap::update_config_t& cfg, const filecoin::snap::update_commitments_t& comms,
-    unsigned k);
+result<std::vector<fr_t>> empty_sector_update_public_inputs(const snap::update_config_t& cfg,
+                                                            const snap::update_commitments_t& comms,
+                                                            unsigned k);
 
 /// What every challenge reads, allocated by the global block.
 struct update_shared_t {
-  std::vector<filecoin::gadgets::boolean_t>
-      kh_bits;  ///< the p partition bits, then the h_select bits
-  std::vector<filecoin::gadgets::boolean_t> random_bits;  ///< challenge_bits per challenge
-  filecoin::gadgets::allocated_num_t phi, root_r_old, root_r_new;
-  std::vector<filecoin::gadgets::allocated_num_t> apex_leaves;
+  std::vector<gadgets::boolean_t> kh_bits;      ///< the p partition bits, then the h_select bits
+  std::vector<gadgets::boolean_t> random_bits;  ///< challenge_bits per challenge
+  gadgets::allocated_num_t phi, root_r_old, root_r_new;
+  std::vector<gadgets::allocated_num_t> apex_leaves;
 };
 
 /// EmptySectorUpdateCircuit::synthesize up to the challenges: the global block (docs/spec/snap.md
 /// §6).
 template <r1cs::constraint_system CS>
 update_shared_t synthesize_update_prologue(CS& cs, const empty_sector_update_circuit_t& c) {
-  using filecoin::gadgets::allocated_num_t;
-  using filecoin::gadgets::boolean_t;
-  const filecoin::snap::update_config_t& cfg = c.config;
+  using gadgets::allocated_num_t;
+  using gadgets::boolean_t;
+  const snap::update_config_t& cfg = c.config;
   const size_t p = cfg.partition_bits;
   update_shared_t sh;
 
   // Public inputs and the k / h_select bits.
   const allocated_num_t k_and_h_select =
-      filecoin::gadgets::alloc_num(cs, fr_t::from_uint(cfg.k_and_h_select(c.partition)));
-  filecoin::gadgets::inputize(cs, k_and_h_select);
-  sh.kh_bits = filecoin::gadgets::alloc_bits_le_packed(cs, k_and_h_select,
-                                                       p + filecoin::snap::H_SELECT_BITS);
+      gadgets::alloc_num(cs, fr_t::from_uint(cfg.k_and_h_select(c.partition)));
+  gadgets::inputize(cs, k_and_h_select);
+  sh.kh_bits = gadgets::alloc_bits_le_packed(cs, k_and_h_select, p + snap::H_SELECT_BITS);
   const std::span<const boolean_t> partition_bits(sh.kh_bits.data(), p);
-  const allocated_num_t partition = filecoin::gadgets::pack_bits(cs, partition_bits);
-  const allocated_num_t comm_r_old = filecoin::gadgets::alloc_num(cs, c.comm_r_old);
-  filecoin::gadgets::inputize(cs, comm_r_old);
-  const allocated_num_t comm_d_new = filecoin::gadgets::alloc_num(cs, c.comm_d_new);
-  filecoin::gadgets::inputize(cs, comm_d_new);
-  const allocated_num_t comm_r_new = filecoin::gadgets::alloc_num(cs, c.comm_r_new);
-  filecoin::gadgets::inputize(cs, comm_r_new);
-  sh.phi = filecoin::gadgets::poseidon_hash_randomness(cs, comm_d_new, comm_r_old);
+  const allocated_num_t partition = gadgets::pack_bits(cs, partition_bits);
+  const allocated_num_t comm_r_old = gadgets::alloc_num(cs, c.comm_r_old);
+  gadgets::inputize(cs, comm_r_old);
+  const allocated_num_t comm_d_new = gadgets::alloc_num(cs, c.comm_d_new);
+  gadgets::inputize(cs, comm_d_new);
+  const allocated_num_t comm_r_new = gadgets::alloc_num(cs, c.comm_r_new);
+  gadgets::inputize(cs, comm_r_new);
+  sh.phi = gadgets::poseidon_hash_randomness(cs, comm_d_new, comm_r_old);
 
   // Private inputs besides the challenges' paths.
-  const allocated_num_t comm_c = filecoin::gadgets::alloc_num(cs, c.comm_c);
-  sh.root_r_old = filecoin::gadgets::alloc_num(cs, c.root_r_old);
-  sh.root_r_new = filecoin::gadgets::alloc_num(cs, c.root_r_new);
+  const allocated_num_t comm_c = gadgets::alloc_num(cs, c.comm_c);
+  sh.root_r_old = gadgets::alloc_num(cs, c.root_r_old);
+  sh.root_r_new = gadgets::alloc_num(cs, c.root_r_new);
   sh.apex_leaves.resize(c.apex_leaves.size());
   for (size_t i = 0; i < sh.apex_leaves.size(); ++i)
-    sh.apex_leaves[i] = filecoin::gadgets::alloc_num(cs, c.apex_leaves[i]);
+    sh.apex_leaves[i] = gadgets::alloc_num(cs, c.apex_leaves[i]);
   std::vector<allocated_num_t> partition_path(c.partition_path.size());
   for (size_t i = 0; i < partition_path.size(); ++i)
-    partition_path[i] = filecoin::gadgets::alloc_num(cs, c.partition_path[i]);
+    partition_path[i] = gadgets::alloc_num(cs, c.partition_path[i]);
 
   // comm_r = H_2(comm_c, root) for the old and the new replica.
   for (const auto& [root, comm] :
        {std::pair{sh.root_r_old, comm_r_old}, std::pair{sh.root_r_new, comm_r_new}}) {
     const std::array<r1cs::variable, 2> vars = {comm_c.var, root.var};
     const std::array<fr_t, 2> values = {comm_c.value, root.value};
-    const filecoin::gadgets::poseidon_result_t h = filecoin::gadgets::poseidon_hash_merkle(
+    const gadgets::poseidon_result_t h = gadgets::poseidon_hash_merkle(
         cs, std::span<const r1cs::variable>(vars), std::span<const fr_t>(values));
-    filecoin::gadgets::enforce_num_equal(cs, allocated_num_t{h.var, h.value}, comm);
+    gadgets::enforce_num_equal(cs, allocated_num_t{h.var, h.value}, comm);
   }
 
-  filecoin::gadgets::apex_por(cs, std::span<const allocated_num_t>(sh.apex_leaves), partition_bits,
-                              std::span<const allocated_num_t>(partition_path), comm_d_new);
-  sh.random_bits = filecoin::gadgets::gen_challenge_bits(cs, comm_r_new, partition, cfg.challenges,
-                                                         cfg.challenge_bits, cfg.digests);
+  gadgets::apex_por(cs, std::span<const allocated_num_t>(sh.apex_leaves), partition_bits,
+                    std::span<const allocated_num_t>(partition_path), comm_d_new);
+  sh.random_bits = gadgets::gen_challenge_bits(cs, comm_r_new, partition, cfg.challenges,
+                                               cfg.challenge_bits, cfg.digests);
   return sh;
 }
 
@@ -163,16 +160,14 @@ update_shared_t synthesize_update_prologue(CS& cs, const empty_sector_update_cir
 template <r1cs::constraint_system CS>
 void synthesize_update_challenge(CS& cs, const empty_sector_update_circuit_t& c,
                                  const update_shared_t& sh, size_t ci) {
-  using filecoin::gadgets::allocated_num_t;
-  using filecoin::gadgets::boolean_t;
-  const filecoin::snap::update_config_t& cfg = c.config;
+  using gadgets::allocated_num_t;
+  using gadgets::boolean_t;
+  const snap::update_config_t& cfg = c.config;
   const size_t p = cfg.partition_bits, bits = cfg.challenge_bits,
                below_apex = cfg.tree_d_levels_below_apex();
   const std::span<const boolean_t> partition_bits(sh.kh_bits.data(), p);
-  const std::span<const boolean_t> h_select_bits(sh.kh_bits.data() + p,
-                                                 filecoin::snap::H_SELECT_BITS);
-  const filecoin::hash::tree_shape tree_d_below_apex =
-      filecoin::hash::tree_shape::binary(uint64_t(1) << below_apex);
+  const std::span<const boolean_t> h_select_bits(sh.kh_bits.data() + p, snap::H_SELECT_BITS);
+  const hash::tree_shape tree_d_below_apex = hash::tree_shape::binary(uint64_t(1) << below_apex);
 
   char name[48];
   std::snprintf(name, sizeof(name), "challenge_%zu", ci);
@@ -184,33 +179,30 @@ void synthesize_update_challenge(CS& cs, const empty_sector_update_circuit_t& c,
   std::copy(partition_bits.begin(), partition_bits.end(), c_bits.begin() + bits);
   const std::span<const boolean_t> cb(c_bits);
 
-  const allocated_num_t high = filecoin::gadgets::get_challenge_high_bits(
-      cs, cb, h_select_bits, std::span<const unsigned>(cfg.hs));
-  const allocated_num_t rho = filecoin::gadgets::poseidon_hash_randomness(cs, sh.phi, high);
-  const allocated_num_t leaf_r_old = filecoin::gadgets::alloc_num(cs, w.leaf_r_old);
-  const allocated_num_t leaf_d_new = filecoin::gadgets::alloc_num(cs, w.leaf_d_new);
-  const allocated_num_t leaf_r_new =
-      filecoin::gadgets::label_r_new(cs, leaf_r_old, leaf_d_new, rho);
+  const allocated_num_t high =
+      gadgets::get_challenge_high_bits(cs, cb, h_select_bits, std::span<const unsigned>(cfg.hs));
+  const allocated_num_t rho = gadgets::poseidon_hash_randomness(cs, sh.phi, high);
+  const allocated_num_t leaf_r_old = gadgets::alloc_num(cs, w.leaf_r_old);
+  const allocated_num_t leaf_d_new = gadgets::alloc_num(cs, w.leaf_d_new);
+  const allocated_num_t leaf_r_new = gadgets::label_r_new(cs, leaf_r_old, leaf_d_new, rho);
 
   std::vector<allocated_num_t> siblings;
   for (const auto& [path, leaf, root] : {std::tuple{&w.path_r_old, leaf_r_old, sh.root_r_old},
                                          std::tuple{&w.path_r_new, leaf_r_new, sh.root_r_new}}) {
     siblings.resize(path->size());
-    for (size_t i = 0; i < siblings.size(); ++i)
-      siblings[i] = filecoin::gadgets::alloc_num(cs, (*path)[i]);
-    filecoin::gadgets::por_no_challenge_input(cs, filecoin::gadgets::por_hash_t::poseidon,
-                                              cfg.tree_r, cb, leaf,
-                                              std::span<const allocated_num_t>(siblings), root);
+    for (size_t i = 0; i < siblings.size(); ++i) siblings[i] = gadgets::alloc_num(cs, (*path)[i]);
+    gadgets::por_no_challenge_input(cs, gadgets::por_hash_t::poseidon, cfg.tree_r, cb, leaf,
+                                    std::span<const allocated_num_t>(siblings), root);
   }
 
-  const allocated_num_t apex_leaf = filecoin::gadgets::select(
+  const allocated_num_t apex_leaf = gadgets::select(
       cs, std::span<const allocated_num_t>(sh.apex_leaves), cb.subspan(below_apex, cfg.apex_bits));
   siblings.resize(w.path_d_new.size());
   for (size_t i = 0; i < siblings.size(); ++i)
-    siblings[i] = filecoin::gadgets::alloc_num(cs, w.path_d_new[i]);
-  filecoin::gadgets::por_no_challenge_input(cs, filecoin::gadgets::por_hash_t::sha256,
-                                            tree_d_below_apex, cb.first(below_apex), leaf_d_new,
-                                            std::span<const allocated_num_t>(siblings), apex_leaf);
+    siblings[i] = gadgets::alloc_num(cs, w.path_d_new[i]);
+  gadgets::por_no_challenge_input(cs, gadgets::por_hash_t::sha256, tree_d_below_apex,
+                                  cb.first(below_apex), leaf_d_new,
+                                  std::span<const allocated_num_t>(siblings), apex_leaf);
 }
 
 /// EmptySectorUpdateCircuit::synthesize: the global block, then each challenge in order.
@@ -224,7 +216,7 @@ void synthesize_empty_sector_update_circuit(CS& cs, const empty_sector_update_ci
 /// What one challenge adds to a circuit of this config (every challenge adds the same), from a
 /// witness-only synthesis of the blank circuit's global block and first challenge; computed once
 /// per config and kept.
-r1cs::proving_cs::block_shape update_challenge_shape(const filecoin::snap::update_config_t& cfg);
+r1cs::proving_cs::block_shape update_challenge_shape(const snap::update_config_t& cfg);
 
 /// synthesize_empty_sector_update_circuit into a proving_cs with the challenges synthesized in
 /// parallel on `pool` (one task per challenge, after the global block): the same rows, assignment
@@ -243,6 +235,6 @@ status synthesize_empty_sector_update_circuit_parallel(r1cs::witness_cs& cs,
 /// global block as the prologue and one challenge as the template, from the blank circuit of the
 /// config. Build once per config. An internal error only if the challenges were not alike (a
 /// bug).
-result<r1cs::abc_plan> empty_sector_update_abc_plan(const filecoin::snap::update_config_t& cfg);
+result<r1cs::abc_plan> empty_sector_update_abc_plan(const snap::update_config_t& cfg);
 
 }  // namespace cuzk::filecoin::circuits

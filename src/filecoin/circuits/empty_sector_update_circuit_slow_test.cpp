@@ -26,7 +26,7 @@ simdjson::dom::element counts_doc(simdjson::dom::parser& parser, std::string& te
   return doc;
 }
 
-void expect_model_counts(filecoin::snap::registered_update_proof p, std::string_view size) {
+void expect_model_counts(snap::registered_update_proof p, std::string_view size) {
   auto text =
       read_text_file_bounded(test::fixture_path("post_snap_constraint_counts.json"), 1 << 20);
   ASSERT_TRUE(text.ok()) << "missing fixture post_snap_constraint_counts.json";
@@ -46,7 +46,7 @@ void expect_model_counts(filecoin::snap::registered_update_proof p, std::string_
   }
   ASSERT_NE(constraints, 0u) << "no model entry for " << size;
 
-  const auto cfg = filecoin::snap::update_config(p);
+  const auto cfg = snap::update_config(p);
   ASSERT_TRUE(cfg.ok());
   r1cs::shape_cs cs;
   synthesize_empty_sector_update_circuit(cs, blank_empty_sector_update_circuit(*cfg));
@@ -58,7 +58,7 @@ void expect_model_counts(filecoin::snap::registered_update_proof p, std::string_
 }
 
 TEST(empty_sector_update_circuit_slow, upstream_test_shapes) {
-  const std::pair<const char*, filecoin::hash::tree_shape> shapes[] = {
+  const std::pair<const char*, hash::tree_shape> shapes[] = {
       {"test_empty_sector_update_circuit_4kib", {8, 2, 0, 128}},
       {"test_empty_sector_update_circuit_8kib", {8, 4, 0, 256}},
       {"test_empty_sector_update_circuit_16kib", {8, 8, 0, 512}},
@@ -77,7 +77,7 @@ TEST(empty_sector_update_circuit_slow, upstream_test_shapes) {
       }
     }
     ASSERT_NE(want, 0u) << test;
-    const auto cfg = filecoin::snap::update_config_for_shape(tree);
+    const auto cfg = snap::update_config_for_shape(tree);
     ASSERT_TRUE(cfg.ok());
     r1cs::shape_cs cs;
     synthesize_empty_sector_update_circuit(cs, blank_empty_sector_update_circuit(*cfg));
@@ -87,16 +87,16 @@ TEST(empty_sector_update_circuit_slow, upstream_test_shapes) {
 }
 
 TEST(empty_sector_update_circuit_slow, snap_8mib) {
-  expect_model_counts(filecoin::snap::registered_update_proof::stacked_drg_8mib_v1, "8MiB");
+  expect_model_counts(snap::registered_update_proof::stacked_drg_8mib_v1, "8MiB");
 }
 TEST(empty_sector_update_circuit_slow, snap_512mib) {
-  expect_model_counts(filecoin::snap::registered_update_proof::stacked_drg_512mib_v1, "512MiB");
+  expect_model_counts(snap::registered_update_proof::stacked_drg_512mib_v1, "512MiB");
 }
 TEST(empty_sector_update_circuit_slow, snap_32gib) {
-  expect_model_counts(filecoin::snap::registered_update_proof::stacked_drg_32gib_v1, "32GiB");
+  expect_model_counts(snap::registered_update_proof::stacked_drg_32gib_v1, "32GiB");
 }
 TEST(empty_sector_update_circuit_slow, snap_64gib) {
-  expect_model_counts(filecoin::snap::registered_update_proof::stacked_drg_64gib_v1, "64GiB");
+  expect_model_counts(snap::registered_update_proof::stacked_drg_64gib_v1, "64GiB");
 }
 
 }  // namespace

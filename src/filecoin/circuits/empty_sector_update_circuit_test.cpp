@@ -28,16 +28,16 @@
 namespace cuzk::filecoin::circuits {
 namespace {
 
-using filecoin::snap::registered_update_proof;
+using snap::registered_update_proof;
 
-filecoin::snap::update_config_t config(registered_update_proof p) {
-  auto c = filecoin::snap::update_config(p);
+snap::update_config_t config(registered_update_proof p) {
+  auto c = snap::update_config(p);
   EXPECT_TRUE(c.ok());
   return *c;
 }
 
-filecoin::snap::update_config_t config_for(filecoin::hash::tree_shape t) {
-  auto c = filecoin::snap::update_config_for_shape(t);
+snap::update_config_t config_for(hash::tree_shape t) {
+  auto c = snap::update_config_for_shape(t);
   EXPECT_TRUE(c.ok());
   return *c;
 }
@@ -92,7 +92,7 @@ class snap_counts_fixture : public ::testing::Test {
 // The upstream circuit tests' sizes and tree_r shapes (storage-proofs-update tests/circuit.rs).
 struct test_shape {
   const char* test;
-  filecoin::hash::tree_shape tree;
+  hash::tree_shape tree;
 };
 const test_shape UPSTREAM_SHAPES[] = {
     {"test_empty_sector_update_circuit_1kib", {8, 4, 0, 32}},
@@ -151,26 +151,26 @@ TEST_F(snap_counts_fixture, shape_cs_upstream_test_shapes) {
 }
 
 TEST(snap_gadgets, upstream_gadget_counts) {
-  using filecoin::gadgets::allocated_num_t;
+  using gadgets::allocated_num_t;
   // apex_por over 8 apex leaves and no partition bits (1 … 8 KiB): 317,654.
   {
     r1cs::shape_cs cs;
     std::vector<allocated_num_t> leaves(8);
-    for (auto& l : leaves) l = filecoin::gadgets::alloc_num(cs, fr_t::zero());
-    const allocated_num_t comm_d = filecoin::gadgets::alloc_num(cs, fr_t::zero());
-    filecoin::gadgets::apex_por(cs, std::span<const allocated_num_t>(leaves), {}, {}, comm_d);
+    for (auto& l : leaves) l = gadgets::alloc_num(cs, fr_t::zero());
+    const allocated_num_t comm_d = gadgets::alloc_num(cs, fr_t::zero());
+    gadgets::apex_por(cs, std::span<const allocated_num_t>(leaves), {}, {}, comm_d);
     EXPECT_EQ(cs.num_constraints(), 317'654u);
   }
   // gen_challenge_bits: 568 per digest (2 KiB: 1, 512 MiB: 8, 32 GiB: 10 digests).
   for (auto p : {registered_update_proof::stacked_drg_2kib_v1,
                  registered_update_proof::stacked_drg_512mib_v1,
                  registered_update_proof::stacked_drg_32gib_v1}) {
-    const filecoin::snap::update_config_t c = config(p);
+    const snap::update_config_t c = config(p);
     r1cs::shape_cs cs;
-    const allocated_num_t comm = filecoin::gadgets::alloc_num(cs, fr_t::zero());
-    const allocated_num_t k = filecoin::gadgets::alloc_num(cs, fr_t::zero());
-    const auto bits = filecoin::gadgets::gen_challenge_bits(cs, comm, k, c.challenges,
-                                                            c.challenge_bits, c.digests);
+    const allocated_num_t comm = gadgets::alloc_num(cs, fr_t::zero());
+    const allocated_num_t k = gadgets::alloc_num(cs, fr_t::zero());
+    const auto bits =
+        gadgets::gen_challenge_bits(cs, comm, k, c.challenges, c.challenge_bits, c.digests);
     EXPECT_EQ(cs.num_constraints(), 568u * c.digests);
     EXPECT_EQ(bits.size(), size_t(c.challenges) * c.challenge_bits);
   }
@@ -209,16 +209,16 @@ TEST(snap_circuit, official_parameter_names) {
 class snap_2kib_witness : public ::testing::Test {
  protected:
   void SetUp() override {
-    const filecoin::porep::sealed_sector_t key = test::seal_2kib(21);
+    const porep::sealed_sector_t key = test::seal_2kib(21);
     std::vector<uint8_t> payload(1500);
     for (size_t i = 0; i < payload.size(); ++i) payload[i] = uint8_t(i * 31 + 5);
-    auto s = filecoin::snap::encode_update(cfg_, key, payload);
+    auto s = snap::encode_update(cfg_, key, payload);
     ASSERT_TRUE(s.ok()) << s.error().to_string();
-    comms_ = filecoin::snap::commitments_of(*s);
-    auto p = filecoin::snap::prove_partition(*s, 0);
+    comms_ = snap::commitments_of(*s);
+    auto p = snap::prove_partition(*s, 0);
     ASSERT_TRUE(p.ok());
     proof_ = std::move(*p);
-    ASSERT_TRUE(filecoin::snap::validate_partition_proof(cfg_, comms_, 0, proof_).ok());
+    ASSERT_TRUE(snap::validate_partition_proof(cfg_, comms_, 0, proof_).ok());
   }
 
   // The matrices of the blank circuit, recorded once: every witness has the same shape.
@@ -226,7 +226,7 @@ class snap_2kib_witness : public ::testing::Test {
     r1cs::matrix_cs cs;
     synthesize_empty_sector_update_circuit(
         cs, blank_empty_sector_update_circuit(
-                *filecoin::snap::update_config(registered_update_proof::stacked_drg_2kib_v1)));
+                *snap::update_config(registered_update_proof::stacked_drg_2kib_v1)));
     matrices_ = new r1cs::matrices(cs.take_matrices());
   }
   static void TearDownTestSuite() {
@@ -236,8 +236,8 @@ class snap_2kib_witness : public ::testing::Test {
 
   // Computes the witness of (comms, proof); the first row it does not satisfy, if any, and the
   // inputs it allocated.
-  std::optional<size_t> unsatisfied(const filecoin::snap::update_commitments_t& comms,
-                                    const filecoin::snap::partition_proof_t& proof,
+  std::optional<size_t> unsatisfied(const snap::update_commitments_t& comms,
+                                    const snap::partition_proof_t& proof,
                                     std::vector<fr_t>* inputs_out = nullptr) {
     auto c = empty_sector_update_circuit_from_vanilla(cfg_, comms, 0, proof);
     EXPECT_TRUE(c.ok()) << c.error().to_string();
@@ -251,9 +251,9 @@ class snap_2kib_witness : public ::testing::Test {
 
   static inline r1cs::matrices* matrices_ = nullptr;
 
-  const filecoin::snap::update_config_t cfg_ = config(registered_update_proof::stacked_drg_2kib_v1);
-  filecoin::snap::update_commitments_t comms_;
-  filecoin::snap::partition_proof_t proof_;
+  const snap::update_config_t cfg_ = config(registered_update_proof::stacked_drg_2kib_v1);
+  snap::update_commitments_t comms_;
+  snap::partition_proof_t proof_;
 };
 
 TEST_F(snap_2kib_witness, satisfies_the_circuit_with_its_public_inputs) {
@@ -270,33 +270,33 @@ TEST_F(snap_2kib_witness, satisfies_the_circuit_with_its_public_inputs) {
 
 TEST_F(snap_2kib_witness, tampering_is_unsatisfied) {
   {
-    filecoin::snap::update_commitments_t comms = comms_;
+    snap::update_commitments_t comms = comms_;
     comms.comm_r_new[0] ^= 1;
     EXPECT_TRUE(unsatisfied(comms, proof_).has_value()) << "comm_r_new";
   }
   {
-    filecoin::snap::partition_proof_t p = proof_;
+    snap::partition_proof_t p = proof_;
     p.challenge_proofs[3].proof_r_old.hashes[2][0] ^= 1;
     EXPECT_TRUE(unsatisfied(comms_, p).has_value()) << "a proof_r_old sibling";
   }
   {
-    filecoin::snap::partition_proof_t p = proof_;
+    snap::partition_proof_t p = proof_;
     p.challenge_proofs[5].proof_d_new.hashes[0][0] ^= 1;
     EXPECT_TRUE(unsatisfied(comms_, p).has_value()) << "a proof_d_new sibling";
   }
   {
-    filecoin::snap::partition_proof_t p = proof_;
+    snap::partition_proof_t p = proof_;
     p.apex_leafs[2][0] ^= 1;
     EXPECT_TRUE(unsatisfied(comms_, p).has_value()) << "an apex leaf";
   }
   {
-    filecoin::snap::partition_proof_t p = proof_;
+    snap::partition_proof_t p = proof_;
     p.challenge_proofs[1].proof_r_new.leaf[0] ^= 1;  // not used: leaf_r_new is recomputed
     EXPECT_FALSE(unsatisfied(comms_, p).has_value()) << "proof_r_new's leaf";
   }
   EXPECT_EQ(empty_sector_update_circuit_from_vanilla(cfg_, comms_, 1, proof_).error().code(),
             status_code::invalid_argument);
-  filecoin::snap::partition_proof_t short_proof = proof_;
+  snap::partition_proof_t short_proof = proof_;
   short_proof.challenge_proofs.pop_back();
   EXPECT_EQ(empty_sector_update_circuit_from_vanilla(cfg_, comms_, 0, short_proof).error().code(),
             status_code::size_mismatch);
@@ -310,7 +310,7 @@ TEST_F(snap_2kib_witness, parallel_synthesis_equals_sequential) {
   ASSERT_TRUE(c.ok()) << c.error().to_string();
   ASSERT_GE(c->challenges.size(), 2u);
 
-  filecoin::snap::update_config_t fewer = cfg_;
+  snap::update_config_t fewer = cfg_;
   --fewer.challenges;
   const auto shape = update_challenge_shape(cfg_);
   EXPECT_EQ(shape.constraints, empty_sector_update_circuit_counts(cfg_).constraints -

@@ -13,51 +13,48 @@
 namespace cuzk::filecoin::circuits {
 namespace {
 
-status to_fr(const filecoin::common::domain_t& b, fr_t& out, const std::string& what) {
-  if (!filecoin::hash::bytes_to_fr(b, out))
-    return {status_code::non_canonical, what + " is not < r"};
+status to_fr(const common::domain_t& b, fr_t& out, const std::string& what) {
+  if (!hash::bytes_to_fr(b, out)) return {status_code::non_canonical, what + " is not < r"};
   return {};
 }
 
 // One zero sector repeated over every slot.
-fallback_post_circuit_t blank_circuit(const filecoin::hash::tree_shape& tree, unsigned sector_count,
+fallback_post_circuit_t blank_circuit(const hash::tree_shape& tree, unsigned sector_count,
                                       unsigned challenge_count) {
   fallback_post_circuit_t c;
   c.tree = tree;
   c.sector_count = sector_count;
   c.challenge_count = challenge_count;
   post_sector_witness_t w;
-  w.paths.assign(c.challenge_count, filecoin::gadgets::blank_por_path(tree));
+  w.paths.assign(c.challenge_count, gadgets::blank_por_path(tree));
   c.sectors.push_back(std::move(w));
   return c;
 }
 
 }  // namespace
 
-fallback_post_circuit_t blank_fallback_post_circuit(const filecoin::post::post_config_t& cfg) {
+fallback_post_circuit_t blank_fallback_post_circuit(const post::post_config_t& cfg) {
   return blank_circuit(cfg.tree, cfg.circuit_sector_count, cfg.circuit_challenge_count);
 }
 
 result<fallback_post_circuit_t> fallback_post_circuit_from_vanilla(
-    const filecoin::post::post_config_t& cfg,
-    std::span<const filecoin::post::fallback_sector_proof_t> proofs) {
-  auto slots = filecoin::post::circuit_slots(cfg, proofs.size());
+    const post::post_config_t& cfg, std::span<const post::fallback_sector_proof_t> proofs) {
+  auto slots = post::circuit_slots(cfg, proofs.size());
   if (!slots) return slots.error();
-  for (const filecoin::post::fallback_sector_proof_t& p : proofs)
-    if (status s = filecoin::post::check_sector_proof_shape(cfg, p); !s) return s;
+  for (const post::fallback_sector_proof_t& p : proofs)
+    if (status s = post::check_sector_proof_shape(cfg, p); !s) return s;
 
   fallback_post_circuit_t c;
   c.tree = cfg.tree;
   c.sector_count = cfg.circuit_sector_count;
   c.challenge_count = cfg.circuit_challenge_count;
   // Window: one witness per proof (the padding slots reuse the last); winning: one per slot.
-  const size_t distinct =
-      cfg.kind == filecoin::post::post_kind::window ? proofs.size() : slots->size();
+  const size_t distinct = cfg.kind == post::post_kind::window ? proofs.size() : slots->size();
   c.sectors.resize(distinct);
   for (size_t s = 0; s < distinct; ++s) {
-    const filecoin::post::slot_source_t& src = (*slots)[s];
-    const filecoin::post::fallback_sector_proof_t& p = proofs[src.proof];
-    const filecoin::post::sector_proof_t& sp = p.sectors[0];
+    const post::slot_source_t& src = (*slots)[s];
+    const post::fallback_sector_proof_t& p = proofs[src.proof];
+    const post::sector_proof_t& sp = p.sectors[0];
     post_sector_witness_t& w = c.sectors[s];
     const std::string sector = "sector " + std::to_string(p.sector_id);
     if (status st = to_fr(p.comm_r, w.comm_r, sector + ": comm_r"); !st) return st;
@@ -66,7 +63,7 @@ result<fallback_post_circuit_t> fallback_post_circuit_from_vanilla(
     w.paths.resize(c.challenge_count);
     for (unsigned n = 0; n < c.challenge_count; ++n) {
       const unsigned ch = src.first_challenge + n;
-      if (!filecoin::common::to_poseidon_path(sp.inclusion_proofs[ch], w.paths[n]))
+      if (!common::to_poseidon_path(sp.inclusion_proofs[ch], w.paths[n]))
         return {status_code::non_canonical,
                 sector + " challenge " + std::to_string(ch) + ": a path value is not < r"};
     }
@@ -91,7 +88,7 @@ status validate_fallback_post_circuit(const fallback_post_circuit_t& c) {
                                               " paths, expected " +
                                               std::to_string(c.challenge_count)};
     for (size_t n = 0; n < w.paths.size(); ++n) {
-      const filecoin::gadgets::por_path_t& p = w.paths[n];
+      const gadgets::por_path_t& p = w.paths[n];
       if (p.levels.size() != c.tree.height())
         return {status_code::size_mismatch,
                 what + " challenge " + std::to_string(n) + ": path height differs from the tree"};
@@ -108,19 +105,17 @@ status validate_fallback_post_circuit(const fallback_post_circuit_t& c) {
   return {};
 }
 
-fallback_post_counts_t fallback_post_circuit_counts(const filecoin::hash::tree_shape& tree,
+fallback_post_counts_t fallback_post_circuit_counts(const hash::tree_shape& tree,
                                                     unsigned sector_count,
                                                     unsigned challenge_count) {
-  const size_t poseidon_2 = filecoin::gadgets::poseidon_hash_constraints(2);
-  const size_t por =
-      filecoin::gadgets::por_constraints(filecoin::gadgets::por_hash_t::poseidon, tree);
+  const size_t poseidon_2 = gadgets::poseidon_hash_constraints(2);
+  const size_t por = gadgets::por_constraints(gadgets::por_hash_t::poseidon, tree);
   // Aux of one PoR: the leaf, then per level its index bits, a − 1 siblings, the insert and the
   // hash (each constraint of those allocates one aux, except the pack and root rows).
   size_t por_aux = 1;
   for (unsigned l = 0; l < tree.height(); ++l) {
     const unsigned a = tree.arity_at(l);
-    por_aux += (a - 1) +
-               filecoin::gadgets::por_level_constraints(filecoin::gadgets::por_hash_t::poseidon, a);
+    por_aux += (a - 1) + gadgets::por_level_constraints(gadgets::por_hash_t::poseidon, a);
   }
   fallback_post_counts_t n;
   n.constraints = size_t(sector_count) * (1 + poseidon_2 + 1 + challenge_count * por);
@@ -129,12 +124,12 @@ fallback_post_counts_t fallback_post_circuit_counts(const filecoin::hash::tree_s
   return n;
 }
 
-fallback_post_counts_t fallback_post_circuit_counts(const filecoin::post::post_config_t& cfg) {
+fallback_post_counts_t fallback_post_circuit_counts(const post::post_config_t& cfg) {
   return fallback_post_circuit_counts(cfg.tree, cfg.circuit_sector_count,
                                       cfg.circuit_challenge_count);
 }
 
-r1cs::proving_cs::block_shape fallback_post_slot_shape(const filecoin::hash::tree_shape& tree,
+r1cs::proving_cs::block_shape fallback_post_slot_shape(const hash::tree_shape& tree,
                                                        unsigned challenge_count) {
   using key_t = std::tuple<unsigned, unsigned, unsigned, uint64_t, unsigned>;
   static r1cs::block_shape_memo<key_t> known;
@@ -173,8 +168,8 @@ status synthesize_fallback_post_circuit_parallel(r1cs::witness_cs& cs,
   return synthesize_post_parallel(cs, c, pool);
 }
 
-result<r1cs::abc_plan> fallback_post_abc_plan(const filecoin::hash::tree_shape& tree,
-                                              unsigned sector_count, unsigned challenge_count) {
+result<r1cs::abc_plan> fallback_post_abc_plan(const hash::tree_shape& tree, unsigned sector_count,
+                                              unsigned challenge_count) {
   const fallback_post_circuit_t blank = blank_circuit(tree, sector_count, challenge_count);
   struct no_prologue {};
   return r1cs::compile_abc_plan(
@@ -184,7 +179,7 @@ result<r1cs::abc_plan> fallback_post_abc_plan(const filecoin::hash::tree_shape& 
       });
 }
 
-result<r1cs::abc_plan> fallback_post_abc_plan(const filecoin::post::post_config_t& cfg) {
+result<r1cs::abc_plan> fallback_post_abc_plan(const post::post_config_t& cfg) {
   return fallback_post_abc_plan(cfg.tree, cfg.circuit_sector_count, cfg.circuit_challenge_count);
 }
 

@@ -44,14 +44,14 @@ struct post_sector_witness_t {
   fr_t comm_r = fr_t::zero();  ///< the public sector's comm_r (FallbackPoStSectorProof.comm_r)
   fr_t comm_c = fr_t::zero();
   fr_t comm_r_last = fr_t::zero();
-  std::vector<filecoin::gadgets::por_path_t> paths;  ///< challenge_count paths of the tree shape
+  std::vector<gadgets::por_path_t> paths;  ///< challenge_count paths of the tree shape
 };
 
 /// FallbackPoStCircuit of one partition.
 struct fallback_post_circuit_t {
-  filecoin::hash::tree_shape tree;  ///< tree_r_last
-  unsigned sector_count = 0;        ///< slots (circuit_sector_count)
-  unsigned challenge_count = 0;     ///< challenges per slot (circuit_challenge_count)
+  hash::tree_shape tree;         ///< tree_r_last
+  unsigned sector_count = 0;     ///< slots (circuit_sector_count)
+  unsigned challenge_count = 0;  ///< challenges per slot (circuit_challenge_count)
   /// 1..sector_count witnesses; slot s uses sectors[min(s, sectors.size() − 1)].
   std::vector<post_sector_witness_t> sectors;
 
@@ -62,17 +62,16 @@ struct fallback_post_circuit_t {
 
 /// The blank circuit of a config (one zero sector repeated over every slot): what shape_cs,
 /// matrix_cs and the Groth16 setup synthesize.
-fallback_post_circuit_t blank_fallback_post_circuit(const filecoin::post::post_config_t& cfg);
+fallback_post_circuit_t blank_fallback_post_circuit(const post::post_config_t& cfg);
 
 /// The circuit of one partition from the vanilla proofs of its sectors
-/// (filecoin::post::circuit_slots: window 1..sector_count proofs, padded by repeating the last;
+/// (post::circuit_slots: window 1..sector_count proofs, padded by repeating the last;
 /// winning exactly one, unrolled into 66 one-challenge slots). Checks shapes
-/// (filecoin::post::check_sector_proof_shape) and that every value is < r; it does not check the
-/// proofs (filecoin::post::validate_partition does): a wrong proof gives an unsatisfied circuit,
+/// (post::check_sector_proof_shape) and that every value is < r; it does not check the
+/// proofs (post::validate_partition does): a wrong proof gives an unsatisfied circuit,
 /// never an abort.
 result<fallback_post_circuit_t> fallback_post_circuit_from_vanilla(
-    const filecoin::post::post_config_t& cfg,
-    std::span<const filecoin::post::fallback_sector_proof_t> proofs);
+    const post::post_config_t& cfg, std::span<const post::fallback_sector_proof_t> proofs);
 
 /// The layout checks synthesis relies on (counts ≥ 1, 1..sector_count sectors, every path of the
 /// tree's height and arities with index < arity).
@@ -86,33 +85,33 @@ struct fallback_post_counts_t {
   size_t aux = 0;
   size_t rows() const { return constraints + inputs; }
 };
-fallback_post_counts_t fallback_post_circuit_counts(const filecoin::hash::tree_shape& tree,
+fallback_post_counts_t fallback_post_circuit_counts(const hash::tree_shape& tree,
                                                     unsigned sector_count,
                                                     unsigned challenge_count);
-fallback_post_counts_t fallback_post_circuit_counts(const filecoin::post::post_config_t& cfg);
+fallback_post_counts_t fallback_post_circuit_counts(const post::post_config_t& cfg);
 
 /// Sector::synthesize for one slot (docs/spec/post.md §6 steps 1–5).
 template <r1cs::constraint_system CS>
 void synthesize_post_sector(CS& cs, const post_sector_witness_t& w) {
-  using filecoin::gadgets::allocated_num_t;
-  const allocated_num_t comm_r_last = filecoin::gadgets::alloc_num(cs, w.comm_r_last);
-  const allocated_num_t comm_c = filecoin::gadgets::alloc_num(cs, w.comm_c);
-  const allocated_num_t comm_r = filecoin::gadgets::alloc_num(cs, w.comm_r);
-  filecoin::gadgets::inputize(cs, comm_r);
+  using gadgets::allocated_num_t;
+  const allocated_num_t comm_r_last = gadgets::alloc_num(cs, w.comm_r_last);
+  const allocated_num_t comm_c = gadgets::alloc_num(cs, w.comm_c);
+  const allocated_num_t comm_r = gadgets::alloc_num(cs, w.comm_r);
+  gadgets::inputize(cs, comm_r);
   {
     const std::array<r1cs::variable, 2> vars = {comm_c.var, comm_r_last.var};
     const std::array<fr_t, 2> values = {comm_c.value, comm_r_last.value};
-    const filecoin::gadgets::poseidon_result_t h = filecoin::gadgets::poseidon_hash_merkle(
+    const gadgets::poseidon_result_t h = gadgets::poseidon_hash_merkle(
         cs, std::span<const r1cs::variable>(vars), std::span<const fr_t>(values));
-    filecoin::gadgets::enforce_num_equal(cs, comm_r, allocated_num_t{h.var, h.value});
+    gadgets::enforce_num_equal(cs, comm_r, allocated_num_t{h.var, h.value});
   }
   char name[48];
   for (size_t n = 0; n < w.paths.size(); ++n) {
     std::snprintf(name, sizeof(name), "challenge_inclusion_%zu", n);
     r1cs::namespace_guard<CS> ns(cs, name);
-    filecoin::gadgets::por(cs, filecoin::gadgets::por_hash_t::poseidon, w.paths[n],
-                           filecoin::gadgets::por_num_t::val(w.paths[n].leaf),
-                           filecoin::gadgets::por_num_t::var(comm_r_last), true);
+    gadgets::por(cs, gadgets::por_hash_t::poseidon, w.paths[n],
+                 gadgets::por_num_t::val(w.paths[n].leaf), gadgets::por_num_t::var(comm_r_last),
+                 true);
   }
 }
 
@@ -135,7 +134,7 @@ void synthesize_fallback_post_circuit(CS& cs, const fallback_post_circuit_t& c) 
 
 /// What one slot adds to a circuit of this tree and challenge count (every slot adds the same),
 /// from a witness-only synthesis of a blank slot; computed once per shape and kept.
-r1cs::proving_cs::block_shape fallback_post_slot_shape(const filecoin::hash::tree_shape& tree,
+r1cs::proving_cs::block_shape fallback_post_slot_shape(const hash::tree_shape& tree,
                                                        unsigned challenge_count);
 
 /// synthesize_fallback_post_circuit into a proving_cs with the slots synthesized in parallel on
@@ -155,8 +154,8 @@ status synthesize_fallback_post_circuit_parallel(r1cs::witness_cs& cs,
 /// The circuit's matrices compiled for computing a, b, c from a witness (r1cs::abc_plan): no
 /// prologue, one slot as the template, from the blank circuit of the shape. Build once per
 /// config. An internal error only if the slots were not alike (a bug).
-result<r1cs::abc_plan> fallback_post_abc_plan(const filecoin::hash::tree_shape& tree,
-                                              unsigned sector_count, unsigned challenge_count);
-result<r1cs::abc_plan> fallback_post_abc_plan(const filecoin::post::post_config_t& cfg);
+result<r1cs::abc_plan> fallback_post_abc_plan(const hash::tree_shape& tree, unsigned sector_count,
+                                              unsigned challenge_count);
+result<r1cs::abc_plan> fallback_post_abc_plan(const post::post_config_t& cfg);
 
 }  // namespace cuzk::filecoin::circuits

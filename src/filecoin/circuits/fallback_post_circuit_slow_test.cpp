@@ -15,7 +15,7 @@
 namespace cuzk::filecoin::circuits {
 namespace {
 
-void expect_model_counts(filecoin::post::registered_post_proof p, std::string_view size) {
+void expect_model_counts(post::registered_post_proof p, std::string_view size) {
   auto text =
       read_text_file_bounded(test::fixture_path("post_snap_constraint_counts.json"), 1 << 20);
   ASSERT_TRUE(text.ok()) << "missing fixture post_snap_constraint_counts.json";
@@ -35,7 +35,7 @@ void expect_model_counts(filecoin::post::registered_post_proof p, std::string_vi
   }
   ASSERT_NE(constraints, 0u) << "no model entry for " << size;
 
-  const auto cfg = filecoin::post::post_config(p);
+  const auto cfg = post::post_config(p);
   ASSERT_TRUE(cfg.ok());
   r1cs::shape_cs cs;
   synthesize_fallback_post_circuit(cs, blank_fallback_post_circuit(*cfg));
@@ -47,11 +47,11 @@ void expect_model_counts(filecoin::post::registered_post_proof p, std::string_vi
 }
 
 TEST(fallback_post_circuit_slow, window_32gib) {
-  expect_model_counts(filecoin::post::registered_post_proof::window_32gib_v1_1, "32GiB");
+  expect_model_counts(post::registered_post_proof::window_32gib_v1_1, "32GiB");
 }
 
 TEST(fallback_post_circuit_slow, window_64gib) {
-  expect_model_counts(filecoin::post::registered_post_proof::window_64gib_v1_1, "64GiB");
+  expect_model_counts(post::registered_post_proof::window_64gib_v1_1, "64GiB");
 }
 
 }  // namespace

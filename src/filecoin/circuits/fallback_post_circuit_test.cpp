@@ -32,10 +32,10 @@
 namespace cuzk::filecoin::circuits {
 namespace {
 
-using filecoin::post::registered_post_proof;
+using post::registered_post_proof;
 
-filecoin::post::post_config_t config(registered_post_proof p) {
-  auto c = filecoin::post::post_config(p);
+post::post_config_t config(registered_post_proof p) {
+  auto c = post::post_config(p);
   EXPECT_TRUE(c.ok());
   return *c;
 }
@@ -109,14 +109,14 @@ TEST(fallback_post_circuit, counts_equal_the_fixture) {
   ASSERT_EQ(models.size(), 10u);
   for (const model_counts& m : models) {
     SCOPED_TRACE(m.family + " " + m.sector_size);
-    const filecoin::post::post_config_t cfg = config(proof_for(m));
+    const post::post_config_t cfg = config(proof_for(m));
     const fallback_post_counts_t n = fallback_post_circuit_counts(cfg);
     EXPECT_EQ(n.constraints, m.constraints);
     EXPECT_EQ(n.inputs, m.inputs);
     EXPECT_EQ(n.rows(), m.rows);
     EXPECT_EQ(n.aux, m.aux);
     // WindowPoSt 32/64 GiB (125 M rows) is synthesized by post_circuit_slow_test.
-    if (cfg.kind == filecoin::post::post_kind::window && cfg.sector_count > 2) continue;
+    if (cfg.kind == post::post_kind::window && cfg.sector_count > 2) continue;
     const fallback_post_circuit_t c = blank_fallback_post_circuit(cfg);
     ASSERT_TRUE(validate_fallback_post_circuit(c).ok());
     const r1cs::shape_summary s = shape_of(c);
@@ -132,7 +132,7 @@ TEST(fallback_post_circuit, counts_equal_the_fixture) {
 TEST(fallback_post_circuit, upstream_test_shapes) {
   struct shape_case {
     const char* test;
-    filecoin::hash::tree_shape tree;
+    hash::tree_shape tree;
     unsigned sectors, challenges;
     size_t inputs;
   };
@@ -153,9 +153,9 @@ TEST(fallback_post_circuit, upstream_test_shapes) {
     c.tree = sc.tree;
     c.sector_count = sc.sectors;
     c.challenge_count = sc.challenges;
-    c.sectors.push_back({fr_t::zero(), fr_t::zero(), fr_t::zero(),
-                         std::vector<filecoin::gadgets::por_path_t>(
-                             sc.challenges, filecoin::gadgets::blank_por_path(sc.tree))});
+    c.sectors.push_back(
+        {fr_t::zero(), fr_t::zero(), fr_t::zero(),
+         std::vector<gadgets::por_path_t>(sc.challenges, gadgets::blank_por_path(sc.tree))});
     ASSERT_TRUE(validate_fallback_post_circuit(c).ok())
         << validate_fallback_post_circuit(c).to_string();
     const r1cs::shape_summary s = shape_of(c);
@@ -197,7 +197,7 @@ TEST(fallback_post_circuit, official_parameter_names) {
                             "b62098629d07946e9028127e70295ed996fe3ed25b0f9f88eb610a0ab4385a3c"};
   for (unsigned i = 0; i < 5; ++i) {
     for (unsigned base : {0u, 5u, 10u}) {
-      const filecoin::post::post_config_t cfg = config(registered_post_proof(base + i));
+      const post::post_config_t cfg = config(registered_post_proof(base + i));
       const std::string id = post_param_id(cfg);
       EXPECT_EQ(id, "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-" +
                         cfg.tree.name() + "-" + (base == 0 ? winning[i] : window[i]));
@@ -218,17 +218,17 @@ std::string json_string_field(const std::string& json, const std::string& key) {
 
 // An Fr from 0x-prefixed big-endian hex.
 fr_t fr_from_be_hex(const std::string& h) {
-  filecoin::porep::bytes32_t be{}, le{};
+  porep::bytes32_t be{}, le{};
   EXPECT_TRUE(from_hex_into(h.substr(2), be).ok()) << h;
   for (int i = 0; i < 32; ++i) le[i] = be[31 - i];
   fr_t x;
-  EXPECT_TRUE(filecoin::hash::bytes_to_fr(le, x));
+  EXPECT_TRUE(hash::bytes_to_fr(le, x));
   return x;
 }
 
 TEST(fallback_post_public_inputs, window_post_32g_vector) {
   const std::string v = read_fixture_text("window_post_32g_vector.json");
-  filecoin::porep::bytes32_t randomness{}, comm_r{};
+  porep::bytes32_t randomness{}, comm_r{};
   ASSERT_TRUE(from_hex_into(json_string_field(v, "randomness_hex"), randomness).ok());
   ASSERT_TRUE(from_hex_into(json_string_field(v, "comm_r_hex"), comm_r).ok());
   std::vector<fr_t> block;
@@ -236,7 +236,7 @@ TEST(fallback_post_public_inputs, window_post_32g_vector) {
     block.push_back(fr_from_be_hex(v.substr(at + 1, 66)));
   ASSERT_EQ(block.size(), 11u);
 
-  const filecoin::post::public_sector_t sectors[] = {{132, comm_r}};
+  const post::public_sector_t sectors[] = {{132, comm_r}};
   for (auto p :
        {registered_post_proof::window_32gib_v1, registered_post_proof::window_32gib_v1_1}) {
     auto inputs = fallback_post_public_inputs(config(p), sectors, randomness, 0);
@@ -252,7 +252,7 @@ TEST(fallback_post_public_inputs, window_post_32g_vector) {
                                                   sectors, randomness, 1);
   EXPECT_NE((*v1_k1)[1], block[1]);
   EXPECT_EQ((*v12_k1)[1], block[1]);
-  filecoin::porep::bytes32_t bad = randomness;
+  porep::bytes32_t bad = randomness;
   bad[31] = 0xff;
   EXPECT_EQ(
       fallback_post_public_inputs(config(registered_post_proof::window_32gib_v1), sectors, bad, 0)
@@ -268,16 +268,16 @@ class post_vproof_witness : public ::testing::Test {
   void SetUp() override {
     auto b = read_file_bounded(test::fixture_path("post.vproof"), 1 << 20);
     ASSERT_TRUE(b.ok()) << "missing fixture post.vproof";
-    auto p = filecoin::post::parse_fallback_sector_proof(*b);
+    auto p = post::parse_fallback_sector_proof(*b);
     ASSERT_TRUE(p.ok()) << p.error().to_string();
     proof_ = std::move(*p);
   }
-  filecoin::post::fallback_sector_proof_t proof_;
+  post::fallback_sector_proof_t proof_;
 };
 
 TEST_F(post_vproof_witness, satisfies_the_circuit_and_matches_the_public_inputs) {
-  const filecoin::post::post_config_t cfg = config(registered_post_proof::window_32gib_v1);
-  const filecoin::post::fallback_sector_proof_t proofs[] = {proof_};
+  const post::post_config_t cfg = config(registered_post_proof::window_32gib_v1);
+  const post::fallback_sector_proof_t proofs[] = {proof_};
   auto full = fallback_post_circuit_from_vanilla(cfg, proofs);
   ASSERT_TRUE(full.ok()) << full.error().to_string();
   ASSERT_EQ(full->sectors.size(), 1u);  // padded by repetition, not by copies
@@ -295,8 +295,8 @@ TEST_F(post_vproof_witness, satisfies_the_circuit_and_matches_the_public_inputs)
   const auto bad = r1cs::is_satisfied(m, inputs, aux);
   EXPECT_FALSE(bad.has_value()) << "row " << *bad;
 
-  const filecoin::post::public_sector_t pub[] = {{proof_.sector_id, proof_.comm_r}};
-  auto want = fallback_post_public_inputs(cfg, pub, filecoin::porep::bytes32_t{}, 0);
+  const post::public_sector_t pub[] = {{proof_.sector_id, proof_.comm_r}};
+  auto want = fallback_post_public_inputs(cfg, pub, porep::bytes32_t{}, 0);
   ASSERT_TRUE(want.ok());
   ASSERT_EQ(inputs.size(), 1 + 2 * 11u);
   for (size_t i = 0; i < 22; ++i) EXPECT_EQ(inputs[1 + i], (*want)[i]) << i;
@@ -318,18 +318,18 @@ TEST_F(post_vproof_witness, satisfies_the_circuit_and_matches_the_public_inputs)
 }
 
 TEST_F(post_vproof_witness, malformed_partitions_are_refused) {
-  const filecoin::post::post_config_t cfg = config(registered_post_proof::window_32gib_v1_1);
+  const post::post_config_t cfg = config(registered_post_proof::window_32gib_v1_1);
   EXPECT_FALSE(fallback_post_circuit_from_vanilla(cfg, {}).ok());
-  filecoin::post::fallback_sector_proof_t short_proof = proof_;
+  post::fallback_sector_proof_t short_proof = proof_;
   short_proof.sectors[0].inclusion_proofs.resize(9);
-  const filecoin::post::fallback_sector_proof_t one[] = {short_proof};
+  const post::fallback_sector_proof_t one[] = {short_proof};
   const auto r = fallback_post_circuit_from_vanilla(cfg, one);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code(), status_code::size_mismatch);
   EXPECT_NE(r.error().message().find("sector 1"), std::string::npos);
-  filecoin::post::fallback_sector_proof_t big = proof_;
+  post::fallback_sector_proof_t big = proof_;
   big.sectors[0].comm_c.fill(0xff);
-  const filecoin::post::fallback_sector_proof_t two[] = {big};
+  const post::fallback_sector_proof_t two[] = {big};
   EXPECT_EQ(fallback_post_circuit_from_vanilla(cfg, two).error().code(),
             status_code::non_canonical);
   EXPECT_FALSE(
@@ -341,10 +341,10 @@ TEST_F(post_vproof_witness, malformed_partitions_are_refused) {
 
 // Synthesizes the partition's circuit with values: every row holds, the inputs (after ONE) are
 // fallback_post_public_inputs, and the recorded shape is the blank circuit's.
-void check_post_partition(const filecoin::post::post_config_t& cfg,
-                          std::span<const filecoin::post::fallback_sector_proof_t> proofs,
-                          const filecoin::porep::bytes32_t& randomness, unsigned k) {
-  ASSERT_TRUE(filecoin::post::validate_partition(cfg, proofs, randomness, k).ok());
+void check_post_partition(const post::post_config_t& cfg,
+                          std::span<const post::fallback_sector_proof_t> proofs,
+                          const porep::bytes32_t& randomness, unsigned k) {
+  ASSERT_TRUE(post::validate_partition(cfg, proofs, randomness, k).ok());
   auto c = fallback_post_circuit_from_vanilla(cfg, proofs);
   ASSERT_TRUE(c.ok()) << c.error().to_string();
   r1cs::matrix_witness_cs cs;
@@ -355,7 +355,7 @@ void check_post_partition(const filecoin::post::post_config_t& cfg,
   const auto bad = r1cs::is_satisfied(m, inputs, aux);
   EXPECT_FALSE(bad.has_value()) << "row " << *bad;
 
-  std::vector<filecoin::post::public_sector_t> pub;
+  std::vector<post::public_sector_t> pub;
   for (const auto& p : proofs) pub.push_back({p.sector_id, p.comm_r});
   auto want = fallback_post_public_inputs(cfg, pub, randomness, k);
   ASSERT_TRUE(want.ok()) << want.error().to_string();
@@ -365,7 +365,7 @@ void check_post_partition(const filecoin::post::post_config_t& cfg,
 
   // Other randomness: the witness still satisfies its rows, but its leaf inputs are not the
   // verifier's, so the proof would not verify.
-  filecoin::porep::bytes32_t other = randomness;
+  porep::bytes32_t other = randomness;
   other[5] ^= 0x40;
   auto other_inputs = fallback_post_public_inputs(cfg, pub, other, k);
   ASSERT_TRUE(other_inputs.ok());
@@ -373,24 +373,22 @@ void check_post_partition(const filecoin::post::post_config_t& cfg,
 }
 
 TEST(fallback_post_circuit, sealed_2kib_witness_satisfies) {
-  const filecoin::porep::sealed_sector_t a = test::seal_2kib(3), b = test::seal_2kib(11);
-  filecoin::porep::bytes32_t randomness{};
+  const porep::sealed_sector_t a = test::seal_2kib(3), b = test::seal_2kib(11);
+  porep::bytes32_t randomness{};
   for (size_t i = 0; i < 31; ++i) randomness[i] = uint8_t(29 * i + 1);
   for (auto p : {registered_post_proof::window_2kib_v1, registered_post_proof::window_2kib_v1_1}) {
-    const filecoin::post::post_config_t cfg = config(p);
+    const post::post_config_t cfg = config(p);
     for (unsigned k : {0u, 2u}) {
-      SCOPED_TRACE(std::string(filecoin::post::name_of(p)) + " partition " + std::to_string(k));
-      const filecoin::post::fallback_sector_proof_t one[] = {
-          *filecoin::post::prove_sector(cfg, a, randomness, k, 0)};
+      SCOPED_TRACE(std::string(post::name_of(p)) + " partition " + std::to_string(k));
+      const post::fallback_sector_proof_t one[] = {*post::prove_sector(cfg, a, randomness, k, 0)};
       check_post_partition(cfg, one, randomness, k);
-      const filecoin::post::fallback_sector_proof_t two[] = {
-          one[0], *filecoin::post::prove_sector(cfg, b, randomness, k, 1)};
+      const post::fallback_sector_proof_t two[] = {one[0],
+                                                   *post::prove_sector(cfg, b, randomness, k, 1)};
       check_post_partition(cfg, two, randomness, k);
     }
   }
-  const filecoin::post::post_config_t g = config(registered_post_proof::winning_2kib_v1);
-  const filecoin::post::fallback_sector_proof_t win[] = {
-      *filecoin::post::prove_sector(g, b, randomness, 0, 0)};
+  const post::post_config_t g = config(registered_post_proof::winning_2kib_v1);
+  const post::fallback_sector_proof_t win[] = {*post::prove_sector(g, b, randomness, 0, 0)};
   check_post_partition(g, win, randomness, 0);
 }
 
@@ -398,23 +396,20 @@ TEST(fallback_post_circuit, sealed_2kib_witness_satisfies) {
 // into a fresh and into a recycled buffer: WindowPoSt with two distinct sectors and with one
 // sector padded, and WinningPoSt (66 one-challenge slots). A slot's shape is the closed form's.
 TEST(fallback_post_circuit, parallel_synthesis_equals_sequential) {
-  const filecoin::porep::sealed_sector_t a = test::seal_2kib(3), b = test::seal_2kib(11);
-  filecoin::porep::bytes32_t randomness{};
+  const porep::sealed_sector_t a = test::seal_2kib(3), b = test::seal_2kib(11);
+  porep::bytes32_t randomness{};
   for (size_t i = 0; i < 31; ++i) randomness[i] = uint8_t(17 * i + 2);
-  const filecoin::post::post_config_t window = config(registered_post_proof::window_2kib_v1_1);
-  const filecoin::post::post_config_t winning = config(registered_post_proof::winning_2kib_v1);
-  const filecoin::post::fallback_sector_proof_t pa =
-      *filecoin::post::prove_sector(window, a, randomness, 0, 0);
-  const filecoin::post::fallback_sector_proof_t pb =
-      *filecoin::post::prove_sector(window, b, randomness, 0, 1);
-  const filecoin::post::fallback_sector_proof_t two[] = {pa, pb};
-  const filecoin::post::fallback_sector_proof_t one[] = {pa};
-  const filecoin::post::fallback_sector_proof_t win[] = {
-      *filecoin::post::prove_sector(winning, b, randomness, 0, 0)};
+  const post::post_config_t window = config(registered_post_proof::window_2kib_v1_1);
+  const post::post_config_t winning = config(registered_post_proof::winning_2kib_v1);
+  const post::fallback_sector_proof_t pa = *post::prove_sector(window, a, randomness, 0, 0);
+  const post::fallback_sector_proof_t pb = *post::prove_sector(window, b, randomness, 0, 1);
+  const post::fallback_sector_proof_t two[] = {pa, pb};
+  const post::fallback_sector_proof_t one[] = {pa};
+  const post::fallback_sector_proof_t win[] = {*post::prove_sector(winning, b, randomness, 0, 0)};
   const struct {
     const char* what;
-    const filecoin::post::post_config_t& cfg;
-    std::span<const filecoin::post::fallback_sector_proof_t> proofs;
+    const post::post_config_t& cfg;
+    std::span<const post::fallback_sector_proof_t> proofs;
   } cases[] = {{"window, 2 sectors", window, two},
                {"window, 1 sector padded", window, one},
                {"winning", winning, win}};

@@ -24,28 +24,28 @@
 namespace cuzk::filecoin::circuits {
 
 /// "stacked-proof-of-replication-merkletree-poseidon_hasher-{B}-{S}-{T}-sha256_hasher".
-std::string porep_cache_prefix(const filecoin::hash::tree_shape& tree_r);
+std::string porep_cache_prefix(const hash::tree_shape& tree_r);
 /// "layered_drgporep::PublicParams{ graph: …, challenges: LayerChallenges { layers: L,
 /// max_count: CPP }, tree: merkletree-poseidon_hasher-B-S-T }".
 std::string porep_param_identifier(uint64_t nodes, unsigned layers, unsigned challenges,
-                                   const filecoin::hash::tree_shape& tree_r);
-std::string porep_param_identifier(const filecoin::porep::porep_config_t& cfg);
+                                   const hash::tree_shape& tree_r);
+std::string porep_param_identifier(const porep::porep_config_t& cfg);
 /// "v28-<prefix>-<sha256 hex of the identifier>" (no extension).
-std::string porep_param_id(const filecoin::porep::porep_config_t& cfg);
-std::string porep_params_file_name(const filecoin::porep::porep_config_t& cfg);  ///< + ".params"
-std::string porep_vk_file_name(const filecoin::porep::porep_config_t& cfg);      ///< + ".vk"
-std::string porep_meta_file_name(const filecoin::porep::porep_config_t& cfg);    ///< + ".meta"
+std::string porep_param_id(const porep::porep_config_t& cfg);
+std::string porep_params_file_name(const porep::porep_config_t& cfg);  ///< + ".params"
+std::string porep_vk_file_name(const porep::porep_config_t& cfg);      ///< + ".vk"
+std::string porep_meta_file_name(const porep::porep_config_t& cfg);    ///< + ".meta"
 
 /// "proof-of-spacetime-fallback-merkletree-poseidon_hasher-{B}-{S}-{T}".
-std::string post_cache_prefix(const filecoin::hash::tree_shape& tree);
-std::string post_param_identifier(const filecoin::post::post_config_t& cfg);
+std::string post_cache_prefix(const hash::tree_shape& tree);
+std::string post_param_identifier(const post::post_config_t& cfg);
 /// "v28-<prefix>-<sha256 hex of the identifier>" (no extension).
-std::string post_param_id(const filecoin::post::post_config_t& cfg);
+std::string post_param_id(const post::post_config_t& cfg);
 
 /// "empty-sector-update-merkletree-poseidon_hasher-{B}-{S}-{T}".
-std::string update_cache_prefix(const filecoin::hash::tree_shape& tree_r);
-std::string update_param_identifier(const filecoin::snap::update_config_t& cfg);
+std::string update_cache_prefix(const hash::tree_shape& tree_r);
+std::string update_param_identifier(const snap::update_config_t& cfg);
 /// "v28-<prefix>-<sha256 hex of the identifier>" (no extension).
-std::string update_param_id(const filecoin::snap::update_config_t& cfg);
+std::string update_param_id(const snap::update_config_t& cfg);
 
 }  // namespace cuzk::filecoin::circuits

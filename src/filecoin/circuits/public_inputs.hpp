@@ -24,23 +24,23 @@ namespace cuzk::filecoin::circuits {
 
 /// What the public inputs of a sector proof depend on besides the config and the partition.
 struct porep_publics_t {
-  filecoin::porep::bytes32_t replica_id{};
-  filecoin::porep::bytes32_t comm_d{};
-  filecoin::porep::bytes32_t comm_r{};
-  filecoin::porep::bytes32_t seed{};
+  porep::bytes32_t replica_id{};
+  porep::bytes32_t comm_d{};
+  porep::bytes32_t comm_r{};
+  porep::bytes32_t seed{};
 };
 
 /// The 18 inputs of one challenge, appended to `out` (parents from `g`).
-void append_challenge_inputs(const filecoin::porep::sdr_graph& g, uint64_t challenge,
+void append_challenge_inputs(const porep::sdr_graph& g, uint64_t challenge,
                              std::vector<ff::fr_t>& out);
 
 /// Public inputs of partition k (< cfg.partitions()). non_canonical when replica_id, comm_d or
 /// comm_r is not < r; invalid_argument for k out of range.
-result<std::vector<ff::fr_t>> porep_public_inputs(const filecoin::porep::porep_config_t& cfg,
+result<std::vector<ff::fr_t>> porep_public_inputs(const porep::porep_config_t& cfg,
                                                   const porep_publics_t& pub, unsigned k);
 /// Same with a graph already built for cfg (g must be sdr_graph(cfg)).
-result<std::vector<ff::fr_t>> porep_public_inputs(const filecoin::porep::porep_config_t& cfg,
-                                                  const filecoin::porep::sdr_graph& g,
+result<std::vector<ff::fr_t>> porep_public_inputs(const porep::porep_config_t& cfg,
+                                                  const porep::sdr_graph& g,
                                                   const porep_publics_t& pub, unsigned k);
 
 /// Public inputs of PoSt partition k: `sectors` are the partition's public sectors in the order
@@ -51,8 +51,7 @@ result<std::vector<ff::fr_t>> porep_public_inputs(const filecoin::porep::porep_c
 /// included. Errors: a comm_r or the randomness not < r, a sector count the partition cannot hold,
 /// a winning partition other than 0.
 result<std::vector<ff::fr_t>> fallback_post_public_inputs(
-    const filecoin::post::post_config_t& cfg,
-    std::span<const filecoin::post::public_sector_t> sectors,
-    const filecoin::porep::bytes32_t& randomness, unsigned k);
+    const post::post_config_t& cfg, std::span<const post::public_sector_t> sectors,
+    const porep::bytes32_t& randomness, unsigned k);
 
 }  // namespace cuzk::filecoin::circuits

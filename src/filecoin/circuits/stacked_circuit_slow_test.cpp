@@ -17,7 +17,7 @@
 namespace cuzk::filecoin::circuits {
 namespace {
 
-using filecoin::porep::registered_seal_proof;
+using porep::registered_seal_proof;
 
 r1cs::shape_summary timed_shape(const stacked_circuit_t& c, const char* what) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -32,7 +32,7 @@ r1cs::shape_summary timed_shape(const stacked_circuit_t& c, const char* what) {
 }
 
 TEST(stacked_circuit_slow, counts_32gib) {
-  const auto cfg = *filecoin::porep::porep_config(registered_seal_proof::stacked_drg_32gib_v1_1);
+  const auto cfg = *porep::porep_config(registered_seal_proof::stacked_drg_32gib_v1_1);
   const r1cs::shape_summary s = timed_shape(blank_stacked_circuit(cfg), "32 GiB");
   EXPECT_EQ(s.num_constraints + s.num_inputs, 130'278'869u);
   EXPECT_EQ(s.num_constraints, 130'278'541u);
@@ -50,7 +50,7 @@ TEST(stacked_circuit_slow, counts_32gib) {
 }
 
 TEST(stacked_circuit_slow, counts_64gib) {
-  const auto cfg = *filecoin::porep::porep_config(registered_seal_proof::stacked_drg_64gib_v1_1);
+  const auto cfg = *porep::porep_config(registered_seal_proof::stacked_drg_64gib_v1_1);
   const r1cs::shape_summary s = timed_shape(blank_stacked_circuit(cfg), "64 GiB");
   EXPECT_EQ(s.num_constraints + s.num_inputs, 131'186'177u);
   EXPECT_EQ(s.num_aux, 131'076'643u);
@@ -61,13 +61,13 @@ TEST(stacked_circuit_slow, counts_64gib) {
 // partition circuit (globals, then challenge blocks in order), so satisfying it checks the
 // witness of that challenge exactly as the full partition would.
 TEST(stacked_circuit_slow, synthetic_32gib_first_challenge_satisfies) {
-  filecoin::porep::synthetic_request_t req;
-  req.config = *filecoin::porep::porep_config(registered_seal_proof::stacked_drg_32gib_v1_1);
-  req.prover_id = filecoin::porep::prover_id_from_actor(1000);
+  porep::synthetic_request_t req;
+  req.config = *porep::porep_config(registered_seal_proof::stacked_drg_32gib_v1_1);
+  req.prover_id = porep::prover_id_from_actor(1000);
   req.sector_id = 1;
   req.ticket.fill(1);
   req.seed.fill(2);
-  auto c1 = filecoin::porep::generate_synthetic_c1(req);
+  auto c1 = porep::generate_synthetic_c1(req);
   ASSERT_TRUE(c1.ok()) << c1.error().to_string();
   auto c = stacked_circuit_from_c1(req.config, *c1, 0);
   ASSERT_TRUE(c.ok()) << c.error().to_string();

@@ -29,7 +29,7 @@
 namespace cuzk::filecoin::circuits {
 namespace {
 
-using filecoin::porep::registered_seal_proof;
+using porep::registered_seal_proof;
 
 r1cs::shape_summary shape_of(const stacked_circuit_t& c) {
   r1cs::shape_cs cs;
@@ -38,7 +38,7 @@ r1cs::shape_summary shape_of(const stacked_circuit_t& c) {
 }
 
 void expect_counts(registered_seal_proof p, size_t rows, size_t inputs, size_t aux) {
-  const auto cfg = *filecoin::porep::porep_config(p);
+  const auto cfg = *porep::porep_config(p);
   const stacked_circuit_t c = blank_stacked_circuit(cfg);
   ASSERT_TRUE(validate_stacked_circuit(c).ok());
   const r1cs::shape_summary s = shape_of(c);
@@ -74,10 +74,10 @@ TEST(stacked_circuit, rust_test_shapes) {
   for (const shape_case& sc : {shape_case{2, 0, 0, 1'206'212}, shape_case{8, 0, 0, 1'199'620},
                                shape_case{8, 4, 0, 1'296'576}, shape_case{8, 4, 2, 1'346'982}}) {
     const uint64_t nodes = 8 * uint64_t(sc.s ? sc.s : 1) * (sc.t ? sc.t : 1);
-    const filecoin::hash::tree_shape tree_r{sc.b, sc.s, sc.t, nodes};
+    const hash::tree_shape tree_r{sc.b, sc.s, sc.t, nodes};
     SCOPED_TRACE(tree_r.name());
     const stacked_circuit_t c =
-        blank_stacked_circuit(2, filecoin::hash::tree_shape::binary(nodes), tree_r, 1);
+        blank_stacked_circuit(2, hash::tree_shape::binary(nodes), tree_r, 1);
     ASSERT_TRUE(validate_stacked_circuit(c).ok()) << validate_stacked_circuit(c).to_string();
     const r1cs::shape_summary s = shape_of(c);
     EXPECT_EQ(s.num_constraints, sc.constraints);
@@ -92,7 +92,7 @@ TEST(stacked_circuit, closed_form_counts_32gib_64gib) {
   for (auto [p, rows] :
        {std::pair{registered_seal_proof::stacked_drg_32gib_v1_1, 130'278'869ull},
         std::pair{registered_seal_proof::stacked_drg_64gib_v1_1, 131'186'177ull}}) {
-    const auto cfg = *filecoin::porep::porep_config(p);
+    const auto cfg = *porep::porep_config(p);
     const stacked_counts_t n =
         stacked_circuit_counts(cfg.layers(), cfg.sector.tree_d, cfg.sector.tree_r, 18);
     EXPECT_EQ(n.rows(), rows);
@@ -121,7 +121,7 @@ TEST(params_name, official_names) {
         name_case{registered_seal_proof::stacked_drg_32gib_v1_2_feat_non_interactive_porep, "8-8-0",
                   "82a357d2"},
         name_case{registered_seal_proof::stacked_drg_64gib_v1_1, "8-8-2", "96f1b4a0"}}) {
-    const auto cfg = *filecoin::porep::porep_config(nc.p);
+    const auto cfg = *porep::porep_config(nc.p);
     const std::string id = porep_param_id(cfg);
     SCOPED_TRACE(id);
     const std::string want = std::string("v28-stacked-proof-of-replication-merkletree-") +
@@ -136,20 +136,20 @@ TEST(params_name, official_names) {
   }
   // The exact identifier of 32 GiB (rust-fil-proofs params.rs identifier, docs/spec/params.md
   // §1–§2).
-  EXPECT_EQ(porep_param_identifier(
-                *filecoin::porep::porep_config(registered_seal_proof::stacked_drg_32gib_v1)),
-            "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: "
-            "8 base_graph: drgraph::BucketGraph{size: 1073741824; degree: 6; hasher: "
-            "poseidon_hasher} }, challenges: LayerChallenges { layers: 11, max_count: 18 }, tree: "
-            "merkletree-poseidon_hasher-8-8-0 }");
+  EXPECT_EQ(
+      porep_param_identifier(*porep::porep_config(registered_seal_proof::stacked_drg_32gib_v1)),
+      "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: "
+      "8 base_graph: drgraph::BucketGraph{size: 1073741824; degree: 6; hasher: "
+      "poseidon_hasher} }, challenges: LayerChallenges { layers: 11, max_count: 18 }, tree: "
+      "merkletree-poseidon_hasher-8-8-0 }");
 }
 
 // ---- witness: sealed / synthetic 2 KiB C1 ------------------------------------------------------
 
-filecoin::porep::seal_request_t seal_request(registered_seal_proof p, test::test_rng& rng) {
-  filecoin::porep::seal_request_t r;
-  r.config = *filecoin::porep::porep_config(p);
-  r.prover_id = filecoin::porep::prover_id_from_actor(1000 + rng.below(1000));
+porep::seal_request_t seal_request(registered_seal_proof p, test::test_rng& rng) {
+  porep::seal_request_t r;
+  r.config = *porep::porep_config(p);
+  r.prover_id = porep::prover_id_from_actor(1000 + rng.below(1000));
   r.sector_id = rng.below(1 << 20);
   for (auto& b : r.ticket) b = uint8_t(rng());
   return r;
@@ -163,8 +163,8 @@ std::vector<uint8_t> random_payload(test::test_rng& rng, size_t n) {
 
 // Synthesizes partition k with matrix_witness_cs, checks every row holds and that the inputs
 // (without ONE) are porep_public_inputs. Returns the recorded matrices.
-r1cs::matrices check_partition(const filecoin::porep::porep_config_t& cfg,
-                               const filecoin::porep::c1_output_t& c1, unsigned k) {
+r1cs::matrices check_partition(const porep::porep_config_t& cfg, const porep::c1_output_t& c1,
+                               unsigned k) {
   auto c = stacked_circuit_from_c1(cfg, c1, k);
   EXPECT_TRUE(c.ok()) << c.error().to_string();
   if (!c.ok()) return {};
@@ -188,11 +188,11 @@ r1cs::matrices check_partition(const filecoin::porep::porep_config_t& cfg,
 TEST(stacked_circuit, sealed_2kib_witness_satisfies_and_modes_agree) {
   auto rng = test::test_rng::from_env("stacked_circuit.sealed_2kib");
   const auto req = seal_request(registered_seal_proof::stacked_drg_2kib_v1_1, rng);
-  auto s = filecoin::porep::seal_sector(req, random_payload(rng, 2032));
+  auto s = porep::seal_sector(req, random_payload(rng, 2032));
   ASSERT_TRUE(s.ok()) << s.error().to_string();
-  filecoin::porep::bytes32_t seed;
+  porep::bytes32_t seed;
   for (auto& b : seed) b = uint8_t(rng());
-  auto c1 = filecoin::porep::seal_commit_phase1(*s, seed);
+  auto c1 = porep::seal_commit_phase1(*s, seed);
   ASSERT_TRUE(c1.ok()) << c1.error().to_string();
   const auto& cfg = req.config;
 
@@ -227,23 +227,23 @@ TEST(stacked_circuit, ni_and_synthetic_2kib_partitions) {
   // NI-PoRep: 13 partitions of 2; check two of them (challenges from comm_r, not the seed).
   const auto req =
       seal_request(registered_seal_proof::stacked_drg_2kib_v1_2_feat_non_interactive_porep, rng);
-  auto s = filecoin::porep::seal_sector(req, random_payload(rng, 2032));
+  auto s = porep::seal_sector(req, random_payload(rng, 2032));
   ASSERT_TRUE(s.ok()) << s.error().to_string();
-  filecoin::porep::bytes32_t seed{};
-  auto c1 = filecoin::porep::seal_commit_phase1(*s, seed);
+  porep::bytes32_t seed{};
+  auto c1 = porep::seal_commit_phase1(*s, seed);
   ASSERT_TRUE(c1.ok()) << c1.error().to_string();
   ASSERT_EQ(c1->vanilla_proofs.size(), 13u);
   check_partition(req.config, *c1, 0);
   check_partition(req.config, *c1, 12);
 
   // A synthetic (never sealed) C1 from the generator.
-  filecoin::porep::synthetic_request_t sr;
-  sr.config = *filecoin::porep::porep_config(registered_seal_proof::stacked_drg_2kib_v1);
-  sr.prover_id = filecoin::porep::prover_id_from_actor(1234);
+  porep::synthetic_request_t sr;
+  sr.config = *porep::porep_config(registered_seal_proof::stacked_drg_2kib_v1);
+  sr.prover_id = porep::prover_id_from_actor(1234);
   sr.sector_id = 99;
   sr.ticket.fill(3);
   sr.seed.fill(4);
-  auto sc1 = filecoin::porep::generate_synthetic_c1(sr);
+  auto sc1 = porep::generate_synthetic_c1(sr);
   ASSERT_TRUE(sc1.ok()) << sc1.error().to_string();
   check_partition(sr.config, *sc1, 0);
 }
@@ -252,13 +252,13 @@ TEST(stacked_circuit, ni_and_synthetic_2kib_partitions) {
 // synthesis, into a fresh and into a recycled buffer; a block whose declared shape is wrong is an
 // error, not a wrong witness.
 TEST(stacked_circuit, parallel_synthesis_equals_sequential) {
-  filecoin::porep::synthetic_request_t sr;
-  sr.config = *filecoin::porep::porep_config(registered_seal_proof::stacked_drg_2kib_v1_1);
-  sr.prover_id = filecoin::porep::prover_id_from_actor(1000);
+  porep::synthetic_request_t sr;
+  sr.config = *porep::porep_config(registered_seal_proof::stacked_drg_2kib_v1_1);
+  sr.prover_id = porep::prover_id_from_actor(1000);
   sr.sector_id = 7;
   sr.ticket.fill(5);
   sr.seed.fill(6);
-  auto c1 = filecoin::porep::generate_synthetic_c1(sr);
+  auto c1 = porep::generate_synthetic_c1(sr);
   ASSERT_TRUE(c1.ok()) << c1.error().to_string();
   auto c = stacked_circuit_from_c1(sr.config, *c1, 0);
   ASSERT_TRUE(c.ok()) << c.error().to_string();
@@ -299,10 +299,10 @@ TEST(stacked_circuit, parallel_synthesis_equals_sequential) {
 }
 
 TEST(stacked_circuit, from_c1_rejects_malformed) {
-  filecoin::porep::synthetic_request_t sr;
-  sr.config = *filecoin::porep::porep_config(registered_seal_proof::stacked_drg_2kib_v1_1);
+  porep::synthetic_request_t sr;
+  sr.config = *porep::porep_config(registered_seal_proof::stacked_drg_2kib_v1_1);
   sr.seed.fill(5);
-  auto c1 = filecoin::porep::generate_synthetic_c1(sr);
+  auto c1 = porep::generate_synthetic_c1(sr);
   ASSERT_TRUE(c1.ok());
   const auto& cfg = sr.config;
   EXPECT_TRUE(stacked_circuit_from_c1(cfg, *c1, 0).ok());
@@ -336,17 +336,16 @@ TEST(stacked_circuit, from_c1_rejects_malformed) {
     EXPECT_EQ(stacked_circuit_from_c1(cfg, t, 0).error().code(), status_code::size_mismatch);
   }
   // Wrong config for the C1: 8 MiB paths are longer.
-  EXPECT_FALSE(
-      stacked_circuit_from_c1(
-          *filecoin::porep::porep_config(registered_seal_proof::stacked_drg_8mib_v1_1), *c1, 0)
-          .ok());
+  EXPECT_FALSE(stacked_circuit_from_c1(
+                   *porep::porep_config(registered_seal_proof::stacked_drg_8mib_v1_1), *c1, 0)
+                   .ok());
 }
 
 TEST(public_inputs, layout_and_range) {
   for (auto p :
        {registered_seal_proof::stacked_drg_2kib_v1, registered_seal_proof::stacked_drg_32gib_v1_1,
         registered_seal_proof::stacked_drg_64gib_v1_1_feat_synthetic_porep}) {
-    const auto cfg = *filecoin::porep::porep_config(p);
+    const auto cfg = *porep::porep_config(p);
     porep_publics_t pub;
     pub.replica_id.fill(7);
     pub.comm_d.fill(8);
@@ -356,7 +355,7 @@ TEST(public_inputs, layout_and_range) {
     ASSERT_TRUE(in.ok()) << in.error().to_string();
     const size_t cpp = cfg.challenges_per_partition();
     ASSERT_EQ(in->size(), 3 + 18 * cpp);
-    const filecoin::porep::sdr_graph g(cfg);
+    const porep::sdr_graph g(cfg);
     for (size_t i = 0; i < cpp; ++i) {
       const ff::fr_t* x = in->data() + 3 + 18 * i;
       EXPECT_EQ(x[0], x[15]);
@@ -366,7 +365,7 @@ TEST(public_inputs, layout_and_range) {
       EXPECT_GE(ch, 1u);
       EXPECT_LT(ch, cfg.nodes());
       const auto parents = g.parents(ch);
-      for (size_t q = 0; q < filecoin::porep::PARENT_COUNT; ++q)
+      for (size_t q = 0; q < porep::PARENT_COUNT; ++q)
         EXPECT_EQ(x[1 + q], ff::fr_t::from_uint(parents[q]));
     }
     EXPECT_FALSE(porep_public_inputs(cfg, pub, cfg.partitions()).ok());

@@ -15,7 +15,7 @@
 
 namespace cuzk::filecoin::common {
 
-using filecoin::hash::bytes32_t;
+using hash::bytes32_t;
 
 namespace {
 
@@ -29,7 +29,7 @@ struct zero_table {
   std::array<bytes32_t, 64> v{};
   zero_table() {
     for (unsigned l = 1; l < 64; ++l)
-      v[l] = filecoin::hash::sha256_trunc254_node(v[l - 1].data(), v[l - 1].data());
+      v[l] = hash::sha256_trunc254_node(v[l - 1].data(), v[l - 1].data());
   }
 };
 
@@ -40,7 +40,7 @@ bytes32_t batch_root(const uint8_t* payload) {
   fr32_pad({payload, BATCH_BYTES}, {nodes.front().data(), nodes.size() * 32});
   for (size_t n = nodes.size() / 2; n >= 1; n /= 2)
     for (size_t i = 0; i < n; ++i)
-      nodes[i] = filecoin::hash::sha256_trunc254_node(nodes[2 * i].data(), nodes[2 * i + 1].data());
+      nodes[i] = hash::sha256_trunc254_node(nodes[2 * i].data(), nodes[2 * i + 1].data());
   return nodes[0];
 }
 
@@ -71,7 +71,7 @@ void commp_hasher::push(unsigned level, const bytes32_t& node) {
       have_[l] = true;
       return;
     }
-    cur = filecoin::hash::sha256_trunc254_node(stack_[l].data(), cur.data());
+    cur = hash::sha256_trunc254_node(stack_[l].data(), cur.data());
     have_[l] = false;
   }
 }
@@ -119,12 +119,12 @@ commp_t commp_hasher::finalize() {
   for (unsigned l = 0; l < target; ++l) {
     const bool pending = l < have_.size() && have_[l];
     if (pending && have_cur) {
-      cur = filecoin::hash::sha256_trunc254_node(stack_[l].data(), cur.data());
+      cur = hash::sha256_trunc254_node(stack_[l].data(), cur.data());
     } else if (pending) {
-      cur = filecoin::hash::sha256_trunc254_node(stack_[l].data(), zero_comm(l).data());
+      cur = hash::sha256_trunc254_node(stack_[l].data(), zero_comm(l).data());
       have_cur = true;
     } else if (have_cur) {
-      cur = filecoin::hash::sha256_trunc254_node(cur.data(), zero_comm(l).data());
+      cur = hash::sha256_trunc254_node(cur.data(), zero_comm(l).data());
     }
   }
   if (target < have_.size() && have_[target])

@@ -20,15 +20,15 @@ namespace cuzk::filecoin::common {
 
 /// Root of an all-zero SHA256-trunc254 binary tree with 2^level leaves (level 0: the zero leaf).
 /// A zero sector of 32·2^k bytes has comm_d = zero_comm(k) (docs/spec/porep.md §5). level ≤ 63.
-const filecoin::hash::bytes32_t& zero_comm(unsigned level);
+const hash::bytes32_t& zero_comm(unsigned level);
 
 /// Padded piece size of a payload: the smallest power of two P ≥ 128 with P/128·127 ≥ payload.
 uint64_t commp_padded_size(uint64_t payload_bytes);
 
 struct commp_t {
-  filecoin::hash::bytes32_t comm{};  ///< the root (LE repr of an Fr)
-  uint64_t padded_size = 0;          ///< power of two ≥ 128
-  uint64_t payload_size = 0;         ///< bytes hashed
+  hash::bytes32_t comm{};     ///< the root (LE repr of an Fr)
+  uint64_t padded_size = 0;   ///< power of two ≥ 128
+  uint64_t payload_size = 0;  ///< bytes hashed
 };
 
 /// Streaming commP: update() with the payload in any pieces, then finalize(). Full batches of
@@ -42,7 +42,7 @@ class commp_hasher {
 
  private:
   void flush_batches(size_t n);
-  void push(unsigned level, const filecoin::hash::bytes32_t& node);
+  void push(unsigned level, const hash::bytes32_t& node);
 
   thread_pool& pool_;
   std::vector<uint8_t> buf_;  ///< pending payload bytes (< batch_bytes · batches_per_flush)
@@ -60,12 +60,11 @@ result<commp_t> commp_of_file(const std::string& path,
 /// The CIDv1 string of a commitment with the given codec and multihash codes, base32 lower with
 /// multibase prefix 'b'. comm_d / commP: 0xf101 + 0x1012 ("baga6ea4sea…"); comm_r: 0xf102 +
 /// 0xb401 ("bagboea4b5abc…").
-std::string commitment_cid(const filecoin::hash::bytes32_t& comm, uint64_t codec,
-                           uint64_t multihash);
-inline std::string piece_cid(const filecoin::hash::bytes32_t& comm) {
+std::string commitment_cid(const hash::bytes32_t& comm, uint64_t codec, uint64_t multihash);
+inline std::string piece_cid(const hash::bytes32_t& comm) {
   return commitment_cid(comm, 0xf101, 0x1012);
 }
-inline std::string sealed_cid(const filecoin::hash::bytes32_t& comm) {
+inline std::string sealed_cid(const hash::bytes32_t& comm) {
   return commitment_cid(comm, 0xf102, 0xb401);
 }
 

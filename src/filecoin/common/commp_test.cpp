@@ -19,7 +19,7 @@
 namespace cuzk::filecoin::common {
 namespace {
 
-std::string hex(const filecoin::hash::bytes32_t& b) {
+std::string hex(const hash::bytes32_t& b) {
   return cuzk::to_hex(b);
 }
 
@@ -39,9 +39,8 @@ TEST(zero_comm, spec_table) {
   EXPECT_EQ(hex(zero_comm(31)), "e64005a6bfe3777953b8ad6ef93f0fca1049b2041654f2a411f7702799cece02");
   // The stored-tree and root-only builds agree with the chain (2 KiB, 8 MiB).
   for (uint64_t size : {2 * KiB, 8 * MiB}) {
-    std::vector<filecoin::hash::bytes32_t> leaves(size / 32);
-    auto root = filecoin::hash::merkle_root<filecoin::hash::sha256_hasher>(
-        *filecoin::hash::tree_d_shape(size), leaves);
+    std::vector<hash::bytes32_t> leaves(size / 32);
+    auto root = hash::merkle_root<hash::sha256_hasher>(*hash::tree_d_shape(size), leaves);
     ASSERT_TRUE(root.ok());
     EXPECT_EQ(*root, zero_comm(unsigned(std::countr_zero(size / 32))));
   }
@@ -110,10 +109,9 @@ TEST(commp, streaming_equals_one_shot_tree) {
     for (auto& b : data) b = uint8_t(rng());
     // Reference: pad all, zero-extend to the padded size, one stored tree.
     const uint64_t padded = commp_padded_size(n);
-    std::vector<filecoin::hash::bytes32_t> leaves(padded / 32);
+    std::vector<hash::bytes32_t> leaves(padded / 32);
     fr32_pad(data, {leaves.front().data(), size_t(fr32_padded_size(n))});
-    auto tree = filecoin::hash::sha256_tree::build(
-        filecoin::hash::tree_shape::binary(leaves.size()), leaves);
+    auto tree = hash::sha256_tree::build(hash::tree_shape::binary(leaves.size()), leaves);
     ASSERT_TRUE(tree.ok());
     for (thread_pool* pool : {&pool1, &pool2}) {
       commp_hasher h(*pool);

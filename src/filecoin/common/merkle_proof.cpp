@@ -4,13 +4,13 @@
 
 namespace cuzk::filecoin::common {
 
-merkle_proof_kind merkle_proof_kind_for(const filecoin::hash::tree_shape& t) {
+merkle_proof_kind merkle_proof_kind_for(const hash::tree_shape& t) {
   return t.top_arity   ? merkle_proof_kind::top
          : t.sub_arity ? merkle_proof_kind::sub
                        : merkle_proof_kind::single;
 }
 
-status check_merkle_shape(const filecoin::hash::tree_shape& t, const merkle_proof_t& m,
+status check_merkle_shape(const hash::tree_shape& t, const merkle_proof_t& m,
                           const std::string& what) {
   if (m.kind != merkle_proof_kind_for(t))
     return {status_code::size_mismatch, what + ": Merkle proof variant " +

@@ -3,7 +3,7 @@
 // merkle/proof.rs MerkleProof: Single, Sub or Top by tree shape; docs/spec/c1.md §1): PoRep's
 // tree_d / tree_c / tree_r_last openings, PoSt's tree_r_last openings and SnapDeals' three trees.
 // Storage is compact: all sibling hashes of all levels in one flat vector. Also the conversions to
-// and from the native filecoin::hash::merkle_path, and the check that a proof fits a tree shape.
+// and from the native hash::merkle_path, and the check that a proof fits a tree shape.
 #pragma once
 
 #include <array>
@@ -21,8 +21,8 @@ namespace cuzk::filecoin::common {
 /// Every 32-byte value of a vanilla proof (Sha256Domain, PoseidonDomain, Commitment, Ticket): the
 /// little-endian canonical repr of an Fr (docs/spec/primitives.md §1), kept as raw bytes so that
 /// reading and writing never converts (tree_d leaves are raw data and need not be < r; use
-/// filecoin::hash::bytes_to_fr where a field element is needed). Same type as
-/// filecoin::hash::bytes32_t.
+/// hash::bytes_to_fr where a field element is needed). Same type as
+/// hash::bytes32_t.
 using domain_t = std::array<uint8_t, 32>;
 
 /// ProofData variant of storage-proofs-core merkle/proof.rs; the value is the bincode variant id.
@@ -88,16 +88,16 @@ struct merkle_proof_t {
 
 // ---- conversions for native verification --------------------------------------------------------
 
-/// The proof as a filecoin::hash::merkle_path over raw 32-byte values (tree_d / SHA trees).
-inline filecoin::hash::merkle_path<filecoin::hash::bytes32_t> to_sha_path(const merkle_proof_t& p) {
-  filecoin::hash::merkle_path<filecoin::hash::bytes32_t> out;
+/// The proof as a hash::merkle_path over raw 32-byte values (tree_d / SHA trees).
+inline hash::merkle_path<hash::bytes32_t> to_sha_path(const merkle_proof_t& p) {
+  hash::merkle_path<hash::bytes32_t> out;
   out.leaf_index = p.leaf_index();
   out.leaf = p.leaf;
   out.root = p.root;
   out.levels.reserve(p.path.size());
   size_t off = 0;
   for (const auto& e : p.path) {
-    filecoin::hash::merkle_path_level<filecoin::hash::bytes32_t> l;
+    hash::merkle_path_level<hash::bytes32_t> l;
     l.arity = e.num_hashes + 1;
     l.index = e.index;
     l.siblings.assign(p.hashes.begin() + off, p.hashes.begin() + off + e.num_hashes);
@@ -107,22 +107,20 @@ inline filecoin::hash::merkle_path<filecoin::hash::bytes32_t> to_sha_path(const 
   return out;
 }
 
-/// The proof as a filecoin::hash::merkle_path over Fr (Poseidon trees); false when a value is ≥ r.
-inline bool to_poseidon_path(const merkle_proof_t& p, filecoin::hash::merkle_path<ff::fr_t>& out) {
+/// The proof as a hash::merkle_path over Fr (Poseidon trees); false when a value is ≥ r.
+inline bool to_poseidon_path(const merkle_proof_t& p, hash::merkle_path<ff::fr_t>& out) {
   out = {};
   out.leaf_index = p.leaf_index();
-  if (!filecoin::hash::bytes_to_fr(p.leaf, out.leaf) ||
-      !filecoin::hash::bytes_to_fr(p.root, out.root))
-    return false;
+  if (!hash::bytes_to_fr(p.leaf, out.leaf) || !hash::bytes_to_fr(p.root, out.root)) return false;
   out.levels.reserve(p.path.size());
   size_t off = 0;
   for (const auto& e : p.path) {
-    filecoin::hash::merkle_path_level<ff::fr_t> l;
+    hash::merkle_path_level<ff::fr_t> l;
     l.arity = e.num_hashes + 1;
     l.index = e.index;
     l.siblings.resize(e.num_hashes);
     for (uint32_t i = 0; i < e.num_hashes; ++i)
-      if (!filecoin::hash::bytes_to_fr(p.hashes[off + i], l.siblings[i])) return false;
+      if (!hash::bytes_to_fr(p.hashes[off + i], l.siblings[i])) return false;
     off += e.num_hashes;
     out.levels.push_back(std::move(l));
   }
@@ -131,9 +129,8 @@ inline bool to_poseidon_path(const merkle_proof_t& p, filecoin::hash::merkle_pat
 
 /// A merkle_proof_t from a native path of a tree of `shape` (Single for x-0-0, Sub for x-y-0,
 /// Top for x-y-z: the last one or two levels are the sub / top parts).
-inline merkle_proof_t make_merkle_proof(
-    const filecoin::hash::tree_shape& shape,
-    const filecoin::hash::merkle_path<filecoin::hash::bytes32_t>& p) {
+inline merkle_proof_t make_merkle_proof(const hash::tree_shape& shape,
+                                        const hash::merkle_path<hash::bytes32_t>& p) {
   merkle_proof_t out;
   out.kind = shape.top_arity   ? merkle_proof_kind::top
              : shape.sub_arity ? merkle_proof_kind::sub
@@ -146,28 +143,28 @@ inline merkle_proof_t make_merkle_proof(
     out.push_level(l < base ? 0 : l == base ? 1 : 2, p.levels[l].index, p.levels[l].siblings);
   return out;
 }
-inline merkle_proof_t make_merkle_proof(const filecoin::hash::tree_shape& shape,
-                                        const filecoin::hash::merkle_path<ff::fr_t>& p) {
-  filecoin::hash::merkle_path<filecoin::hash::bytes32_t> b;
+inline merkle_proof_t make_merkle_proof(const hash::tree_shape& shape,
+                                        const hash::merkle_path<ff::fr_t>& p) {
+  hash::merkle_path<hash::bytes32_t> b;
   b.leaf_index = p.leaf_index;
-  b.leaf = filecoin::hash::fr_to_bytes(p.leaf);
-  b.root = filecoin::hash::fr_to_bytes(p.root);
+  b.leaf = hash::fr_to_bytes(p.leaf);
+  b.root = hash::fr_to_bytes(p.root);
   for (const auto& l : p.levels) {
-    filecoin::hash::merkle_path_level<filecoin::hash::bytes32_t> bl;
+    hash::merkle_path_level<hash::bytes32_t> bl;
     bl.arity = l.arity;
     bl.index = l.index;
-    for (const auto& s : l.siblings) bl.siblings.push_back(filecoin::hash::fr_to_bytes(s));
+    for (const auto& s : l.siblings) bl.siblings.push_back(hash::fr_to_bytes(s));
     b.levels.push_back(std::move(bl));
   }
   return make_merkle_proof(shape, b);
 }
 
 /// The MerkleProof variant of a tree shape: Single (x-0-0), Sub (x-y-0), Top (x-y-z).
-merkle_proof_kind merkle_proof_kind_for(const filecoin::hash::tree_shape& t);
+merkle_proof_kind merkle_proof_kind_for(const hash::tree_shape& t);
 
 /// A Merkle proof fits tree t: its variant, the base/sub/top level counts, every level's arity
 /// and index < arity. Errors are size_mismatch prefixed with `what`.
-status check_merkle_shape(const filecoin::hash::tree_shape& t, const merkle_proof_t& m,
+status check_merkle_shape(const hash::tree_shape& t, const merkle_proof_t& m,
                           const std::string& what);
 
 }  // namespace cuzk::filecoin::common

@@ -11,8 +11,8 @@
 
 namespace cuzk::filecoin::common {
 
-result<replica_t> open_replica(const filecoin::hash::tree_shape& tree_r_last,
-                               const std::string& dir, uint64_t sector_id) {
+result<replica_t> open_replica(const hash::tree_shape& tree_r_last, const std::string& dir,
+                               uint64_t sector_id) {
   const uint64_t nodes = tree_r_last.num_leaves, sector_bytes = nodes * 32;
   if (sector_bytes > MAX_IN_MEMORY_SECTOR_BYTES)
     return {status_code::invalid_argument,
@@ -32,11 +32,9 @@ result<replica_t> open_replica(const filecoin::hash::tree_shape& tree_r_last,
   std::copy(aux->begin(), aux->begin() + 32, r.comm_c.begin());
   std::copy(aux->begin() + 32, aux->end(), r.comm_r_last.begin());
   ff::fr_t pair[2];
-  if (!filecoin::hash::bytes_to_fr(r.comm_c, pair[0]) ||
-      !filecoin::hash::bytes_to_fr(r.comm_r_last, pair[1]))
+  if (!hash::bytes_to_fr(r.comm_c, pair[0]) || !hash::bytes_to_fr(r.comm_r_last, pair[1]))
     return {status_code::non_canonical, dir + "/p_aux: comm_c or comm_r_last is not < r"};
-  r.comm_r = filecoin::hash::fr_to_bytes(
-      filecoin::hash::poseidon_hash(std::span<const ff::fr_t>(pair, 2)));
+  r.comm_r = hash::fr_to_bytes(hash::poseidon_hash(std::span<const ff::fr_t>(pair, 2)));
 
   std::vector<ff::fr_t> leaves(nodes);
   for (uint64_t i = 0; i < nodes; ++i)
@@ -45,7 +43,7 @@ result<replica_t> open_replica(const filecoin::hash::tree_shape& tree_r_last,
               dir + "/sealed: node " + std::to_string(i) + " is not < r"};
   sealed->clear();
   sealed->shrink_to_fit();
-  auto tree = filecoin::hash::poseidon_tree::build(tree_r_last, std::move(leaves));
+  auto tree = hash::poseidon_tree::build(tree_r_last, std::move(leaves));
   if (!tree) return tree.error();
   if (tree->root() != pair[1])
     return {status_code::invalid_argument,

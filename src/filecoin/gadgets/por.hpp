@@ -44,10 +44,10 @@ struct por_num_t {
 
 /// The witness of a path: per level (leaf first) its arity, index and siblings. Only the arities
 /// matter in a CS without values (blank_por_path).
-using por_path_t = filecoin::hash::merkle_path<fr_t>;
+using por_path_t = hash::merkle_path<fr_t>;
 
 /// A path of the shape with zero values (bellperson's blank circuit: shape_cs, matrix_cs, setup).
-inline por_path_t blank_por_path(const filecoin::hash::tree_shape& shape) {
+inline por_path_t blank_por_path(const hash::tree_shape& shape) {
   por_path_t p;
   for (unsigned l = 0; l < shape.height(); ++l) {
     const unsigned a = shape.arity_at(l);
@@ -58,17 +58,14 @@ inline por_path_t blank_por_path(const filecoin::hash::tree_shape& shape) {
 
 /// A SHA tree path as field elements (every node is < 2^254; the leaf must be a canonical Fr, as
 /// Fr32-padded tree_d leaves are). False if some value is not.
-inline bool to_fr_path(const filecoin::hash::merkle_path<filecoin::hash::bytes32_t>& in,
-                       por_path_t& out) {
+inline bool to_fr_path(const hash::merkle_path<hash::bytes32_t>& in, por_path_t& out) {
   out.leaf_index = in.leaf_index;
   out.levels.clear();
-  bool ok = filecoin::hash::bytes_to_fr(in.leaf, out.leaf) &&
-            filecoin::hash::bytes_to_fr(in.root, out.root);
+  bool ok = hash::bytes_to_fr(in.leaf, out.leaf) && hash::bytes_to_fr(in.root, out.root);
   for (const auto& l : in.levels) {
-    filecoin::hash::merkle_path_level<fr_t> o{l.arity, l.index,
-                                              std::vector<fr_t>(l.siblings.size())};
+    hash::merkle_path_level<fr_t> o{l.arity, l.index, std::vector<fr_t>(l.siblings.size())};
     for (size_t k = 0; k < l.siblings.size(); ++k)
-      ok &= filecoin::hash::bytes_to_fr(l.siblings[k], o.siblings[k]);
+      ok &= hash::bytes_to_fr(l.siblings[k], o.siblings[k]);
     out.levels.push_back(std::move(o));
   }
   return ok;
@@ -83,7 +80,7 @@ constexpr size_t por_level_constraints(por_hash_t h, unsigned arity) {
 
 /// Constraints of one PoR over a tree of `shape`: its levels, the packing row and the root
 /// equality (1,062 for a 2 KiB tree_r, 5,302 for 32 GiB, 5,616 for 64 GiB).
-inline size_t por_constraints(por_hash_t h, const filecoin::hash::tree_shape& shape) {
+inline size_t por_constraints(por_hash_t h, const hash::tree_shape& shape) {
   size_t n = 2;
   for (unsigned l = 0; l < shape.height(); ++l) n += por_level_constraints(h, shape.arity_at(l));
   return n;
@@ -119,8 +116,7 @@ allocated_num_t por_insert_and_hash(CS& cs, por_hash_t h, const allocated_num_t&
 /// The running hash `cur` up one level: allocate the index bits (appended to `bits_out`) and the
 /// a − 1 path elements, then por_insert_and_hash.
 template <class CS>
-allocated_num_t por_level(CS& cs, por_hash_t h,
-                          const filecoin::hash::merkle_path_level<fr_t>& level,
+allocated_num_t por_level(CS& cs, por_hash_t h, const hash::merkle_path_level<fr_t>& level,
                           const allocated_num_t& cur, std::vector<boolean_t>& bits_out) {
   constexpr size_t MAX_ARITY = 16;
   const unsigned a = level.arity;

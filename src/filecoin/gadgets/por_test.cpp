@@ -22,7 +22,7 @@ namespace cuzk::filecoin::gadgets {
 namespace {
 
 using ff::fr_t;
-using filecoin::hash::tree_shape;
+using hash::tree_shape;
 
 std::vector<fr_t> random_fr(test::test_rng& rng, size_t n) {
   std::vector<fr_t> v(n);
@@ -166,7 +166,7 @@ const por_count_case_t POR_CASES[] = {
 
 TEST(por, poseidon_constraint_counts_and_shape) {
   for (const por_count_case_t& k : POR_CASES) {
-    const tree_shape s = *filecoin::hash::tree_r_shape(k.sector_bytes);
+    const tree_shape s = *hash::tree_r_shape(k.sector_bytes);
     const por_path_t blank = blank_por_path(s);
     size_t expect_aux = 2;
     size_t expect_constraints = 2;
@@ -217,12 +217,12 @@ TEST(por, poseidon_random_trees) {
                                {8, 4, 0, 256}, {8, 8, 0, 512}, {8, 8, 2, 1024}, {4, 2, 2, 64}};
   for (const tree_shape& s : shapes) {
     SCOPED_TRACE(s.name());
-    auto t = filecoin::hash::poseidon_tree::build(s, random_fr(rng, s.num_leaves));
+    auto t = hash::poseidon_tree::build(s, random_fr(rng, s.num_leaves));
     ASSERT_TRUE(t.ok());
     for (int trial = 0; trial < 3; ++trial) {
       const uint64_t index = trial == 0 ? s.num_leaves - 1 : rng.below(s.num_leaves);
       const por_path_t p = t->path(index);
-      ASSERT_TRUE(filecoin::hash::verify_path<filecoin::hash::poseidon_hasher>(p));
+      ASSERT_TRUE(hash::verify_path<hash::poseidon_hasher>(p));
       for (int form = 0; form < 3; ++form) {
         // 0: PoRep (Var, Var, private); 1: PoSt (Val, Var, private); 2: public (Val, Val)
         r1cs::matrix_witness_cs cs;
@@ -265,7 +265,7 @@ TEST(por, poseidon_random_trees) {
 TEST(por, witness_cs_matches_proving_cs) {
   auto rng = test::test_rng::from_env("por_witness_cs_matches_proving_cs");
   const tree_shape s{8, 8, 2, 1024};
-  auto t = filecoin::hash::poseidon_tree::build(s, random_fr(rng, s.num_leaves));
+  auto t = hash::poseidon_tree::build(s, random_fr(rng, s.num_leaves));
   ASSERT_TRUE(t.ok());
   const por_path_t p = t->path(rng.below(s.num_leaves));
   r1cs::witness_cs w;
@@ -289,12 +289,12 @@ TEST(por, witness_cs_matches_proving_cs) {
 TEST(por, sha256_tree_d) {
   auto rng = test::test_rng::from_env("por_sha256_tree_d");
   const tree_shape s = tree_shape::binary(4);
-  std::vector<filecoin::hash::bytes32_t> leaves(s.num_leaves);
+  std::vector<hash::bytes32_t> leaves(s.num_leaves);
   for (auto& b : leaves) {
     for (auto& x : b) x = uint8_t(rng());
     b[31] &= 0x3f;  // Fr32-padded data: every leaf is a canonical Fr
   }
-  auto t = filecoin::hash::sha256_tree::build(s, leaves);
+  auto t = hash::sha256_tree::build(s, leaves);
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(por_level_constraints(por_hash_t::sha256, 2), 45'382u);
   const uint64_t index = rng.below(s.num_leaves);
@@ -304,7 +304,7 @@ TEST(por, sha256_tree_d) {
   r1cs::matrix_witness_cs cs;
   const allocated_num_t r = synth_por(cs, por_hash_t::sha256, p, true, true, true);
   EXPECT_EQ(cs.num_constraints(), 2 * 45'382u + 2);
-  EXPECT_EQ(filecoin::hash::fr_to_bytes(r.value), t->root());
+  EXPECT_EQ(hash::fr_to_bytes(r.value), t->root());
   EXPECT_EQ(cs.inputs()[1], fr_t::from_uint(index));
   std::optional<size_t> row;
   EXPECT_TRUE(satisfied(cs, &row)) << "row " << row.value_or(0);
@@ -321,7 +321,7 @@ TEST(por, sha256_tree_d) {
 // The full 32 GiB tree_d inclusion (30 binary SHA levels): 30 × 45,382 + 2 = 1,361,462 rows
 // (docs/spec/porep.md §9 breakdown), counted in witness_cs (no LC is built, so this is quick).
 TEST(por, sha256_tree_d_32gib_count) {
-  const tree_shape s = *filecoin::hash::tree_d_shape(uint64_t(32) << 30);
+  const tree_shape s = *hash::tree_d_shape(uint64_t(32) << 30);
   ASSERT_EQ(s.height(), 30u);
   r1cs::witness_cs cs;
   synth_por(cs, por_hash_t::sha256, blank_por_path(s), true, true, true);

@@ -53,7 +53,7 @@ struct poseidon_circuit_template_t {
 /// Symbolic execution of the circuit's linear layers: each state element is a dense vector of
 /// coefficients over [ONE·tag-constant, S-box outputs 1..n]. One-time cost, O(t²·n) per round.
 inline poseidon_circuit_template_t make_poseidon_circuit_template(
-    const filecoin::hash::poseidon_constants_t& c) {
+    const hash::poseidon_constants_t& c) {
   using ff::fr_t;
   const size_t t = c.width, a = c.arity;
   poseidon_circuit_template_t tpl;
@@ -73,7 +73,7 @@ inline poseidon_circuit_template_t make_poseidon_circuit_template(
     tpl.offsets.push_back(uint32_t(tpl.terms.size()));
   };
   // out_j = Σ_i P[i][j]·el_i (row vector times matrix, as poseidon_round_matrix).
-  auto dense = [&](const filecoin::hash::square_matrix_t& p) {
+  auto dense = [&](const hash::square_matrix_t& p) {
     for (size_t j = 0; j < t; ++j) {
       std::fill(tmp[j].begin(), tmp[j].end(), fr_t::zero());
       for (size_t i = 0; i < t; ++i)
@@ -82,7 +82,7 @@ inline poseidon_circuit_template_t make_poseidon_circuit_template(
     }
     el.swap(tmp);
   };
-  auto sparse = [&](const filecoin::hash::sparse_matrix_t& m) {
+  auto sparse = [&](const hash::sparse_matrix_t& m) {
     std::vector<fr_t>& r0 = tmp[0];
     std::fill(r0.begin(), r0.end(), fr_t::zero());
     for (size_t i = 0; i < t; ++i)
@@ -127,11 +127,11 @@ inline const poseidon_circuit_template_t& poseidon_circuit_template(size_t arity
     std::once_flag once;
     std::unique_ptr<poseidon_circuit_template_t> value;
   };
-  static slot slots[filecoin::hash::POSEIDON_MAX_ARITY + 1];
+  static slot slots[hash::POSEIDON_MAX_ARITY + 1];
   slot& s = slots[arity];
   std::call_once(s.once, [&] {
     s.value = std::make_unique<poseidon_circuit_template_t>(
-        make_poseidon_circuit_template(filecoin::hash::poseidon_constants(arity)));
+        make_poseidon_circuit_template(hash::poseidon_constants(arity)));
   });
   return *s.value;
 }
@@ -149,8 +149,7 @@ struct poseidon_result_t {
 template <r1cs::constraint_system CS>
 poseidon_result_t poseidon_hash(CS& cs, std::span<const r1cs::variable> preimage,
                                 std::span<const ff::fr_t> values,
-                                const filecoin::hash::poseidon_constants_t& c,
-                                const ff::fr_t& tag) {
+                                const hash::poseidon_constants_t& c, const ff::fr_t& tag) {
   using ff::fr_t;
   using r1cs::linear_combination;
   using r1cs::variable;
@@ -161,9 +160,9 @@ poseidon_result_t poseidon_hash(CS& cs, std::span<const r1cs::variable> preimage
   const fr_t* key = c.compressed_round_constants.data();
   const variable one = variable::one();
 
-  std::array<fr_t, filecoin::hash::POSEIDON_MAX_WIDTH> state{};
+  std::array<fr_t, hash::POSEIDON_MAX_WIDTH> state{};
   // S-box outputs by ref; ref 0 stands for ONE (with the tag constant folded into its coefficient).
-  variable refs_inline[filecoin::hash::POSEIDON_MAX_WIDTH * 8 + 64];
+  variable refs_inline[hash::POSEIDON_MAX_WIDTH * 8 + 64];
   std::vector<variable> refs_heap;
   variable* refs = refs_inline;
   if (tpl.num_sboxes + 1 > std::size(refs_inline)) {
@@ -172,7 +171,7 @@ poseidon_result_t poseidon_hash(CS& cs, std::span<const r1cs::variable> preimage
   }
   refs[0] = one;
   // The tag's first-round S-box is a constant: S(tag + k0_0) + k1_0.
-  const fr_t tag_const = filecoin::hash::quintic(tag + key[0]) + key[t];
+  const fr_t tag_const = hash::quintic(tag + key[0]) + key[t];
 
   // ---- first full round: pre-add S-boxes of the preimage elements ----
   for (size_t i = 1; i < t; ++i) {
@@ -216,7 +215,7 @@ poseidon_result_t poseidon_hash(CS& cs, std::span<const r1cs::variable> preimage
   key += 2 * t;
   if constexpr (CS::has_values) {
     state[0] = tag_const;
-    filecoin::hash::poseidon_round_matrix(state.data(), 0, c);
+    hash::poseidon_round_matrix(state.data(), 0, c);
   }
 
   size_t q = 0;  // next template LC
@@ -262,14 +261,13 @@ poseidon_result_t poseidon_hash(CS& cs, std::span<const r1cs::variable> preimage
 
   const size_t half = c.half_full_rounds(), rp = c.partial_rounds, total = c.total_rounds();
   // With values, the partial rounds' sparse layers run in blocks
-  // (filecoin::hash::poseidon_sparse_blocks: same values, fewer reductions); the constraints and
+  // (hash::poseidon_sparse_blocks: same values, fewer reductions); the constraints and
   // their order are those of the loop below.
-  const filecoin::hash::poseidon_partial_plan_t* plan = nullptr;
-  if constexpr (CS::has_values) plan = filecoin::hash::poseidon_partial_plan(c);
+  const hash::poseidon_partial_plan_t* plan = nullptr;
+  if constexpr (CS::has_values) plan = hash::poseidon_partial_plan(c);
   for (size_t round = 1; round < total; ++round) {
     if (round == half && plan) {
-      filecoin::hash::poseidon_sparse_blocks(state.data(), c, *plan,
-                                             [&](size_t) { sbox(0, key++); });
+      hash::poseidon_sparse_blocks(state.data(), c, *plan, [&](size_t) { sbox(0, key++); });
       round += rp - 1;
       continue;
     }
@@ -283,10 +281,9 @@ poseidon_result_t poseidon_hash(CS& cs, std::span<const r1cs::variable> preimage
     }
     if constexpr (CS::has_values) {
       if (terminal) {
-        state[1] =
-            filecoin::hash::poseidon_last_layer_element(state.data(), 1, c);  // the only output
+        state[1] = hash::poseidon_last_layer_element(state.data(), 1, c);  // the only output
       } else {
-        filecoin::hash::poseidon_round_matrix(state.data(), round, c);
+        hash::poseidon_round_matrix(state.data(), round, c);
       }
     }
   }
@@ -298,9 +295,8 @@ poseidon_result_t poseidon_hash(CS& cs, std::span<const r1cs::variable> preimage
 /// Same, reading the preimage values from a CS that has them.
 template <r1cs::valued_constraint_system CS>
 poseidon_result_t poseidon_hash(CS& cs, std::span<const r1cs::variable> preimage,
-                                const filecoin::hash::poseidon_constants_t& c,
-                                const ff::fr_t& tag) {
-  std::array<ff::fr_t, filecoin::hash::POSEIDON_MAX_ARITY> v;
+                                const hash::poseidon_constants_t& c, const ff::fr_t& tag) {
+  std::array<ff::fr_t, hash::POSEIDON_MAX_ARITY> v;
   for (size_t i = 0; i < preimage.size(); ++i) v[i] = cs.value(preimage[i]);
   return poseidon_hash(cs, preimage, std::span<const ff::fr_t>(v.data(), preimage.size()), c, tag);
 }
@@ -316,8 +312,8 @@ constexpr size_t poseidon_hash_constraints(size_t arity) {
 template <r1cs::constraint_system CS>
 poseidon_result_t poseidon_hash_merkle(CS& cs, std::span<const r1cs::variable> preimage,
                                        std::span<const ff::fr_t> values) {
-  return poseidon_hash(cs, preimage, values, filecoin::hash::poseidon_constants(preimage.size()),
-                       filecoin::hash::poseidon_merkle_tag(preimage.size()));
+  return poseidon_hash(cs, preimage, values, hash::poseidon_constants(preimage.size()),
+                       hash::poseidon_merkle_tag(preimage.size()));
 }
 
 }  // namespace cuzk::filecoin::gadgets

@@ -28,7 +28,7 @@ template <class CS>
 poseidon_result_t synth(CS& cs, const std::vector<fr_t>& in, const fr_t& tag) {
   std::vector<r1cs::variable> vars;
   for (const fr_t& x : in) vars.push_back(cs.alloc([&] { return x; }));
-  return poseidon_hash(cs, vars, in, filecoin::hash::poseidon_constants(in.size()), tag);
+  return poseidon_hash(cs, vars, in, hash::poseidon_constants(in.size()), tag);
 }
 
 std::vector<fr_t> random_preimage(size_t a, test::test_rng& rng) {
@@ -59,7 +59,7 @@ const count_case_t CASES[] = {
 TEST(poseidon_gadget, constraint_counts_and_shape) {
   for (const count_case_t& k : CASES) {
     r1cs::shape_cs cs;
-    synth(cs, std::vector<fr_t>(k.arity), filecoin::hash::poseidon_merkle_tag(k.arity));
+    synth(cs, std::vector<fr_t>(k.arity), hash::poseidon_merkle_tag(k.arity));
     EXPECT_EQ(cs.num_constraints(), k.constraints) << "arity " << k.arity;
     EXPECT_EQ(cs.num_aux(), k.arity + k.constraints) << "one aux per constraint";
     EXPECT_EQ(cs.num_inputs(), 1u);
@@ -77,13 +77,13 @@ TEST(poseidon_gadget, constraint_counts_and_shape) {
 TEST(poseidon_gadget, matches_native_and_satisfied) {
   auto rng = test::test_rng::from_env("poseidon_gadget.matches_native_and_satisfied");
   for (const count_case_t& k : CASES) {
-    const filecoin::hash::poseidon_constants_t& c = filecoin::hash::poseidon_constants(k.arity);
+    const hash::poseidon_constants_t& c = hash::poseidon_constants(k.arity);
     for (int rep = 0; rep < 2; ++rep) {
       const std::vector<fr_t> in = random_preimage(k.arity, rng);
       // Alternate the tag kinds: the tag only enters through a constant (ONE) coefficient.
-      const fr_t tag = rep == 0 ? filecoin::hash::poseidon_merkle_tag(k.arity)
-                                : filecoin::hash::poseidon_custom_tag(1 + rng.below(256));
-      const fr_t expected = filecoin::hash::poseidon_hash(in, tag, c);
+      const fr_t tag = rep == 0 ? hash::poseidon_merkle_tag(k.arity)
+                                : hash::poseidon_custom_tag(1 + rng.below(256));
+      const fr_t expected = hash::poseidon_hash(in, tag, c);
 
       r1cs::matrix_witness_cs mcs;
       const poseidon_result_t out = synth(mcs, in, tag);
@@ -116,9 +116,9 @@ TEST(poseidon_gadget, matches_native_and_satisfied) {
 TEST(poseidon_gadget, summarize_matches_shape_cs) {
   for (size_t a : {2, 8, 11}) {
     r1cs::shape_cs scs;
-    synth(scs, std::vector<fr_t>(a), filecoin::hash::poseidon_merkle_tag(a));
+    synth(scs, std::vector<fr_t>(a), hash::poseidon_merkle_tag(a));
     r1cs::matrix_cs mcs;
-    synth(mcs, std::vector<fr_t>(a), filecoin::hash::poseidon_merkle_tag(a));
+    synth(mcs, std::vector<fr_t>(a), hash::poseidon_merkle_tag(a));
     EXPECT_EQ(r1cs::summarize(mcs.take_matrices()), scs.summary()) << "arity " << a;
   }
 }

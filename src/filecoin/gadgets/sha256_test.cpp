@@ -198,7 +198,7 @@ TEST(sha256_gadget, label_counts) {
   EXPECT_EQ(cs.num_constraints() - before - 1, 522268u);  // docs/spec/gadgets.md §2 label hash
 
   // The label equals the vanilla label: SHA256-trunc254 of the byte preimage, as an LE Fr.
-  const auto want = filecoin::hash::sha256_trunc254(label_preimage_bytes(in));
+  const auto want = hash::sha256_trunc254(label_preimage_bytes(in));
   EXPECT_EQ(fr_le_bytes(label.value), want);
 }
 
@@ -230,7 +230,7 @@ TEST(sha256_gadget, create_label_test_count) {
   std::copy(parent_bits.begin(), parent_bits.end(), pre.begin() + 512);
   const allocated_num_t label = sha256_trunc254_circuit(cs, std::span<const boolean_t>(pre));
   EXPECT_EQ(cs.num_constraints(), 532025u);
-  EXPECT_EQ(fr_le_bytes(label.value), filecoin::hash::sha256_trunc254(bytes));
+  EXPECT_EQ(fr_le_bytes(label.value), hash::sha256_trunc254(bytes));
 }
 
 // ---- values against OpenSSL, satisfaction
@@ -279,7 +279,7 @@ TEST(sha256_gadget, node_equals_native_trunc254) {
     witness_cs cs;
     const allocated_num_t h = node_circuit(cs, a, b);
     const auto la = fr_le_bytes(a), lb = fr_le_bytes(b);
-    EXPECT_EQ(fr_le_bytes(h.value), filecoin::hash::sha256_trunc254_node(la.data(), lb.data()));
+    EXPECT_EQ(fr_le_bytes(h.value), hash::sha256_trunc254_node(la.data(), lb.data()));
   }
 }
 

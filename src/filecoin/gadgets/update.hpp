@@ -54,12 +54,12 @@ std::vector<boolean_t> alloc_bits_le_packed(CS& cs, const allocated_num_t& x, si
 template <r1cs::constraint_system CS>
 allocated_num_t poseidon_hash_randomness(CS& cs, const allocated_num_t& a,
                                          const allocated_num_t& b) {
-  static const fr_t tag = filecoin::hash::poseidon_gen_randomness_tag();
+  static const fr_t tag = hash::poseidon_gen_randomness_tag();
   const std::array<variable, 2> vars = {a.var, b.var};
   const std::array<fr_t, 2> values = {a.value, b.value};
   const poseidon_result_t r =
       poseidon_hash(cs, std::span<const variable>(vars), std::span<const fr_t>(values),
-                    filecoin::hash::poseidon_constants(2), tag);
+                    hash::poseidon_constants(2), tag);
   return {r.var, r.value};
 }
 
@@ -67,7 +67,7 @@ allocated_num_t poseidon_hash_randomness(CS& cs, const allocated_num_t& a,
 /// of `bits` (in order) and a − 1 of `siblings` (in order) each; then computed·ONE = root.
 /// Nothing is allocated but the inserts and hashes.
 template <class CS>
-void por_no_challenge_input(CS& cs, por_hash_t h, const filecoin::hash::tree_shape& shape,
+void por_no_challenge_input(CS& cs, por_hash_t h, const hash::tree_shape& shape,
                             std::span<const boolean_t> bits, const allocated_num_t& leaf,
                             std::span<const allocated_num_t> siblings,
                             const allocated_num_t& root) {
@@ -98,7 +98,7 @@ void apex_por(CS& cs, std::span<const allocated_num_t> apex_leaves,
     row.swap(next);
   }
   por_no_challenge_input(cs, por_hash_t::sha256,
-                         filecoin::hash::tree_shape::binary(uint64_t(1) << partition_bits.size()),
+                         hash::tree_shape::binary(uint64_t(1) << partition_bits.size()),
                          partition_bits, row[0], partition_path, comm_d);
 }
 

@@ -9,7 +9,7 @@
 namespace cuzk::filecoin::porep {
 namespace {
 
-namespace bincode = filecoin::common::bincode;
+namespace bincode = common::bincode;
 using bincode::path_t;
 using bin_reader = bincode::reader;
 

@@ -2,7 +2,7 @@
 // Test-only native checker of a C1 output, written from docs/spec/porep.md §2–§6 and c1.md §1 with
 // OpenSSL's SHA-256 as the hash (independent of cuzk's SHA and of the generators): replica_id,
 // interactive challenges, every Merkle path (tree_d recomputed with OpenSSL, Poseidon trees with
-// filecoin::hash::verify_path), common roots, comm_r, column hashes, labels = SHA of their recorded
+// hash::verify_path), common roots, comm_r, column hashes, labels = SHA of their recorded
 // parents, parents = the graph's, labeling parents = the parent columns' rows, encoding.
 // Returns "" when everything holds, else the first failure.
 #pragma once
@@ -50,7 +50,7 @@ inline bool ossl_verify_sha_path(const merkle_proof_t& p) {
 }
 
 /// Expected (kind, number of levels, arity per level) of a tree_r / tree_c proof.
-inline bool shape_matches(const merkle_proof_t& p, const filecoin::hash::tree_shape& s) {
+inline bool shape_matches(const merkle_proof_t& p, const hash::tree_shape& s) {
   const auto kind = s.top_arity   ? merkle_proof_kind::top
                     : s.sub_arity ? merkle_proof_kind::sub
                                   : merkle_proof_kind::single;
@@ -62,9 +62,8 @@ inline bool shape_matches(const merkle_proof_t& p, const filecoin::hash::tree_sh
 }
 
 inline bool poseidon_path_ok(const merkle_proof_t& p) {
-  filecoin::hash::merkle_path<ff::fr_t> fp;
-  return to_poseidon_path(p, fp) &&
-         filecoin::hash::verify_path<filecoin::hash::poseidon_hasher>(fp);
+  hash::merkle_path<ff::fr_t> fp;
+  return to_poseidon_path(p, fp) && hash::verify_path<hash::poseidon_hasher>(fp);
 }
 
 /// Full check. `prover_id`/`sector_id` are the public inputs C2 gets separately.
@@ -95,11 +94,9 @@ inline std::string check_c1(const c1_output_t& c1, const bytes32_t& prover_id, u
   const domain_t comm_c = c1.vanilla_proofs[0][0].replica_column_proofs.c_x.inclusion_proof.root;
   {
     ff::fr_t in[2];
-    if (!filecoin::hash::bytes_to_fr(comm_c, in[0]) ||
-        !filecoin::hash::bytes_to_fr(comm_r_last, in[1]))
+    if (!hash::bytes_to_fr(comm_c, in[0]) || !hash::bytes_to_fr(comm_r_last, in[1]))
       return "non-canonical root";
-    if (filecoin::hash::fr_to_bytes(
-            filecoin::hash::poseidon_hash(std::span<const ff::fr_t>(in, 2))) != c1.comm_r)
+    if (hash::fr_to_bytes(hash::poseidon_hash(std::span<const ff::fr_t>(in, 2))) != c1.comm_r)
       return "comm_r != Poseidon_2(comm_c, comm_r_last)";
   }
 
@@ -135,9 +132,9 @@ inline std::string check_c1(const c1_output_t& c1, const bytes32_t& prover_id, u
       // encoding: replica = label_L + data (Fr)
       {
         ff::fr_t lab, dat, rep;
-        if (!filecoin::hash::bytes_to_fr(p.replica_column_proofs.c_x.column.rows.at(L - 1), lab) ||
-            !filecoin::hash::bytes_to_fr(d.leaf, dat) ||
-            !filecoin::hash::bytes_to_fr(r.leaf, rep) || !(lab + dat == rep))
+        if (!hash::bytes_to_fr(p.replica_column_proofs.c_x.column.rows.at(L - 1), lab) ||
+            !hash::bytes_to_fr(d.leaf, dat) || !hash::bytes_to_fr(r.leaf, rep) ||
+            !(lab + dat == rep))
           return where + "encoding";
       }
       // columns
@@ -150,8 +147,8 @@ inline std::string check_c1(const c1_output_t& c1, const bytes32_t& prover_id, u
           return false;
         std::vector<ff::fr_t> col(L);
         for (unsigned l = 0; l < L; ++l)
-          if (!filecoin::hash::bytes_to_fr(cp.column.rows[l], col[l])) return false;
-        return filecoin::hash::fr_to_bytes(filecoin::hash::poseidon_hash(col)) == ip.leaf;
+          if (!hash::bytes_to_fr(cp.column.rows[l], col[l])) return false;
+        return hash::fr_to_bytes(hash::poseidon_hash(col)) == ip.leaf;
       };
       const auto& rc = p.replica_column_proofs;
       if (!col_ok(rc.c_x, c)) return where + "c_x column";

@@ -158,8 +158,8 @@ result<sector_config_t> sector_config(uint64_t sector_bytes) {
   c.ni_partitions = ceil_div(c.ni_min_challenges, c.ni_challenges_per_partition);
   c.production = false;
   for (uint64_t s : REGISTERED_SIZES) c.production |= s == sector_bytes;
-  c.tree_d = filecoin::hash::tree_shape::binary(c.nodes);
-  auto r = filecoin::hash::tree_r_shape(sector_bytes);
+  c.tree_d = hash::tree_shape::binary(c.nodes);
+  auto r = hash::tree_r_shape(sector_bytes);
   if (!r) return r.error();
   c.tree_r = *r;
   return c;

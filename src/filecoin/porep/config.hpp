@@ -19,14 +19,14 @@
 namespace cuzk::filecoin::porep {
 
 // The sizes, 32-byte values and api versions every proof kind shares (filecoin/common).
-using filecoin::common::api_version;
-using filecoin::common::bytes32_t;
-using filecoin::common::GiB;
-using filecoin::common::KiB;
-using filecoin::common::MiB;
-using filecoin::common::parse_api_version;
-using filecoin::common::sector_size_name;
-using filecoin::common::to_string;
+using common::api_version;
+using common::bytes32_t;
+using common::GiB;
+using common::KiB;
+using common::MiB;
+using common::parse_api_version;
+using common::sector_size_name;
+using common::to_string;
 using porep_id_t = bytes32_t;
 
 /// rust-filecoin-proofs-api ApiFeature (at most one per registered proof).
@@ -97,9 +97,9 @@ struct sector_config_t {
   unsigned ni_min_challenges = 0;            ///< NI-PoRep minimum: 26 (test sizes), or 2253
   unsigned ni_challenges_per_partition = 0;  ///< 2, or 18 (MAX_CHALLENGES_PER_PARTITION)
   unsigned ni_partitions = 0;                ///< ⌈ni_min / ni_cpp⌉: 13, or 126
-  filecoin::hash::tree_shape tree_d;         ///< binary over nodes
-  filecoin::hash::tree_shape tree_r;  ///< tree_c and tree_r_last: 8-0-0 / 8-2-0 / 8-8-0 / 8-8-2
-  bool production = false;            ///< one of the 5 registered sizes
+  hash::tree_shape tree_d;                   ///< binary over nodes
+  hash::tree_shape tree_r;  ///< tree_c and tree_r_last: 8-0-0 / 8-2-0 / 8-8-0 / 8-8-2
+  bool production = false;  ///< one of the 5 registered sizes
 
   /// log2(nodes) = tree_d depth.
   unsigned tree_d_depth() const;

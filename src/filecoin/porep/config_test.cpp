@@ -161,10 +161,10 @@ TEST(porep_config, feature_dependent_counts) {
   EXPECT_FALSE(porep_config(3 * MiB, api_version::v1_1_0, api_feature::none, custom).ok());
 }
 
-using filecoin::common::commp_of;
-using filecoin::common::commp_t;
-using filecoin::common::fr32_unpadded_size;
-using filecoin::common::zero_comm;
+using common::commp_of;
+using common::commp_t;
+using common::fr32_unpadded_size;
+using common::zero_comm;
 
 TEST(zero_comm, every_sector_size) {
   // Every configured size: comm_d of a zero sector is zero_comm(tree_d depth), and a zero payload

@@ -26,7 +26,7 @@ bytes32_t digest_of_state(const uint32_t st[8]) {
   bytes32_t out;
   for (int i = 0; i < 8; ++i)
     for (int b = 0; b < 4; ++b) out[4 * i + b] = uint8_t(st[i] >> (24 - 8 * b));
-  filecoin::hash::trim_to_fr32(out);
+  hash::trim_to_fr32(out);
   return out;
 }
 

@@ -18,7 +18,7 @@ bytes32_t compute_replica_id(const bytes32_t& prover_id, uint64_t sector_id,
   h.update(comm_d.data(), 32);
   h.update(porep_id.data(), 32);
   bytes32_t out = h.finalize();
-  filecoin::hash::trim_to_fr32(out);
+  hash::trim_to_fr32(out);
   return out;
 }
 

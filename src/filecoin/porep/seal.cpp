@@ -17,11 +17,11 @@
 
 namespace cuzk::filecoin::porep {
 
+using common::fr32_pad;
+using common::fr32_padded_size;
+using common::fr32_unpadded_size;
 using ff::fr_t;
-using filecoin::common::fr32_pad;
-using filecoin::common::fr32_padded_size;
-using filecoin::common::fr32_unpadded_size;
-using filecoin::hash::bytes32_t;
+using hash::bytes32_t;
 
 namespace {
 
@@ -31,7 +31,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 fr_t fr_of(const bytes32_t& b) {
   fr_t x;
-  filecoin::hash::bytes_to_fr(b, x);  // labels and padded leaves are < 2^254 < r
+  hash::bytes_to_fr(b, x);  // labels and padded leaves are < 2^254 < r
   return x;
 }
 
@@ -55,16 +55,16 @@ status write_tree(const std::filesystem::path& path, const Tree& t, Conv&& to_by
 fr_t column_hash(const sdr_labels_t& labels, uint64_t v) {
   fr_t rows[16];
   for (unsigned l = 1; l <= labels.layers; ++l) rows[l - 1] = fr_of(labels.at(l, v));
-  return filecoin::hash::poseidon_hash(std::span<const fr_t>(rows, labels.layers));
+  return hash::poseidon_hash(std::span<const fr_t>(rows, labels.layers));
 }
 
 bool column_hash(std::span<const bytes32_t> rows, fr_t& out) {
-  if (rows.empty() || rows.size() > 16 || !filecoin::hash::poseidon_arity_supported(rows.size()))
+  if (rows.empty() || rows.size() > 16 || !hash::poseidon_arity_supported(rows.size()))
     return false;
   fr_t v[16];
   for (size_t i = 0; i < rows.size(); ++i)
-    if (!filecoin::hash::bytes_to_fr(rows[i], v[i])) return false;
-  out = filecoin::hash::poseidon_hash(std::span<const fr_t>(v, rows.size()));
+    if (!hash::bytes_to_fr(rows[i], v[i])) return false;
+  out = hash::poseidon_hash(std::span<const fr_t>(v, rows.size()));
   return true;
 }
 
@@ -95,7 +95,7 @@ result<sealed_sector_t> seal_padded_sector(const seal_request_t& req, std::vecto
                                             " nodes, the sector " + std::to_string(nodes)};
   for (uint64_t v = 0; v < nodes; ++v) {
     fr_t x;
-    if (!filecoin::hash::bytes_to_fr(leaves[v], x))
+    if (!hash::bytes_to_fr(leaves[v], x))
       return {status_code::non_canonical, "sector data node " + std::to_string(v) + " is >= r"};
   }
 
@@ -106,7 +106,7 @@ result<sealed_sector_t> seal_padded_sector(const seal_request_t& req, std::vecto
   s.timings.parents = seconds_since(t0);
 
   t0 = std::chrono::steady_clock::now();
-  auto td = filecoin::hash::sha256_tree::build(cfg.sector.tree_d, std::move(leaves), pool);
+  auto td = hash::sha256_tree::build(cfg.sector.tree_d, std::move(leaves), pool);
   if (!td) return td.error();
   s.tree_d = std::move(*td);
   s.comm_d = s.tree_d.root();
@@ -126,7 +126,7 @@ result<sealed_sector_t> seal_padded_sector(const seal_request_t& req, std::vecto
         for (size_t v = b; v < e; ++v) columns[v] = column_hash(s.labels, v);
       },
       256);
-  auto tc = filecoin::hash::poseidon_tree::build(cfg.sector.tree_r, std::move(columns), pool);
+  auto tc = hash::poseidon_tree::build(cfg.sector.tree_r, std::move(columns), pool);
   if (!tc) return tc.error();
   s.tree_c = std::move(*tc);
   s.timings.tree_c = seconds_since(t0);
@@ -141,16 +141,15 @@ result<sealed_sector_t> seal_padded_sector(const seal_request_t& req, std::vecto
         for (size_t v = b; v < e; ++v) replica[v] = fr_of(last[v]) + fr_of(data[v]);
       },
       4096);
-  auto tr = filecoin::hash::poseidon_tree::build(cfg.sector.tree_r, std::move(replica), pool);
+  auto tr = hash::poseidon_tree::build(cfg.sector.tree_r, std::move(replica), pool);
   if (!tr) return tr.error();
   s.tree_r_last = std::move(*tr);
   s.timings.tree_r_last = seconds_since(t0);
 
-  s.comm_c = filecoin::hash::fr_to_bytes(s.tree_c.root());
-  s.comm_r_last = filecoin::hash::fr_to_bytes(s.tree_r_last.root());
+  s.comm_c = hash::fr_to_bytes(s.tree_c.root());
+  s.comm_r_last = hash::fr_to_bytes(s.tree_r_last.root());
   const fr_t pair[2] = {s.tree_c.root(), s.tree_r_last.root()};
-  s.comm_r =
-      filecoin::hash::fr_to_bytes(filecoin::hash::poseidon_hash(std::span<const fr_t>(pair, 2)));
+  s.comm_r = hash::fr_to_bytes(hash::poseidon_hash(std::span<const fr_t>(pair, 2)));
   return s;
 }
 
@@ -165,7 +164,7 @@ status write_sealed_sector(const sealed_sector_t& s, const std::string& dir) {
   std::vector<uint8_t> rep;
   rep.reserve(s.replica().size() * 32);
   for (const auto& x : s.replica()) {
-    const bytes32_t b = filecoin::hash::fr_to_bytes(x);
+    const bytes32_t b = hash::fr_to_bytes(x);
     rep.insert(rep.end(), b.begin(), b.end());
   }
   if (auto st = write_file(d / "sealed", rep.data(), rep.size()); !st) return st;
@@ -173,7 +172,7 @@ status write_sealed_sector(const sealed_sector_t& s, const std::string& dir) {
           write_tree(d / "sc-02-data-tree-d.dat", s.tree_d, [](const bytes32_t& b) { return b; });
       !st)
     return st;
-  const auto fr_bytes = [](const fr_t& x) { return filecoin::hash::fr_to_bytes(x); };
+  const auto fr_bytes = [](const fr_t& x) { return hash::fr_to_bytes(x); };
   if (auto st = write_tree(d / "sc-02-data-tree-c.dat", s.tree_c, fr_bytes); !st) return st;
   if (auto st = write_tree(d / "sc-02-data-tree-r-last.dat", s.tree_r_last, fr_bytes); !st)
     return st;

@@ -23,7 +23,7 @@
 namespace cuzk::filecoin::porep {
 
 /// Largest sector seal_sector accepts (memory: labels, trees and parents all held).
-inline constexpr uint64_t MAX_SEAL_SECTOR_BYTES = filecoin::common::MAX_IN_MEMORY_SECTOR_BYTES;
+inline constexpr uint64_t MAX_SEAL_SECTOR_BYTES = common::MAX_IN_MEMORY_SECTOR_BYTES;
 
 /// What identifies one sealing: the config (size, version, feature, porep_id), the prover, the
 /// sector number and the ticket.
@@ -49,17 +49,17 @@ struct sealed_sector_t {
   bytes32_t comm_r_last{};  ///< tree_r_last root
   bytes32_t comm_r{};       ///< Poseidon_2(comm_c, comm_r_last)
   parent_cache parents;
-  filecoin::hash::sha256_tree tree_d;         ///< leaves: the Fr32-padded sector data
-  sdr_labels_t labels;                        ///< layers 1..L
-  filecoin::hash::poseidon_tree tree_c;       ///< leaves: column hashes
-  filecoin::hash::poseidon_tree tree_r_last;  ///< leaves: replica nodes
+  hash::sha256_tree tree_d;         ///< leaves: the Fr32-padded sector data
+  sdr_labels_t labels;              ///< layers 1..L
+  hash::poseidon_tree tree_c;       ///< leaves: column hashes
+  hash::poseidon_tree tree_r_last;  ///< leaves: replica nodes
   seal_timings_t timings;
 
   const porep_config_t& config() const { return request.config; }
   std::span<const ff::fr_t> replica() const { return tree_r_last.leaves(); }
   /// The sector as PoSt proves it and SnapDeals updates it (filecoin/common/replica.hpp),
   /// borrowed; implicit, as replica_t's.
-  operator filecoin::common::replica_view_t() const {
+  operator common::replica_view_t() const {
     return {request.sector_id, comm_c, comm_r_last, comm_r, tree_r_last};
   }
 };
@@ -76,7 +76,7 @@ result<sealed_sector_t> seal_sector(const seal_request_t& req, std::span<const u
 /// Seals already padded sector data: exactly nodes leaves, each a canonical Fr (else
 /// non_canonical naming the node).
 result<sealed_sector_t> seal_padded_sector(const seal_request_t& req,
-                                           std::vector<filecoin::hash::bytes32_t> leaves,
+                                           std::vector<hash::bytes32_t> leaves,
                                            thread_pool& pool = thread_pool::default_pool());
 
 /// Writes the sealed state to `dir` (created if missing), rust-fil-proofs cache names:

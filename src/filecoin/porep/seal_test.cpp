@@ -24,10 +24,10 @@
 namespace cuzk::filecoin::porep {
 namespace {
 
+using common::commp_of;
+using common::fr32_unpadded_size;
+using common::zero_comm;
 using ff::fr_t;
-using filecoin::common::commp_of;
-using filecoin::common::fr32_unpadded_size;
-using filecoin::common::zero_comm;
 
 seal_request_t request(registered_seal_proof p) {
   seal_request_t r;
@@ -40,14 +40,13 @@ seal_request_t request(registered_seal_proof p) {
 
 void check_sealed(const sealed_sector_t& s) {
   const fr_t pair[2] = {s.tree_c.root(), s.tree_r_last.root()};
-  EXPECT_EQ(s.comm_r, filecoin::hash::fr_to_bytes(
-                          filecoin::hash::poseidon_hash(std::span<const fr_t>(pair, 2))));
+  EXPECT_EQ(s.comm_r, hash::fr_to_bytes(hash::poseidon_hash(std::span<const fr_t>(pair, 2))));
   EXPECT_EQ(s.comm_d, s.tree_d.root());
   const unsigned L = s.config().layers();
   for (uint64_t v = 0; v < s.config().nodes(); v += 7) {
     fr_t label, data;
-    ASSERT_TRUE(filecoin::hash::bytes_to_fr(s.labels.at(L, v), label));
-    ASSERT_TRUE(filecoin::hash::bytes_to_fr(s.tree_d.leaves()[v], data));
+    ASSERT_TRUE(hash::bytes_to_fr(s.labels.at(L, v), label));
+    ASSERT_TRUE(hash::bytes_to_fr(s.tree_d.leaves()[v], data));
     EXPECT_EQ(s.replica()[v], label + data);
     EXPECT_EQ(s.tree_c.leaves()[v], column_hash(s.labels, v));
   }
@@ -169,7 +168,7 @@ TEST(seal, deterministic_and_out_dir_layout) {
   std::filesystem::remove_all(dir);
   // Bad inputs.
   EXPECT_FALSE(seal_sector(req, std::vector<uint8_t>(2033)).ok());
-  std::vector<filecoin::hash::bytes32_t> leaves(64);
+  std::vector<hash::bytes32_t> leaves(64);
   leaves[3].fill(0xff);
   EXPECT_EQ(seal_padded_sector(req, leaves).error().code(), status_code::non_canonical);
   auto big = req;

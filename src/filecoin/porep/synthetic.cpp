@@ -31,14 +31,14 @@ bytes32_t tagged_label(std::string_view tag, const bytes32_t& replica_id, const 
   h.update(replica_id.data(), 32);
   if (extra_len) h.update(extra, extra_len);
   auto d = h.finalize();
-  filecoin::hash::trim_to_fr32(d);
+  hash::trim_to_fr32(d);
   return d;
 }
 
 ff::fr_t to_fr(const bytes32_t& b) {
   ff::fr_t x;
   // Labels are SHA256-trunc254 outputs (< 2^254 < r), so this never fails.
-  (void)filecoin::hash::bytes_to_fr(b, x);
+  (void)hash::bytes_to_fr(b, x);
   return x;
 }
 
@@ -72,8 +72,8 @@ result<c1_output_t> generate_synthetic_c1(const synthetic_request_t& req, thread
 
   // CC sector: every tree_d leaf is zero, comm_d is the all-zero root (docs/spec/porep.md §5).
   size_t hash_count = 0;
-  filecoin::hash::sparse_tree<filecoin::hash::sha256_hasher> tree_d(
-      cfg.sector.tree_d, {}, filecoin::hash::bytes32_t{}, pool, hash_count);
+  hash::sparse_tree<hash::sha256_hasher> tree_d(cfg.sector.tree_d, {}, hash::bytes32_t{}, pool,
+                                                hash_count);
   const bytes32_t comm_d = tree_d.root();
   const bytes32_t replica_id =
       compute_replica_id(req.prover_id, req.sector_id, req.ticket, comm_d, cfg.porep_id);
@@ -139,7 +139,7 @@ result<c1_output_t> generate_synthetic_c1(const synthetic_request_t& req, thread
   auto column_hash_of = [&](const bytes32_t* rows) {
     std::vector<ff::fr_t> col(L);
     for (unsigned l = 0; l < L; ++l) col[l] = to_fr(rows[l]);
-    return filecoin::hash::poseidon_hash(col);
+    return hash::poseidon_hash(col);
   };
   std::vector<bytes32_t> default_rows(L, default_label);
   std::vector<std::pair<uint64_t, ff::fr_t>> c_leaves(label_nodes.size());
@@ -147,21 +147,21 @@ result<c1_output_t> generate_synthetic_c1(const synthetic_request_t& req, thread
     c_leaves[i] = {label_nodes[i], column_hash_of(&labels[i * L])};
   });
   hash_count += label_nodes.size();
-  filecoin::hash::sparse_tree<filecoin::hash::poseidon_hasher> tree_c(
+  hash::sparse_tree<hash::poseidon_hasher> tree_c(
       cfg.sector.tree_r, c_leaves, column_hash_of(default_rows.data()), pool, hash_count);
   std::vector<std::pair<uint64_t, ff::fr_t>> r_leaves;
   for (uint64_t c : chal_nodes) r_leaves.push_back({c, to_fr(labels[pos_of(c) * L + L - 1])});
-  filecoin::hash::sparse_tree<filecoin::hash::poseidon_hasher> tree_r(
-      cfg.sector.tree_r, r_leaves, to_fr(default_label), pool, hash_count);
+  hash::sparse_tree<hash::poseidon_hasher> tree_r(cfg.sector.tree_r, r_leaves, to_fr(default_label),
+                                                  pool, hash_count);
   const ff::fr_t comm_c = tree_c.root(), comm_r_last = tree_r.root();
   const ff::fr_t roots[2] = {comm_c, comm_r_last};
-  const ff::fr_t comm_r = filecoin::hash::poseidon_hash(std::span<const ff::fr_t>(roots, 2));
+  const ff::fr_t comm_r = hash::poseidon_hash(std::span<const ff::fr_t>(roots, 2));
   st.trees = seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
 
   c1_output_t out;
   if (cfg.proof) out.registered_proof = std::string(name_of(*cfg.proof));
-  out.comm_r = filecoin::hash::fr_to_bytes(comm_r);
+  out.comm_r = hash::fr_to_bytes(comm_r);
   out.comm_d = comm_d;
   out.replica_id = replica_id;
   out.seed = req.seed;

@@ -21,13 +21,13 @@
 namespace cuzk::filecoin::porep {
 
 // The Merkle proof shape and its conversions are shared with PoSt and SnapDeals (filecoin/common).
-using filecoin::common::domain_t;
-using filecoin::common::make_merkle_proof;
-using filecoin::common::merkle_proof_kind;
-using filecoin::common::merkle_proof_t;
-using filecoin::common::path_element_t;
-using filecoin::common::to_poseidon_path;
-using filecoin::common::to_sha_path;
+using common::domain_t;
+using common::make_merkle_proof;
+using common::merkle_proof_kind;
+using common::merkle_proof_t;
+using common::path_element_t;
+using common::to_poseidon_path;
+using common::to_sha_path;
 
 // TOTAL_PARENTS (37 label slots), DRG_DEGREE (6) and EXP_DEGREE (8) come from graph.hpp.
 

@@ -40,13 +40,13 @@ status check_sha(const merkle_proof_t& p, uint64_t index, const bytes32_t& root,
                                                std::to_string(index) + at(c)};
   if (p.root != root)
     return {status_code::invalid_argument, std::string(what) + " root differs" + at(c)};
-  if (!filecoin::hash::verify_path<filecoin::hash::sha256_hasher>(to_sha_path(p)))
+  if (!hash::verify_path<hash::sha256_hasher>(to_sha_path(p)))
     return {status_code::invalid_argument, std::string(what) + " path does not verify" + at(c)};
   return {};
 }
 
-status check_poseidon(const merkle_proof_t& p, const filecoin::hash::tree_shape& shape,
-                      uint64_t index, const bytes32_t& root, const char* what, uint64_t c) {
+status check_poseidon(const merkle_proof_t& p, const hash::tree_shape& shape, uint64_t index,
+                      const bytes32_t& root, const char* what, uint64_t c) {
   if (!p.well_formed())
     return {status_code::bad_encoding, std::string(what) + " malformed" + at(c)};
   if (p.path.size() != shape.height())
@@ -68,17 +68,16 @@ status check_poseidon(const merkle_proof_t& p, const filecoin::hash::tree_shape&
                                                std::to_string(index) + at(c)};
   if (p.root != root)
     return {status_code::invalid_argument, std::string(what) + " root differs" + at(c)};
-  filecoin::hash::merkle_path<fr_t> path;
+  hash::merkle_path<fr_t> path;
   if (!to_poseidon_path(p, path))
     return {status_code::non_canonical, std::string(what) + " holds a value >= r" + at(c)};
-  if (!filecoin::hash::verify_path<filecoin::hash::poseidon_hasher>(path))
+  if (!hash::verify_path<hash::poseidon_hasher>(path))
     return {status_code::invalid_argument, std::string(what) + " path does not verify" + at(c)};
   return {};
 }
 
-status check_column(const column_proof_t& cp, const filecoin::hash::tree_shape& shape,
-                    unsigned layers, uint64_t node, const bytes32_t& comm_c, const char* what,
-                    uint64_t c) {
+status check_column(const column_proof_t& cp, const hash::tree_shape& shape, unsigned layers,
+                    uint64_t node, const bytes32_t& comm_c, const char* what, uint64_t c) {
   if (cp.column.index != node)
     return {status_code::invalid_argument, std::string(what) + " column is node " +
                                                std::to_string(cp.column.index) + ", expected " +
@@ -88,7 +87,7 @@ status check_column(const column_proof_t& cp, const filecoin::hash::tree_shape& 
                                                std::to_string(cp.column.rows.size()) + " rows" +
                                                at(c)};
   fr_t h;
-  if (!column_hash(cp.column.rows, h) || filecoin::hash::fr_to_bytes(h) != cp.inclusion_proof.leaf)
+  if (!column_hash(cp.column.rows, h) || hash::fr_to_bytes(h) != cp.inclusion_proof.leaf)
     return {status_code::invalid_argument,
             std::string(what) + " tree_c leaf is not the column hash" + at(c)};
   return check_poseidon(cp.inclusion_proof, shape, node, comm_c, what, c);
@@ -153,7 +152,7 @@ result<c1_output_t> seal_commit_phase1(const sealed_sector_t& s, const bytes32_t
 }
 
 status verify_challenge_proof(const challenge_proof_t& p, const sdr_graph& g, unsigned layers,
-                              const filecoin::hash::tree_shape& tree_r_shape,
+                              const hash::tree_shape& tree_r_shape,
                               const challenge_publics_t& pub) {
   const uint64_t c = pub.challenge;
   if (c == 0 || c >= g.nodes())
@@ -209,9 +208,9 @@ status verify_challenge_proof(const challenge_proof_t& p, const sdr_graph& g, un
   if (!(p.encoding_proof == p.labeling_proofs.back()))
     return {status_code::invalid_argument, "encoding proof differs from the last label" + at(c)};
   fr_t label, data, replica;
-  if (!filecoin::hash::bytes_to_fr(rcp.c_x.column.rows[layers - 1], label) ||
-      !filecoin::hash::bytes_to_fr(p.comm_d_proofs.leaf, data) ||
-      !filecoin::hash::bytes_to_fr(p.comm_r_last_proof.leaf, replica) || label + data != replica)
+  if (!hash::bytes_to_fr(rcp.c_x.column.rows[layers - 1], label) ||
+      !hash::bytes_to_fr(p.comm_d_proofs.leaf, data) ||
+      !hash::bytes_to_fr(p.comm_r_last_proof.leaf, replica) || label + data != replica)
     return {status_code::invalid_argument, "replica leaf != label + data" + at(c)};
   return {};
 }
@@ -229,10 +228,8 @@ status verify_c1_output(const c1_output_t& c1, const porep_config_t& cfg, thread
   pub.comm_c = c1.vanilla_proofs[0][0].replica_column_proofs.c_x.inclusion_proof.root;
   pub.comm_r_last = c1.vanilla_proofs[0][0].comm_r_last_proof.root;
   fr_t pair[2];
-  if (!filecoin::hash::bytes_to_fr(pub.comm_c, pair[0]) ||
-      !filecoin::hash::bytes_to_fr(pub.comm_r_last, pair[1]) ||
-      filecoin::hash::fr_to_bytes(filecoin::hash::poseidon_hash(std::span<const fr_t>(pair, 2))) !=
-          c1.comm_r)
+  if (!hash::bytes_to_fr(pub.comm_c, pair[0]) || !hash::bytes_to_fr(pub.comm_r_last, pair[1]) ||
+      hash::fr_to_bytes(hash::poseidon_hash(std::span<const fr_t>(pair, 2))) != c1.comm_r)
     return {status_code::invalid_argument, "comm_r != Poseidon_2(comm_c, comm_r_last)"};
   const sdr_graph g(cfg);
   // The shapes first, then every challenge proof in parallel (the first failure in partition

@@ -47,8 +47,7 @@ struct challenge_publics_t {
 /// rows, and hashing them gives the challenged column's row; the encoding proof repeats the last
 /// one and replica leaf = label_L + data leaf in Fr. The first failure is returned, naming it.
 status verify_challenge_proof(const challenge_proof_t& p, const sdr_graph& g, unsigned layers,
-                              const filecoin::hash::tree_shape& tree_r_shape,
-                              const challenge_publics_t& pub);
+                              const hash::tree_shape& tree_r_shape, const challenge_publics_t& pub);
 
 /// Checks a whole C1 output for cfg: partition and challenge counts, comm_r = Poseidon_2(comm_c,
 /// comm_r_last) with comm_c / comm_r_last the roots its proofs open (the same in every proof),

@@ -66,7 +66,7 @@ result<uint64_t> winning_sector_challenge(const bytes32_t& prover_id, const byte
 
 status check_safe_commitment(const bytes32_t& value, const char* what) {
   ff::fr_t x;
-  if (!filecoin::hash::bytes_to_fr(value, x))
+  if (!hash::bytes_to_fr(value, x))
     return {status_code::non_canonical, std::string(what) + " is not a canonical field element"};
   return {};
 }

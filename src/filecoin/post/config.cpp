@@ -10,9 +10,9 @@
 namespace cuzk::filecoin::post {
 namespace {
 
-using filecoin::common::GiB;
-using filecoin::common::KiB;
-using filecoin::common::MiB;
+using common::GiB;
+using common::KiB;
+using common::MiB;
 
 constexpr uint64_t SIZES[5] = {2 * KiB, 8 * MiB, 512 * MiB, 32 * GiB, 64 * GiB};
 
@@ -95,7 +95,7 @@ result<post_config_t> post_config(registered_post_proof p) {
   c.version = version_of(p);
   c.sector_bytes = sector_size_of(p);
   c.nodes = c.sector_bytes / 32;
-  auto shape = filecoin::hash::tree_r_shape(c.sector_bytes);
+  auto shape = hash::tree_r_shape(c.sector_bytes);
   if (!shape) return shape.error();
   c.tree = *shape;
   if (c.kind == post_kind::window) {

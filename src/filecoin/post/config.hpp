@@ -15,8 +15,8 @@
 
 namespace cuzk::filecoin::post {
 
-using filecoin::common::api_version;
-using filecoin::common::bytes32_t;
+using common::api_version;
+using common::bytes32_t;
 
 /// abi.RegisteredPoStProof (go-state-types abi/sector.go); values are the wire numbers.
 enum class registered_post_proof : uint32_t {
@@ -72,8 +72,8 @@ struct post_config_t {
   post_kind kind = post_kind::window;
   api_version version = api_version::v1_0_0;
   uint64_t sector_bytes = 0;
-  uint64_t nodes = 0;               ///< leaves of tree_r_last: sector_bytes / 32
-  filecoin::hash::tree_shape tree;  ///< tree_r_last shape (8-0-0, 8-8-0, 8-8-2)
+  uint64_t nodes = 0;     ///< leaves of tree_r_last: sector_bytes / 32
+  hash::tree_shape tree;  ///< tree_r_last shape (8-0-0, 8-8-0, 8-8-2)
   /// Vanilla view: sectors per partition (window: 2/2/2/2349/2300; winning: 1) and challenges
   /// per FallbackPoStSectorProof (10; winning 66).
   unsigned sector_count = 0;

@@ -12,7 +12,7 @@
 namespace cuzk::filecoin::post {
 namespace {
 
-using filecoin::common::check_merkle_shape;
+using common::check_merkle_shape;
 
 std::string sector_name(const fallback_sector_proof_t& p) {
   return "sector " + std::to_string(p.sector_id);
@@ -42,19 +42,18 @@ status validate_sector_proof(const post_config_t& cfg, const fallback_sector_pro
   if (status st = check_sector_proof_shape(cfg, p); !st) return st;
   const sector_proof_t& s = p.sectors[0];
   ff::fr_t comm_r, comm_c, comm_r_last;
-  if (!filecoin::hash::bytes_to_fr(p.comm_r, comm_r) ||
-      !filecoin::hash::bytes_to_fr(s.comm_c, comm_c) ||
-      !filecoin::hash::bytes_to_fr(s.comm_r_last, comm_r_last))
+  if (!hash::bytes_to_fr(p.comm_r, comm_r) || !hash::bytes_to_fr(s.comm_c, comm_c) ||
+      !hash::bytes_to_fr(s.comm_r_last, comm_r_last))
     return {status_code::non_canonical,
             sector_name(p) + ": comm_r, comm_c or comm_r_last is not < r"};
   const ff::fr_t pair[2] = {comm_c, comm_r_last};
-  if (filecoin::hash::poseidon_hash(std::span<const ff::fr_t>(pair, 2)) != comm_r)
+  if (hash::poseidon_hash(std::span<const ff::fr_t>(pair, 2)) != comm_r)
     return {status_code::invalid_argument,
             sector_name(p) + ": comm_r is not Poseidon(comm_c, comm_r_last)"};
 
   const std::vector<uint64_t> leaves =
       sector_leaf_challenges(cfg, randomness, p.sector_id, partition, sector_index);
-  filecoin::hash::merkle_path<ff::fr_t> path;
+  hash::merkle_path<ff::fr_t> path;
   for (size_t n = 0; n < s.inclusion_proofs.size(); ++n) {
     const merkle_proof_t& m = s.inclusion_proofs[n];
     const std::string what = sector_name(p) + " challenge " + std::to_string(n);
@@ -64,9 +63,9 @@ status validate_sector_proof(const post_config_t& cfg, const fallback_sector_pro
                   ", the challenge is leaf " + std::to_string(leaves[n])};
     if (m.root != s.comm_r_last)
       return {status_code::invalid_argument, what + ": path root is not comm_r_last"};
-    if (!filecoin::common::to_poseidon_path(m, path))
+    if (!common::to_poseidon_path(m, path))
       return {status_code::non_canonical, what + ": a path value is not < r"};
-    if (!filecoin::hash::verify_path<filecoin::hash::poseidon_hasher>(path))
+    if (!hash::verify_path<hash::poseidon_hasher>(path))
       return {status_code::invalid_argument, what + ": path does not hash to comm_r_last"};
   }
   return {};

@@ -159,7 +159,7 @@ TEST_F(post_vproof, decodes_byte_for_byte) {
   const sector_proof_t& s = proof_.sectors[0];
   ASSERT_EQ(s.inclusion_proofs.size(), 10u);
   for (const merkle_proof_t& m : s.inclusion_proofs) {
-    EXPECT_EQ(m.kind, filecoin::porep::merkle_proof_kind::sub);
+    EXPECT_EQ(m.kind, porep::merkle_proof_kind::sub);
     EXPECT_EQ(m.base_len, 9u);
     EXPECT_EQ(m.sub_len, 1u);
     EXPECT_EQ(m.hashes.size(), 70u);
@@ -330,8 +330,7 @@ TEST(post_challenges, window_post_32g_vector) {
   ASSERT_NE(v.find("396119802, 277217811"), std::string::npos);
   for (auto p : {registered_post_proof::window_32gib_v1, registered_post_proof::window_32gib_v1_1})
     EXPECT_EQ(sector_leaf_challenges(config(p), randomness, 132, 0, 0), expected);
-  EXPECT_EQ(hex32(json_string_field(v, "prover_id_hex")),
-            filecoin::porep::prover_id_from_actor(3751));
+  EXPECT_EQ(hex32(json_string_field(v, "prover_id_hex")), porep::prover_id_from_actor(3751));
 }
 
 TEST(post_challenges, indexing) {
@@ -383,7 +382,7 @@ TEST(post_partition, slots_and_padding) {
 // ---- vanilla proofs of sealed sectors --------------------------------------------------------
 
 TEST(post_vanilla_prove, sealed_2kib_window_and_winning) {
-  const filecoin::porep::sealed_sector_t a = test::seal_2kib(5), b = test::seal_2kib(9);
+  const porep::sealed_sector_t a = test::seal_2kib(5), b = test::seal_2kib(9);
   bytes32_t randomness{};
   for (size_t i = 0; i < 31; ++i) randomness[i] = uint8_t(17 * i + 3);
 
@@ -429,9 +428,9 @@ TEST(post_vanilla_prove, sealed_2kib_window_and_winning) {
 
 // The directory `cuzk porep seal` writes gives the same proofs as the sector in memory.
 TEST(post_vanilla_prove, from_a_sealed_sector_directory) {
-  const filecoin::porep::sealed_sector_t s = test::seal_2kib(21);
+  const porep::sealed_sector_t s = test::seal_2kib(21);
   const test::temp_dir dir("cuzk_post_test");
-  ASSERT_TRUE(filecoin::porep::write_sealed_sector(s, dir.string()).ok());
+  ASSERT_TRUE(porep::write_sealed_sector(s, dir.string()).ok());
   const post_config_t cfg = config(registered_post_proof::window_2kib_v1_1);
   auto r = open_replica(cfg, dir.string(), 21);
   ASSERT_TRUE(r.ok()) << r.error().to_string();

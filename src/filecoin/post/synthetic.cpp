@@ -18,8 +18,7 @@ namespace {
 
 ff::fr_t synthetic_fr(std::string_view what, uint64_t seed, uint64_t sector_id, uint64_t index) {
   ff::fr_t x;
-  (void)filecoin::hash::bytes_to_fr(
-      filecoin::hash::synthetic_digest(what, {seed, sector_id, index}), x);  // < r
+  (void)hash::bytes_to_fr(hash::synthetic_digest(what, {seed, sector_id, index}), x);  // < r
   return x;
 }
 
@@ -54,19 +53,18 @@ result<std::vector<fallback_sector_proof_t>> generate_synthetic_post(
       given.push_back({leaf, synthetic_fr("cuzk/synthetic/post/leaf", req.seed, id, leaf)});
     thread_pool serial(1);  // this loop already spreads the sectors over the pool
     size_t h = 0;
-    filecoin::hash::sparse_tree<filecoin::hash::poseidon_hasher> tree(
+    hash::sparse_tree<hash::poseidon_hasher> tree(
         cfg.tree, given, synthetic_fr("cuzk/synthetic/post/default", req.seed, id, 0), serial, h);
     const ff::fr_t comm_c = synthetic_fr("cuzk/synthetic/post/comm_c", req.seed, id, 0);
     const ff::fr_t roots[2] = {comm_c, tree.root()};
     fallback_sector_proof_t& p = out[i];
     p.sector_id = id;
-    p.comm_r = filecoin::hash::fr_to_bytes(
-        filecoin::hash::poseidon_hash(std::span<const ff::fr_t>(roots, 2)));
+    p.comm_r = hash::fr_to_bytes(hash::poseidon_hash(std::span<const ff::fr_t>(roots, 2)));
     sector_proof_t& sp = p.sectors.emplace_back();
-    sp.comm_c = filecoin::hash::fr_to_bytes(comm_c);
-    sp.comm_r_last = filecoin::hash::fr_to_bytes(tree.root());
+    sp.comm_c = hash::fr_to_bytes(comm_c);
+    sp.comm_r_last = hash::fr_to_bytes(tree.root());
     for (uint64_t leaf : leaves)
-      sp.inclusion_proofs.push_back(filecoin::common::make_merkle_proof(cfg.tree, tree.path(leaf)));
+      sp.inclusion_proofs.push_back(common::make_merkle_proof(cfg.tree, tree.path(leaf)));
     hashes += h + 1;
   });
   if (poseidon_hashes) *poseidon_hashes = hashes;

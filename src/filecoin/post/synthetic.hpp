@@ -2,10 +2,10 @@
 // Synthetic PoSt vanilla proofs: the FallbackPoStSectorProofs of sectors that are never sealed, of
 // any size (32/64 GiB included), for exercising and benchmarking the PoSt prover — a full 32 GiB
 // WindowPoSt partition is 2,349 sectors, which no test machine seals. Each sector's tree_r_last is
-// a filecoin::hash::sparse_tree: its challenged leaves (derived exactly as a real prover derives
+// a hash::sparse_tree: its challenged leaves (derived exactly as a real prover derives
 // them, from the randomness, the sector id and its position) carry pseudo-random field elements,
 // every other leaf one pseudo-random default; comm_c is pseudo-random and comm_r =
-// Poseidon_2(comm_c, comm_r_last). Every proof therefore passes filecoin::post::validate_partition
+// Poseidon_2(comm_c, comm_r_last). Every proof therefore passes post::validate_partition
 // and the circuit is satisfiable; the witness is as varied as a real sector's on the proven paths
 // except that the siblings off them repeat per level. Values:
 // SHA256-trunc254("cuzk/synthetic/post/<what>" ‖ seed u64 LE ‖ sector id u64 LE ‖ index u64 LE).

@@ -21,8 +21,8 @@
 
 namespace cuzk::filecoin::post {
 
-using filecoin::common::domain_t;
-using filecoin::common::merkle_proof_t;
+using common::domain_t;
+using common::merkle_proof_t;
 
 /// fallback::SectorProof: the tree_r_last inclusion proofs of the challenged leaves, comm_c and
 /// comm_r_last (whose Poseidon_2 is comm_r).
@@ -52,8 +52,8 @@ result<fallback_sector_proof_t> parse_fallback_sector_proof(std::span<const uint
 std::vector<uint8_t> serialize_fallback_sector_proof(const fallback_sector_proof_t& p);
 
 /// The vanilla files (filecoin/common/vanilla_file.hpp).
-using filecoin::common::parse_vanilla_file;
-using filecoin::common::vanilla_file_json;
+using common::parse_vanilla_file;
+using common::vanilla_file_json;
 
 /// parse_fallback_sector_proof on each element; an error is prefixed "vanilla_proofs[i]: ".
 result<std::vector<fallback_sector_proof_t>> parse_fallback_sector_proofs(

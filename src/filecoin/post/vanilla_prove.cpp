@@ -12,8 +12,7 @@ namespace {
 
 result<fallback_sector_proof_t> prove(const post_config_t& cfg, uint64_t sector_id,
                                       const bytes32_t& comm_r, const bytes32_t& comm_c,
-                                      const bytes32_t& comm_r_last,
-                                      const filecoin::hash::poseidon_tree& tree,
+                                      const bytes32_t& comm_r_last, const hash::poseidon_tree& tree,
                                       const bytes32_t& randomness, unsigned partition,
                                       unsigned sector_index) {
   if (tree.shape().num_leaves != cfg.nodes)
@@ -28,7 +27,7 @@ result<fallback_sector_proof_t> prove(const post_config_t& cfg, uint64_t sector_
   sp.comm_c = comm_c;
   sp.comm_r_last = comm_r_last;
   for (uint64_t leaf : sector_leaf_challenges(cfg, randomness, sector_id, partition, sector_index))
-    sp.inclusion_proofs.push_back(filecoin::common::make_merkle_proof(cfg.tree, tree.path(leaf)));
+    sp.inclusion_proofs.push_back(common::make_merkle_proof(cfg.tree, tree.path(leaf)));
   return out;
 }
 
@@ -36,7 +35,7 @@ result<fallback_sector_proof_t> prove(const post_config_t& cfg, uint64_t sector_
 
 result<replica_t> open_replica(const post_config_t& cfg, const std::string& dir,
                                uint64_t sector_id) {
-  return filecoin::common::open_replica(cfg.tree, dir, sector_id);
+  return common::open_replica(cfg.tree, dir, sector_id);
 }
 
 result<fallback_sector_proof_t> prove_sector(const post_config_t& cfg, const replica_view_t& r,

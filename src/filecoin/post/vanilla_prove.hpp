@@ -3,7 +3,7 @@
 // partitions; rust-filecoin-proofs-api generate_single_vanilla_proof): the tree_r_last openings of
 // the sector's leaf challenges, with comm_c, comm_r_last and comm_r, as the
 // FallbackPoStSectorProof Curio sends (for tests and cuzk-bench gen-vanilla). The sector is a
-// replica (filecoin/common/replica.hpp): one held in memory by filecoin::porep::seal_sector, or the
+// replica (filecoin/common/replica.hpp): one held in memory by porep::seal_sector, or the
 // directory `cuzk porep seal` writes (its replica `sealed` rebuilt into tree_r_last and checked
 // against `p_aux`), 2 KiB … 512 MiB.
 #pragma once
@@ -22,12 +22,12 @@
 namespace cuzk::filecoin::post {
 
 /// What a PoSt prover needs of one sealed sector.
-using filecoin::common::replica_t;
-using filecoin::common::replica_view_t;
+using common::replica_t;
+using common::replica_view_t;
 
 /// Opens the sealed sector in `dir` (files `sealed` and `p_aux` of
-/// filecoin::porep::write_sealed_sector) as sector `sector_id` of cfg's size
-/// (filecoin::common::open_replica on cfg.tree): io_error / bad_length for missing or mis-sized
+/// porep::write_sealed_sector) as sector `sector_id` of cfg's size
+/// (common::open_replica on cfg.tree): io_error / bad_length for missing or mis-sized
 /// files, non_canonical for a replica node ≥ r, invalid_argument when the rebuilt tree_r_last root
 /// is not p_aux's comm_r_last.
 result<replica_t> open_replica(const post_config_t& cfg, const std::string& dir,
@@ -36,7 +36,7 @@ result<replica_t> open_replica(const post_config_t& cfg, const std::string& dir,
 /// The FallbackPoStSectorProof of a sector when it is proven at position sector_index of
 /// partition k (window; winning: 0, 0) under `randomness`. invalid_argument when the sector size
 /// is not cfg's; non_canonical for a randomness ≥ r. The sector is a replica_t or a sector sealed
-/// in memory (filecoin::porep::sealed_sector_t converts to a replica_view_t).
+/// in memory (porep::sealed_sector_t converts to a replica_view_t).
 result<fallback_sector_proof_t> prove_sector(const post_config_t& cfg, const replica_view_t& r,
                                              const bytes32_t& randomness, unsigned partition,
                                              unsigned sector_index);

@@ -52,34 +52,34 @@ result<gpu_circuit_shape> gpu_circuit_shape_of(std::string_view circuit,
   result<r1cs::abc_plan> plan = status(status_code::internal, "no plan");
   gpu_circuit_shape meta;
   if (circuit == "porep") {
-    const auto proof = filecoin::porep::parse_registered_seal_proof(proof_name);
+    const auto proof = porep::parse_registered_seal_proof(proof_name);
     if (!proof) return bad(proof.error().message());
-    const auto cfg = filecoin::porep::porep_config(*proof);
+    const auto cfg = porep::porep_config(*proof);
     if (!cfg) return bad(cfg.error().message());
-    plan = filecoin::circuits::stacked_abc_plan(
-        cfg->layers(), cfg->sector.tree_d, cfg->sector.tree_r, cfg->challenges_per_partition());
-    meta.proof = std::string(filecoin::porep::name_of(*proof));
-    meta.params_id = filecoin::circuits::porep_param_id(*cfg);
+    plan = circuits::stacked_abc_plan(cfg->layers(), cfg->sector.tree_d, cfg->sector.tree_r,
+                                      cfg->challenges_per_partition());
+    meta.proof = std::string(porep::name_of(*proof));
+    meta.params_id = circuits::porep_param_id(*cfg);
     meta.partitions = cfg->partitions();
   } else if (circuit == "window-post" || circuit == "winning-post") {
-    const auto proof = filecoin::post::parse_registered_post_proof(proof_name);
+    const auto proof = post::parse_registered_post_proof(proof_name);
     if (!proof) return bad(proof.error().message());
-    const auto cfg = filecoin::post::post_config(*proof);
+    const auto cfg = post::post_config(*proof);
     if (!cfg) return bad(cfg.error().message());
-    if (filecoin::post::to_string(cfg->kind) != circuit)
-      return bad("a " + std::string(filecoin::post::to_string(cfg->kind)) + " proof, not " +
+    if (post::to_string(cfg->kind) != circuit)
+      return bad("a " + std::string(post::to_string(cfg->kind)) + " proof, not " +
                  std::string(circuit));
-    plan = filecoin::circuits::fallback_post_abc_plan(*cfg);
-    meta.proof = std::string(filecoin::post::name_of(*proof));
-    meta.params_id = filecoin::circuits::post_param_id(*cfg);
+    plan = circuits::fallback_post_abc_plan(*cfg);
+    meta.proof = std::string(post::name_of(*proof));
+    meta.params_id = circuits::post_param_id(*cfg);
   } else if (circuit == "snap") {
-    const auto proof = filecoin::snap::parse_registered_update_proof(proof_name);
+    const auto proof = snap::parse_registered_update_proof(proof_name);
     if (!proof) return bad(proof.error().message());
-    const auto cfg = filecoin::snap::update_config(*proof);
+    const auto cfg = snap::update_config(*proof);
     if (!cfg) return bad(cfg.error().message());
-    plan = filecoin::circuits::empty_sector_update_abc_plan(*cfg);
-    meta.proof = std::string(filecoin::snap::name_of(*proof));
-    meta.params_id = filecoin::circuits::update_param_id(*cfg);
+    plan = circuits::empty_sector_update_abc_plan(*cfg);
+    meta.proof = std::string(snap::name_of(*proof));
+    meta.params_id = circuits::update_param_id(*cfg);
     meta.partitions = cfg->partitions;
   } else {
     return bad("the circuit is porep, window-post, winning-post or snap");
@@ -160,22 +160,14 @@ const std::vector<unsigned>& table_card_gib() {
 
 const std::vector<std::pair<std::string, std::string>>& table_circuits() {
   static const std::vector<std::pair<std::string, std::string>> c = {
-      {"porep", std::string(filecoin::porep::name_of(
-                    filecoin::porep::registered_seal_proof::stacked_drg_32gib_v1_1))},
-      {"porep", std::string(filecoin::porep::name_of(
-                    filecoin::porep::registered_seal_proof::stacked_drg_64gib_v1_1))},
-      {"window-post", std::string(filecoin::post::name_of(
-                          filecoin::post::registered_post_proof::window_32gib_v1_1))},
-      {"window-post", std::string(filecoin::post::name_of(
-                          filecoin::post::registered_post_proof::window_64gib_v1_1))},
-      {"winning-post", std::string(filecoin::post::name_of(
-                           filecoin::post::registered_post_proof::winning_32gib_v1))},
-      {"winning-post", std::string(filecoin::post::name_of(
-                           filecoin::post::registered_post_proof::winning_64gib_v1))},
-      {"snap", std::string(filecoin::snap::name_of(
-                   filecoin::snap::registered_update_proof::stacked_drg_32gib_v1))},
-      {"snap", std::string(filecoin::snap::name_of(
-                   filecoin::snap::registered_update_proof::stacked_drg_64gib_v1))},
+      {"porep", std::string(porep::name_of(porep::registered_seal_proof::stacked_drg_32gib_v1_1))},
+      {"porep", std::string(porep::name_of(porep::registered_seal_proof::stacked_drg_64gib_v1_1))},
+      {"window-post", std::string(post::name_of(post::registered_post_proof::window_32gib_v1_1))},
+      {"window-post", std::string(post::name_of(post::registered_post_proof::window_64gib_v1_1))},
+      {"winning-post", std::string(post::name_of(post::registered_post_proof::winning_32gib_v1))},
+      {"winning-post", std::string(post::name_of(post::registered_post_proof::winning_64gib_v1))},
+      {"snap", std::string(snap::name_of(snap::registered_update_proof::stacked_drg_32gib_v1))},
+      {"snap", std::string(snap::name_of(snap::registered_update_proof::stacked_drg_64gib_v1))},
   };
   return c;
 }

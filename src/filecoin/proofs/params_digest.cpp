@@ -258,21 +258,21 @@ result<std::vector<digest_check_t>> check_present(std::initializer_list<std::str
 
 result<std::vector<digest_check_t>> check_params_dir(const std::string& dir,
                                                      std::span<const param_fact_t> facts,
-                                                     filecoin::post::registered_post_proof proof) {
-  auto cfg = filecoin::post::post_config(proof);
+                                                     post::registered_post_proof proof) {
+  auto cfg = post::post_config(proof);
   if (!cfg) return cfg.error();
   return check_present({post_params_path(*cfg, dir), post_vk_path(*cfg, dir)}, facts);
 }
 
 result<std::vector<digest_check_t>> check_params_dir(
     const std::string& dir, std::span<const param_fact_t> facts,
-    std::optional<filecoin::porep::registered_seal_proof> proof) {
+    std::optional<porep::registered_seal_proof> proof) {
   // std::filesystem calls take an error_code throughout: the throwing forms would turn an
   // unreadable directory entry into an exception instead of a status.
   std::vector<std::string> paths;
   std::error_code ec;
   if (proof) {
-    auto cfg = filecoin::porep::porep_config(*proof);
+    auto cfg = porep::porep_config(*proof);
     if (!cfg) return cfg.error();
     return check_present({porep_params_path(*cfg, dir), porep_vk_path(*cfg, dir)}, facts);
   }

@@ -64,10 +64,10 @@ result<digest_check_t> check_param_file(const std::string& path,
 /// skipped (not an error); io_error if `dir` cannot be listed.
 result<std::vector<digest_check_t>> check_params_dir(
     const std::string& dir, std::span<const param_fact_t> facts,
-    std::optional<filecoin::porep::registered_seal_proof> proof = std::nullopt);
+    std::optional<porep::registered_seal_proof> proof = std::nullopt);
 /// The same for the .params/.vk of a registered PoSt proof.
 result<std::vector<digest_check_t>> check_params_dir(const std::string& dir,
                                                      std::span<const param_fact_t> facts,
-                                                     filecoin::post::registered_post_proof proof);
+                                                     post::registered_post_proof proof);
 
 }  // namespace cuzk::filecoin::proofs

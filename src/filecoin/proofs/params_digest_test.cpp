@@ -81,11 +81,10 @@ TEST(params_digest, file_digest_matches_hashlib) {
 
 TEST(params_digest, ok_mismatch_unknown) {
   temp_dir d;
-  auto cfg =
-      filecoin::porep::porep_config(filecoin::porep::registered_seal_proof::stacked_drg_2kib_v1_1);
+  auto cfg = porep::porep_config(porep::registered_seal_proof::stacked_drg_2kib_v1_1);
   ASSERT_TRUE(cfg.ok());
-  const std::string params_name = filecoin::circuits::porep_params_file_name(*cfg);
-  const std::string vk_name = filecoin::circuits::porep_vk_file_name(*cfg);
+  const std::string params_name = circuits::porep_params_file_name(*cfg);
+  const std::string vk_name = circuits::porep_vk_file_name(*cfg);
   const std::vector<param_fact_t> facts = {{params_name, PATTERN_DIGEST, 2048},
                                            {vk_name, PATTERN_DIGEST, 2048}};
   auto v = pattern();
@@ -108,8 +107,8 @@ TEST(params_digest, ok_mismatch_unknown) {
   EXPECT_EQ((*all)[0].name, "other.params");  // sorted
   EXPECT_EQ((*all)[0].verdict, digest_verdict::unknown);
   EXPECT_EQ((*all)[0].actual, EMPTY_DIGEST);
-  auto two = check_params_dir(d.path.string(), facts,
-                              filecoin::porep::registered_seal_proof::stacked_drg_2kib_v1);
+  auto two =
+      check_params_dir(d.path.string(), facts, porep::registered_seal_proof::stacked_drg_2kib_v1);
   ASSERT_TRUE(two.ok());
   ASSERT_EQ(two->size(), 2u);  // V1 and V1_1 share the files
   EXPECT_EQ((*two)[0].verdict, digest_verdict::ok);
@@ -181,14 +180,14 @@ TEST(params_digest, builtin_table_equals_fixture) {
   }
   EXPECT_EQ(porep, builtin_porep_facts().size());
   // Our file names (filecoin/circuits/params_name.hpp) are the table's names.
-  for (auto p : {filecoin::porep::registered_seal_proof::stacked_drg_2kib_v1_1,
-                 filecoin::porep::registered_seal_proof::stacked_drg_32gib_v1_1}) {
-    auto cfg = filecoin::porep::porep_config(p);
+  for (auto p : {porep::registered_seal_proof::stacked_drg_2kib_v1_1,
+                 porep::registered_seal_proof::stacked_drg_32gib_v1_1}) {
+    auto cfg = porep::porep_config(p);
     ASSERT_TRUE(cfg.ok());
     bool found = false;
     for (const auto& b : builtin_porep_facts())
-      found |= b.name == filecoin::circuits::porep_params_file_name(*cfg);
-    EXPECT_TRUE(found) << filecoin::porep::name_of(p);
+      found |= b.name == circuits::porep_params_file_name(*cfg);
+    EXPECT_TRUE(found) << porep::name_of(p);
   }
 }
 
@@ -211,10 +210,10 @@ TEST(params_digest, builtin_post_table_equals_fixture) {
   EXPECT_EQ(post_entries, builtin_post_facts().size());
   EXPECT_EQ(builtin_param_facts().size(),
             builtin_porep_facts().size() + builtin_post_facts().size());
-  // Our file names (filecoin::circuits::post_param_id) are the table's, for every registered PoSt
+  // Our file names (circuits::post_param_id) are the table's, for every registered PoSt
   // proof.
-  for (uint32_t n = 0; n < filecoin::post::NUM_REGISTERED_POST_PROOFS; ++n) {
-    const auto cfg = filecoin::post::post_config(*filecoin::post::registered_post_proof_from_id(n));
+  for (uint32_t n = 0; n < post::NUM_REGISTERED_POST_PROOFS; ++n) {
+    const auto cfg = post::post_config(*post::registered_post_proof_from_id(n));
     ASSERT_TRUE(cfg.ok());
     for (const std::string& path : {post_params_path(*cfg, "d"), post_vk_path(*cfg, "d")}) {
       const std::string name = fs::path(path).filename().string();
@@ -229,8 +228,8 @@ TEST(params_digest, builtin_post_table_equals_fixture) {
 // Window 2 KiB name with foreign bytes is a MISMATCH; Winning's absent pair gives nothing.
 TEST(params_digest, post_proof_files_in_a_dir) {
   const cuzk::test::temp_dir dir("cuzk_post_digest");
-  const auto window = filecoin::post::registered_post_proof::window_2kib_v1_1;
-  const std::string path = post_params_path(*filecoin::post::post_config(window), dir.string());
+  const auto window = post::registered_post_proof::window_2kib_v1_1;
+  const std::string path = post_params_path(*post::post_config(window), dir.string());
   std::ofstream(path) << "not parameters";
   auto c = check_params_dir(dir.string(), builtin_post_facts(), window);
   ASSERT_TRUE(c.ok()) << c.error().to_string();
@@ -238,7 +237,7 @@ TEST(params_digest, post_proof_files_in_a_dir) {
   EXPECT_EQ((*c)[0].verdict, digest_verdict::mismatch);
   EXPECT_EQ((*c)[0].expected, "7610b9f82bfc88405b7a832b651ce2f6");
   auto w = check_params_dir(dir.string(), builtin_post_facts(),
-                            filecoin::post::registered_post_proof::winning_2kib_v1);
+                            post::registered_post_proof::winning_2kib_v1);
   ASSERT_TRUE(w.ok());
   EXPECT_TRUE(w->empty());
 }

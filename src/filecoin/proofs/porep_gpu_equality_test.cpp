@@ -26,12 +26,11 @@ TEST(porep_gpu, proof_bytes_equal_the_cpu_provers_on_a_real_partition) {
                              "porep_2k_params)";
   auto rng = test::test_rng::from_env("porep_gpu");
   const test::sealed_c1 sealed = test::seal_random_2kib_c1(rng);
-  const auto cfg =
-      *filecoin::porep::porep_config(filecoin::porep::registered_seal_proof::stacked_drg_2kib_v1_1);
-  auto circuit = filecoin::circuits::stacked_circuit_from_c1(cfg, sealed.c1, 0);
+  const auto cfg = *porep::porep_config(porep::registered_seal_proof::stacked_drg_2kib_v1_1);
+  auto circuit = circuits::stacked_circuit_from_c1(cfg, sealed.c1, 0);
   ASSERT_TRUE(circuit.ok()) << circuit.error().to_string();
   r1cs::proving_cs cs;
-  filecoin::circuits::synthesize_stacked_circuit(cs, *circuit);
+  circuits::synthesize_stacked_circuit(cs, *circuit);
   cs.finalize();
   ASSERT_GE(cs.num_rows(), size_t(1) << 21);
   const auto asg = groth16::make_assignment(cs);
@@ -57,7 +56,7 @@ TEST(porep_gpu, proof_bytes_equal_the_cpu_provers_on_a_real_partition) {
     const auto bc = groth16::encode_proof(*pc), bg = groth16::encode_proof(*pg);
     EXPECT_EQ(bc, bg) << "GPU and CPU proofs differ (r = s = " << (rr.is_zero() ? "0" : "random")
                       << ")";
-    const prover_identity_t who{filecoin::porep::prover_id_from_actor(sealed.miner), sealed.sector};
+    const prover_identity_t who{porep::prover_id_from_actor(sealed.miner), sealed.sector};
     auto ok = verify_porep(sealed.c1, who, bg, dir);
     ASSERT_TRUE(ok.ok()) << ok.error().to_string();
     EXPECT_TRUE(*ok) << "the GPU proof does not verify";

@@ -21,20 +21,19 @@
 namespace cuzk::filecoin::proofs {
 namespace {
 
-result<filecoin::porep::porep_config_t> config_of(const filecoin::porep::c1_output_t& c1) {
-  auto p = filecoin::porep::parse_registered_seal_proof(c1.registered_proof);
+result<porep::porep_config_t> config_of(const porep::c1_output_t& c1) {
+  auto p = porep::parse_registered_seal_proof(c1.registered_proof);
   if (!p) return status(status_code::invalid_argument, "registered_proof: " + p.error().message());
-  return filecoin::porep::porep_config(*p);
+  return porep::porep_config(*p);
 }
 
 // The replica_id the circuit and its public inputs use: re-derived from the prover identity as
 // C2 does (prover_id, sector_id, ticket, comm_d, porep_id), or the C1's.
-filecoin::porep::bytes32_t replica_id_of(const filecoin::porep::porep_config_t& cfg,
-                                         const filecoin::porep::c1_output_t& c1,
-                                         const std::optional<prover_identity_t>& who) {
+porep::bytes32_t replica_id_of(const porep::porep_config_t& cfg, const porep::c1_output_t& c1,
+                               const std::optional<prover_identity_t>& who) {
   if (!who) return c1.replica_id;
-  return filecoin::porep::compute_replica_id(who->prover_id, who->sector_id, c1.ticket, c1.comm_d,
-                                             cfg.porep_id);
+  return porep::compute_replica_id(who->prover_id, who->sector_id, c1.ticket, c1.comm_d,
+                                   cfg.porep_id);
 }
 
 }  // namespace
@@ -45,12 +44,12 @@ std::string resolve_params_dir(std::string_view explicit_dir) {
   return DEFAULT_PARAMS_DIR;
 }
 
-std::string porep_params_path(const filecoin::porep::porep_config_t& cfg, const std::string& dir) {
-  return (std::filesystem::path(dir) / filecoin::circuits::porep_params_file_name(cfg)).string();
+std::string porep_params_path(const porep::porep_config_t& cfg, const std::string& dir) {
+  return (std::filesystem::path(dir) / circuits::porep_params_file_name(cfg)).string();
 }
 
-std::string porep_vk_path(const filecoin::porep::porep_config_t& cfg, const std::string& dir) {
-  return (std::filesystem::path(dir) / filecoin::circuits::porep_vk_file_name(cfg)).string();
+std::string porep_vk_path(const porep::porep_config_t& cfg, const std::string& dir) {
+  return (std::filesystem::path(dir) / circuits::porep_vk_file_name(cfg)).string();
 }
 
 uint64_t peak_rss_bytes() {
@@ -60,10 +59,10 @@ uint64_t peak_rss_bytes() {
 }
 
 result<generated_params_t> generate_porep_parameters(
-    filecoin::porep::registered_seal_proof proof, const std::string& out_dir, thread_pool& pool,
+    porep::registered_seal_proof proof, const std::string& out_dir, thread_pool& pool,
     const groth16::progress_fn& progress, const std::optional<std::vector<uint8_t>>& seed,
     int gpu_device) {
-  auto cfg = filecoin::porep::porep_config(proof);
+  auto cfg = porep::porep_config(proof);
   if (!cfg) return cfg.error();
   generated_params_t out;
   out.params_path = porep_params_path(*cfg, out_dir);
@@ -71,13 +70,12 @@ result<generated_params_t> generate_porep_parameters(
 
   // The blank circuit, synthesized straight into the QAP at τ (bellperson synthesizes it into a
   // KeypairAssembly; we skip the matrices: 30 GB for a 32 GiB partition).
-  const filecoin::circuits::stacked_circuit_t blank =
-      filecoin::circuits::blank_stacked_circuit(*cfg);
-  const filecoin::circuits::stacked_counts_t counts = filecoin::circuits::stacked_circuit_counts(
+  const circuits::stacked_circuit_t blank = circuits::blank_stacked_circuit(*cfg);
+  const circuits::stacked_counts_t counts = circuits::stacked_circuit_counts(
       blank.layers, blank.tree_d, blank.tree_r, unsigned(blank.challenges.size()));
   // aux is within 0.1 % of the constraint count for every size (porep_prover's reserve).
   if (status st = steps::setup_and_write(
-          [&](groth16::qap_cs& cs) { filecoin::circuits::synthesize_stacked_circuit(cs, blank); },
+          [&](groth16::qap_cs& cs) { circuits::synthesize_stacked_circuit(cs, blank); },
           counts.constraints, counts.inputs, counts.constraints, seed, pool, progress, out,
           gpu_device);
       !st)
@@ -85,8 +83,7 @@ result<generated_params_t> generate_porep_parameters(
   return out;
 }
 
-result<bool> verify_porep(const filecoin::porep::c1_output_t& c1,
-                          const std::optional<prover_identity_t>& who,
+result<bool> verify_porep(const porep::c1_output_t& c1, const std::optional<prover_identity_t>& who,
                           std::span<const uint8_t> proof_bytes, const std::string& params_dir) {
   auto cfg = config_of(c1);
   if (!cfg) return cfg.error();
@@ -103,13 +100,12 @@ result<bool> verify_porep(const filecoin::porep::c1_output_t& c1,
   if (!vk) return status(vk.error().code(), vk_path + ": " + vk.error().message());
   const groth16::prepared_verifying_key pvk = groth16::prepare_verifying_key(*vk);
 
-  const filecoin::porep::sdr_graph graph(*cfg);
-  const filecoin::circuits::porep_publics_t pub{replica_id_of(*cfg, c1, who), c1.comm_d, c1.comm_r,
-                                                c1.seed};
+  const porep::sdr_graph graph(*cfg);
+  const circuits::porep_publics_t pub{replica_id_of(*cfg, c1, who), c1.comm_d, c1.comm_r, c1.seed};
   std::vector<std::vector<ff::fr_t>> inputs;
   inputs.reserve(partitions);
   for (unsigned k = 0; k < partitions; ++k) {
-    auto in = filecoin::circuits::porep_public_inputs(*cfg, graph, pub, k);
+    auto in = circuits::porep_public_inputs(*cfg, graph, pub, k);
     if (!in) return in.error();
     inputs.push_back(std::move(*in));
   }

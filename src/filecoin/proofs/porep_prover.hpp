@@ -32,8 +32,8 @@ inline constexpr const char* DEFAULT_PARAMS_DIR = "/var/tmp/filecoin-proof-param
 std::string resolve_params_dir(std::string_view explicit_dir = {});
 
 /// The .params / .vk paths of a config inside `dir` (filecoin/circuits/params_name.hpp names).
-std::string porep_params_path(const filecoin::porep::porep_config_t& cfg, const std::string& dir);
-std::string porep_vk_path(const filecoin::porep::porep_config_t& cfg, const std::string& dir);
+std::string porep_params_path(const porep::porep_config_t& cfg, const std::string& dir);
+std::string porep_vk_path(const porep::porep_config_t& cfg, const std::string& dir);
 
 /// What generate_porep_parameters wrote and how long each step took (seconds).
 struct generated_params_t {
@@ -50,14 +50,14 @@ struct generated_params_t {
 /// domain 2^22, a few minutes on 2 cores. gpu_device ≥ 0 runs the fixed-base multiplications on
 /// that CUDA device (make_setup_backend; the same bytes), checked before anything is synthesized.
 result<generated_params_t> generate_porep_parameters(
-    filecoin::porep::registered_seal_proof proof, const std::string& out_dir, thread_pool& pool,
+    porep::registered_seal_proof proof, const std::string& out_dir, thread_pool& pool,
     const groth16::progress_fn& progress = {},
     const std::optional<std::vector<uint8_t>>& seed = std::nullopt, int gpu_device = -1);
 
 /// The identity that C2 re-derives replica_id from (replica_id.hpp). Absent: the C1's replica_id
 /// is used as is.
 struct prover_identity_t {
-  filecoin::porep::bytes32_t prover_id{};
+  porep::bytes32_t prover_id{};
   uint64_t sector_id = 0;
 };
 
@@ -65,8 +65,7 @@ struct prover_identity_t {
 /// seed) and `who` (replica_id; the C1's when absent), with the .vk in `params_dir`, in one batch.
 /// false for a wrong proof; an error status for undecodable proof bytes (naming the partition),
 /// a wrong proof count or a missing/bad .vk.
-result<bool> verify_porep(const filecoin::porep::c1_output_t& c1,
-                          const std::optional<prover_identity_t>& who,
+result<bool> verify_porep(const porep::c1_output_t& c1, const std::optional<prover_identity_t>& who,
                           std::span<const uint8_t> proof_bytes, const std::string& params_dir);
 
 /// Peak resident set size of this process in bytes (getrusage).

@@ -23,10 +23,9 @@ uint64_t bit_slice(const ff::limbs<4>& l, unsigned start, unsigned len) {
 }  // namespace
 
 fr_t hash_randomness(const fr_t& a, const fr_t& b) {
-  static const fr_t tag = filecoin::hash::poseidon_gen_randomness_tag();
+  static const fr_t tag = hash::poseidon_gen_randomness_tag();
   const std::array<fr_t, 2> pre = {a, b};
-  return filecoin::hash::poseidon_hash(std::span<const fr_t>(pre), tag,
-                                       filecoin::hash::poseidon_constants(2));
+  return hash::poseidon_hash(std::span<const fr_t>(pre), tag, hash::poseidon_constants(2));
 }
 
 fr_t phi(const fr_t& comm_d_new, const fr_t& comm_r_old) {

@@ -11,9 +11,9 @@
 namespace cuzk::filecoin::snap {
 namespace {
 
-using filecoin::common::GiB;
-using filecoin::common::KiB;
-using filecoin::common::MiB;
+using common::GiB;
+using common::KiB;
+using common::MiB;
 
 constexpr uint64_t SIZES[NUM_REGISTERED_UPDATE_PROOFS] = {2 * KiB, 8 * MiB, 512 * MiB, 32 * GiB,
                                                           64 * GiB};
@@ -58,7 +58,7 @@ uint64_t sector_size_of(registered_update_proof p) {
   return SIZES[id_of(p)];
 }
 
-result<update_config_t> update_config_for_shape(const filecoin::hash::tree_shape& tree_r) {
+result<update_config_t> update_config_for_shape(const hash::tree_shape& tree_r) {
   if (status s = tree_r.validate(); !s) return s;
   const uint64_t n = tree_r.num_leaves;
   if (n < 32 || !std::has_single_bit(n))
@@ -93,14 +93,14 @@ result<update_config_t> update_config_for_shape(const filecoin::hash::tree_shape
     }
   }
   c.tree_r = tree_r;
-  c.tree_d = filecoin::hash::tree_shape::binary(n);
+  c.tree_d = hash::tree_shape::binary(n);
   return c;
 }
 
 result<update_config_t> update_config(registered_update_proof p) {
   if (id_of(p) >= NUM_REGISTERED_UPDATE_PROOFS)
     return {status_code::invalid_argument, "registered update proof out of range"};
-  auto shape = filecoin::hash::tree_r_shape(sector_size_of(p));
+  auto shape = hash::tree_r_shape(sector_size_of(p));
   if (!shape) return shape.error();
   return update_config_for_shape(*shape);
 }

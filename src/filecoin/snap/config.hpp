@@ -16,7 +16,7 @@
 
 namespace cuzk::filecoin::snap {
 
-using filecoin::common::bytes32_t;
+using common::bytes32_t;
 
 /// abi.RegisteredUpdateProof (go-state-types abi/sector.go): the gRPC registered_proof of
 /// SNAP_DEALS_UPDATE.
@@ -62,10 +62,10 @@ struct update_config_t {
   unsigned apex_leaves = 0;            ///< A: 8, or 128 above 2^8 nodes
   unsigned apex_bits = 0;              ///< a
   std::array<unsigned, H_SELECT_BITS> hs{};
-  unsigned h = 0;                     ///< h_default = hs[3]
-  unsigned h_select = 0;              ///< 2^(first t with hs[t] = h)
-  filecoin::hash::tree_shape tree_r;  ///< tree_r_last of the sector key and of the new replica
-  filecoin::hash::tree_shape tree_d;  ///< binary SHA256-trunc254 over the new data
+  unsigned h = 0;           ///< h_default = hs[3]
+  unsigned h_select = 0;    ///< 2^(first t with hs[t] = h)
+  hash::tree_shape tree_r;  ///< tree_r_last of the sector key and of the new replica
+  hash::tree_shape tree_d;  ///< binary SHA256-trunc254 over the new data
 
   /// tree_d levels below the apex leaves: L − p − a.
   unsigned tree_d_levels_below_apex() const { return node_bits - partition_bits - apex_bits; }
@@ -79,6 +79,6 @@ struct update_config_t {
 result<update_config_t> update_config(registered_update_proof p);
 /// The config of any tree_r shape whose node count is a power of two ≥ 32 (the upstream test
 /// sizes: 1 KiB 8-4-0, 2 KiB 8-0-0, 4 KiB 8-2-0, 8 KiB 8-4-0, 16 KiB 8-8-0, 32 KiB 8-8-2, …).
-result<update_config_t> update_config_for_shape(const filecoin::hash::tree_shape& tree_r);
+result<update_config_t> update_config_for_shape(const hash::tree_shape& tree_r);
 
 }  // namespace cuzk::filecoin::snap

@@ -36,7 +36,7 @@ update_config_t config(registered_update_proof p) {
   return *c;
 }
 
-update_config_t config_for(filecoin::hash::tree_shape t) {
+update_config_t config_for(hash::tree_shape t) {
   auto c = update_config_for_shape(t);
   EXPECT_TRUE(c.ok()) << c.error().to_string();
   return *c;
@@ -46,7 +46,7 @@ fr_t fr_from_le_hex(std::string_view h) {
   bytes32_t b{};
   EXPECT_TRUE(from_hex_into(h, b).ok()) << h;
   fr_t x;
-  EXPECT_TRUE(filecoin::hash::bytes_to_fr(b, x)) << h;
+  EXPECT_TRUE(hash::bytes_to_fr(b, x)) << h;
   return x;
 }
 
@@ -62,8 +62,7 @@ TEST(snap_config, names_and_numbers) {
   EXPECT_EQ(name_of(registered_update_proof::stacked_drg_32gib_v1), "StackedDrg32GiBV1");
   EXPECT_EQ(go_name_of(registered_update_proof::stacked_drg_2kib_v1),
             "RegisteredUpdateProof_StackedDrg2KiBV1");
-  EXPECT_EQ(sector_size_of(registered_update_proof::stacked_drg_64gib_v1),
-            64 * filecoin::porep::GiB);
+  EXPECT_EQ(sector_size_of(registered_update_proof::stacked_drg_64gib_v1), 64 * porep::GiB);
   EXPECT_FALSE(parse_registered_update_proof("5").ok());
   EXPECT_FALSE(parse_registered_update_proof("StackedDrg32GiBV1_1").ok());
   EXPECT_FALSE(parse_registered_update_proof("").ok());
@@ -133,7 +132,7 @@ TEST(snap_challenges, upstream_vectors) {
     ASSERT_FALSE(v["sector_nodes"].get(nodes) || v["k"].get(k) ||
                  v["first5_upstream"].get(first5) || v["all_derived"].get(all));
     // Only the node count matters for the challenges; a binary shape stands in for tree_r.
-    const update_config_t c = config_for(filecoin::hash::tree_shape::binary(nodes));
+    const update_config_t c = config_for(hash::tree_shape::binary(nodes));
     SCOPED_TRACE("nodes " + std::to_string(nodes) + " k " + std::to_string(k));
     const std::vector<uint64_t> got = partition_challenges(c, comm_r_new, unsigned(k));
     ASSERT_EQ(got.size(), all.size());
@@ -162,10 +161,10 @@ updated_sector_t random_update(test::test_rng& rng, const update_config_t& c) {
     return b;
   };
   std::vector<fr_t> key(c.nodes);
-  for (fr_t& x : key) filecoin::hash::bytes_to_fr(random_fr_bytes(), x);
-  auto tree = filecoin::hash::poseidon_tree::build(c.tree_r, std::move(key));
+  for (fr_t& x : key) hash::bytes_to_fr(random_fr_bytes(), x);
+  auto tree = hash::poseidon_tree::build(c.tree_r, std::move(key));
   EXPECT_TRUE(tree.ok());
-  std::vector<filecoin::hash::bytes32_t> data(c.nodes);
+  std::vector<hash::bytes32_t> data(c.nodes);
   for (auto& d : data) d = random_fr_bytes();
   auto s = encode_update(c, random_fr_bytes(), std::move(*tree), std::move(data));
   EXPECT_TRUE(s.ok()) << s.error().to_string();
@@ -185,7 +184,7 @@ std::vector<partition_proof_t> proofs_of(const updated_sector_t& s) {
 }
 
 TEST(snap_encode, sealed_2kib_round_trip) {
-  const filecoin::porep::sealed_sector_t key = test::seal_2kib(7);
+  const porep::sealed_sector_t key = test::seal_2kib(7);
   const update_config_t c = config(registered_update_proof::stacked_drg_2kib_v1);
   std::vector<uint8_t> payload(2032);
   for (size_t i = 0; i < payload.size(); ++i) payload[i] = uint8_t(i * 7 + 3);
@@ -194,22 +193,22 @@ TEST(snap_encode, sealed_2kib_round_trip) {
   EXPECT_EQ(s->comm_r_old, key.comm_r);
   EXPECT_EQ(s->comm_c, key.comm_c);
   EXPECT_NE(s->comm_r_new, key.comm_r);
-  EXPECT_EQ(decode_update(*s), std::vector<filecoin::hash::bytes32_t>(
-                                   s->tree_d_new.leaves().begin(), s->tree_d_new.leaves().end()));
+  EXPECT_EQ(decode_update(*s), std::vector<hash::bytes32_t>(s->tree_d_new.leaves().begin(),
+                                                            s->tree_d_new.leaves().end()));
   // Node by node: new = key + data·rho(node >> (L − h)), h = 1 for 2 KiB.
   fr_t comm_d, comm_r_old;
-  filecoin::hash::bytes_to_fr(s->comm_d_new, comm_d);
-  filecoin::hash::bytes_to_fr(s->comm_r_old, comm_r_old);
+  hash::bytes_to_fr(s->comm_d_new, comm_d);
+  hash::bytes_to_fr(s->comm_r_old, comm_r_old);
   const fr_t ph = phi(comm_d, comm_r_old);
   for (uint64_t i : {uint64_t(0), uint64_t(31), uint64_t(32), uint64_t(63)}) {
     fr_t d;
-    filecoin::hash::bytes_to_fr(s->tree_d_new.leaves()[i], d);
+    hash::bytes_to_fr(s->tree_d_new.leaves()[i], d);
     EXPECT_EQ(s->tree_r_new.leaves()[i], key.replica()[i] + d * rho(ph, i >> 5));
   }
 
   // The same from the directory `cuzk porep seal` writes.
   test::temp_dir dir("snap_encode");
-  ASSERT_TRUE(filecoin::porep::write_sealed_sector(key, dir.string()).ok());
+  ASSERT_TRUE(porep::write_sealed_sector(key, dir.string()).ok());
   auto from_dir = encode_update_dir(c, dir.string(), payload);
   ASSERT_TRUE(from_dir.ok()) << from_dir.error().to_string();
   EXPECT_EQ(from_dir->comm_r_new, s->comm_r_new);
@@ -237,13 +236,12 @@ TEST(snap_vanilla, wire_sizes) {
 
 TEST(snap_vanilla, several_partitions_and_shapes) {
   auto rng = test::test_rng::from_env("snap_vanilla.several_partitions_and_shapes");
-  const filecoin::hash::tree_shape shapes[] = {
-      {8, 8, 0, 512},   // 16 KiB: 2 partitions, 8-8-0
-      {8, 8, 2, 1024},  // 32 KiB: 2 partitions, 8-8-2
-      *filecoin::hash::tree_r_shape(8 *
-                                    filecoin::porep::MiB),  // 8 MiB: 4 partitions, 128 apex leaves
+  const hash::tree_shape shapes[] = {
+      {8, 8, 0, 512},                       // 16 KiB: 2 partitions, 8-8-0
+      {8, 8, 2, 1024},                      // 32 KiB: 2 partitions, 8-8-2
+      *hash::tree_r_shape(8 * porep::MiB),  // 8 MiB: 4 partitions, 128 apex leaves
   };
-  for (const filecoin::hash::tree_shape& t : shapes) {
+  for (const hash::tree_shape& t : shapes) {
     SCOPED_TRACE(t.name() + " " + std::to_string(t.num_leaves));
     const update_config_t c = config_for(t);
     const updated_sector_t s = random_update(rng, c);

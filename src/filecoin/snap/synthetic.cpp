@@ -13,12 +13,12 @@ namespace cuzk::filecoin::snap {
 namespace {
 
 bytes32_t synthetic_value(std::string_view what, uint64_t seed, uint64_t block) {
-  return filecoin::hash::synthetic_digest(what, {seed, block});
+  return hash::synthetic_digest(what, {seed, block});
 }
 
 fr_t fr_of(const bytes32_t& b) {
   fr_t x;
-  (void)filecoin::hash::bytes_to_fr(b, x);  // every value here is canonical
+  (void)hash::bytes_to_fr(b, x);  // every value here is canonical
   return x;
 }
 
@@ -43,13 +43,13 @@ result<synthetic_update_t> generate_synthetic_update(const update_config_t& c, u
   const fr_t comm_c = fr_of(synthetic_value("cuzk/synthetic/snap/comm_c", seed, 0));
   auto comm_r_of = [&](const fr_t& root) {
     const fr_t pair[2] = {comm_c, root};
-    return filecoin::hash::poseidon_hash(std::span<const fr_t>(pair, 2));
+    return hash::poseidon_hash(std::span<const fr_t>(pair, 2));
   };
 
-  filecoin::hash::block_tree<filecoin::hash::poseidon_hasher> tree_r_old(
-      c.tree_r, key, out.block_bits, pool, out.poseidon_hashes);
-  filecoin::hash::block_tree<filecoin::hash::sha256_hasher> tree_d_new(
-      c.tree_d, data, out.block_bits, pool, out.sha256_hashes);
+  hash::block_tree<hash::poseidon_hasher> tree_r_old(c.tree_r, key, out.block_bits, pool,
+                                                     out.poseidon_hashes);
+  hash::block_tree<hash::sha256_hasher> tree_d_new(c.tree_d, data, out.block_bits, pool,
+                                                   out.sha256_hashes);
   const fr_t comm_r_old = comm_r_of(tree_r_old.root());
   const bytes32_t comm_d_new = tree_d_new.root();
 
@@ -61,15 +61,14 @@ result<synthetic_update_t> generate_synthetic_update(const update_config_t& c, u
   pool.parallel_for(blocks, [&](size_t b) {
     replica[b] = key[b] + fr_of(data[b]) * rhos[rho_high(c, uint64_t(b) << out.block_bits)];
   });
-  filecoin::hash::block_tree<filecoin::hash::poseidon_hasher> tree_r_new(
-      c.tree_r, std::move(replica), out.block_bits, pool, out.poseidon_hashes);
+  hash::block_tree<hash::poseidon_hasher> tree_r_new(c.tree_r, std::move(replica), out.block_bits,
+                                                     pool, out.poseidon_hashes);
   const fr_t comm_r_new = comm_r_of(tree_r_new.root());
   out.poseidon_hashes += 3 + rhos.size();
 
-  out.commitments = {filecoin::hash::fr_to_bytes(comm_r_old),
-                     filecoin::hash::fr_to_bytes(comm_r_new), comm_d_new};
+  out.commitments = {hash::fr_to_bytes(comm_r_old), hash::fr_to_bytes(comm_r_new), comm_d_new};
   out.partition_proofs.resize(c.partitions);
-  const bytes32_t comm_c_bytes = filecoin::hash::fr_to_bytes(comm_c);
+  const bytes32_t comm_c_bytes = hash::fr_to_bytes(comm_c);
   pool.parallel_for(c.partitions, [&](size_t k) {
     out.partition_proofs[k] = serialize_partition_proof(build_partition_proof(
         c, comm_c_bytes, comm_r_new, tree_r_old, tree_d_new, tree_r_new,

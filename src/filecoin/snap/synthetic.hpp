@@ -3,7 +3,7 @@
 // that are never written out, of any size (32/64 GiB included), for exercising and benchmarking
 // the update prover. The challenges come from comm_r_new, so the trees' roots must be known
 // before anyone knows which nodes are proven: the sector key and the data are constant over
-// aligned blocks of 2^block_bits nodes (filecoin::hash::block_tree; a pseudo-random key value and
+// aligned blocks of 2^block_bits nodes (hash::block_tree; a pseudo-random key value and
 // data value per block), with block_bits ≤ L − h so each block has one rho. The new replica is then
 // also constant per block (key + data·rho), and every tree is hashed once per block and level
 // inside it plus once per node above the blocks. Up to 2^16 blocks (32 GiB: blocks of 2^14

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// PartitionProof bincode codec on filecoin::common::bincode (the MerkleProof layout every proof
+// PartitionProof bincode codec on common::bincode (the MerkleProof layout every proof
 // kind shares).
 #include "filecoin/snap/vanilla_proof.hpp"
 
@@ -8,7 +8,7 @@
 namespace cuzk::filecoin::snap {
 namespace {
 
-using filecoin::common::bincode::path_t;
+using common::bincode::path_t;
 
 // Smallest encodings, for the length checks: a MerkleProof is at least its variant, root, leaf
 // and one path count; a ChallengeProof three of them.
@@ -16,7 +16,7 @@ constexpr size_t MIN_MERKLE_PROOF_BYTES = 4 + 64 + 8;
 constexpr size_t MIN_CHALLENGE_PROOF_BYTES = 3 * MIN_MERKLE_PROOF_BYTES;
 
 // Bytes of a MerkleProof with `levels` path elements of `arity` (Single) or of a tree shape.
-size_t merkle_bytes(const filecoin::hash::tree_shape& t) {
+size_t merkle_bytes(const hash::tree_shape& t) {
   size_t n = 4 + 64;
   const unsigned parts = 1 + (t.sub_arity ? 1 : 0) + (t.top_arity ? 1 : 0);
   n += 8 * parts;
@@ -27,7 +27,7 @@ size_t merkle_bytes(const filecoin::hash::tree_shape& t) {
 }  // namespace
 
 result<partition_proof_t> parse_partition_proof(std::span<const uint8_t> bytes) {
-  filecoin::common::bincode::reader r(bytes);
+  common::bincode::reader r(bytes);
   partition_proof_t out;
   const path_t root{};
   const path_t cc{&root, "comm_c", -1}, al{&root, "apex_leafs", -1};
@@ -45,9 +45,9 @@ result<partition_proof_t> parse_partition_proof(std::span<const uint8_t> bytes) 
     const path_t ep{&cp, {}, int64_t(i)};
     const path_t ro{&ep, "proof_r_old", -1}, dn{&ep, "proof_d_new", -1}, rn{&ep, "proof_r_new", -1};
     challenge_proof_t& c = out.challenge_proofs[i];
-    ok = filecoin::common::bincode::read_merkle_proof(r, &ro, c.proof_r_old) &&
-         filecoin::common::bincode::read_merkle_proof(r, &dn, c.proof_d_new) &&
-         filecoin::common::bincode::read_merkle_proof(r, &rn, c.proof_r_new);
+    ok = common::bincode::read_merkle_proof(r, &ro, c.proof_r_old) &&
+         common::bincode::read_merkle_proof(r, &dn, c.proof_d_new) &&
+         common::bincode::read_merkle_proof(r, &rn, c.proof_r_new);
   }
   if (ok && r.left() != 0)
     r.fail(&root, std::to_string(r.left()) + " trailing bytes after the PartitionProof");
@@ -56,21 +56,21 @@ result<partition_proof_t> parse_partition_proof(std::span<const uint8_t> bytes) 
 }
 
 std::vector<uint8_t> serialize_partition_proof(const partition_proof_t& p) {
-  filecoin::common::bincode::writer w;
+  common::bincode::writer w;
   size_t size = 32 + 8 + 32 * p.apex_leafs.size() + 8;
   for (const challenge_proof_t& c : p.challenge_proofs)
-    size += filecoin::common::bincode::merkle_proof_size(c.proof_r_old) +
-            filecoin::common::bincode::merkle_proof_size(c.proof_d_new) +
-            filecoin::common::bincode::merkle_proof_size(c.proof_r_new);
+    size += common::bincode::merkle_proof_size(c.proof_r_old) +
+            common::bincode::merkle_proof_size(c.proof_d_new) +
+            common::bincode::merkle_proof_size(c.proof_r_new);
   w.bytes().reserve(size);
   w.bytes32(p.comm_c);
   w.le(uint64_t(p.apex_leafs.size()));
   for (const domain_t& leaf : p.apex_leafs) w.bytes32(leaf);
   w.le(uint64_t(p.challenge_proofs.size()));
   for (const challenge_proof_t& c : p.challenge_proofs) {
-    filecoin::common::bincode::write_merkle_proof(w, c.proof_r_old);
-    filecoin::common::bincode::write_merkle_proof(w, c.proof_d_new);
-    filecoin::common::bincode::write_merkle_proof(w, c.proof_r_new);
+    common::bincode::write_merkle_proof(w, c.proof_r_old);
+    common::bincode::write_merkle_proof(w, c.proof_d_new);
+    common::bincode::write_merkle_proof(w, c.proof_r_new);
   }
   return std::move(w.bytes());
 }

@@ -22,10 +22,10 @@
 
 namespace cuzk::filecoin::snap {
 
-using filecoin::common::domain_t;
-using filecoin::common::merkle_proof_t;
-using filecoin::common::parse_vanilla_file;
-using filecoin::common::vanilla_file_json;
+using common::domain_t;
+using common::merkle_proof_t;
+using common::parse_vanilla_file;
+using common::vanilla_file_json;
 
 /// vanilla.rs ChallengeProof: the challenged node in the sector key's tree_r_last, the new data's
 /// tree_d and the new replica's tree_r_last.

@@ -21,7 +21,7 @@ std::string challenge_name(unsigned k, size_t i) {
 }
 
 bool fr_of(const bytes32_t& b, fr_t& out) {
-  return filecoin::hash::bytes_to_fr(b, out);
+  return hash::bytes_to_fr(b, out);
 }
 
 // The running hash of a binary SHA path after `levels` levels (the node at that height).
@@ -31,7 +31,7 @@ bytes32_t sha_node_at(const merkle_proof_t& m, unsigned levels) {
     std::array<bytes32_t, 2> children;
     children[m.path[l].index] = cur;
     children[1 - m.path[l].index] = m.hashes[l];
-    cur = filecoin::hash::hash_node<filecoin::hash::sha256_hasher>(2, children.data());
+    cur = hash::hash_node<hash::sha256_hasher>(2, children.data());
   }
   return cur;
 }
@@ -44,10 +44,10 @@ status check_r_path(const merkle_proof_t& m, const bytes32_t& root, uint64_t cha
             what + ": proves node " + std::to_string(m.leaf_index()) + ", the challenge is node " +
                 std::to_string(challenge)};
   if (m.root != root) return {status_code::invalid_argument, what + ": root differs"};
-  filecoin::hash::merkle_path<fr_t> path;
-  if (!filecoin::common::to_poseidon_path(m, path))
+  hash::merkle_path<fr_t> path;
+  if (!common::to_poseidon_path(m, path))
     return {status_code::non_canonical, what + ": a path value is not < r"};
-  if (!filecoin::hash::verify_path<filecoin::hash::poseidon_hasher>(path))
+  if (!hash::verify_path<hash::poseidon_hasher>(path))
     return {status_code::invalid_argument, what + ": path does not hash to its root"};
   return {};
 }
@@ -85,17 +85,11 @@ status check_partition_proof_shape(const update_config_t& c, const partition_pro
   for (size_t i = 0; i < p.challenge_proofs.size(); ++i) {
     const challenge_proof_t& cp = p.challenge_proofs[i];
     const std::string what = "challenge " + std::to_string(i);
-    if (status s =
-            filecoin::common::check_merkle_shape(c.tree_r, cp.proof_r_old, what + " proof_r_old");
-        !s)
+    if (status s = common::check_merkle_shape(c.tree_r, cp.proof_r_old, what + " proof_r_old"); !s)
       return s;
-    if (status s =
-            filecoin::common::check_merkle_shape(c.tree_d, cp.proof_d_new, what + " proof_d_new");
-        !s)
+    if (status s = common::check_merkle_shape(c.tree_d, cp.proof_d_new, what + " proof_d_new"); !s)
       return s;
-    if (status s =
-            filecoin::common::check_merkle_shape(c.tree_r, cp.proof_r_new, what + " proof_r_new");
-        !s)
+    if (status s = common::check_merkle_shape(c.tree_r, cp.proof_r_new, what + " proof_r_new"); !s)
       return s;
   }
   return {};
@@ -125,7 +119,7 @@ status validate_partition_proof(const update_config_t& c, const update_commitmen
     fr_t pair[2] = {comm_c, fr_t::zero()};
     if (!fr_of(root, pair[1]))
       return {status_code::non_canonical, std::string(name) + ": root is not < r"};
-    if (filecoin::hash::poseidon_hash(std::span<const fr_t>(pair, 2)) != comm)
+    if (hash::poseidon_hash(std::span<const fr_t>(pair, 2)) != comm)
       return {status_code::invalid_argument,
               "partition " + std::to_string(k) + ": " + name + " is not Poseidon(comm_c, root)"};
   }
@@ -148,8 +142,7 @@ status validate_partition_proof(const update_config_t& c, const update_commitmen
               what + " proof_d_new: proves node " + std::to_string(d.leaf_index())};
     if (d.root != comms.comm_d_new)
       return {status_code::invalid_argument, what + " proof_d_new: root is not comm_d_new"};
-    if (!filecoin::hash::verify_path<filecoin::hash::sha256_hasher>(
-            filecoin::common::to_sha_path(d)))
+    if (!hash::verify_path<hash::sha256_hasher>(common::to_sha_path(d)))
       return {status_code::invalid_argument, what + " proof_d_new: path does not hash to its root"};
 
     fr_t leaf_r_old, leaf_d_new, leaf_r_new;
@@ -175,7 +168,7 @@ status validate_partition_proof(const update_config_t& c, const update_commitmen
   std::vector<bytes32_t> next;
   while (row.size() > 1) {
     next.resize(row.size() / 2);
-    filecoin::hash::sha256_hasher::hash_level(2, row.data(), next.data(), next.size());
+    hash::sha256_hasher::hash_level(2, row.data(), next.data(), next.size());
     row.swap(next);
   }
   bytes32_t cur = row[0];
@@ -184,7 +177,7 @@ status validate_partition_proof(const update_config_t& c, const update_commitmen
     std::array<bytes32_t, 2> children;
     children[bit] = cur;
     children[1 - bit] = first_d.hashes[c.node_bits - c.partition_bits + i];
-    cur = filecoin::hash::hash_node<filecoin::hash::sha256_hasher>(2, children.data());
+    cur = hash::hash_node<hash::sha256_hasher>(2, children.data());
   }
   if (cur != comms.comm_d_new)
     return {status_code::invalid_argument,

@@ -45,8 +45,8 @@ result<update_commitments_t> parse_commitments_json(std::string_view json);
 /// node in tree_r_old, tree_d_new and tree_r_new.
 result<partition_proof_t> prove_partition(const updated_sector_t& s, unsigned k);
 
-/// The same from any trees that give path(node) in filecoin::hash::merkle_path form (stored trees,
-/// or filecoin::hash::block_tree for a synthetic sector); d_node(level, i) is tree_d_new's node i
+/// The same from any trees that give path(node) in hash::merkle_path form (stored trees,
+/// or hash::block_tree for a synthetic sector); d_node(level, i) is tree_d_new's node i
 /// of `level`. k < c.partitions is the caller's to check.
 template <class TreeR, class TreeD, class DNode>
 partition_proof_t build_partition_proof(const update_config_t& c, const bytes32_t& comm_c,
@@ -60,9 +60,9 @@ partition_proof_t build_partition_proof(const update_config_t& c, const bytes32_
     p.apex_leafs.push_back(d_node(apex_level, i));
   for (uint64_t node : partition_challenges(c, comm_r_new, k)) {
     challenge_proof_t& cp = p.challenge_proofs.emplace_back();
-    cp.proof_r_old = filecoin::common::make_merkle_proof(c.tree_r, tree_r_old.path(node));
-    cp.proof_d_new = filecoin::common::make_merkle_proof(c.tree_d, tree_d_new.path(node));
-    cp.proof_r_new = filecoin::common::make_merkle_proof(c.tree_r, tree_r_new.path(node));
+    cp.proof_r_old = common::make_merkle_proof(c.tree_r, tree_r_old.path(node));
+    cp.proof_d_new = common::make_merkle_proof(c.tree_d, tree_d_new.path(node));
+    cp.proof_r_new = common::make_merkle_proof(c.tree_r, tree_r_new.path(node));
   }
   return p;
 }
