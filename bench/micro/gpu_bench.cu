@@ -17,10 +17,13 @@
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -40,6 +43,7 @@
 #include "groth16/setup_gpu.hpp"
 #include "groth16/test_circuits.hpp"
 #include "groth16/verifier.hpp"
+#include "msm/msm_cpu.hpp"
 #include "msm/msm_gpu.hpp"
 #include "ntt/ntt_gpu.hpp"
 #if defined(CUZK_BENCH_PLANS)
@@ -95,6 +99,27 @@ void fill(void* p, size_t words, unsigned limbs, uint64_t top_mask, uint64_t see
 
 constexpr uint64_t FR_TOP = 0x3fffffffffffffffull;  // < r (top limb 0x73ed…)
 constexpr uint64_t FP_TOP = 0x0fffffffffffffffull;  // < p (top limb 0x1a01…)
+
+/// Spins each thread for `ns` nanoseconds of the device's global timer: a probe of how long a
+/// stream's blocks wait for multiprocessors (its own run time is known).
+__global__ void spin_kernel(uint64_t ns) {
+  uint64_t t0 = 0, t = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  } while (t - t0 < ns);
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// The q-quantile of v (nearest rank); 0 for none.
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, size_t(q * double(v.size())))];
+}
 
 void ntt_bench(benchmark::State& state, cuzk::ntt::ntt_order order) {
   const unsigned lg = unsigned(state.range(0));
@@ -196,6 +221,88 @@ BENCHMARK(BM_gpu_msm_g2)
     ->Arg(24)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+
+// WindowPoSt's B_G2 (issue 38 item 3): a dense G2 MSM over ≈ 92–125 M points, the largest single
+// MSM of the proof. The three options that one device can show:
+
+/// BM_gpu_msm_g2_window/<lg>/<c>/<group GiB>: the G2 MSM at a forced window and MSM group bytes
+/// (the planner's knob: 4 GiB on a whole 80 GB card beside WindowPoSt's parameters, 12 GiB by
+/// default, less on small cards), in a stream-ordered scope as the prover runs it.
+void BM_gpu_msm_g2_window(benchmark::State& state) {
+  const size_t n = size_t(1) << state.range(0);
+  device_buffer<cuzk::ec::g2_affine_t> bases(n);
+  device_buffer<cuzk::ff::fr_t> scalars(n);
+  fill(bases.data(), 24 * n, 6, FP_TOP, 6);
+  fill(scalars.data(), 4 * n, 4, FR_TOP, 7);
+  cuzk::msm::msm_config cfg;
+  cfg.window_bits = unsigned(state.range(1));
+  cfg.device_group_bytes = size_t(state.range(2)) << 30;
+  const cuzk::gpu::stream_ordered_allocations order(bench_stream());
+  for (auto _ : state) {
+    auto r = cuzk::msm::cuda::msm_g2_device(bench_ctx(), bench_stream(), bases.data(),
+                                            scalars.data(), n, cfg);
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["pts/s"] =
+      benchmark::Counter(double(n), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_gpu_msm_g2_window)
+    ->ArgsProduct({{26}, {16, 18, 19, 20, 21, 22}, {4, 12}})
+    ->Iterations(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+/// BM_gpu_msm_g1_g2_overlap/<lg G1>/<lg G2>: a G1 MSM (H's shape) and a G2 MSM (B_G2's) on two
+/// streams at once, from two threads, each in a stream-ordered scope, against the same two one
+/// after the other: what overlapping B_G2 with the G1 MSMs would win on one device.
+void BM_gpu_msm_g1_g2_overlap(benchmark::State& state) {
+  using clock = std::chrono::steady_clock;
+  const size_t n1 = size_t(1) << state.range(0), n2 = size_t(1) << state.range(1);
+  device_buffer<cuzk::ec::g1_affine_t> b1(n1);
+  device_buffer<cuzk::ff::fr_t> s1(n1);
+  device_buffer<cuzk::ec::g2_affine_t> b2(n2);
+  device_buffer<cuzk::ff::fr_t> s2(n2);
+  fill(b1.data(), 12 * n1, 6, FP_TOP, 2);
+  fill(s1.data(), 4 * n1, 4, FR_TOP, 3);
+  fill(b2.data(), 24 * n2, 6, FP_TOP, 6);
+  fill(s2.data(), 4 * n2, 4, FR_TOP, 7);
+  cuzk::msm::msm_config cfg;
+  cfg.device_group_bytes = size_t(4) << 30;  // two working sets beside each other
+  const cuzk::gpu::stream st1(bench_ctx()), st2(bench_ctx());
+  const auto g1 = [&] {
+    const cuzk::gpu::stream_ordered_allocations order(st1);
+    auto r = cuzk::msm::cuda::msm_device(bench_ctx(), st1, b1.data(), s1.data(), n1, cfg);
+    benchmark::DoNotOptimize(r);
+  };
+  const auto g2 = [&] {
+    const cuzk::gpu::stream_ordered_allocations order(st2);
+    auto r = cuzk::msm::cuda::msm_g2_device(bench_ctx(), st2, b2.data(), s2.data(), n2, cfg);
+    benchmark::DoNotOptimize(r);
+  };
+  g1();
+  g2();  // warm: the pool grown
+  double apart = 0, together = 0;
+  for (auto _ : state) {
+    auto t0 = clock::now();
+    g1();
+    g2();
+    apart += ms_since(t0);
+    t0 = clock::now();
+    std::thread other(g2);
+    g1();
+    other.join();
+    together += ms_since(t0);
+  }
+  const double k = 1.0 / double(state.iterations());
+  state.counters["apart_ms"] = apart * k;
+  state.counters["together_ms"] = together * k;
+}
+BENCHMARK(BM_gpu_msm_g1_g2_overlap)
+    ->Args({27, 26})
+    ->Iterations(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 
 /// Host words below the modulus (top limb masked), in parallel (splitmix per 64-bit word).
 template <class T>
@@ -308,36 +415,58 @@ void prover_phases(benchmark::State& state, const cuzk::groth16::cuda::device_pa
   state.counters["srs_GB"] = double(dp.bytes()) / 1e9;
 }
 
-/// One GPU proof (start + finalize) of a synthetic assignment with `rows` rows (a, b, c lengths),
-/// `n_aux` aux and `n_in` inputs (all of them in B), SRS bases filled on the device.
-void gpu_prove_bench(benchmark::State& state, size_t rows, size_t n_aux, size_t n_in) {
-  namespace g16 = cuzk::groth16;
+/// A synthetic assignment with `rows` rows (a, b, c lengths), `n_aux` aux and `n_in` inputs (all
+/// of them in B), shaped like a PoRep partition (aux 45 % zeros, 45 % ones; A density 99.7 %,
+/// B 25.4 %), and device parameters of its sizes (random coordinates).
+struct synthetic_proof {
+  std::vector<cuzk::ff::fr_t> a, b, c, inputs, aux;
+  bitmap_owned a_aux, b_in, b_aux;
+  std::unique_ptr<cuzk::groth16::cuda::device_parameters> dp;
+  cuzk::groth16::assignment assignment() const {
+    return {a, b, c, inputs, aux, a_aux.view(), b_in.view(), b_aux.view()};
+  }
+};
+
+cuzk::result<std::unique_ptr<synthetic_proof>> make_synthetic_proof(size_t rows, size_t n_aux,
+                                                                    size_t n_in, uint64_t seed = 0) {
   using cuzk::ff::fr_t;
-  std::mt19937_64 g(8);
-  const std::vector<fr_t> a = random_host<fr_t>(rows, 1, FR_TOP),
-                          b = random_host<fr_t>(rows, 2, FR_TOP),
-                          c = random_host<fr_t>(rows, 3, FR_TOP);
-  std::vector<fr_t> aux = random_host<fr_t>(n_aux, 4, FR_TOP);
-  for (auto& x : aux) {
+  std::mt19937_64 g(8 + seed);
+  auto p = std::make_unique<synthetic_proof>();
+  p->a = random_host<fr_t>(rows, 1 + 10 * seed, FR_TOP);
+  p->b = random_host<fr_t>(rows, 2 + 10 * seed, FR_TOP);
+  p->c = random_host<fr_t>(rows, 3 + 10 * seed, FR_TOP);
+  p->aux = random_host<fr_t>(n_aux, 4 + 10 * seed, FR_TOP);
+  for (auto& x : p->aux) {
     const uint64_t k = g() % 20;
     if (k < 9)
       x = fr_t::zero();
     else if (k < 18)
       x = fr_t::one();
   }
-  std::vector<fr_t> inputs(n_in);
-  for (size_t j = 0; j < n_in; ++j) inputs[j] = j == 0 ? fr_t::one() : fr_t::from_uint(12345 + j);
-  const bitmap_owned a_aux = random_density(n_aux, 0.997, g),
-                     b_aux = random_density(n_aux, 0.254, g);
-  bitmap_owned b_in{std::vector<uint64_t>((n_in + 63) / 64, ~uint64_t(0)), n_in};
-  g16::assignment asg{a, b, c, inputs, aux, a_aux.view(), b_in.view(), b_aux.view()};
-  auto dp = random_device_parameters(query_sizes_of(asg, rows));
-  if (!dp) {
-    state.SkipWithError(dp.error().to_string().c_str());
+  p->inputs.resize(n_in);
+  for (size_t j = 0; j < n_in; ++j) p->inputs[j] = j == 0 ? fr_t::one() : fr_t::from_uint(12345 + j);
+  p->a_aux = random_density(n_aux, 0.997, g);
+  p->b_aux = random_density(n_aux, 0.254, g);
+  p->b_in = {std::vector<uint64_t>((n_in + 63) / 64, ~uint64_t(0)), n_in};
+  auto dp = random_device_parameters(query_sizes_of(p->assignment(), rows));
+  if (!dp) return dp.error();
+  p->dp = std::move(*dp);
+  return cuzk::result<std::unique_ptr<synthetic_proof>>(std::move(p));
+}
+
+/// One GPU proof (start + finalize) of make_synthetic_proof's assignment.
+void gpu_prove_bench(benchmark::State& state, size_t rows, size_t n_aux, size_t n_in) {
+  namespace g16 = cuzk::groth16;
+  using cuzk::ff::fr_t;
+  auto sp = make_synthetic_proof(rows, n_aux, n_in);
+  if (!sp) {
+    state.SkipWithError(sp.error().to_string().c_str());
     return;
   }
-  prover_phases(state, **dp, [&](g16::prover_timings& tm) -> cuzk::status {
-    auto pf = g16::cuda::create_proof(**dp, asg, fr_t::from_uint(1), fr_t::from_uint(2),
+  const g16::assignment asg = (*sp)->assignment();
+  const auto& dp = *(*sp)->dp;
+  prover_phases(state, dp, [&](g16::prover_timings& tm) -> cuzk::status {
+    auto pf = g16::cuda::create_proof(dp, asg, fr_t::from_uint(1), fr_t::from_uint(2),
                                       cuzk::thread_pool::default_pool(), &tm);
     if (!pf) return pf.error();
     benchmark::DoNotOptimize(pf);
@@ -366,6 +495,213 @@ BENCHMARK(BM_gpu_groth16_prove_porep32g)
     ->Iterations(3)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+
+/// BM_gpu_express_beside_porep32g/<lg> (issue 37 item 3): what an express proof (a PoSt on the
+/// engine's express lane) waits for beside a 32 GiB PoRep partition's proof, on one device and
+/// without the daemon (no synthesis on the host's cores, no engine locks). A thread proves the
+/// partition-shaped assignment over and over (normal priority, the device's compute lock, as a
+/// regular lane); each iteration sleeps a pseudo-random 0–400 ms (seed in the log), then times on
+/// the greatest-priority stream:
+///   proof  an express proof of 2^lg rows (express_scope: as the engine's express lane), wall;
+///   msm    one G1 MSM of 2^lg terms in a stream-ordered scope, wall;
+///   probe  a kernel of 4 blocks per multiprocessor spinning 0.2 ms: launch to end (CUDA events)
+///          and the launch call's own host time.
+/// The same three on the idle device first. A probe as slow as the proof says the express blocks
+/// wait for multiprocessors held by the PoRep's blocks; a fast probe beside a slow MSM says the
+/// MSM's path waits for something else (an allocation or call that waits for the device, a host
+/// round trip). Every iteration's figures go to stderr.
+void BM_gpu_express_beside_porep32g(benchmark::State& state) {
+  namespace g16 = cuzk::groth16;
+  using cuzk::ff::fr_t;
+  using clock = std::chrono::steady_clock;
+  const size_t n = size_t(1) << state.range(0);
+  auto small = make_synthetic_proof(n, n, 2, 1);
+  if (!small) {
+    state.SkipWithError(small.error().to_string().c_str());
+    return;
+  }
+  auto big = make_synthetic_proof(130278869, 130169893, 328);
+  if (!big) {
+    state.SkipWithError(big.error().to_string().c_str());
+    return;
+  }
+  const g16::assignment small_asg = (*small)->assignment(), big_asg = (*big)->assignment();
+  const auto& small_dp = *(*small)->dp;
+  const auto& big_dp = *(*big)->dp;
+  cuzk::thread_pool express_pool(4);
+  device_buffer<cuzk::ec::g1_affine_t> msm_bases(n);
+  device_buffer<fr_t> msm_scalars(n);
+  fill(msm_bases.data(), 12 * n, 6, FP_TOP, 21);
+  fill(msm_scalars.data(), 4 * n, 4, FR_TOP, 22);
+  int sms = 0;
+  CUZK_CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  struct sample {
+    double proof, msm, probe, launch;
+    g16::prover_timings tm;
+  };
+  const auto measure = [&]() -> sample {
+    sample x{};
+    {
+      g16::express_scope ex;
+      const auto t0 = clock::now();
+      auto pf = g16::cuda::create_proof(small_dp, small_asg, fr_t::from_uint(1), fr_t::from_uint(2),
+                                        express_pool, &x.tm);
+      if (!pf) std::fprintf(stderr, "express proof failed: %s\n", pf.error().to_string().c_str());
+      x.proof = ms_since(t0);
+    }
+    const cuzk::gpu::stream st(bench_ctx(), cuzk::gpu::stream_priority::greatest);
+    {
+      const cuzk::gpu::stream_ordered_allocations order(st);
+      const auto t0 = clock::now();
+      auto r = cuzk::msm::cuda::msm_device(bench_ctx(), st, msm_bases.data(), msm_scalars.data(), n);
+      benchmark::DoNotOptimize(r);
+      x.msm = ms_since(t0);
+    }
+    cuzk::gpu::event e0, e1;
+    e0.record(st);
+    const auto t0 = clock::now();
+    spin_kernel<<<unsigned(4 * sms), 128, 0, st.get()>>>(200000);
+    x.launch = ms_since(t0);
+    CUZK_CUDA_LAUNCH_OK();
+    e1.record(st);
+    x.probe = e1.since(e0);
+    return x;
+  };
+  const auto print = [](const char* what, int i, const sample& x) {
+    std::fprintf(stderr,
+                 "%s %d: proof %.1f ms (upload %.1f, msm_h %.1f, l %.1f, a %.1f, b1 %.1f, b2 %.1f), "
+                 "msm %.1f ms, probe %.2f ms (launch call %.3f ms)\n",
+                 what, i, x.proof, x.tm.upload, x.tm.msm_h, x.tm.msm_l, x.tm.msm_a, x.tm.msm_b_g1,
+                 x.tm.msm_b_g2, x.msm, x.probe, x.launch);
+  };
+  std::vector<sample> idle;
+  for (int i = 0; i < 6; ++i) idle.push_back(measure());
+  for (size_t i = 1; i < idle.size(); ++i) print("idle", int(i), idle[i]);  // the first warms up
+  std::atomic<bool> stop{false};
+  std::atomic<int> big_proofs{0};
+  std::thread regular([&] {
+    while (!stop.load()) {
+      g16::prover_timings tm;
+      auto pf = g16::cuda::create_proof(big_dp, big_asg, fr_t::from_uint(3), fr_t::from_uint(4),
+                                        cuzk::thread_pool::default_pool(), &tm);
+      if (!pf) {
+        std::fprintf(stderr, "regular proof failed: %s\n", pf.error().to_string().c_str());
+        return;
+      }
+      std::fprintf(stderr, "regular proof %d: gpu %.0f ms, msm_h %.0f ms\n", big_proofs.load(),
+                   tm.start, tm.msm_h);
+      ++big_proofs;
+    }
+  });
+  const uint64_t seed = 37;
+  std::fprintf(stderr, "express beside porep32g: pauses from seed %llu\n",
+               static_cast<unsigned long long>(seed));
+  std::mt19937_64 g(seed);
+  std::this_thread::sleep_for(std::chrono::seconds(4));  // the first regular proof under way
+  std::vector<double> proof, msm, probe;
+  int i = 0;
+  for (auto _ : state) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(g() % 400));
+    const sample x = measure();
+    print("busy", i++, x);
+    proof.push_back(x.proof);
+    msm.push_back(x.msm);
+    probe.push_back(x.probe);
+  }
+  stop = true;
+  regular.join();
+  std::vector<double> idle_proof, idle_probe;
+  for (size_t k = 1; k < idle.size(); ++k) {
+    idle_proof.push_back(idle[k].proof);
+    idle_probe.push_back(idle[k].probe);
+  }
+  state.counters["idle_proof_ms"] = quantile(idle_proof, 0.5);
+  state.counters["idle_probe_ms"] = quantile(idle_probe, 0.5);
+  state.counters["proof_p50_ms"] = quantile(proof, 0.5);
+  state.counters["proof_p99_ms"] = quantile(proof, 0.99);
+  state.counters["msm_p50_ms"] = quantile(msm, 0.5);
+  state.counters["msm_p99_ms"] = quantile(msm, 0.99);
+  state.counters["probe_p50_ms"] = quantile(probe, 0.5);
+  state.counters["probe_p99_ms"] = quantile(probe, 0.99);
+  state.counters["regular_proofs"] = big_proofs.load();
+}
+BENCHMARK(BM_gpu_express_beside_porep32g)
+    ->Arg(19)  // a 32 GiB WinningPoSt: ≈ 370 K constraints
+    ->Iterations(40)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+/// BM_gpu_express_copy_beside_upload/<piece MiB> (issue 37 item 3): copies carry no stream
+/// priority, so a small upload on the greatest-priority stream may wait for a large one already
+/// on the copy engine (the engine's witness upload: 4.17 GB, one copy from page-locked memory).
+/// A thread uploads 4 GiB of page-locked host memory over and over, as copies of <piece> MiB on
+/// a stream of its own; each iteration sleeps a pseudo-random 0–100 ms (seed 38), then times a
+/// 16 MiB page-locked upload on a greatest-priority stream (CUDA events). The idle figure first.
+void BM_gpu_express_copy_beside_upload(benchmark::State& state) {
+  const size_t piece = size_t(state.range(0)) << 20, big = size_t(4) << 30, small = size_t(16) << 20;
+  cuzk::gpu::pinned_buffer host_big(big), host_small(small);
+  std::memset(host_big.get(), 1, big);
+  std::memset(host_small.get(), 2, small);
+  device_buffer<uint8_t> dev_big(big), dev_small(small);
+  const cuzk::gpu::stream fast(bench_ctx(), cuzk::gpu::stream_priority::greatest);
+  const auto timed_upload = [&] {
+    cuzk::gpu::event e0, e1;
+    e0.record(fast);
+    CUZK_CUDA_OK(cudaMemcpyAsync(dev_small.data(), host_small.get(), small,
+                                 cudaMemcpyHostToDevice, fast.get()));
+    e1.record(fast);
+    return double(e1.since(e0));
+  };
+  std::vector<double> idle;
+  for (int i = 0; i < 6; ++i) idle.push_back(timed_upload());
+  std::atomic<bool> stop{false};
+  std::thread uploader([&] {
+    const cuzk::gpu::stream slow(bench_ctx());
+    while (!stop.load()) {
+      for (size_t off = 0; off < big; off += piece)
+        CUZK_CUDA_OK(cudaMemcpyAsync(dev_big.data() + off, host_big.get() + off,
+                                     std::min(piece, big - off), cudaMemcpyHostToDevice,
+                                     slow.get()));
+      slow.synchronize();
+    }
+  });
+  std::mt19937_64 g(38);
+  std::vector<double> busy;
+  for (auto _ : state) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(g() % 100));
+    busy.push_back(timed_upload());
+  }
+  stop = true;
+  uploader.join();
+  state.counters["idle_ms"] = quantile(idle, 0.5);
+  state.counters["busy_p50_ms"] = quantile(busy, 0.5);
+  state.counters["busy_p90_ms"] = quantile(busy, 0.9);
+  state.counters["busy_max_ms"] = quantile(busy, 1.0);
+}
+BENCHMARK(BM_gpu_express_copy_beside_upload)
+    ->Arg(4096)
+    ->Arg(256)
+    ->Arg(64)
+    ->Iterations(60)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+/// BM_cpu_msm_g2/<lg>: the host's G2 MSM on every core of the GPU machine (msm::msm, random
+/// coordinates: the arithmetic of real points), for the share of B_G2 the CPU could take while
+/// the GPU works: share = cpu rate / (cpu rate + gpu rate).
+void BM_cpu_msm_g2(benchmark::State& state) {
+  const size_t n = size_t(1) << state.range(0);
+  const auto bases = random_host<cuzk::ec::g2_affine_t>(n, 31, FP_TOP);
+  const auto scalars = random_host<cuzk::ff::fr_t>(n, 32, FR_TOP);
+  for (auto _ : state) {
+    auto r = cuzk::msm::msm(bases, scalars, cuzk::thread_pool::default_pool());
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["threads"] = cuzk::thread_pool::default_pool().size();
+  state.counters["pts/s"] =
+      benchmark::Counter(double(n), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_cpu_msm_g2)->Arg(20)->Iterations(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 #if defined(CUZK_BENCH_PLANS)
 /// The engine's device path for one 32 GiB PoRep partition: the circuit's compiled plan
