@@ -7,7 +7,10 @@
 # SnapDeals parameters generated on the CPU with the fixtures' seeds (porep_2k_params,
 # snap_2k_params). Writes gpu-tests.log to $OUT (default ./gpu-out): per test its summary lines
 # and `rc=`, then a table of every test's result; exits non-zero when one failed or is missing.
-# Usage (on the GPU machine, in the carry folder): OUT=... ./gpu_tests_run.sh
+# GPU_TESTS="name …" runs only those (ctest's names). Tests that need no fixture run while the
+# fixtures are made. FIXTURES_ON_GPU=1 makes the fixtures with `--gpu 0` (seconds instead of
+# minutes; the same bytes, which params_gpu_setup_2k checks, so that test is left out then).
+# Usage (on the GPU machine, in the carry folder): OUT=... [GPU_TESTS=...] ./gpu_tests_run.sh
 set -uo pipefail
 cd "$(dirname "$0")"
 dir=$(pwd)
@@ -30,6 +33,7 @@ summary() {
 run() {
   local name=$1 limit=$2
   shift 2
+  [[ -n ${GPU_TESTS:-} && " $GPU_TESTS " != *" $name "* ]] && return
   echo "== $name ($(date +%T))"
   if [[ ! -x $1 && ! -x $(command -v "$1" 2>/dev/null) ]]; then
     echo "missing: $1"
@@ -53,13 +57,16 @@ run() {
   ./cuzk version
   # The fixtures (porep_2k_params, snap_2k_params: the CPU setup with their seeds) are made on
   # the host's cores while the first tests use the GPU.
-  echo "== fixtures: 2 KiB PoRep and SnapDeals parameters on the CPU, in the background"
+  on_gpu=()
+  [[ ${FIXTURES_ON_GPU:-0} == 1 ]] && on_gpu=(--gpu 0)
+  echo "== fixtures: 2 KiB PoRep and SnapDeals parameters ${on_gpu[*]:-on the CPU}, in the background"
   (./cuzk params generate --circuit porep --registered-proof StackedDrg2KiBV1_1 \
-    --out-dir "$w/porep-2k" --seed cuzk-test-params-2k >/dev/null 2>"$w/gen-porep.log" ||
-    echo failed >"$w/porep-2k.failed") &
+    --out-dir "$w/porep-2k" --seed cuzk-test-params-2k "${on_gpu[@]}" >/dev/null \
+    2>"$w/gen-porep.log" || echo failed >"$w/porep-2k.failed") &
   gen_porep=$!
   (./cuzk params generate --circuit snap --registered-proof 0 --out-dir "$w/snap-2k" \
-    --seed cuzk-test-snap-2k >/dev/null 2>"$w/gen-snap.log" || echo failed >"$w/snap-2k.failed") &
+    --seed cuzk-test-snap-2k "${on_gpu[@]}" >/dev/null 2>"$w/gen-snap.log" ||
+    echo failed >"$w/snap-2k.failed") &
   gen_snap=$!
   export CUZK_TEST_PARAMS_DIR=$w/porep-2k CUZK_TEST_SNAP_PARAMS_DIR=$w/snap-2k
   for t in host_registration_test arith_gpu_test serialization_gpu_test ntt_gpu_test msm_gpu_test \
@@ -67,6 +74,10 @@ run() {
     run "$t" 900 "./$t"
   done
   run fp64_products_gpu_check 600 ./cuzk-fp64-products --check-gpu 10000000 38
+  for t in engine_test engine_post_e2e_test; do
+    run "${t/_test/_gpu_test}" 1800 env CUZK_ENGINE_TEST_WORKER=gpu "./$t"
+  done
+  run gpu_oom_cli_test 900 ./gpu_oom_cli_test.sh ./cuzk ./gpu_memory_hog
   t=$SECONDS
   wait $gen_porep $gen_snap
   echo "== fixtures ready (waited $((SECONDS - t)) s)"
@@ -74,11 +85,11 @@ run() {
     [[ -f $w/$f.failed ]] && { cat "$w/gen-${f%-2k}.log"; results+=("${f}_params FAILED"); }
   done
   run porep_gpu_equality_test 900 ./porep_gpu_equality_test
-  for t in engine_test engine_porep_e2e_test engine_post_e2e_test engine_snap_e2e_test; do
+  for t in engine_porep_e2e_test engine_snap_e2e_test; do
     run "${t/_test/_gpu_test}" 1800 env CUZK_ENGINE_TEST_WORKER=gpu "./$t"
   done
-  run params_gpu_setup_2k 900 ./params_gpu_setup_test.sh ./cuzk "$w/porep-2k"
-  run gpu_oom_cli_test 900 ./gpu_oom_cli_test.sh ./cuzk ./gpu_memory_hog
+  [[ ${FIXTURES_ON_GPU:-0} == 1 ]] ||
+    run params_gpu_setup_2k 900 ./params_gpu_setup_test.sh ./cuzk "$w/porep-2k"
   echo "== results"
   printf '%s\n' "${results[@]}"
 } >"$out/gpu-tests.log" 2>&1

@@ -14,6 +14,9 @@
 #      on the idle GPU. Per value: the WinningPoSt walls (p50, p90, p99, max), the PoRep batch's
 #      throughput, the daemon's timeline (timeline-express-VALUE.json) and its log checked for
 #      out-of-memory failures, device faults and a CPU fallback.
+#   2b. CLI_POREP=1: first the same C1 proved by the CLI on GPU 0 (`cuzk prove porep --gpu 0`: the
+#      in-process engine, as the daemon proves) with its wall and peak RSS, verified with
+#      `cuzk verify porep`
 # Logs to $OUT (default ./post-latency-out). DEADLINE: seconds for the whole run (default 570).
 set -uo pipefail
 cd "$(dirname "$0")"
@@ -54,6 +57,18 @@ winning_post() {
   timeout "$(left)" ./cuzk-bench gen-vanilla winning-post --synthetic --registered-proof $winning \
     --randomness $rand --sector-number 77 -o "$w/winning.json"
   ls -la "$w"/*.json
+  if [[ ${CLI_POREP:-0} == 1 ]]; then
+    step "2b. cuzk prove porep --gpu 0 (the CLI) and cuzk verify porep"
+    t=$SECONDS
+    python3 -c 'import resource, subprocess, sys
+rc = subprocess.run(sys.argv[1:]).returncode
+print(f"peak RSS {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f} MiB, rc={rc}")' \
+      timeout "$(left)" ./cuzk prove porep --c1 "$w/c1.json" --params-dir "$w/params" --gpu 0 \
+      --proof-out "$w/cli.bin" 2>&1 | grep -v ETA | tail -20
+    echo "wall $((SECONDS - t)) s"
+    ./cuzk verify porep --c1 "$w/c1.json" --params-dir "$w/params" --proof "$w/cli.bin"
+    echo "verify rc=$? (0 = valid)"
+  fi
   for express in ${EXPRESS:-true false}; do
     step "3. express_lane = $express"
     printf '[daemon]\nlisten = "unix://%s/cuzk.sock"\nstatus_listen = "127.0.0.1:9821"\n' "$w" \

@@ -19,7 +19,7 @@
 # Logs phases with wall times, the daemon's peak RSS (VmHWM), the engine's timeline and GPU
 # memory/utilisation samples to $OUT (default ./post-snap32g-out). Env: WHAT (post or snap),
 # PROOFS (default 3), BATCH (default 0), DEADLINE (seconds for the whole run, default 570),
-# GPU_CAPS_MIB (card sizes, e.g. "16384 24576": step 3 for each on the same parameters, GPU 0
+# GPU_CAPS_MIB (card sizes, e.g. "16384 24576 full", full the whole GPU: step 3 for each on the same parameters, GPU 0
 # capped by gpu_memory_hog as in porep32g_run.sh; logs daemon-capN.log and timeline-capN.json,
 # each checked for out-of-memory failures, device faults and a CPU fallback), LOAD_HOST (as in
 # porep32g_run.sh).
@@ -123,9 +123,13 @@ singles() {
     timeline_name=timeline$tag stop_daemon 127.0.0.1:9821
     uncap_gpu_and_check_log "$tag"
   }
-  # GPU_CAPS_MIB: several card sizes one after the other on the same parameters.
+  # GPU_CAPS_MIB: several card sizes one after the other on the same parameters ("full": the
+  # whole GPU).
   if [[ -n ${GPU_CAPS_MIB:-} ]]; then
-    for cap in $GPU_CAPS_MIB; do daemon_run "$cap"; done
+    for cap in $GPU_CAPS_MIB; do
+      [[ $cap == full ]] && cap=
+      daemon_run "$cap"
+    done
   else
     daemon_run ""
   fi

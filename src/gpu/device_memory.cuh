@@ -53,18 +53,14 @@ class device_buffer {
 
   /// Host → device copy of `count` elements, ordered on `s`; the host array may be reused when
   /// this returns (a pageable source is staged by the runtime before the call returns).
+  /// Small uploads wait for `s` to reach them (gpu::copy_to_device).
   void upload(const void* host, size_t count, const stream& s) {
-    if (count != 0) {
-      CUZK_CUDA_OK(cudaMemcpyAsync(ptr_, host, count * sizeof(T), cudaMemcpyHostToDevice, s.get()));
-    }
+    copy_to_device(ptr_, host, count * sizeof(T), s);
   }
   /// Device → host copy of `count` elements after the work enqueued on `s`; returns when the
   /// host array holds them.
   void download(void* host, size_t count, const stream& s) const {
-    if (count != 0) {
-      CUZK_CUDA_OK(cudaMemcpyAsync(host, ptr_, count * sizeof(T), cudaMemcpyDeviceToHost, s.get()));
-      s.synchronize();
-    }
+    copy_to_host(host, ptr_, count * sizeof(T), s);
   }
   /// Blocking copies on the legacy default stream, for code that runs no streams of its own (the
   /// device arithmetic tests and field benchmarks); library code passes a stream.

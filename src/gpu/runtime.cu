@@ -466,6 +466,51 @@ bool is_page_locked(const void* data, size_t bytes) {
   return true;
 }
 
+// ---- small copies ----
+
+namespace {
+
+/// The calling thread's page-locked buffer for copy_to_host / copy_to_device, allocated at its
+/// first use (cudaHostAlloc, portable: any device's copies may use it) and freed with the thread.
+char* thread_small_copy_buffer() {
+  struct buffer {
+    void* p = nullptr;
+    buffer() { CUZK_CUDA_OK(cudaHostAlloc(&p, small_copy_bytes, cudaHostAllocPortable)); }
+    ~buffer() {
+      if (p != nullptr) cudaFreeHost(p);  // no throw at thread exit
+    }
+  };
+  thread_local buffer b;
+  return static_cast<char*>(b.p);
+}
+
+}  // namespace
+
+void copy_to_host(void* dst, const void* src, size_t bytes, const stream& s) {
+  if (bytes == 0) return;
+  if (bytes > small_copy_bytes) {
+    CUZK_CUDA_OK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s.get()));
+    s.synchronize();
+    return;
+  }
+  char* b = thread_small_copy_buffer();
+  CUZK_CUDA_OK(cudaMemcpyAsync(b, src, bytes, cudaMemcpyDeviceToHost, s.get()));
+  s.synchronize();
+  std::memcpy(dst, b, bytes);
+}
+
+void copy_to_device(void* dst, const void* src, size_t bytes, const stream& s) {
+  if (bytes == 0) return;
+  if (bytes > small_copy_bytes) {
+    CUZK_CUDA_OK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s.get()));
+    return;
+  }
+  char* b = thread_small_copy_buffer();
+  std::memcpy(b, src, bytes);
+  CUZK_CUDA_OK(cudaMemcpyAsync(dst, b, bytes, cudaMemcpyHostToDevice, s.get()));
+  s.synchronize();  // the buffer is reused by the thread's next copy
+}
+
 // ---- stager ----
 
 stager::stager(const device_context& ctx) : stream_(ctx) {}

@@ -247,6 +247,21 @@ class pinned_buffer {
   std::unique_ptr<host_registration> registration_;
 };
 
+/// Small copies between pageable host memory and the device (a count, a few window sums, a
+/// handful of scalars), ordered after the work enqueued on `s`. Up to small_copy_bytes they go
+/// through a page-locked buffer of the calling thread and are complete when they return (an
+/// upload waits for `s` to reach it: the buffer is the thread's next copy's), so the driver sees
+/// only page-locked copies and the wait is `s`'s alone. A copy to or from pageable
+/// memory takes the driver's staging path instead, and there one thread's readback, queued
+/// behind ≈ 200 ms of its own kernels, held every other thread's pageable copies as long: an
+/// express proof's three MSMs waited ≈ 200 ms each beside a 32 GiB PoRep proof while a kernel
+/// launched beside it started at once (bench/results/h100/2026-12-07-express-mechanism.md).
+/// Larger copies (test and setup paths) go directly: a download is complete when it returns, an
+/// upload from pageable memory is staged by then (device_buffer::upload's contract).
+constexpr size_t small_copy_bytes = size_t(64) << 10;
+void copy_to_host(void* dst, const void* src, size_t bytes, const stream& s);
+void copy_to_device(void* dst, const void* src, size_t bytes, const stream& s);
+
 /// Host → device uploads through two pinned staging buffers of `chunk` bytes on its own copy
 /// stream: the pool copies chunk k + 1 from pageable memory into one buffer while chunk k is in
 /// flight from the other (pageable cudaMemcpy runs at ≈ 6 GB/s on the H200 host; pinned DMA

@@ -1226,9 +1226,7 @@ result<std::unique_ptr<device_parameters>> device_parameters::host_resident(
           return st;
         unsigned long long first[NUM_QUERY_SECTIONS];
         streams[1].synchronize();
-        CUZK_CUDA_OK(cudaMemcpyAsync(first, rejected.data(), sizeof(first), cudaMemcpyDeviceToHost,
-                                     streams[0].get()));
-        streams[0].synchronize();
+        cuzk::gpu::copy_to_host(first, rejected.data(), sizeof(first), streams[0]);
         if (status st = first_rejection(file, first, checks); !st) return st;
         return std::unique_ptr<device_parameters>(new device_parameters(std::move(*p)));
       }
@@ -1359,9 +1357,8 @@ result<std::unique_ptr<device_parameters>> device_parameters::stream_from(
           !st)
         return st;
       unsigned long long first[NUM_QUERY_SECTIONS];
-      CUZK_CUDA_OK(cudaMemcpyAsync(first, rejected.data(), sizeof(first), cudaMemcpyDeviceToHost,
-                                   strm.get()));
-      strm.synchronize();  // the bases are decoded and ready for any stream
+      // Complete when it returns: the bases are decoded and ready for any stream.
+      cuzk::gpu::copy_to_host(first, rejected.data(), sizeof(first), strm);
       p.ctx.put_stager(std::move(stg));
       if (status st = first_rejection(file, first, checks); !st) return st;
       return dp;

@@ -48,6 +48,7 @@ using cuzk::ec::device::g1_xyzz_d;
 using cuzk::ec::device::g2_affine_d;
 using cuzk::ec::device::g2_xyzz_d;
 using cuzk::gpu::bitmap_word;
+using cuzk::gpu::copy_to_host;
 using cuzk::gpu::device_buffer;
 using cuzk::gpu::device_context;
 using cuzk::gpu::device_scope;
@@ -119,9 +120,8 @@ unsigned blocks_for(size_t n, unsigned threads) {
 /// last = {*count, *offset} after the work enqueued on strm (the total of an exclusive scan).
 void read_last(const uint32_t* count, const uint32_t* offset, uint32_t last[2],
                const stream& strm) {
-  CUZK_CUDA_OK(cudaMemcpyAsync(&last[0], count, 4, cudaMemcpyDeviceToHost, strm.get()));
-  CUZK_CUDA_OK(cudaMemcpyAsync(&last[1], offset, 4, cudaMemcpyDeviceToHost, strm.get()));
-  strm.synchronize();
+  copy_to_host(&last[0], count, 4, strm);
+  copy_to_host(&last[1], offset, 4, strm);
 }
 
 __global__ void digits_kernel(const fr_d* scalars, size_t n, unsigned c, unsigned w0, unsigned g,
@@ -380,8 +380,7 @@ typename group_t<G>::host_xyzz sum_all(device_buffer<typename group_t<G>::X>& a,
     m = blocks;
   }
   X r;
-  CUZK_CUDA_OK(cudaMemcpyAsync(&r, src, sizeof(r), cudaMemcpyDeviceToHost, strm.get()));
-  strm.synchronize();
+  copy_to_host(&r, src, sizeof(r), strm);
   return to_host<G>(r);
 }
 
