@@ -74,10 +74,8 @@ run() {
     run "$t" 900 "./$t"
   done
   run fp64_products_gpu_check 600 ./cuzk-fp64-products --check-gpu 10000000 38
-  for t in engine_test engine_post_e2e_test; do
-    run "${t/_test/_gpu_test}" 1800 env CUZK_ENGINE_TEST_WORKER=gpu "./$t"
-  done
   run gpu_oom_cli_test 900 ./gpu_oom_cli_test.sh ./cuzk ./gpu_memory_hog
+  run engine_post_e2e_gpu_test 1800 env CUZK_ENGINE_TEST_WORKER=gpu ./engine_post_e2e_test
   t=$SECONDS
   wait $gen_porep $gen_snap
   echo "== fixtures ready (waited $((SECONDS - t)) s)"
@@ -85,7 +83,8 @@ run() {
     [[ -f $w/$f.failed ]] && { cat "$w/gen-${f%-2k}.log"; results+=("${f}_params FAILED"); }
   done
   run porep_gpu_equality_test 900 ./porep_gpu_equality_test
-  for t in engine_porep_e2e_test engine_snap_e2e_test; do
+  # The engine's whole suite last: the longest, and it needs no fixture.
+  for t in engine_porep_e2e_test engine_snap_e2e_test engine_test; do
     run "${t/_test/_gpu_test}" 1800 env CUZK_ENGINE_TEST_WORKER=gpu "./$t"
   done
   [[ ${FIXTURES_ON_GPU:-0} == 1 ]] ||

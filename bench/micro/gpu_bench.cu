@@ -210,7 +210,7 @@ void BM_gpu_msm_g2(benchmark::State& state) {
                                             scalars.data(), n);
     benchmark::DoNotOptimize(r);
   }
-  state.counters["window"] = cuzk::msm::cuda::choose_window_gpu(n);
+  state.counters["window"] = cuzk::msm::cuda::choose_window_gpu(n, true);
   state.counters["pts/s"] =
       benchmark::Counter(double(n), benchmark::Counter::kIsIterationInvariantRate);
 }

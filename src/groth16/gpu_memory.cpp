@@ -12,7 +12,8 @@ namespace {
 
 constexpr uint64_t fr_bytes = sizeof(ff::fr_t);
 constexpr uint64_t g1_bytes = sizeof(g1_affine_t), g2_bytes = sizeof(g2_affine_t);
-constexpr uint64_t g1_xyzz = 4 * sizeof(ff::fp_t), g2_xyzz = 2 * g1_xyzz;
+constexpr uint64_t g1_xyzz = msm::cuda::G1_XYZZ_BYTES, g2_xyzz = msm::cuda::G2_XYZZ_BYTES;
+static_assert(g1_xyzz == 4 * sizeof(ff::fp_t));
 // prover_gpu.cu's classify kernels run blocks of this many threads.
 constexpr uint64_t classify_threads = 256;
 

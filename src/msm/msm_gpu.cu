@@ -566,7 +566,7 @@ typename group_t<G>::jacobian msm_device_impl(const G* d_bases_h, const ff::fr_t
   const auto* bases = reinterpret_cast<const A*>(d_bases_h);
   const auto* scalars = reinterpret_cast<const fr_d*>(d_scalars_h);
   const unsigned c =
-      cfg.window_bits != 0 ? std::clamp(cfg.window_bits, 2u, 24u) : choose_window_gpu(n);
+      cfg.window_bits != 0 ? std::clamp(cfg.window_bits, 2u, 24u) : window_by_cost(n, sizeof(X));
   const unsigned nwin = (SCALAR_BITS + c - 1) / c;
   const group_plan plan =
       plan_groups(n, c, sizeof(X), cfg.device_group_bytes ? cfg.device_group_bytes : GROUP_BYTES);
@@ -725,11 +725,14 @@ unsigned msm_accumulator<Affine>::window_bits() const {
   return impl_->plan.c;
 }
 
+static_assert(sizeof(group_t<ec::g1_affine_t>::X) == G1_XYZZ_BYTES &&
+                  sizeof(group_t<ec::g2_affine_t>::X) == G2_XYZZ_BYTES,
+              "the plans size buckets by these");
 template class msm_accumulator<ec::g1_affine_t>;
 template class msm_accumulator<ec::g2_affine_t>;
 
-unsigned choose_window_gpu(size_t n) {
-  return window_by_cost(n);
+unsigned choose_window_gpu(size_t n, bool g2) {
+  return window_by_cost(n, g2 ? G2_XYZZ_BYTES : G1_XYZZ_BYTES);
 }
 
 ec::g1_jacobian_t msm_device(device_context& ctx, const stream& s, const ec::g1_affine_t* d_bases,

@@ -25,8 +25,9 @@ namespace cuzk::msm::cuda {
 using cuzk::gpu::device_context;
 using cuzk::gpu::stream;
 
-/// The window width the GPU MSM uses for n terms (cfg.window_bits overrides it; 2..24).
-unsigned choose_window_gpu(size_t n);
+/// The window width the GPU MSM uses for n terms of G1 (g2: of G2), msm_gpu_plan.hpp
+/// window_by_cost (cfg.window_bits overrides it; 2..24).
+unsigned choose_window_gpu(size_t n, bool g2 = false);
 
 /// Σ scalars[i]·bases[i] for device arrays of n elements on ctx's device, ordered after the work
 /// already enqueued on `s`; returns when the result is on the host.

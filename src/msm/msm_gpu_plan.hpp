@@ -75,16 +75,37 @@ CUZK_HD_INLINE void sum_runs(const uint32_t* keys, uint32_t lo, uint32_t hi, con
   }
 }
 
-/// The window width for n terms: the c ≤ 22 that minimises ⌈256/c⌉ windows × (1.08·n mixed
-/// additions, the 8 % being digits and sort, + 3.3 addition-equivalents per bucket of the 2^(c−1):
-/// two XYZZ additions of 1.4 each in the running sums plus the segment's share of its closing
-/// double-and-add). 2^24 → 20, 2^26 and 2^27 → 22 (see bench/results/h200/2026-12-02-msm.md).
-inline unsigned window_by_cost(size_t n) {
+/// XYZZ bytes of a G1 and of a G2 bucket (4 coordinates of Fp, of Fp2): what tells the groups
+/// apart wherever a plan is sized.
+constexpr size_t G1_XYZZ_BYTES = 4 * 48;
+constexpr size_t G2_XYZZ_BYTES = 4 * 96;
+
+/// The cost of one bucket of a window against one term's mixed addition: two XYZZ additions of
+/// ≈ 1.4 each in the running sums plus the segment's share of its closing double-and-add, 3.3
+/// for G1 (bench/results/h200/2026-12-02-msm.md). G2's is ≈ 7.7: a term's cost there includes
+/// the digits and the sort that G1 and G2 share, a bucket's is all Fp2 arithmetic, so buckets
+/// weigh relatively more; fitted to the window sweep of a dense 2^26-term G2 MSM on an H100
+/// (c = 20 1,154 ms, 21 1,215 ms, 22 1,204 ms with 12 GiB groups;
+/// bench/results/h100/2026-12-07-express-mechanism.md), where the G1 weight chose c = 22.
+inline double bucket_weight(size_t xyzz_bytes) {
+  return xyzz_bytes > G1_XYZZ_BYTES ? 7.7 : 3.3;
+}
+
+/// The cost of a window of width c over n terms, in mixed-addition equivalents: ⌈256/c⌉ windows
+/// × (1.08·n mixed additions, the 8 % being digits and sort, + bucket_weight per bucket of the
+/// 2^(c−1)).
+inline double window_cost(size_t n, unsigned c, size_t xyzz_bytes) {
+  return double((256 + c - 1) / c) *
+         (1.08 * double(n) + bucket_weight(xyzz_bytes) * double(size_t(1) << (c - 1)));
+}
+
+/// The window width for n terms: the c ≤ 22 of least window_cost. G1: 2^24 → 20, 2^26 and 2^27
+/// → 22; G2: 2^22 → 16, 2^26 → 20.
+inline unsigned window_by_cost(size_t n, size_t xyzz_bytes = G1_XYZZ_BYTES) {
   unsigned best = 5;
   double best_cost = 0;
   for (unsigned c = 5; c <= 22; ++c) {
-    const double cost =
-        double((256 + c - 1) / c) * (1.08 * double(n) + 3.3 * double(1u << (c - 1)));
+    const double cost = window_cost(n, c, xyzz_bytes);
     if (c == 5 || cost < best_cost) {
       best = c;
       best_cost = cost;
@@ -176,14 +197,14 @@ inline size_t pass_scratch_bytes(size_t n, unsigned c, const group_plan& p, size
 /// caller's.
 inline size_t msm_scratch_bytes(size_t n, size_t xyzz_bytes, size_t group_bytes = GROUP_BYTES) {
   if (n == 0) return 0;
-  const unsigned c = window_by_cost(n);
+  const unsigned c = window_by_cost(n, xyzz_bytes);
   const group_plan p = plan_groups(n, c, xyzz_bytes, group_bytes);
   return xyzz_bytes * p.group * (size_t(1) << (c - 1)) +
          pass_scratch_bytes(n, c, p, xyzz_bytes, p.group);
 }
 
 /// A streamed MSM (msm_accumulator): every window's buckets live across the chunks, so the window
-/// is the c ≤ 22 of least window_by_cost cost for the whole MSM's `total` terms whose buckets
+/// is the c ≤ 22 of least window_cost for the whole MSM's `total` terms whose buckets
 /// take at most a quarter of group_bytes (2^27 G1 terms, 12 GiB: c = 20, 13 windows of 2^19
 /// buckets, 1.28 GB, 4.6 % more additions than c = 22's 4.8 GB); each chunk of at most
 /// `max_chunk` terms is digit-coded and sorted a group of windows at a time within group_bytes.
@@ -203,8 +224,7 @@ inline accumulator_plan plan_accumulator(size_t total, size_t max_chunk, size_t 
     for (unsigned w = 5; w <= 22; ++w) {
       const size_t windows = (SCALAR_BITS + w - 1) / w;
       if (w > 5 && windows * (size_t(1) << (w - 1)) * xyzz_bytes > group_bytes / 4) continue;
-      const double cost =
-          double(windows) * (1.08 * double(total) + 3.3 * double(size_t(1) << (w - 1)));
+      const double cost = window_cost(total, w, xyzz_bytes);
       if (best < 0 || cost < best) {
         best = cost;
         c = w;

@@ -495,6 +495,12 @@ TEST(MsmGpuPlan, RangesAndPartialsSumEveryBucket) {
 TEST(MsmGpuPlan, WindowAndGroups) {
   EXPECT_EQ(cuda::window_by_cost(size_t(1) << 27), 22u);
   EXPECT_EQ(cuda::window_by_cost(size_t(1) << 24), 20u);
+  // G2's buckets weigh more (bucket_weight): the dense 2^26 sweep's best c = 20, and
+  // WindowPoSt's 91.9 M-point B_G2 takes it too; 2^22 keeps 16.
+  EXPECT_EQ(cuda::window_by_cost(size_t(1) << 26, cuda::G2_XYZZ_BYTES), 20u);
+  EXPECT_EQ(cuda::window_by_cost(91'900'000, cuda::G2_XYZZ_BYTES), 20u);
+  EXPECT_EQ(cuda::window_by_cost(size_t(1) << 22, cuda::G2_XYZZ_BYTES), 16u);
+  EXPECT_EQ(cuda::window_by_cost(91'900'000), 22u);
   unsigned prev = 0;
   for (unsigned lg = 0; lg <= 30; ++lg) {
     const unsigned c = cuda::window_by_cost(size_t(1) << lg);
