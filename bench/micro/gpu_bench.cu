@@ -303,7 +303,6 @@ BENCHMARK(BM_gpu_msm_g1_g2_overlap)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-
 /// Host words below the modulus (top limb masked), in parallel (splitmix per 64-bit word).
 template <class T>
 std::vector<T> random_host(size_t n, uint64_t seed, uint64_t top_mask) {
@@ -428,7 +427,8 @@ struct synthetic_proof {
 };
 
 cuzk::result<std::unique_ptr<synthetic_proof>> make_synthetic_proof(size_t rows, size_t n_aux,
-                                                                    size_t n_in, uint64_t seed = 0) {
+                                                                    size_t n_in,
+                                                                    uint64_t seed = 0) {
   using cuzk::ff::fr_t;
   std::mt19937_64 g(8 + seed);
   auto p = std::make_unique<synthetic_proof>();
@@ -444,7 +444,8 @@ cuzk::result<std::unique_ptr<synthetic_proof>> make_synthetic_proof(size_t rows,
       x = fr_t::one();
   }
   p->inputs.resize(n_in);
-  for (size_t j = 0; j < n_in; ++j) p->inputs[j] = j == 0 ? fr_t::one() : fr_t::from_uint(12345 + j);
+  for (size_t j = 0; j < n_in; ++j)
+    p->inputs[j] = j == 0 ? fr_t::one() : fr_t::from_uint(12345 + j);
   p->a_aux = random_density(n_aux, 0.997, g);
   p->b_aux = random_density(n_aux, 0.254, g);
   p->b_in = {std::vector<uint64_t>((n_in + 63) / 64, ~uint64_t(0)), n_in};
@@ -553,7 +554,8 @@ void BM_gpu_express_beside_porep32g(benchmark::State& state) {
     {
       const cuzk::gpu::stream_ordered_allocations order(st);
       const auto t0 = clock::now();
-      auto r = cuzk::msm::cuda::msm_device(bench_ctx(), st, msm_bases.data(), msm_scalars.data(), n);
+      auto r =
+          cuzk::msm::cuda::msm_device(bench_ctx(), st, msm_bases.data(), msm_scalars.data(), n);
       benchmark::DoNotOptimize(r);
       x.msm = ms_since(t0);
     }
@@ -568,11 +570,12 @@ void BM_gpu_express_beside_porep32g(benchmark::State& state) {
     return x;
   };
   const auto print = [](const char* what, int i, const sample& x) {
-    std::fprintf(stderr,
-                 "%s %d: proof %.1f ms (upload %.1f, msm_h %.1f, l %.1f, a %.1f, b1 %.1f, b2 %.1f), "
-                 "msm %.1f ms, probe %.2f ms (launch call %.3f ms)\n",
-                 what, i, x.proof, x.tm.upload, x.tm.msm_h, x.tm.msm_l, x.tm.msm_a, x.tm.msm_b_g1,
-                 x.tm.msm_b_g2, x.msm, x.probe, x.launch);
+    std::fprintf(
+        stderr,
+        "%s %d: proof %.1f ms (upload %.1f, msm_h %.1f, l %.1f, a %.1f, b1 %.1f, b2 %.1f), "
+        "msm %.1f ms, probe %.2f ms (launch call %.3f ms)\n",
+        what, i, x.proof, x.tm.upload, x.tm.msm_h, x.tm.msm_l, x.tm.msm_a, x.tm.msm_b_g1,
+        x.tm.msm_b_g2, x.msm, x.probe, x.launch);
   };
   std::vector<sample> idle;
   for (int i = 0; i < 6; ++i) idle.push_back(measure());
@@ -638,7 +641,8 @@ BENCHMARK(BM_gpu_express_beside_porep32g)
 /// a stream of its own; each iteration sleeps a pseudo-random 0–100 ms (seed 38), then times a
 /// 16 MiB page-locked upload on a greatest-priority stream (CUDA events). The idle figure first.
 void BM_gpu_express_copy_beside_upload(benchmark::State& state) {
-  const size_t piece = size_t(state.range(0)) << 20, big = size_t(4) << 30, small = size_t(16) << 20;
+  const size_t piece = size_t(state.range(0)) << 20, big = size_t(4) << 30,
+               small = size_t(16) << 20;
   cuzk::gpu::pinned_buffer host_big(big), host_small(small);
   std::memset(host_big.get(), 1, big);
   std::memset(host_small.get(), 2, small);
@@ -647,8 +651,8 @@ void BM_gpu_express_copy_beside_upload(benchmark::State& state) {
   const auto timed_upload = [&] {
     cuzk::gpu::event e0, e1;
     e0.record(fast);
-    CUZK_CUDA_OK(cudaMemcpyAsync(dev_small.data(), host_small.get(), small,
-                                 cudaMemcpyHostToDevice, fast.get()));
+    CUZK_CUDA_OK(cudaMemcpyAsync(dev_small.data(), host_small.get(), small, cudaMemcpyHostToDevice,
+                                 fast.get()));
     e1.record(fast);
     return double(e1.since(e0));
   };

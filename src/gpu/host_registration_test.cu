@@ -212,9 +212,10 @@ TEST(SmallCopies, AReadbackDoesNotWaitForAnotherStreamsKernels) {
   ASSERT_TRUE(ctx) << ctx.error().to_string();
   const double pageable = readback_ms_beside_a_busy_stream(*ctx, false);
   const double small = readback_ms_beside_a_busy_stream(*ctx, true);
-  std::printf("a 4-byte readback beside another thread's readback waiting 600 ms: pageable "
-              "%.2f ms, through the page-locked buffer %.2f ms\n",
-              pageable, small);
+  std::printf(
+      "a 4-byte readback beside another thread's readback waiting 600 ms: pageable "
+      "%.2f ms, through the page-locked buffer %.2f ms\n",
+      pageable, small);
   EXPECT_LT(small, 200.0) << "the readback waited for the other stream's kernels";
 }
 
