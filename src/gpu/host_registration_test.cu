@@ -170,34 +170,33 @@ double readback_ms_beside_a_busy_stream(device_context& ctx, bool small_copies) 
   device_buffer<uint32_t> a(1), b(1);
   a.zero(busy);
   b.zero(quick);
-  uint32_t v = 0;
-  b.download(&v, 1, quick);  // this thread's page-locked buffer made before the timing
-  busy.synchronize();
+  const auto read = [&](device_buffer<uint32_t>& d, const stream& s) {
+    uint32_t v = 0;
+    if (small_copies) {
+      d.download(&v, 1, s);
+    } else {
+      CUZK_CUDA_OK(cudaMemcpyAsync(&v, d.data(), 4, cudaMemcpyDeviceToHost, s.get()));
+      s.synchronize();
+    }
+  };
+  read(b, quick);  // both threads' page-locked buffers exist before the timing
   // One thread waits in a readback behind 600 ms of its stream's kernels, as a PoRep lane waits
   // for its H MSM's group; the other reads back on an idle stream meanwhile.
-  spin_ms<<<1, 1, 0, busy.get()>>>(600);
-  CUZK_CUDA_LAUNCH_OK();
-  std::atomic<bool> waiting{false};
+  std::atomic<int> phase{0};
   std::thread lane([&] {
     const device_scope in(ctx);
-    uint32_t w = 0;
-    waiting = true;
-    if (small_copies) {
-      a.download(&w, 1, busy);
-    } else {
-      CUZK_CUDA_OK(cudaMemcpyAsync(&w, a.data(), 4, cudaMemcpyDeviceToHost, busy.get()));
-      busy.synchronize();
-    }
+    read(a, busy);
+    phase = 1;
+    while (phase.load() != 2) std::this_thread::yield();
+    read(a, busy);
   });
-  while (!waiting) std::this_thread::yield();
+  while (phase.load() != 1) std::this_thread::yield();
+  spin_ms<<<1, 1, 0, busy.get()>>>(600);
+  CUZK_CUDA_LAUNCH_OK();
+  phase = 2;
   std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the lane is in its readback
   const auto t0 = std::chrono::steady_clock::now();
-  if (small_copies) {
-    b.download(&v, 1, quick);
-  } else {
-    CUZK_CUDA_OK(cudaMemcpyAsync(&v, b.data(), 4, cudaMemcpyDeviceToHost, quick.get()));
-    quick.synchronize();
-  }
+  read(b, quick);
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   lane.join();
