@@ -10,6 +10,7 @@
 #include <mutex>
 #include <utility>
 
+#include "base/check.hpp"
 #include "base/huge_pages.hpp"
 #include "gpu/cuda_status.hpp"
 #include "gpu/gpu_error.hpp"
@@ -497,6 +498,27 @@ void copy_to_host(void* dst, const void* src, size_t bytes, const stream& s) {
   CUZK_CUDA_OK(cudaMemcpyAsync(b, src, bytes, cudaMemcpyDeviceToHost, s.get()));
   s.synchronize();
   std::memcpy(dst, b, bytes);
+}
+
+void copy_to_host(std::initializer_list<host_copy> copies, const stream& s) {
+  size_t total = 0;
+  for (const host_copy& c : copies) total += c.bytes;
+  if (total > small_copy_bytes) {
+    precondition_failed(__func__, "%zu bytes of readbacks, at most %zu", total, small_copy_bytes);
+  }
+  char* b = thread_small_copy_buffer();
+  size_t off = 0;
+  for (const host_copy& c : copies) {
+    if (c.bytes != 0)
+      CUZK_CUDA_OK(cudaMemcpyAsync(b + off, c.src, c.bytes, cudaMemcpyDeviceToHost, s.get()));
+    off += c.bytes;
+  }
+  s.synchronize();
+  off = 0;
+  for (const host_copy& c : copies) {
+    if (c.bytes != 0) std::memcpy(c.dst, b + off, c.bytes);
+    off += c.bytes;
+  }
 }
 
 void copy_to_device(void* dst, const void* src, size_t bytes, const stream& s) {

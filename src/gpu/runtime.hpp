@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -260,6 +261,14 @@ class pinned_buffer {
 /// upload from pageable memory is staged by then (device_buffer::upload's contract).
 constexpr size_t small_copy_bytes = size_t(64) << 10;
 void copy_to_host(void* dst, const void* src, size_t bytes, const stream& s);
+/// Several small readbacks with one wait for `s` (an MSM's count and offset): together at most
+/// small_copy_bytes.
+struct host_copy {
+  void* dst;
+  const void* src;
+  size_t bytes;
+};
+void copy_to_host(std::initializer_list<host_copy> copies, const stream& s);
 void copy_to_device(void* dst, const void* src, size_t bytes, const stream& s);
 
 /// Host → device uploads through two pinned staging buffers of `chunk` bytes on its own copy

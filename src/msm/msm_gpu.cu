@@ -120,8 +120,7 @@ unsigned blocks_for(size_t n, unsigned threads) {
 /// last = {*count, *offset} after the work enqueued on strm (the total of an exclusive scan).
 void read_last(const uint32_t* count, const uint32_t* offset, uint32_t last[2],
                const stream& strm) {
-  copy_to_host(&last[0], count, 4, strm);
-  copy_to_host(&last[1], offset, 4, strm);
+  copy_to_host({{&last[0], count, 4}, {&last[1], offset, 4}}, strm);  // one wait
 }
 
 __global__ void digits_kernel(const fr_d* scalars, size_t n, unsigned c, unsigned w0, unsigned g,
