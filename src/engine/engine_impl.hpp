@@ -387,14 +387,22 @@ class engine_impl final : public proving_engine {
   // eviction_min_idle, least recently used first. True when they fit. For an express job
   // (`express`: a PoSt with its deadline) parameters no job uses go at once, however recently
   // used: eviction_min_idle saves a reload of them, not worth a missed WindowPoSt deadline.
+  // On a device the room is for the charges of every entry there plus the largest working set
+  // among them and `device_working` (a new entry's program and working set): a proof alone on
+  // the device (prover_stage's admits) then always fits beside every resident circuit:
+  //   device_used + device_need + max(device_working, max_e working_bytes(e)) <= budget.
   bool make_room_locked(uint64_t host_need, std::optional<size_t> w, uint64_t device_need,
-                        bool express = false) CUZK_REQUIRES(mu_);
+                        bool express = false, uint64_t device_working = 0) CUZK_REQUIRES(mu_);
 
   // make_room_locked until the room is there, waiting (cv_, polled each second: idle parameters
   // become evictable with time) while `owner` (may be null) is not stopping; counted in
   // express_waiting_for_memory_ while an express job waits. False when the owner stopped.
   bool wait_for_room_locked(uint64_t host_need, std::optional<size_t> w, uint64_t device_need,
-                            const job* owner) CUZK_REQUIRES(mu_);
+                            const job* owner, uint64_t device_working = 0) CUZK_REQUIRES(mu_);
+
+  // The largest working set (srs_entry::working_bytes: one proof's buffers and the NTT tables)
+  // of the entries on worker `w`.
+  uint64_t largest_working_set_locked(size_t w) const CUZK_REQUIRES(mu_);
 
   // The plan for an express job's parameters on worker `w` beside the circuits pinned there
   // (their parameters, and their lanes' working sets at their peak), when `whole` (the plan

@@ -91,17 +91,18 @@ enum class plan_mode {
 class chain_prepared final : public prepared_proof {
  public:
   chain_prepared(circuit_params c, fr_t seed, unsigned partitions, int corrupt, unsigned sleep_ms,
-                 plan_mode plan, bool names_input)
+                 plan_mode plan, bool names_input, unsigned squarings)
       : c_(std::move(c)),
         seed_(seed),
         partitions_(partitions),
         corrupt_(corrupt),
         sleep_ms_(sleep_ms),
         plan_(plan),
-        names_input_(names_input) {}
+        names_input_(names_input),
+        squarings_(squarings) {}
   unsigned partitions() const override { return partitions_; }
   const circuit_params& circuit() const override { return c_; }
-  synthesis_shape shape() const override { return {SQUARINGS + 1, SQUARINGS + 1, 2}; }
+  synthesis_shape shape() const override { return {squarings_ + 1, squarings_ + 1, 2}; }
   status synthesize(unsigned k, r1cs::proving_cs& cs, thread_pool&) const override {
     return synthesize_into(k, cs);
   }
@@ -113,11 +114,11 @@ class chain_prepared final : public prepared_proof {
     if (plan_ == plan_mode::broken) return status(status_code::internal, "test: no plan today");
     if (sleep_ms_) std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms_));
     r1cs::matrix_cs cs;
-    squaring_chain(cs, fr_t::zero(), plan_ == plan_mode::wrong ? SQUARINGS + 1 : SQUARINGS);
+    squaring_chain(cs, fr_t::zero(), plan_ == plan_mode::wrong ? squarings_ + 1 : squarings_);
     return r1cs::abc_plan::from_matrices(cs.take_matrices());
   }
   result<std::vector<fr_t>> public_inputs(unsigned k) const override {
-    return std::vector<fr_t>{chain_value(seed_ + fr_t::from_uint(k), SQUARINGS)};
+    return std::vector<fr_t>{chain_value(seed_ + fr_t::from_uint(k), squarings_)};
   }
   uint64_t host_bytes() const override { return 64; }
   std::string inconsistent_input() const override {
@@ -131,7 +132,7 @@ class chain_prepared final : public prepared_proof {
     // A corrupt partition synthesizes another x than its public input claims: a satisfied
     // circuit, a valid-looking proof, and a self-verification failure.
     const fr_t x = seed_ + fr_t::from_uint(k) + (int(k) == corrupt_ ? fr_t::one() : fr_t::zero());
-    squaring_chain(cs, x, SQUARINGS);
+    squaring_chain(cs, x, squarings_);
     return status();
   }
 
@@ -142,17 +143,19 @@ class chain_prepared final : public prepared_proof {
   unsigned sleep_ms_;
   plan_mode plan_;
   bool names_input_;
+  unsigned squarings_;
 };
 
 class chain_kind final : public proof_kind_handler {
  public:
   chain_kind(proof_kind k, priority p, std::string params_path, plan_mode plan = plan_mode::none,
-             bool names_input = false)
+             bool names_input = false, unsigned squarings = SQUARINGS)
       : kind_(k),
         prio_(p),
         params_path_(std::move(params_path)),
         plan_(plan),
-        names_input_(names_input) {}
+        names_input_(names_input),
+        squarings_(squarings) {}
   proof_kind kind() const override { return kind_; }
   priority default_priority() const override { return prio_; }
   status check(const proof_request& r) const override {
@@ -162,9 +165,9 @@ class chain_kind final : public proof_kind_handler {
   }
   result<std::unique_ptr<prepared_proof>> prepare(const proof_request& r, const std::string&,
                                                   thread_pool&) const override {
-    return std::unique_ptr<prepared_proof>(
-        new chain_prepared({"chain", params_path_}, seed_of(r), r.vanilla_proof[0],
-                           int(r.vanilla_proof[1]) - 1, r.partition_index, plan_, names_input_));
+    return std::unique_ptr<prepared_proof>(new chain_prepared(
+        {"chain", params_path_}, seed_of(r), r.vanilla_proof[0], int(r.vanilla_proof[1]) - 1,
+        r.partition_index, plan_, names_input_, squarings_));
   }
   std::optional<circuit_params> circuit_by_id(const std::string& id,
                                               const std::string&) const override {
@@ -178,6 +181,7 @@ class chain_kind final : public proof_kind_handler {
   std::string params_path_;
   plan_mode plan_;
   bool names_input_;
+  unsigned squarings_;
 };
 
 struct shared_params {
@@ -185,29 +189,59 @@ struct shared_params {
   groth16::prepared_verifying_key pvk;
   uint64_t bytes = 0;
   groth16::query_sizes sizes;
+  unsigned squarings = SQUARINGS;
 };
+
+// Parameters of a chain of `squarings` written to `path` (seeded: the same bytes every run).
+std::unique_ptr<shared_params> chain_params(const std::string& dir, const std::string& path,
+                                            unsigned squarings) {
+  auto p = std::make_unique<shared_params>();
+  p->dir = dir;
+  p->path = path;
+  p->squarings = squarings;
+  r1cs::matrix_cs cs;
+  squaring_chain(cs, fr_t::zero(), squarings);
+  const r1cs::matrices m = cs.take_matrices();
+  const std::vector<uint8_t> seed{'e', 'n', 'g', 'i', 'n', 'e'};
+  auto params = groth16::generate_parameters(m, groth16::toxic_waste::from_seed(seed),
+                                             thread_pool::default_pool());
+  EXPECT_TRUE(params.ok()) << params.error().to_string();
+  if (!params.ok()) return nullptr;
+  EXPECT_TRUE(groth16::write_params(*params, path, thread_pool::default_pool()).ok());
+  p->pvk = groth16::prepare_verifying_key(params->vk);
+  p->bytes = groth16::query_bytes(params->sizes());
+  p->sizes = params->sizes();
+  return p;
+}
+
+// The device bytes of the plan the engine takes for a chain's parameters on a budget that holds
+// its fastest plan: the first of groth16::gpu_plan_candidates, with the compiled a, b, c program
+// when the kind has one (plan_mode::compiled).
+// The device bytes of a chain's compiled a, b, c program (what the engine plans with).
+uint64_t chain_program_bytes(unsigned squarings) {
+  r1cs::matrix_cs cs;
+  squaring_chain(cs, fr_t::zero(), squarings);
+  return r1cs::abc_plan::from_matrices(cs.take_matrices())->size().bytes;
+}
+
+uint64_t fastest_plan_peak(const shared_params& p, bool compiled, unsigned lanes) {
+  groth16::gpu_plan_request req;
+  req.q = p.sizes;
+  req.max_lanes = lanes;
+  req.program_bytes = compiled ? chain_program_bytes(p.squarings) : 0;
+  return groth16::gpu_plan_candidates(req).front().device_peak_bytes;
+}
 shared_params* g_params = nullptr;
 
 class engine_test : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    auto p = std::make_unique<shared_params>();
-    p->dir = (std::filesystem::temp_directory_path() /
-              ("cuzk-engine-test-" + std::to_string(::getpid())))
-                 .string();
-    std::filesystem::create_directories(p->dir);
-    p->path = p->dir + "/chain.params";
-    r1cs::matrix_cs cs;
-    squaring_chain(cs, fr_t::zero(), SQUARINGS);
-    const r1cs::matrices m = cs.take_matrices();
-    const std::vector<uint8_t> seed{'e', 'n', 'g', 'i', 'n', 'e'};
-    auto params = groth16::generate_parameters(m, groth16::toxic_waste::from_seed(seed),
-                                               thread_pool::default_pool());
-    ASSERT_TRUE(params.ok()) << params.error().to_string();
-    ASSERT_TRUE(groth16::write_params(*params, p->path, thread_pool::default_pool()).ok());
-    p->pvk = groth16::prepare_verifying_key(params->vk);
-    p->bytes = groth16::query_bytes(params->sizes());
-    p->sizes = params->sizes();
+    const std::string dir = (std::filesystem::temp_directory_path() /
+                             ("cuzk-engine-test-" + std::to_string(::getpid())))
+                                .string();
+    std::filesystem::create_directories(dir);
+    auto p = chain_params(dir, dir + "/chain.params", SQUARINGS);
+    ASSERT_TRUE(p);
     g_params = p.release();
   }
   static void TearDownTestSuite() {
@@ -247,7 +281,7 @@ class engine_test : public ::testing::Test {
 
   // PoRep (with its compiled plan) and WinningPoSt on two parameter files (the same bytes under
   // two paths: two circuits), with a host budget that holds one of them and the buffers.
-  static std::pair<engine_config, engine_parts> one_of_two_circuits_fits() {
+  static engine_parts two_circuit_parts() {
     const std::string second = g_params->dir + "/chain-post.params";
     std::filesystem::copy_file(g_params->path, second,
                                std::filesystem::copy_options::overwrite_existing);
@@ -256,9 +290,20 @@ class engine_test : public ::testing::Test {
                                                 g_params->path, plan_mode::compiled),
                    std::make_shared<chain_kind>(proof_kind::winning_post, priority::critical,
                                                 second, plan_mode::none)};
+    return ps;
+  }
+  // The budget of a device that holds either circuit of two_circuit_parts with its fastest plan,
+  // but not both: their parameters fit together, not beside the working set of either.
+  static uint64_t one_circuit_device_budget(unsigned lanes) {
+    return std::max(fastest_plan_peak(*g_params, true, lanes),
+                    fastest_plan_peak(*g_params, false, lanes));
+  }
+  static std::pair<engine_config, engine_parts> one_of_two_circuits_fits() {
     engine_config c = config();
     c.host_memory_budget = g_params->bytes * 19 / 10;
-    return {c, std::move(ps)};
+    // On a GPU the parameters are on the device: its budget holds one of them the same way.
+    if (on_gpu()) c.device_memory_budget = one_circuit_device_budget(std::max(1u, c.gpu_lanes));
+    return {c, two_circuit_parts()};
   }
 
   static proof_request request(uint64_t seed, unsigned partitions, unsigned sleep_ms = 0,
@@ -273,13 +318,13 @@ class engine_test : public ::testing::Test {
 
   // The proof checked outside the engine: one 192-byte proof per partition, each verifying
   // against x^(2^n) for its own x.
-  static bool proof_verifies(const std::vector<uint8_t>& bytes, uint64_t seed,
-                             unsigned partitions) {
+  static bool proof_verifies(const std::vector<uint8_t>& bytes, uint64_t seed, unsigned partitions,
+                             const shared_params& params = *g_params) {
     auto proofs = groth16::decode_proofs(bytes);
     if (!proofs || proofs->size() != partitions) return false;
     for (unsigned k = 0; k < partitions; ++k) {
-      const fr_t y = chain_value(fr_t::from_uint(seed) + fr_t::from_uint(k), SQUARINGS);
-      auto ok = groth16::verify(g_params->pvk, (*proofs)[k], std::vector<fr_t>{y});
+      const fr_t y = chain_value(fr_t::from_uint(seed) + fr_t::from_uint(k), params.squarings);
+      auto ok = groth16::verify(params.pvk, (*proofs)[k], std::vector<fr_t>{y});
       if (!ok || !*ok) return false;
     }
     return true;
@@ -723,27 +768,39 @@ TEST_F(engine_test, parameters_beyond_a_gpu_budget_are_streamed_from_host_memory
   req.device_budget = uint64_t(139) << 30;
   EXPECT_EQ(groth16::choose_gpu_plan(req)->residency, groth16::gpu_residency::device);
   if (!on_gpu()) return;
+  // A chain long enough that streaming takes less device memory than residency (its smallest
+  // streamed plan 2.5 MB against 5.5 MB resident): for the 64 squarings of the other cases the
+  // ring and the MSMs' fixed scratch exceed their 44 KB of parameters, and no budget below
+  // residency holds a streamed plan either (the engine then refuses, rightly).
+  auto chain = chain_params(g_params->dir, g_params->dir + "/chain-long.params", 1021);
+  ASSERT_TRUE(chain);
   engine_config c = config();
-  // Below every resident plan of these parameters (without the compiled program, which only
-  // adds to them).
-  req.q = g_params->sizes;
+  // Below every resident plan of these parameters, as the engine plans them (its program, its
+  // lanes).
+  req.q = chain->sizes;
+  req.program_bytes = chain_program_bytes(chain->squarings);
+  req.max_lanes = std::max(1u, c.gpu_lanes);
   uint64_t below_resident = UINT64_MAX;
   for (const groth16::gpu_plan& p : groth16::gpu_plan_candidates(req))
     if (p.residency == groth16::gpu_residency::device)
       below_resident = std::min(below_resident, p.device_peak_bytes - 1);
   c.device_memory_budget = below_resident;
   c.host_memory_budget = uint64_t(2) << 30;
-  auto e = make(c);
+  engine_parts ps;
+  ps.handlers = {std::make_shared<chain_kind>(proof_kind::porep_seal_commit, priority::normal,
+                                              chain->path, plan_mode::compiled, false,
+                                              chain->squarings)};
+  auto e = make(c, std::move(ps));
   auto r = e->submit(request(71, 1));
   ASSERT_TRUE(r.ok());
   auto res = e->await(r->job_id, 60s);
   ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
-  EXPECT_TRUE(proof_verifies(res->proof, 71, 1));
+  EXPECT_TRUE(proof_verifies(res->proof, 71, 1, *chain));
   const engine_status st = e->status();
   ASSERT_EQ(st.srs.size(), 1u);
   EXPECT_TRUE(st.srs[0].in_host_memory);
-  EXPECT_LT(st.device_used, g_params->bytes);  // the plan at most, not the parameters
-  EXPECT_GE(st.host_used, g_params->bytes);
+  EXPECT_LT(st.device_used, chain->bytes);  // the plan at most, not the parameters
+  EXPECT_GE(st.host_used, chain->bytes);
 }
 
 // synthesis.threads sizes the shared synthesis pool; pipeline.max_parallel_synthesis caps the
@@ -1324,8 +1381,7 @@ class two_devices_test : public engine_test {
     c.gpu_devices.clear();  // every device listed
     return c;
   }
-  engine_parts two_device_parts() {
-    engine_parts ps = parts();
+  engine_parts two_device_parts(engine_parts ps = parts()) {
     ps.list_devices = [] {
       const uint64_t bytes = uint64_t(8) << 30;
       return std::vector<filecoin::proofs::gpu_device_t>{{0, "simulated A", bytes, ""},
@@ -1734,6 +1790,38 @@ TEST_F(lanes_test, out_of_device_memory_with_no_smaller_plan_fails_the_job_not_t
 
 // gpus.cpu_fallback: with no GPU left in rotation the CPU proves only circuits whose parameters
 // are within cpu_fallback_max_param_bytes; others fail in-band, naming the key.
+// A load makes room for its whole plan, not only its parameters: two circuits whose parameters
+// fit the device's budget together, but not beside the working set of either, never reside
+// together (idle, the other is evicted). Before, both stayed and the second's first proof ran
+// its working set beside both parameter sets: out of device memory on a real card (a 32 GiB
+// WindowPoSt beside resident PoRep parameters on an 80 GB H100).
+TEST_F(lanes_test, a_load_makes_room_for_its_working_set_beside_resident_circuits) {
+  engine_config c = one_device_config(1);
+  c.device_memory_budget = one_circuit_device_budget(1);
+  ASSERT_LE(2 * g_params->bytes, c.device_memory_budget) << "the parameters alone fit together";
+  // Each circuit's parameters are what the device holds of it while idle (all but ic).
+  faults_.device_bytes[0] =
+      groth16::gpu_parameter_bytes(g_params->sizes, groth16::gpu_residency::device);
+  auto e = make(c, two_device_parts(two_circuit_parts()));
+  const std::pair<uint64_t, proof_kind> jobs[] = {{190, proof_kind::porep_seal_commit},
+                                                  {191, proof_kind::winning_post},
+                                                  {192, proof_kind::porep_seal_commit}};
+  for (const auto& [seed, kind] : jobs) {
+    SCOPED_TRACE(seed);
+    auto r = e->submit(request(seed, 2, 0, kind));
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    auto res = e->await(r->job_id, 60s);
+    ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
+    EXPECT_TRUE(proof_verifies(res->proof, seed, 2));
+    const engine_status st = e->status();
+    EXPECT_EQ(st.srs.size(), 1u) << "both circuits resident beside one's working set";
+    EXPECT_LE(st.device_used, c.device_memory_budget);
+  }
+  size_t loads = 0;
+  for (const timeline_event& ev : e->timeline(0)) loads += ev.phase == "load";
+  EXPECT_EQ(loads, 3u);
+}
+
 TEST_F(lanes_test, the_cpu_fallback_refuses_circuits_beyond_its_limit) {
   faults_.start_fails[0] = true;
   engine_config c = one_device_config(1);

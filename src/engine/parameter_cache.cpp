@@ -57,11 +57,23 @@ result<uint64_t> engine_impl::evict(const std::string& circuit_id) {
   return freed;
 }
 
+uint64_t engine_impl::largest_working_set_locked(size_t w) const {
+  uint64_t largest = 0;
+  for (const auto& [key, e] : srs_)
+    if (e->worker == w) largest = std::max(largest, e->working_bytes);
+  return largest;
+}
+
 bool engine_impl::make_room_locked(uint64_t host_need, std::optional<size_t> w,
-                                   uint64_t device_need, bool express) {
+                                   uint64_t device_need, bool express, uint64_t device_working) {
+  const auto device_fits = [&]() CUZK_REQUIRES(mu_) {
+    if (!w) return true;
+    const prover_worker& wk = *workers_[*w];
+    const uint64_t working = std::max(device_working, largest_working_set_locked(*w));
+    return wk.device_used + device_need + working <= wk.device_budget;
+  };
   const auto fits = [&]() CUZK_REQUIRES(mu_) {
-    return host_used_ + host_need <= host_budget_ &&
-           (!w || workers_[*w]->device_used + device_need <= workers_[*w]->device_budget);
+    return host_used_ + host_need <= host_budget_ && device_fits();
   };
   while (!fits() && host_used_ + host_need > host_budget_ && !free_buffers_.empty()) {
     host_used_ -= free_buffers_.back()->charged;
@@ -74,8 +86,10 @@ bool engine_impl::make_room_locked(uint64_t host_need, std::optional<size_t> w,
       const srs_entry& e = *it->second;
       if (e.refs > 0 || e.loading || (!express && now - e.last_used < cfg_.eviction_min_idle))
         continue;
-      const bool helps = (host_used_ + host_need > host_budget_ && e.host_charged > 0) ||
-                         (w && e.worker == *w && e.device_charged > 0);
+      // On the device an entry helps by its charge or by its working set (the largest counts).
+      const bool helps =
+          (host_used_ + host_need > host_budget_ && e.host_charged > 0) ||
+          (w && e.worker == *w && !device_fits() && (e.device_charged > 0 || e.working_bytes > 0));
       if (!helps) continue;
       if (victim == srs_.end() || e.last_used < victim->second->last_used) victim = it;
     }
@@ -88,11 +102,12 @@ bool engine_impl::make_room_locked(uint64_t host_need, std::optional<size_t> w,
 }
 
 bool engine_impl::wait_for_room_locked(uint64_t host_need, std::optional<size_t> w,
-                                       uint64_t device_need, const job* owner) {
+                                       uint64_t device_need, const job* owner,
+                                       uint64_t device_working) {
   const bool express = owner && express_job(*owner);
   bool counted = false;
   bool room = true;
-  while (!make_room_locked(host_need, w, device_need, express)) {
+  while (!make_room_locked(host_need, w, device_need, express, device_working)) {
     if (owner && owner->stopping()) {
       room = false;
       break;
@@ -147,7 +162,9 @@ cuzk::status engine_impl::ready_plan_locked(srs_entry& e, job& j) {
   }
   prover_worker& wk = *workers_[e.worker];
   const filecoin::proofs::prover_backend::plan_memory need = e.backend->plan_memory_of(*plan);
-  if (need.host > host_budget_ || need.device > wk.device_budget) {
+  // Beside its own parameters and one proof's working set (no other circuit can make that room).
+  if (need.host > host_budget_ ||
+      e.device_charged + need.device + e.working_bytes > wk.device_budget) {
     return cuzk::status(status_code::resource_exhausted,
                         "the a, b, c plan of " + j.prepared->circuit().id + " needs " +
                             gib(need.host) + " of host and " + gib(need.device) + " of " + wk.name +
@@ -255,7 +272,8 @@ result<srs_entry*> engine_impl::acquire_srs_locked(const circuit_params& c, size
           : filecoin::proofs::srs_residency::device;
   const bool on_host = residency == filecoin::proofs::srs_residency::host;
   const uint64_t host_need = on_host ? bytes : 0;
-  const uint64_t device_need = on_host ? 0 : bytes;
+  // The device's copy: every query but ic, which stays on the host (gpu_parameter_bytes).
+  const uint64_t device_need = on_host ? 0 : plan.parameter_bytes;
   if (host_need > host_budget_ || device_need > wk.device_budget) {
     return fail(cuzk::status(status_code::resource_exhausted,
                              c.id + " parameters need " + gib(bytes) + " of " +
@@ -266,7 +284,11 @@ result<srs_entry*> engine_impl::acquire_srs_locked(const circuit_params& c, size
     logf(cfg_.log, log_level::info, "engine: %s on %s (budget %s): plan %s", c.id.c_str(),
          wk.name.c_str(), gib(wk.device_budget).c_str(), plan.to_json().c_str());
   }
-  if (!wait_for_room_locked(host_need, w, device_need, owner))
+  // The room for the plan, not only the parameters: its program and one proof's working set
+  // beside every circuit left on the device (an idle one is evicted for it, or the load waits);
+  // a second lane's witness waits for room at each proof (prover_stage's admits).
+  const uint64_t device_working = wk.device >= 0 ? plan.fixed_bytes + plan.proof_peak : 0;
+  if (!wait_for_room_locked(host_need, w, device_need, owner, device_working))
     return fail(cuzk::status(status_code::cancelled, "cancelled while waiting for memory"));
   e->in_host_memory = on_host;
   e->gpu = plan;
