@@ -410,8 +410,10 @@ class engine_impl final : public proving_engine {
   // leave (groth16::choose_gpu_plan_beside; parameters in host memory only when the host budget
   // has room for them now) — a WindowPoSt with one lane and smaller MSM groups beside two PoRep
   // lanes on a 141 GB card now, instead of with two lanes after every PoRep job pinning the card
-  // has ended. nullopt: `whole` is the plan (it fits beside them, nothing is pinned, or nothing
-  // else fits either, and the job waits for them).
+  // has ended. Failing that, the fastest plan beside their parameters only (streamed beside
+  // PoRep's on an 80 GB card), the regular lanes pausing for it (express_reserved_locked).
+  // nullopt: `whole` is the plan (it fits beside them, nothing is pinned, or nothing else fits
+  // either, and the job waits for them).
   std::optional<groth16::gpu_plan> plan_beside_pinned_locked(size_t w,
                                                              const groth16::gpu_plan_request& req,
                                                              const groth16::gpu_plan& whole) const
@@ -545,12 +547,19 @@ class engine_impl final : public proving_engine {
   lane_work work_of_locked(size_t w, const ready_partition& rp) const CUZK_REQUIRES(mu_);
 
   // Whether a regular lane of `wk` may start proving `next` now: always when no other lane
-  // proves; beside other regular lanes only when every one of them shares the device, and then,
-  // or beside an express proof, only when the device's peak fits its budget beside what is
-  // charged there. Among the regular lanes the one whose kernels run holds its working set and
-  // each other one its witness: peak = max_i (working_i + Σ_{j≠i} waiting_j); an express proof
-  // runs beside them and adds its working set.
-  static bool admits(const prover_worker& wk, const lane_work& next);
+  // proves and no express job is reserved; beside other regular lanes only when every one of
+  // them shares the device, and then, or beside an express proof or reserve, only when the
+  // device's peak fits its budget beside what is charged there. Among the regular lanes the one
+  // whose kernels run holds its working set and each other one its witness:
+  // peak = max_i (working_i + Σ_{j≠i} waiting_j); an express proof runs beside them and adds its
+  // working set, or the largest `express_reserved` (express_reserved_locked) when more.
+  static bool admits(const prover_worker& wk, const lane_work& next, uint64_t express_reserved);
+  // The largest working set of the express jobs that hold parameters on worker `w` and have
+  // partitions left, when it has an express lane (0 otherwise). Regular lanes leave it room:
+  // where it fits only beside the circuits' parameters, not beside the regular lanes' peak (a
+  // 32 GiB WindowPoSt beside PoRep on an 80 GB card), they pause at their partitions' end until
+  // the express job ends, so its partitions wait for one PoRep partition, not for whole jobs.
+  uint64_t express_reserved_locked(size_t w) const CUZK_REQUIRES(mu_);
   // Whether the express lane of `wk` may start proving `next` now: its working set fits the
   // budget beside what is charged and the regular lanes' peak (it never waits for their kernels).
   static bool admits_express(const prover_worker& wk, const lane_work& next);

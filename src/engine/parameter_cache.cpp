@@ -139,6 +139,10 @@ std::optional<groth16::gpu_plan> engine_impl::plan_beside_pinned_locked(
   }
   if (!pinned) return std::nullopt;
   auto plan = groth16::choose_gpu_plan_beside(req, whole, held, peak);
+  // Nothing fits beside their lanes' working sets: planned beside their parameters only; the
+  // regular lanes then pause at their partitions' end while the job has partitions left
+  // (express_reserved_locked), instead of the job waiting for theirs to end and evicting them.
+  if (!plan && peak > 0) plan = groth16::choose_gpu_plan_beside(req, whole, held, 0);
   if (!plan) return std::nullopt;
   const uint64_t host_need =
       plan->residency == groth16::gpu_residency::host ? groth16::query_bytes(req.q) : 0;

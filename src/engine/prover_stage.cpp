@@ -88,14 +88,26 @@ uint64_t engine_impl::express_working(const prover_worker& wk) {
   return bytes;
 }
 
-bool engine_impl::admits(const prover_worker& wk, const lane_work& next) {
+uint64_t engine_impl::express_reserved_locked(size_t w) const {
+  const prover_worker& wk = *workers_[w];
+  if (wk.lanes.empty() || !wk.lanes.back().express) return 0;
+  uint64_t reserved = 0;
+  for (const auto& [key, j] : jobs_) {
+    if (!express_job(*j) || j->terminal()) continue;
+    if (const srs_entry* e = pinned_on(*j, w)) reserved = std::max(reserved, e->working_bytes);
+  }
+  return reserved;
+}
+
+bool engine_impl::admits(const prover_worker& wk, const lane_work& next,
+                         uint64_t express_reserved) {
   bool alone = true;
   for (const prover_lane& l : wk.lanes) {
     if (!l.work || l.express) continue;
     if (!l.work->shares_device) return false;
     alone = false;
   }
-  const uint64_t express = express_working(wk);
+  const uint64_t express = std::max(express_working(wk), express_reserved);
   if (alone && express == 0) return true;
   if (!alone && !next.shares_device) return false;
   return wk.device_used + regular_peak(wk, &next) + express <= wk.device_budget;
@@ -133,7 +145,7 @@ void engine_impl::prover_loop(size_t w, size_t l) {
     }
     // Not beside the other lanes: it waits for them (a lower priority one does not jump it).
     const lane_work work = work_of_locked(w, next->second);
-    if (express_lane ? !admits_express(wk, work) : !admits(wk, work)) {
+    if (express_lane ? !admits_express(wk, work) : !admits(wk, work, express_reserved_locked(w))) {
       cv_.wait(mu_);
       continue;
     }

@@ -212,6 +212,12 @@ TEST(GpuMemory, APlanBesideCircuitsAlreadyOnTheDevice) {
     const std::optional<gpu_plan> beside = choose_gpu_plan_beside(w, whole, held, held_peak);
     if (card_gib == 80) {
       EXPECT_FALSE(beside.has_value()) << beside->to_json();
+      // Beside their parameters only (the engine pauses the PoRep lanes for it): streamed, in
+      // the 37 GB they leave, instead of waiting for the PoRep jobs and evicting them.
+      const std::optional<gpu_plan> paused = choose_gpu_plan_beside(w, whole, held, 0);
+      ASSERT_TRUE(paused.has_value());
+      EXPECT_EQ(paused->residency, gpu_residency::host);
+      EXPECT_LE(paused->device_peak_bytes, w.device_budget - held);
       continue;
     }
     ASSERT_TRUE(beside.has_value());
