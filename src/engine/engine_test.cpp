@@ -153,6 +153,7 @@ class chain_kind final : public proof_kind_handler {
       : kind_(k),
         prio_(p),
         params_path_(std::move(params_path)),
+        id_(std::filesystem::path(params_path_).stem().string()),
         plan_(plan),
         names_input_(names_input),
         squarings_(squarings) {}
@@ -166,19 +167,20 @@ class chain_kind final : public proof_kind_handler {
   result<std::unique_ptr<prepared_proof>> prepare(const proof_request& r, const std::string&,
                                                   thread_pool&) const override {
     return std::unique_ptr<prepared_proof>(new chain_prepared(
-        {"chain", params_path_}, seed_of(r), r.vanilla_proof[0], int(r.vanilla_proof[1]) - 1,
+        {id_, params_path_}, seed_of(r), r.vanilla_proof[0], int(r.vanilla_proof[1]) - 1,
         r.partition_index, plan_, names_input_, squarings_));
   }
   std::optional<circuit_params> circuit_by_id(const std::string& id,
                                               const std::string&) const override {
-    if (id != "chain") return std::nullopt;
-    return circuit_params{"chain", params_path_};
+    if (id != id_) return std::nullopt;
+    return circuit_params{id_, params_path_};
   }
 
  private:
   proof_kind kind_;
   priority prio_;
   std::string params_path_;
+  std::string id_;  // the circuit: the file's stem ("chain" for chain.params)
   plan_mode plan_;
   bool names_input_;
   unsigned squarings_;
@@ -1863,6 +1865,36 @@ TEST_F(lanes_test, a_load_makes_room_for_its_working_set_beside_resident_circuit
   size_t loads = 0;
   for (const timeline_event& ev : e->timeline(0)) loads += ev.phase == "load";
   EXPECT_EQ(loads, 3u);
+}
+
+// A preload (srs.preload at start, PreloadSRS) that does not fit beside the parameters resident
+// on the device is refused at once: it neither waits for them to idle out (the daemon's preload
+// thread, and its shutdown, would wait eviction_min_idle) nor evicts a circuit loaded before it.
+TEST_F(lanes_test, a_preload_that_does_not_fit_beside_resident_circuits_is_refused_at_once) {
+  engine_config c = one_device_config(1);
+  c.device_memory_budget = one_circuit_device_budget(1);
+  c.eviction_min_idle = 2s;
+  faults_.device_bytes[0] =
+      groth16::gpu_parameter_bytes(g_params->sizes, groth16::gpu_residency::device);
+  auto e = make(c, two_device_parts(two_circuit_parts()));
+  auto first = e->preload("chain");
+  ASSERT_TRUE(first.ok()) << first.error().to_string();
+  const auto t0 = std::chrono::steady_clock::now();
+  auto second = e->preload("chain-post");
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 1s);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.error().code(), status_code::resource_exhausted) << second.error().to_string();
+  EXPECT_NE(second.error().message().find("chain-post"), std::string::npos)
+      << second.error().to_string();
+  const engine_status st = e->status();
+  ASSERT_EQ(st.srs.size(), 1u);
+  EXPECT_EQ(st.srs[0].circuit_id, "chain");
+  // A job of the other circuit still gets it (the first idles out and goes).
+  auto r = e->submit(request(200, 1, 0, proof_kind::winning_post));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  auto res = e->await(r->job_id, 60s);
+  ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
+  EXPECT_TRUE(proof_verifies(res->proof, 200, 1));
 }
 
 TEST_F(lanes_test, the_cpu_fallback_refuses_circuits_beyond_its_limit) {

@@ -292,7 +292,16 @@ result<srs_entry*> engine_impl::acquire_srs_locked(const circuit_params& c, size
   // beside every circuit left on the device (an idle one is evicted for it, or the load waits);
   // a second lane's witness waits for room at each proof (prover_stage's admits).
   const uint64_t device_working = wk.device >= 0 ? plan.fixed_bytes + plan.proof_peak : 0;
-  if (!wait_for_room_locked(host_need, w, device_need, owner, device_working))
+  // A job waits for the room; a preload (no job) takes what is free now or evictable now and is
+  // refused otherwise: it must not hold the daemon's preload thread for eviction_min_idle, nor
+  // evict a circuit loaded before it.
+  if (!owner && !make_room_locked(host_need, w, device_need, false, device_working)) {
+    return fail(cuzk::status(
+        status_code::resource_exhausted,
+        c.id + " does not fit on " + wk.name + " beside the parameters resident there (" +
+            gib(bytes) + " of parameters; it loads with its first job, or after an evict)"));
+  }
+  if (owner && !wait_for_room_locked(host_need, w, device_need, owner, device_working))
     return fail(cuzk::status(status_code::cancelled, "cancelled while waiting for memory"));
   e->in_host_memory = on_host;
   e->gpu = plan;
