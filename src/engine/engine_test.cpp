@@ -1673,40 +1673,12 @@ TEST_F(lanes_test, the_express_lane_proves_post_beside_busy_porep_lanes) {
 
 // An express proof starts beside the other lanes only where the device budget holds its
 // working set beside theirs: one byte short of one more working set, the WinningPoSt waits
-// until no PoRep partition proves, and its proof meets none of theirs on the timeline.
+// until no PoRep partition proves, and its proof meets none of theirs on the timeline. As it fits
+// beside the parameters but not beside the regular lanes' peak (a 32 GiB WindowPoSt beside PoRep
+// on an 80 GB card), the regular lanes pause from its prepare on: while it synthesizes (600 ms
+// here, two PoRep partitions' time) no PoRep partition starts, so it proves as soon as it is
+// ready, and the PoRep job goes on after it.
 TEST_F(lanes_test, the_express_lane_waits_when_the_budget_lacks_room_beside_the_lanes) {
-  const uint64_t budget = uint64_t(4) << 30;
-  const uint64_t working = groth16::gpu_proof_bytes(g_params->sizes, groth16::gpu_residency::device,
-                                                    true, groth16::gpu_memory_knobs{})
-                               .peak() +
-                           groth16::gpu_ntt_table_bytes(g_params->sizes);
-  faults_.start_sleep_ms[0] = 300;
-  faults_.device_bytes[0] = budget - 2 * working + 1;
-  engine_config c = one_device_config(2);
-  c.device_memory_budget = budget;
-  auto e = make(c, two_device_parts());
-  auto porep = e->submit(request(162, 4));
-  ASSERT_TRUE(porep.ok()) << porep.error().to_string();
-  for (int i = 0; i < 3000 && faults_.proving[0].load() < 1; ++i) std::this_thread::sleep_for(1ms);
-  auto winning = e->submit(request(163, 1, 0, proof_kind::winning_post));
-  ASSERT_TRUE(winning.ok()) << winning.error().to_string();
-  auto won = e->await(winning->job_id, 60s);
-  ASSERT_EQ(won->state, job_state::completed) << won->error.to_string();
-  EXPECT_TRUE(proof_verifies(won->proof, 163, 1));
-  auto res = e->await(porep->job_id, 120s);
-  ASSERT_EQ(res->state, job_state::completed) << res->error.to_string();
-  const auto winning_proves = prove_events(*e, winning->job_id);
-  ASSERT_EQ(winning_proves.size(), 1u);
-  for (const timeline_event& ev : prove_events(*e, porep->job_id))
-    EXPECT_FALSE(overlap(ev, winning_proves[0])) << "partition " << ev.partition;
-}
-
-// An express job whose working set fits beside the circuits' parameters but not beside the
-// regular lanes' peak (a 32 GiB WindowPoSt beside PoRep on an 80 GB card) pauses the regular
-// lanes from its prepare on: while it synthesizes (600 ms here, two PoRep partitions' time) no
-// PoRep partition starts, so it proves as soon as it is ready, never beside a PoRep partition,
-// and the PoRep job goes on after it.
-TEST_F(lanes_test, the_regular_lanes_pause_for_an_express_job_that_fits_only_without_them) {
   const uint64_t budget = uint64_t(4) << 30;
   const uint64_t working = groth16::gpu_proof_bytes(g_params->sizes, groth16::gpu_residency::device,
                                                     true, groth16::gpu_memory_knobs{})
