@@ -82,6 +82,7 @@ bool engine_impl::make_room_locked(uint64_t host_need, std::optional<size_t> w,
   while (!fits()) {
     const auto now = clock_type::now();
     auto victim = srs_.end();
+    const bool device_short = !device_fits();
     for (auto it = srs_.begin(); it != srs_.end(); ++it) {
       const srs_entry& e = *it->second;
       if (e.refs > 0 || e.loading || (!express && now - e.last_used < cfg_.eviction_min_idle))
@@ -89,7 +90,7 @@ bool engine_impl::make_room_locked(uint64_t host_need, std::optional<size_t> w,
       // On the device an entry helps by its charge or by its working set (the largest counts).
       const bool helps =
           (host_used_ + host_need > host_budget_ && e.host_charged > 0) ||
-          (w && e.worker == *w && !device_fits() && (e.device_charged > 0 || e.working_bytes > 0));
+          (w && e.worker == *w && device_short && (e.device_charged > 0 || e.working_bytes > 0));
       if (!helps) continue;
       if (victim == srs_.end() || e.last_used < victim->second->last_used) victim = it;
     }

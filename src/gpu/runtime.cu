@@ -494,10 +494,7 @@ void copy_to_host(void* dst, const void* src, size_t bytes, const stream& s) {
     s.synchronize();
     return;
   }
-  char* b = thread_small_copy_buffer();
-  CUZK_CUDA_OK(cudaMemcpyAsync(b, src, bytes, cudaMemcpyDeviceToHost, s.get()));
-  s.synchronize();
-  std::memcpy(dst, b, bytes);
+  copy_to_host({{dst, src, bytes}}, s);
 }
 
 void copy_to_host(std::initializer_list<host_copy> copies, const stream& s) {
