@@ -95,7 +95,7 @@ gpu_proof_memory gpu_proof_bytes(const query_sizes& q, gpu_residency where, bool
   // a, b, c evaluated (or uploaded) and transformed; the quotient reads all three, or (in turn)
   // A·B and C.
   const uint64_t domain_buffers = witness_on_device && k.abc_in_turn ? 2 : 3;
-  r.abc = r.witness + domain_buffers * m * fr_bytes + ring;
+  r.abc = r.witness + domain_buffers * m * fr_bytes + (k.ring_after_abc ? 0 : ring);
   // h in a's buffer; b and c back in the pool. Host residency: one msm_accumulator over the
   // streamed chunks.
   r.msm_h = r.witness + m * fr_bytes + ring +
@@ -159,6 +159,7 @@ gpu_plan make_plan(const gpu_plan_request& r, gpu_residency where, unsigned lane
   k.abc_on_device = k.abc_on_device && r.witness_on_device;
   k.abc_in_turn = k.abc_in_turn && k.abc_on_device;
   k.interleave_queries = k.interleave_queries && k.abc_on_device && where == gpu_residency::host;
+  k.ring_after_abc = k.ring_after_abc && where == gpu_residency::host;
   gpu_plan p;
   p.residency = where;
   p.lanes = lanes;
@@ -263,9 +264,15 @@ std::vector<gpu_plan> gpu_plan_candidates(const gpu_plan_request& r) {
           for (uint64_t ring : ring_steps) {
             if ((ring < small_ring_bytes) != small_rings) continue;
             k.ring_bytes = ring;
+            // The ring taken after the transforms is the same plan but for one slot's copy
+            // that no longer overlaps them: next after the ring taken before, so a smaller card
+            // keeps the larger ring and window (gpu_memory_knobs::ring_after_abc).
             for (size_t i = first; i < last; ++i) {
               with_knobs(i);
-              out.push_back(make_plan(r, gpu_residency::host, 1, k));
+              for (const bool after : {false, true}) {
+                k.ring_after_abc = after;
+                out.push_back(make_plan(r, gpu_residency::host, 1, k));
+              }
             }
           }
         }
@@ -273,6 +280,7 @@ std::vector<gpu_plan> gpu_plan_candidates(const gpu_plan_request& r) {
     }
   }
   k.interleave_queries = false;
+  k.ring_after_abc = false;
   return out;
 }
 
@@ -311,7 +319,7 @@ std::string gpu_plan::to_json() const {
                 "\"parameter_bytes\":%llu,\"fixed_bytes\":%llu,\"proof_peak_bytes\":%llu,"
                 "\"lane_bytes\":%llu,\"host_bytes\":%llu,\"streamed_bytes\":%llu,"
                 "\"msm_group_bytes\":%llu,\"gather_points\":%llu,\"ring_bytes\":%llu,"
-                "\"abc\":\"%s\",\"interleaved\":%s}",
+                "\"abc\":\"%s\",\"interleaved\":%s,\"ring_after_abc\":%s}",
                 residency == gpu_residency::device ? "resident" : "streamed", lanes,
                 (unsigned long long)device_peak_bytes, (unsigned long long)parameter_bytes,
                 (unsigned long long)fixed_bytes, (unsigned long long)proof_peak,
@@ -322,7 +330,8 @@ std::string gpu_plan::to_json() const {
                 !knobs.abc_on_device ? "host"
                 : knobs.abc_in_turn  ? "device in turn"
                                      : "device",
-                knobs.interleave_queries ? "true" : "false");
+                knobs.interleave_queries ? "true" : "false",
+                knobs.ring_after_abc ? "true" : "false");
   return buf;
 }
 

@@ -86,6 +86,62 @@ TEST(GpuMemory, ProofPhases) {
             h.abc - m * sizeof(ff::fr_t));
   EXPECT_EQ(gpu_proof_bytes(porep32g, gpu_residency::host, false, turn).abc,
             gpu_proof_bytes(porep32g, gpu_residency::host, false, k).abc);
+  // The ring taken after a, b, c: the transforms hold no ring, every later phase the same; no
+  // effect with the parameters on the device.
+  for (const gpu_memory_knobs& base : {k, inter, turn}) {
+    gpu_memory_knobs after = base;
+    after.ring_after_abc = true;
+    for (const bool witness : {true, false}) {
+      const gpu_proof_memory early = gpu_proof_bytes(porep32g, gpu_residency::host, witness, base);
+      const gpu_proof_memory late = gpu_proof_bytes(porep32g, gpu_residency::host, witness, after);
+      EXPECT_EQ(late.abc, early.abc - base.ring_bytes);
+      EXPECT_EQ(late.msm_h, early.msm_h);
+      EXPECT_EQ(late.split, early.split);
+      EXPECT_EQ(late.msm_lab, early.msm_lab);
+    }
+    EXPECT_EQ(gpu_proof_bytes(porep32g, gpu_residency::device, true, after).abc,
+              gpu_proof_bytes(porep32g, gpu_residency::device, true, base).abc);
+  }
+}
+
+TEST(GpuMemory, TheRingAfterABCIsTakenWhereOnlyItFits) {
+  // Where the transforms are the peak, a card too small for a ring beside them takes it after
+  // them instead of a smaller ring: every budget between the two plans' peaks gets the later
+  // ring of the same size (and knobs), never a smaller ring taken before.
+  gpu_plan_request r;
+  r.q = porep32g;
+  r.program_bytes = uint64_t(389) << 20;
+  const std::vector<gpu_plan> c = gpu_plan_candidates(r);
+  size_t pairs = 0;
+  for (size_t i = 1; i < c.size(); ++i) {
+    const gpu_plan &early = c[i - 1], &late = c[i];
+    if (early.residency != gpu_residency::host || early.knobs.ring_after_abc ||
+        !late.knobs.ring_after_abc)
+      continue;
+    gpu_memory_knobs same = late.knobs;
+    same.ring_after_abc = false;
+    ASSERT_EQ(same, early.knobs) << i << ": each ring after a, b, c follows its twin";
+    EXPECT_LE(late.device_peak_bytes, early.device_peak_bytes) << i;
+    if (late.device_peak_bytes == early.device_peak_bytes) continue;
+    ++pairs;
+    // A budget between the two, where nothing before the pair fits: the later ring.
+    bool earlier_fits = false;
+    for (size_t j = 0; j + 1 < i; ++j)
+      earlier_fits |= c[j].device_peak_bytes <= late.device_peak_bytes;
+    if (earlier_fits) continue;
+    r.device_budget = late.device_peak_bytes;
+    const auto got = choose_gpu_plan(r);
+    ASSERT_TRUE(got.ok()) << got.error().to_string();
+    EXPECT_TRUE(got->knobs.ring_after_abc) << i;
+    EXPECT_EQ(got->knobs.ring_bytes, late.knobs.ring_bytes) << i;
+  }
+  EXPECT_GT(pairs, 0u) << "no plan whose peak is the transforms: the case this knob decides";
+  // The parameters on the device: no ring, so no such plan.
+  for (const gpu_plan& p : c) {
+    if (p.residency == gpu_residency::device) {
+      EXPECT_FALSE(p.knobs.ring_after_abc);
+    }
+  }
 }
 
 TEST(GpuMemory, CandidatesRunFromFastestToSmallest) {
@@ -99,13 +155,19 @@ TEST(GpuMemory, CandidatesRunFromFastestToSmallest) {
   EXPECT_EQ(c[0].device_peak_bytes,
             c[0].parameter_bytes + c[0].fixed_bytes + c[0].proof_peak + c[0].lane_bytes);
   EXPECT_EQ(c[1].lanes, 1u);
+  // Plans that differ only in their MSM groups, gather pieces or lanes: one block.
+  const auto same_block = [](const gpu_plan& x, const gpu_plan& y) {
+    return x.residency == y.residency && x.knobs.abc_on_device == y.knobs.abc_on_device &&
+           x.knobs.abc_in_turn == y.knobs.abc_in_turn && x.knobs.ring_bytes == y.knobs.ring_bytes &&
+           x.knobs.ring_after_abc == y.knobs.ring_after_abc &&
+           x.knobs.interleave_queries == y.knobs.interleave_queries;
+  };
   for (size_t i = 1; i < c.size(); ++i) {
-    // Each residency block shrinks step by step.
-    if (c[i].residency == c[i - 1].residency &&
-        c[i].knobs.abc_on_device == c[i - 1].knobs.abc_on_device &&
-        c[i].knobs.abc_in_turn == c[i - 1].knobs.abc_in_turn &&
-        c[i].knobs.ring_bytes == c[i - 1].knobs.ring_bytes) {
-      EXPECT_LE(c[i].device_peak_bytes, c[i - 1].device_peak_bytes) << i;
+    // Each block shrinks step by step.
+    for (size_t j = i; j-- > 0;) {
+      if (!same_block(c[i], c[j])) continue;
+      EXPECT_LE(c[i].device_peak_bytes, c[j].device_peak_bytes) << i << " after " << j;
+      break;
     }
     if (c[i].residency == gpu_residency::host) {
       EXPECT_EQ(c[i].parameter_bytes, 0u);
@@ -253,7 +315,8 @@ TEST(GpuMemory, SmallRingsComeLast) {
   ASSERT_TRUE(got.ok()) << got.error().to_string();
   EXPECT_EQ(got->residency, gpu_residency::host);
   EXPECT_GE(got->knobs.ring_bytes, uint64_t(256) << 20) << got->to_json();
-  EXPECT_TRUE(got->knobs.abc_in_turn) << got->to_json();
+  // The ring beside a, b, c only with a, b, c in turn; beside all three only after them.
+  EXPECT_TRUE(got->knobs.abc_in_turn || got->knobs.ring_after_abc) << got->to_json();
   bool small_seen = false;
   for (const gpu_plan& p : gpu_plan_candidates(r)) {
     if (p.residency != gpu_residency::host) continue;
@@ -272,6 +335,28 @@ TEST(GpuMemory, SmallCircuitsStreamThroughASmallRing) {
     EXPECT_LE(p.knobs.ring_bytes, 2 * (5000 * 96 + 64 * 192));
     EXPECT_GE(p.knobs.ring_bytes, gpu_min_ring_bytes);
   }
+}
+
+// A 12 GiB card (11 GiB budget) proving 32 GiB SnapDeals: a, b, c in turn leave room for a
+// 64 MiB ring beside them (16 MiB chunks: 8.3 s of H MSM a partition on an H100 capped at 12 GiB,
+// bench/results/h100/2026-12-07-engine-gpu-snap-caps.md); after them, a 256 MiB one.
+TEST(GpuMemory, A12GiBCardTakesItsSnapRingAfterABC) {
+  gpu_plan_request r;
+  r.q = snap32g;
+  r.program_bytes = 401971928 - gpu_ntt_table_bytes(snap32g);
+  r.device_budget = uint64_t(11) << 30;
+  const auto got = choose_gpu_plan(r);
+  ASSERT_TRUE(got.ok()) << got.error().to_string();
+  EXPECT_EQ(got->residency, gpu_residency::host);
+  EXPECT_TRUE(got->knobs.ring_after_abc) << got->to_json();
+  EXPECT_GE(got->knobs.ring_bytes, uint64_t(256) << 20) << got->to_json();
+  uint64_t largest_before = 0;
+  for (const gpu_plan& p : gpu_plan_candidates(r)) {
+    if (p.residency == gpu_residency::host && !p.knobs.ring_after_abc &&
+        p.device_peak_bytes <= r.device_budget)
+      largest_before = std::max(largest_before, p.knobs.ring_bytes);
+  }
+  EXPECT_EQ(largest_before, uint64_t(64) << 20) << "the case this knob decides";
 }
 
 }  // namespace

@@ -95,6 +95,7 @@ struct device_parameters::impl {
   std::atomic<uint64_t> gather_points{gpu_memory_knobs{}.gather_points};
   std::atomic<bool> abc_in_turn{gpu_memory_knobs{}.abc_in_turn};
   std::atomic<bool> interleave_queries{gpu_memory_knobs{}.interleave_queries};
+  std::atomic<bool> ring_after_abc{gpu_memory_knobs{}.ring_after_abc};
 };
 
 namespace {
@@ -707,13 +708,16 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   device_buffer<fr_t> da(m);
   std::optional<ring_t> ring;  // host residency
   // Host residency: the ring and the whole schedule of chunks (H, L, A, B1, B2: the bases of
-  // the split's compacted index spaces), before a, b, c, so the first copies overlap them.
+  // the split's compacted index spaces), before a, b, c, so the first copies overlap them, or
+  // (gpu_memory_knobs::ring_after_abc) once their domain buffers are back in the pool.
   // gpu_memory_knobs::interleave_queries: H, L and A share one interleaved stream of chunks
   // (their splits built first, from the witness on the device).
   const bool interleave = p.where == residency::host && abc != nullptr &&
                           p.interleave_queries.load(std::memory_order_relaxed);
+  const bool ring_after_abc =
+      p.where == residency::host && p.ring_after_abc.load(std::memory_order_relaxed);
   size_t q_h = 0, q_l = 0, q_a = 0, q_b1 = 0, q_b2 = 0;
-  if (p.where == residency::host) {
+  const auto take_ring = [&] {
     const size_t ring_bytes = p.ring_bytes.load(std::memory_order_relaxed);
     ring.emplace(p.ctx, ring_bytes, gpu_ring_slots(ring_bytes, interleave));
     const size_t na = asg.a_aux_density.popcount(), nb = asg.b_aux_density.popcount();
@@ -723,7 +727,8 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     if (interleave) ring->interleave(q_h);
     q_b1 = ring->add_query(p.host_b_g1.data() + nb_in, nb, sizeof(g1_affine_t));
     q_b2 = ring->add_query(p.host_b_g2.data() + nb_in, nb, sizeof(g2_affine_t));
-  }
+  };
+  if (p.where == residency::host && !ring_after_abc) take_ring();
   device_buffer<fr_t> db, dc;
   if (abc != nullptr && p.abc_in_turn.load(std::memory_order_relaxed)) {
     // Two domain buffers (gpu_memory_knobs::abc_in_turn): A on the coset in da, B in db, A·B
@@ -776,7 +781,11 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
                             dc.data());
   db = device_buffer<fr_t>();  // back to the pool after the quotient's kernels
   dc = device_buffer<fr_t>();
+  if (ring_after_abc) take_ring();  // from the pool in strm's order: after the quotient
   ev[4].record(strm);
+  // The copy stream writes the ring only after its buffers were taken in strm's order (they may
+  // be b's and c's memory, which the quotient read).
+  if (ring_after_abc) ring->issue_until(ring->slots, &ev[4]);
 
   ring_t* rg = ring ? &*ring : nullptr;
   const query_view<g1_affine_t> qh{p.h.data(), p.host_h.data()}, ql{p.l.data(), p.host_l.data()},
@@ -937,6 +946,7 @@ void device_parameters::set_memory_knobs(const gpu_memory_knobs& knobs) {
   impl_->gather_points.store(std::max<uint64_t>(knobs.gather_points, 1), std::memory_order_relaxed);
   impl_->abc_in_turn.store(knobs.abc_in_turn, std::memory_order_relaxed);
   impl_->interleave_queries.store(knobs.interleave_queries, std::memory_order_relaxed);
+  impl_->ring_after_abc.store(knobs.ring_after_abc, std::memory_order_relaxed);
   // The ring must hold a chunk of 64 G2 points in each half (host_resident's smallest).
   if (impl_->where == residency::host)
     impl_->ring_bytes.store(std::max<size_t>(knobs.ring_bytes, size_t(gpu_min_ring_bytes)),
@@ -950,6 +960,7 @@ gpu_memory_knobs device_parameters::memory_knobs() const {
   k.ring_bytes = impl_->ring_bytes.load(std::memory_order_relaxed);
   k.abc_in_turn = impl_->abc_in_turn.load(std::memory_order_relaxed);
   k.interleave_queries = impl_->interleave_queries.load(std::memory_order_relaxed);
+  k.ring_after_abc = impl_->ring_after_abc.load(std::memory_order_relaxed);
   return k;
 }
 

@@ -164,12 +164,14 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
     // a, b, c in turn through two domain buffers (gpu_memory_knobs::abc_in_turn), with the
     // parameters on the device; and streamed from host memory through the smallest ring (two
     // slots) and a ring of four slots of 256 G1 points, each query after the last or H, L and A
-    // interleaved (interleave_queries), a, b, c in turn or not.
+    // interleaved (interleave_queries), a, b, c in turn or not, the ring taken before a, b, c or
+    // after them (ring_after_abc).
     const auto prove_with = [&](cuda::device_parameters& where, bool in_turn, bool interleave,
-                                const std::string& how) {
+                                bool ring_after_abc, const std::string& how) {
       gpu_memory_knobs k = where.memory_knobs();
       k.abc_in_turn = in_turn;
       k.interleave_queries = interleave;
+      k.ring_after_abc = ring_after_abc;
       where.set_memory_knobs(k);
       EXPECT_EQ(where.memory_knobs(), k) << how;
       auto got = start_and_finalize(where.vk(), r, s, nullptr, [&](prover_timings* tm) {
@@ -178,16 +180,19 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
       ASSERT_TRUE(got.ok()) << what << ", " << how << ": " << got.error().to_string();
       EXPECT_EQ(encode_proof(*got), encode_proof(*host)) << what << ", " << how;
     };
-    prove_with(*dp, true, false, "a, b, c in turn, device residency");
+    prove_with(*dp, true, false, false, "a, b, c in turn, device residency");
     for (size_t ring : {kSmallestRing, 4 * (kSmallestRing / 2)}) {
       auto hp = cuda::device_parameters::host_resident(f.params, 0, ring);
       ASSERT_TRUE(hp.ok()) << hp.error().to_string();
       for (bool in_turn : {false, true}) {
         for (bool interleave : {false, true}) {
-          prove_with(**hp, in_turn, interleave,
-                     "host residency, ring " + std::to_string(ring) +
-                         (in_turn ? ", a, b, c in turn" : "") +
-                         (interleave ? ", interleaved" : ""));
+          for (bool after : {false, true}) {
+            prove_with(**hp, in_turn, interleave, after,
+                       "host residency, ring " + std::to_string(ring) +
+                           (in_turn ? ", a, b, c in turn" : "") +
+                           (interleave ? ", interleaved" : "") +
+                           (after ? ", ring after a, b, c" : ""));
+          }
         }
       }
     }
@@ -723,9 +728,12 @@ TEST(Groth16Gpu, DevicePeakWithinModel) {
   };
   gpu_memory_knobs defaults;
   defaults.ring_bytes = cuda::default_ring_bytes;
-  for (const run_case& c : {run_case{"device, default knobs", false, defaults},
-                            run_case{"device, small knobs", false, small},
-                            run_case{"host, small knobs", true, small}}) {
+  gpu_memory_knobs small_ring_after = small;
+  small_ring_after.ring_after_abc = true;
+  for (const run_case& c :
+       {run_case{"device, default knobs", false, defaults},
+        run_case{"device, small knobs", false, small}, run_case{"host, small knobs", true, small},
+        run_case{"host, small knobs, ring after a, b, c", true, small_ring_after}}) {
     auto dp = c.host ? cuda::device_parameters::host_resident(params, 0, c.knobs.ring_bytes)
                      : cuda::device_parameters::upload(params, 0);
     ASSERT_TRUE(dp.ok()) << c.name << ": " << dp.error().to_string();

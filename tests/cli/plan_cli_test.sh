@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # `cuzk plan`: the GPU plan of a 32 GiB PoRep partition on cards of 141, 80, 24, 16 and 12 GiB
-# (resident with two lanes, resident, streamed, streamed with a, b, c from the host, refused
-# naming the smallest card), its parameters' size against docs/spec/porep.md §9's counts, bad input,
-# and docs/hardware.md's table equal to what `cuzk plan --table` prints now (the docs are generated
-# from the planning code; regenerate: scripts/gen_hardware_table.sh).
+# (resident with two lanes, resident, streamed, streamed with a, b, c in turn, refused naming the
+# smallest card), 32 GiB SnapDeals' ring on 12 and 24 GiB cards, its parameters' size against
+# docs/spec/porep.md §9's counts, bad input, and docs/hardware.md's table equal to what
+# `cuzk plan --table` prints now (the docs are generated from the planning code; regenerate:
+# scripts/gen_hardware_table.sh).
 # Usage: plan_cli_test.sh /path/to/cuzk /path/to/docs/hardware.md
 set -u
 cuzk="$1"
@@ -13,21 +14,25 @@ fails=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# expect CARD RC TEXT...: `cuzk plan` of 32 GiB PoRep on CARD exits RC and prints every TEXT.
-expect() {
-  local card=$1 want=$2 rc=0
-  shift 2
-  "$cuzk" plan --circuit porep --registered-proof StackedDrg32GiBV1_1 --gpu-memory "$card" \
+# expect_of CIRCUIT PROOF CARD RC TEXT...: `cuzk plan` of CIRCUIT PROOF on CARD exits RC and
+# prints every TEXT; expect CARD RC TEXT...: the same for 32 GiB PoRep.
+expect_of() {
+  local circuit=$1 proof=$2 card=$3 want=$4 rc=0
+  shift 4
+  "$cuzk" plan --circuit "$circuit" --registered-proof "$proof" --gpu-memory "$card" \
     >"$tmp/out" 2>"$tmp/err" || rc=$?
   local ok=1
   [[ $rc -eq $want ]] || ok=0
   for text in "$@"; do grep -qF -- "$text" "$tmp/out" || ok=0; done
   if [[ $ok -eq 0 ]]; then
-    echo "FAIL: plan --gpu-memory $card -> rc=$rc (want $want: $*)"
+    echo "FAIL: plan $circuit $proof --gpu-memory $card -> rc=$rc (want $want: $*)"
     sed 's/^/  stdout: /' "$tmp/out" | head -3
     sed 's/^/  stderr: /' "$tmp/err" | head -3
     fails=$((fails + 1))
   fi
+}
+expect() {
+  expect_of porep StackedDrg32GiBV1_1 "$@"
 }
 
 # (2^27 − 1 + 130,169,893 + 129,753,620 + 33,112,282) × 96 + 33,112,282 × 192 bytes.
@@ -36,6 +41,12 @@ expect 80GiB 0 '"mode":"resident"'
 expect 24GiB 0 '"mode":"streamed"' '"host_bytes":47373896256'
 expect 16GiB 0 '"mode":"streamed"' '"abc":"device in turn"' '"host_bytes":47373896256'
 expect 12GiB 1 '"plan":null' 'the smallest'
+# 32 GiB SnapDeals on a 12 GiB card: a, b, c in turn fill the card, so the ring is taken after
+# them, 256 MiB (64 MiB chunks) where a ring beside them could be 64 MiB at most.
+expect_of snap StackedDrg32GiBV1 12GiB 0 '"mode":"streamed"' '"abc":"device in turn"' \
+  '"ring_bytes":268435456' '"ring_after_abc":true'
+expect_of snap StackedDrg32GiBV1 24GiB 0 '"mode":"streamed"' '"ring_bytes":3221225472' \
+  '"ring_after_abc":false'
 
 # bad_input WHAT ARGS...: `cuzk plan ARGS` is bad input: exit 2, one line on stderr.
 bad_input() {

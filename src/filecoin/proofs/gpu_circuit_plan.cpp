@@ -144,6 +144,10 @@ std::string gpu_plan_table(const std::vector<gpu_circuit_shape>& shapes,
         if (!plan->knobs.abc_on_device) cell += ", abc on host";
         if (plan->knobs.abc_in_turn) cell += ", abc in turn";
         if (plan->knobs.interleave_queries) cell += ", interleaved";
+        if (plan->residency == groth16::gpu_residency::host) {
+          cell += ", ring " + gib_text(plan->knobs.ring_bytes);
+          if (plan->knobs.ring_after_abc) cell += " after abc";
+        }
         cell += ", " + gib_text(plan->device_peak_bytes);
       }
       t += " " + cell + " |";
