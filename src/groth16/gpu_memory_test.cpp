@@ -303,14 +303,21 @@ TEST(GpuMemory, APlanBesideCircuitsAlreadyOnTheDevice) {
 // b as the daemon's plan on an H100 capped at 16 GiB summed them: 34,453,500,000 query bytes).
 constexpr query_sizes snap32g{5, (size_t(1) << 27) - 1, 80978488, 80978493, 20905306, 20905306};
 
+// A 32 GiB SnapDeals partition's request on a device budget of budget_gib, with its compiled
+// a, b, c plan as the daemon planned it (fixed_bytes 401,971,928 with the NTT tables).
+gpu_plan_request snap32g_request(unsigned budget_gib) {
+  gpu_plan_request r;
+  r.q = snap32g;
+  r.program_bytes = 401971928 - gpu_ntt_table_bytes(snap32g);
+  r.device_budget = uint64_t(budget_gib) << 30;
+  return r;
+}
+
 // A ring under 256 MiB comes after every a, b, c mode with a larger one: on a 16 GiB card a
 // 32 GiB SnapDeals evaluates a, b, c in turn to stream through a ring of 256 MiB or more, instead
 // of keeping a, b, c beside a 64 MiB ring (whose H MSM took 11.1 s a partition, measured).
 TEST(GpuMemory, SmallRingsComeLast) {
-  gpu_plan_request r;
-  r.q = snap32g;
-  r.program_bytes = 401971928 - gpu_ntt_table_bytes(snap32g);
-  r.device_budget = uint64_t(15) << 30;
+  const gpu_plan_request r = snap32g_request(15);
   const auto got = choose_gpu_plan(r);
   ASSERT_TRUE(got.ok()) << got.error().to_string();
   EXPECT_EQ(got->residency, gpu_residency::host);
@@ -341,10 +348,7 @@ TEST(GpuMemory, SmallCircuitsStreamThroughASmallRing) {
 // 64 MiB ring beside them (16 MiB chunks: 8.3 s of H MSM a partition on an H100 capped at 12 GiB,
 // bench/results/h100/2026-12-07-engine-gpu-snap-caps.md); after them, a 256 MiB one.
 TEST(GpuMemory, A12GiBCardTakesItsSnapRingAfterABC) {
-  gpu_plan_request r;
-  r.q = snap32g;
-  r.program_bytes = 401971928 - gpu_ntt_table_bytes(snap32g);
-  r.device_budget = uint64_t(11) << 30;
+  const gpu_plan_request r = snap32g_request(11);
   const auto got = choose_gpu_plan(r);
   ASSERT_TRUE(got.ok()) << got.error().to_string();
   EXPECT_EQ(got->residency, gpu_residency::host);
