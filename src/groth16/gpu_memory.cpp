@@ -258,19 +258,21 @@ std::vector<gpu_plan> gpu_plan_candidates(const gpu_plan_request& r) {
         // narrow window costs more than a small ring (32 GiB WindowPoSt on a 16 GiB card: B2 over
         // 91.9 M G2 points took 8.3 s with 256 MiB groups beside a 3 GiB ring, against 2.0 s with
         // 12 GiB groups; bench/results/h100/2026-12-06-capped-post-snap.md).
+        // Then the same with the ring taken after a, b, c (gpu_memory_knobs::ring_after_abc):
+        // only where no ring taken before them fits, since a larger ring after them comes with
+        // narrower MSM groups, which have not been measured against a smaller ring's wider ones
+        // (a 32 GiB PoRep on a 20 GiB card would trade a 1 GiB ring and 12 GiB groups for 3 GiB
+        // and 1 GiB: H's window 20 → 16 bits and each L or A chunk's others in 19 passes).
         const size_t smallest = std::size(knob_steps) - 1;
         for (const auto& [first, last] :
              {std::pair{size_t(0), smallest}, std::pair{smallest, smallest + 1}}) {
-          for (uint64_t ring : ring_steps) {
-            if ((ring < small_ring_bytes) != small_rings) continue;
-            k.ring_bytes = ring;
-            // The ring taken after the transforms is the same plan but for one slot's copy
-            // that no longer overlaps them: next after the ring taken before, so a smaller card
-            // keeps the larger ring and window (gpu_memory_knobs::ring_after_abc).
-            for (size_t i = first; i < last; ++i) {
-              with_knobs(i);
-              for (const bool after : {false, true}) {
-                k.ring_after_abc = after;
+          for (const bool after : {false, true}) {
+            k.ring_after_abc = after;
+            for (uint64_t ring : ring_steps) {
+              if ((ring < small_ring_bytes) != small_rings) continue;
+              k.ring_bytes = ring;
+              for (size_t i = first; i < last; ++i) {
+                with_knobs(i);
                 out.push_back(make_plan(r, gpu_residency::host, 1, k));
               }
             }
