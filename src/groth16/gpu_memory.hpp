@@ -51,8 +51,9 @@ struct gpu_memory_knobs {
   /// formed (their domain buffers back in the pool), so the transforms' peak holds no ring; the
   /// first chunks' copies no longer overlap the transforms (one slot's copy waits: 768 MiB ≈
   /// 14 ms at the H100's 54 GB/s). What lets a 12 GiB card stream a 32 GiB SnapDeals partition
-  /// through a 1 GiB ring instead of 64 MiB (16 MiB chunks, each with its fixed cost: 8.3 s of H
-  /// MSM against 1.1 s; bench/results/h100/2026-12-07-engine-gpu-snap-caps.md).
+  /// through a 256 MiB ring instead of 64 MiB (16 MiB chunks, each with its fixed cost): its H,
+  /// L and A phase 8.30 → 3.31 s on an H100
+  /// (bench/results/h100/2026-12-07-engine-gpu-snap-caps.md).
   bool ring_after_abc = false;
   bool operator==(const gpu_memory_knobs&) const = default;
 };
