@@ -92,8 +92,8 @@ uint64_t engine_impl::express_reserved_locked(size_t w) const {
   const prover_worker& wk = *workers_[w];
   if (wk.lanes.empty() || !wk.lanes.back().express) return 0;
   uint64_t reserved = 0;
-  for (const auto& [key, j] : jobs_) {
-    if (!express_job(*j) || j->terminal()) continue;
+  for (const job* j : active_) {  // the jobs not ended (an ended one pins nothing)
+    if (!express_job(*j)) continue;
     if (const srs_entry* e = pinned_on(*j, w)) reserved = std::max(reserved, e->working_bytes);
   }
   return reserved;
