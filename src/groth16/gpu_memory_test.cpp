@@ -47,6 +47,58 @@ TEST(GpuMemory, MsmScratchFollowsTheGroupBudget) {
   EXPECT_EQ(msm::cuda::batch_add_scratch_bytes(0, 192), 0u);
 }
 
+TEST(GpuMemory, AStreamedSplitsOthersTakeTheirPlannedBytesInFewerPasses) {
+  using msm::cuda::accumulator_within_plan;
+  using msm::cuda::msm_accumulator_bytes;
+  using msm::cuda::plan_accumulator;
+  const auto passes = [](size_t total, size_t chunk, size_t group, unsigned c) {
+    const auto a = plan_accumulator(total, chunk, 192, group, c);
+    return (a.windows + a.groups.group - 1) / a.groups.group;
+  };
+  // 32 GiB PoRep's L others (≈ 13 M) through 768 MiB chunks (24 GiB card: 4 GiB groups, the
+  // others an eighth) and 256 MiB chunks (16 GiB: 1 GiB groups), a tenth of each chunk others.
+  struct streamed {
+    size_t chunk, group;
+    unsigned planned_passes, sized_passes;
+  };
+  for (const streamed& t :
+       {streamed{8388608, size_t(512) << 20, 6, 1}, streamed{2796160, size_t(128) << 20, 10, 2}}) {
+    const size_t total = 13000000;
+    const auto planned = plan_accumulator(total, t.chunk, 192, t.group);
+    const auto sized = accumulator_within_plan(total, t.chunk, t.chunk / 10, 192, t.group);
+    EXPECT_EQ(sized.max_chunk, t.chunk / 10);
+    EXPECT_EQ(sized.window_bits, planned.c);
+    EXPECT_EQ(passes(total, t.chunk, t.group, 0), t.planned_passes);
+    EXPECT_EQ(passes(total, sized.max_chunk, sized.group_bytes, sized.window_bits), t.sized_passes);
+    EXPECT_LE(
+        msm_accumulator_bytes(total, sized.max_chunk, 192, sized.group_bytes, sized.window_bits),
+        msm_accumulator_bytes(total, t.chunk, 192, t.group));
+  }
+  // Never more bytes than planned, the same window, whatever the sizes (G1 and G2 buckets).
+  for (size_t xyzz : {size_t(192), size_t(384)}) {
+    for (size_t total : {size_t(1000), size_t(1) << 20, size_t(13000000), size_t(1) << 27}) {
+      for (size_t planned_chunk : {size_t(64), size_t(1) << 16, size_t(2796160), size_t(8388608)}) {
+        for (size_t chunk : {size_t(0), size_t(1), planned_chunk / 10, planned_chunk}) {
+          for (size_t group : {size_t(64) << 20, size_t(512) << 20, size_t(12) << 30}) {
+            const auto planned = plan_accumulator(total, planned_chunk, xyzz, group);
+            const auto sized = accumulator_within_plan(total, planned_chunk, chunk, xyzz, group);
+            const std::string at = std::to_string(xyzz) + " " + std::to_string(total) + " " +
+                                   std::to_string(planned_chunk) + " " + std::to_string(chunk) +
+                                   " " + std::to_string(group);
+            EXPECT_EQ(sized.window_bits, planned.c) << at;
+            EXPECT_LE(sized.max_chunk, planned_chunk) << at;
+            EXPECT_GE(sized.max_chunk, std::max<size_t>(chunk, 1)) << at;
+            EXPECT_LE(msm_accumulator_bytes(total, sized.max_chunk, xyzz, sized.group_bytes,
+                                            sized.window_bits),
+                      msm_accumulator_bytes(total, planned_chunk, xyzz, group))
+                << at;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(GpuMemory, ProofPhases) {
   gpu_memory_knobs k;
   const gpu_proof_memory dev = gpu_proof_bytes(porep32g, gpu_residency::device, true, k);

@@ -49,6 +49,7 @@
 #include "gpu/cuda_status.hpp"
 #include "gpu/device_memory.cuh"
 #include "msm/msm_gpu.hpp"
+#include "msm/msm_gpu_plan.hpp"
 #include "ntt/domain.hpp"
 #include "ntt/ntt_gpu.hpp"
 
@@ -549,8 +550,20 @@ struct split_stream {
       CUZK_CUDA_LAUNCH_OK();
       d_bounds.download(bounds.data(), chunks + 1, run.strm);
     }
+    // The plan bounds a chunk's others by its points (gpu_memory.cpp split_stream_bytes); sized
+    // by the most any chunk holds, the same bytes take more windows a pass
+    // (msm::cuda::accumulator_within_plan).
+    size_t most = 0;
+    for (size_t k = 0; k < chunks; ++k) most = std::max<size_t>(most, bounds[k + 1] - bounds[k]);
     msm::msm_config cfg = run.msm_cfg;
     cfg.device_group_bytes = gpu_others_group_bytes(cfg.device_group_bytes);
+    const msm::cuda::accumulator_sizing sized = msm::cuda::accumulator_within_plan(
+        sp.num_other, piece, most,
+        std::is_same_v<G, g1_affine_t> ? msm::cuda::G1_XYZZ_BYTES : msm::cuda::G2_XYZZ_BYTES,
+        cfg.device_group_bytes);
+    piece = sized.max_chunk;
+    cfg.window_bits = sized.window_bits;
+    cfg.device_group_bytes = sized.group_bytes;
     others.emplace(run.ctx, run.strm, sp.num_other, piece, cfg);
     gb = device_buffer<G>(piece);
     gs = device_buffer<fr_t>(piece);

@@ -145,11 +145,14 @@ struct group_plan {
 /// 16 B per term, and points of point_bytes for the buckets, the range slots and the first merge
 /// level), and the range: RANGE_MAX once a group has ≥ 2^23 terms, smaller below (down to
 /// RANGE_MIN) so that small MSMs still have ≈ 2^16 threads.
+inline size_t group_window_bytes(size_t n, unsigned c, size_t point_bytes) {
+  const size_t buckets = size_t(1) << (c - 1), slots = 2 * ((n + RANGE_MAX - 1) / RANGE_MAX);
+  return 16 * n + point_bytes * (2 * buckets + slots + slots / 64 + 1);
+}
 inline group_plan plan_groups(size_t n, unsigned c, size_t point_bytes,
                               size_t group_bytes = GROUP_BYTES) {
-  const size_t windows = (SCALAR_BITS + c - 1) / c, buckets = size_t(1) << (c - 1);
-  const size_t slots = 2 * ((n + RANGE_MAX - 1) / RANGE_MAX);
-  const size_t per_window = 16 * n + point_bytes * (2 * buckets + slots + slots / 64 + 1);
+  const size_t windows = (SCALAR_BITS + c - 1) / c;
+  const size_t per_window = group_window_bytes(n, c, point_bytes);
   const unsigned group = unsigned(std::clamp<size_t>(group_bytes / per_window, 1, windows));
   uint32_t range = RANGE_MAX;
   while (range > RANGE_MIN && size_t(group) * n < (size_t(range) << 16)) range /= 2;
@@ -239,11 +242,38 @@ inline accumulator_plan plan_accumulator(size_t total, size_t max_chunk, size_t 
 /// buckets, one group's buckets of the chunk being added, and the pass over a chunk of max_chunk
 /// terms, reducing every window at the end.
 inline size_t msm_accumulator_bytes(size_t total, size_t max_chunk, size_t xyzz_bytes,
-                                    size_t group_bytes = GROUP_BYTES) {
+                                    size_t group_bytes = GROUP_BYTES, unsigned window_bits = 0) {
   if (total == 0 || max_chunk == 0) return 0;
-  const accumulator_plan a = plan_accumulator(total, max_chunk, xyzz_bytes, group_bytes);
+  const accumulator_plan a =
+      plan_accumulator(total, max_chunk, xyzz_bytes, group_bytes, window_bits);
   return xyzz_bytes * (a.windows + a.groups.group) * (size_t(1) << (a.c - 1)) +
          pass_scratch_bytes(max_chunk, a.c, a.groups, xyzz_bytes, a.windows);
+}
+
+/// An accumulator planned for chunks of `planned_chunk` terms within `group_bytes` whose chunks
+/// turn out to hold at most `chunk` (a split's others: the plan bounds every term of a chunk
+/// other, a PoRep chunk holds about a tenth): the same window, and group bytes that put as many
+/// windows in each pass as the planned bytes allow — a pass per chunk costs its digits over the
+/// chunk and ≈ 25 kernels whatever its terms (24 GiB PoRep: 6 passes of 3 windows for L's and A's
+/// others planned, 1 of 16 sized by the chunk's others). Never more bytes than planned: where no
+/// group of the smaller chunks fits them, the planned chunk and groups.
+struct accumulator_sizing {
+  size_t max_chunk;      ///< msm_accumulator's max_chunk_terms
+  unsigned window_bits;  ///< msm_config::window_bits
+  size_t group_bytes;    ///< msm_config::device_group_bytes
+};
+inline accumulator_sizing accumulator_within_plan(size_t total, size_t planned_chunk, size_t chunk,
+                                                  size_t xyzz_bytes, size_t group_bytes) {
+  const accumulator_plan planned = plan_accumulator(total, planned_chunk, xyzz_bytes, group_bytes);
+  const size_t budget = msm_accumulator_bytes(total, planned_chunk, xyzz_bytes, group_bytes);
+  chunk = std::clamp<size_t>(chunk, 1, std::max<size_t>(planned_chunk, 1));
+  const size_t per_window = group_window_bytes(chunk, planned.c, xyzz_bytes);
+  for (unsigned g = planned.windows; g >= 1; --g) {
+    const size_t bytes = g * per_window;
+    if (msm_accumulator_bytes(total, chunk, xyzz_bytes, bytes, planned.c) <= budget)
+      return {chunk, planned.c, bytes};
+  }
+  return {planned_chunk, planned.c, group_bytes};
 }
 
 /// Batch addition (0/1 scalars): every thread adds the same number of selected bases, wherever
