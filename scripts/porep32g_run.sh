@@ -29,7 +29,10 @@
 # 81920": steps 3 and 4 for each on the same parameters, logs daemon-capN.log and
 # timeline-capN.json, each checked for out-of-memory failures, device faults and a CPU fallback),
 # LOAD_HOST (default 0; 1: after step 1, the parameters' page-locked load timed by `cuzk params
-# load --residency host`).
+# load --residency host`), KEEP_DIR (default none: a temporary folder, removed at the end; a
+# folder: the parameters and the C1 are kept there, and a later run on the same machine with the
+# same KEEP_DIR skips steps 1 and 2 — a warm device machine keeps its files between calls, and
+# generating the parameters takes ≈ 135 s).
 set -uo pipefail
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH="$(pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -38,27 +41,42 @@ mkdir -p "$out"
 proofs=${PROOFS:-1}
 deadline=$((SECONDS + ${DEADLINE:-570}))
 source ./gpu_run_lib.sh
-w=$(mktemp -d)
+if [[ -n ${KEEP_DIR:-} ]]; then
+  w=$KEEP_DIR
+  mkdir -p "$w"
+  keep=1
+else
+  w=$(mktemp -d)
+  keep=0
+fi
 hog=
 daemon=
 gpu_sampler=
-trap 'kill $gpu_sampler $daemon $hog 2>/dev/null; rm -rf "$w"' EXIT
+trap 'kill $gpu_sampler $daemon $hog 2>/dev/null; [[ $keep == 1 ]] || rm -rf "$w"' EXIT
 proof=StackedDrg32GiBV1_1
 machine_info "$w"
 start_gpu_sampler
 {
-  step "1. params generate $proof --gpu 0"
-  t=$SECONDS
-  timeout "$(left)" ./cuzk params generate --circuit porep --registered-proof $proof \
-    --out-dir "$w/params" --seed porep32g-bench --gpu 0 2>&1 | grep -v ETA
-  echo "rc=${PIPESTATUS[0]} wall $((SECONDS - t)) s"
-  ls -la "$w/params"
-  host_load_step "$w/params"
-  step "2. synthetic C1"
-  t=$SECONDS
-  timeout "$(left)" ./cuzk porep gen-vanilla --registered-proof $proof --synthetic \
-    --out "$w/c1.json" 2>&1 | tail -2
-  echo "rc=${PIPESTATUS[0]} wall $((SECONDS - t)) s, $(stat -c %s "$w/c1.json" 2>/dev/null) bytes"
+  if [[ -f $w/steps-1-2.done ]]; then
+    step "1, 2. parameters and C1 kept in $w by an earlier run"
+    ls -la "$w/params" "$w/c1.json"
+  else
+    step "1. params generate $proof --gpu 0"
+    t=$SECONDS
+    timeout "$(left)" ./cuzk params generate --circuit porep --registered-proof $proof \
+      --out-dir "$w/params" --seed porep32g-bench --gpu 0 2>&1 | grep -v ETA
+    params_rc=${PIPESTATUS[0]}
+    echo "rc=$params_rc wall $((SECONDS - t)) s"
+    ls -la "$w/params"
+    host_load_step "$w/params"
+    step "2. synthetic C1"
+    t=$SECONDS
+    timeout "$(left)" ./cuzk porep gen-vanilla --registered-proof $proof --synthetic \
+      --out "$w/c1.json" 2>&1 | tail -2
+    c1_rc=${PIPESTATUS[0]}
+    echo "rc=$c1_rc wall $((SECONDS - t)) s, $(stat -c %s "$w/c1.json" 2>/dev/null) bytes"
+    [[ $keep == 1 && $params_rc == 0 && $c1_rc == 0 ]] && touch "$w/steps-1-2.done"
+  fi
   if [[ ${SYNTH_ONLY:-1} == 1 ]]; then
     step "2b. synth-only, partition 0, every core"
     timeout "$(left)" ./cuzk-bench synth-only --c1 "$w/c1.json" --partition 0 -i 2 2>&1 | tail -4
