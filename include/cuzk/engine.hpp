@@ -317,9 +317,10 @@ struct timeline_event {
   uint64_t bytes = 0;
   /// prove: the prover's own split in milliseconds (the witness upload, the wait for the GPU
   /// while another lane's kernels ran, a, b, c from the plan, NTT, H, and each MSM; stream_copy:
-  /// the copy engine's time moving the streamed parameters, overlapping the MSMs); 0 elsewhere.
+  /// the copy engine's time moving the streamed parameters, overlapping the MSMs; stream_wait:
+  /// of the MSMs' time, what they waited for those copies); 0 elsewhere.
   double upload = 0, device_wait = 0, abc = 0, ntt = 0, h = 0, msm_h = 0, msm_l = 0, msm_a = 0,
-         msm_b_g1 = 0, msm_b_g2 = 0, stream_copy = 0;
+         msm_b_g1 = 0, msm_b_g2 = 0, stream_copy = 0, stream_wait = 0;
   /// prove on a GPU: the most device bytes its memory pool held during the proof beside the
   /// parameters, plan and tables (every lane of the device counts); what the plan's proof peak
   /// bounds (groth16/gpu_memory.hpp). 0 elsewhere.

@@ -255,6 +255,7 @@ void engine_impl::prover_loop(size_t w, size_t l) {
       timeline_event& ev = record_locked(lane.name, j, int(k), "prove", t0, t1);
       copy_prover_split(ptm, ev);
       ev.stream_copy = ptm.stream_copy;
+      ev.stream_wait = ptm.stream_wait;
       ev.bytes = ptm.streamed_bytes;
       ev.device_peak_bytes = ptm.device_peak_bytes;
       record_locked(lane.name, j, int(k), "finalize", t1, t2);

@@ -33,14 +33,16 @@ struct prover_timings {
   double h_compute = 0;  ///< a·b − c, ·Z^-1, inverse coset FFT, truncation to m − 1
   double split = 0;      ///< 0/1/other classification of aux (for L, A, B)
   /// The MSMs. With H's, L's and A's chunks interleaved (gpu_memory_knobs::interleave_queries)
-  /// msm_h is the three together and msm_l, msm_a are 0; with a, b, c in turn (abc_in_turn) abc
-  /// is a's evaluation and b's and c's count with their transforms.
+  /// each is its share of the one phase: its accumulators' setup, its chunks and its result (the
+  /// three add up to the phase); with a, b, c in turn (abc_in_turn) abc is a's evaluation and
+  /// b's and c's count with their transforms.
   double msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0;
   /// Parameters kept in host memory (GPU, host residency): the query bytes streamed to the
-  /// device during the MSMs, and the copy engine's time moving them (their rate is
-  /// streamed_bytes / stream_copy; the copies overlap the MSMs).
+  /// device during the MSMs, the copy engine's time moving them (their rate is
+  /// streamed_bytes / stream_copy; the copies overlap the MSMs), and how long the MSMs' stream
+  /// waited for a chunk's copy (within the MSM times above: the part the link bounds).
   uint64_t streamed_bytes = 0;
-  double stream_copy = 0;
+  double stream_copy = 0, stream_wait = 0;
   /// GPU: the most device bytes the device's stream-ordered pool had in use during start()
   /// (cudaMemPoolAttrUsedMemHigh, reset at its start: every prover of the device counts), beside
   /// the parameters, plan and tables; what gpu_proof_bytes (gpu_memory.hpp) predicts. 0: no pool.

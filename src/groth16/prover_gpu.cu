@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <cstring>
 #include <cub/device/device_scan.cuh>
+#include <deque>
 #include <mutex>
 #include <new>
 #include <optional>
@@ -482,12 +483,40 @@ struct ring_t {
     const size_t g = next++;
     const size_t b = g % slots;
     issue_until(g + 1);
+    chunk_timing& t = timing.emplace_back();
+    t.query = chunks[g].query;
+    t.reached.record(run.strm);
     run.strm.wait(uploaded[b]);
+    t.copied.record(run.strm);
     f(chunks[g], static_cast<const void*>(buf[b].data()));
+    t.done.record(run.strm);
     consumed[b].record(run.strm);
     copy_ms += uploaded[b].since(copy_started[b]);
     issue_until(g + 1 + slots);
   }
+  /// Milliseconds the consuming stream waited for chunk copies, over every chunk consumed: the
+  /// part of the streamed MSMs the link bounds (the rest is their kernels). Once the stream's
+  /// work has ended.
+  double wait_ms() const {
+    double ms = 0;
+    for (const chunk_timing& t : timing) ms += t.copied.since(t.reached);
+    return ms;
+  }
+  /// Milliseconds of query qi's chunks on the consuming stream, from reaching each (its wait for
+  /// the copy included) to the end of its work. Once the stream's work has ended.
+  double query_ms(size_t qi) const {
+    double ms = 0;
+    for (const chunk_timing& t : timing)
+      if (t.query == qi) ms += t.done.since(t.reached);
+    return ms;
+  }
+
+  /// One consumed chunk's events on the consuming stream: reached (the work before it ended),
+  /// copied (its copy awaited), done (the work f enqueued for it ended).
+  struct chunk_timing {
+    cuzk::gpu::event reached, copied, done;
+    size_t query = 0;
+  };
 
   static constexpr size_t MAX_SLOTS = gpu_ring_max_slots;
   size_t slots, slot_bytes;
@@ -498,6 +527,7 @@ struct ring_t {
   device_buffer<uint8_t> buf[MAX_SLOTS];
   cuzk::gpu::stream copy;
   cuzk::gpu::event copy_started[MAX_SLOTS], uploaded[MAX_SLOTS], consumed[MAX_SLOTS];
+  std::deque<chunk_timing> timing;  // every consumed chunk's, in order (events don't move)
   uint64_t bytes_moved = 0;
   double copy_ms = 0;
 };
@@ -685,6 +715,9 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   const cuzk::gpu::stream_ordered_allocations pool_order(strm);
   cuzk::gpu::event ev[11], ev_up, ev_abc,
       ev_turn;  // ev_up: witness uploaded, ev_abc: a, b, c evaluated, ev_turn: device taken
+  // Interleaved H, L, A: each accumulator set up (0–2), the chunks consumed (3), H's and L's
+  // results (4, 5); A's is ev[6].
+  cuzk::gpu::event ev_il[6];
   // The device's compute lock, held from after the witness upload (device residency: another
   // prover's kernels run meanwhile) or from the start (the parameters streamed from the host:
   // the ring's copies and buffers belong to the turn) until this call's work has finished and
@@ -815,8 +848,11 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     ev[5].record(strm);
     {
       msm_stream<g1_affine_t> sh(run, *ring, q_h, da.data());
+      ev_il[0].record(strm);
       split_stream<g1_affine_t> sl(run, *ring, q_l, aux, split_l);
+      ev_il[1].record(strm);
       split_stream<g1_affine_t> sa(run, *ring, q_a, aux, split_a);
+      ev_il[2].record(strm);
       const size_t block =
           ring->queries[q_h].chunks + ring->queries[q_l].chunks + ring->queries[q_a].chunks;
       for (size_t i = 0; i < block; ++i) {
@@ -833,8 +869,11 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
           }
         });
       }
+      ev_il[3].record(strm);
       out.h = sh.result();
+      ev_il[4].record(strm);
       out.l = sl.result();
+      ev_il[5].record(strm);
       out.a_part = sa.result();
     }
     da = device_buffer<fr_t>();
@@ -884,6 +923,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   if (rg != nullptr) {
     tm.streamed_bytes = rg->bytes_moved;
     tm.stream_copy = rg->copy_ms;
+    tm.stream_wait = rg->wait_ms();
   }
   tm.device_peak_bytes = peak.bytes();
 
@@ -901,9 +941,11 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     // The splits of L and A, then H, L and A over one stream (msm_h), then A's inputs and B's
     // split.
     tm.split = ev[5].since(ev[4]) + ev[7].since(ev[6]);
-    tm.msm_h = ev[6].since(ev[5]);
-    tm.msm_l = 0;
-    tm.msm_a = 0;
+    // Each MSM: its accumulators' setup, its chunks (their waits for copies included) and its
+    // result; the three add up to the phase, ev[6] − ev[5].
+    tm.msm_h = ev_il[0].since(ev[5]) + rg->query_ms(q_h) + ev_il[4].since(ev_il[3]);
+    tm.msm_l = ev_il[1].since(ev_il[0]) + rg->query_ms(q_l) + ev_il[5].since(ev_il[4]);
+    tm.msm_a = ev_il[2].since(ev_il[1]) + rg->query_ms(q_a) + ev[6].since(ev_il[5]);
   } else {
     tm.msm_h = ev[5].since(ev[4]);
     tm.split = ev[6].since(ev[5]);

@@ -174,11 +174,24 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
       k.ring_after_abc = ring_after_abc;
       where.set_memory_knobs(k);
       EXPECT_EQ(where.memory_knobs(), k) << how;
-      auto got = start_and_finalize(where.vk(), r, s, nullptr, [&](prover_timings* tm) {
-        return cuda::start(where, *prog, witness_only, pool(), tm);
+      prover_timings tm;
+      auto got = start_and_finalize(where.vk(), r, s, &tm, [&](prover_timings* t) {
+        return cuda::start(where, *prog, witness_only, pool(), t);
       });
       ASSERT_TRUE(got.ok()) << what << ", " << how << ": " << got.error().to_string();
       EXPECT_EQ(encode_proof(*got), encode_proof(*host)) << what << ", " << how;
+      // Streamed: every MSM timed on its own (interleaved too: each its share of the phase),
+      // and the waits for the copies within them.
+      if (where.where() == cuda::residency::host) {
+        EXPECT_GT(tm.msm_h, 0) << how;
+        EXPECT_GT(tm.msm_l, 0) << how;
+        EXPECT_GT(tm.msm_a, 0) << how;
+        EXPECT_GE(tm.stream_wait, 0) << how;
+        EXPECT_LE(tm.stream_wait, tm.msm_h + tm.msm_l + tm.msm_a + tm.msm_b_g1 + tm.msm_b_g2)
+            << how;
+      } else {
+        EXPECT_EQ(tm.stream_wait, 0) << how;
+      }
     };
     prove_with(*dp, true, false, false, "a, b, c in turn, device residency");
     for (size_t ring : {kSmallestRing, 4 * (kSmallestRing / 2)}) {

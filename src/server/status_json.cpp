@@ -59,7 +59,8 @@ std::string prove_split_json(const engine::timeline_event& e) {
          ",\"abc\":" + number(e.abc) + ",\"ntt\":" + number(e.ntt) + ",\"h\":" + number(e.h) +
          ",\"msm_h\":" + number(e.msm_h) + ",\"msm_l\":" + number(e.msm_l) +
          ",\"msm_a\":" + number(e.msm_a) + ",\"msm_b_g1\":" + number(e.msm_b_g1) +
-         ",\"msm_b_g2\":" + number(e.msm_b_g2) + ",\"stream_copy\":" + number(e.stream_copy) + "}";
+         ",\"msm_b_g2\":" + number(e.msm_b_g2) + ",\"stream_copy\":" + number(e.stream_copy) +
+         ",\"stream_wait\":" + number(e.stream_wait) + "}";
 }
 
 }  // namespace

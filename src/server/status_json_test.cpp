@@ -67,6 +67,7 @@ TEST(timeline_json, parses_with_any_request_id_and_lists_every_lane) {
   e.device_wait = 2.5;
   e.ntt = 7;
   e.msm_b_g2 = 11.5;
+  e.stream_wait = 0.75;
   engine::timeline_event v = e;
   v.lane = "gpu 9";  // a lane no worker names any more still gets its row
   v.phase = "verify";
@@ -86,6 +87,7 @@ TEST(timeline_json, parses_with_any_request_id_and_lists_every_lane) {
   EXPECT_EQ(doc["events"][0]["split"]["device_wait"], 2.5);
   EXPECT_EQ(doc["events"][0]["split"]["ntt"], 7.0);
   EXPECT_EQ(doc["events"][0]["split"]["msm_b_g2"], 11.5);
+  EXPECT_EQ(doc["events"][0]["split"]["stream_wait"], 0.75);
   EXPECT_FALSE(doc["events"][1].contains("split"));
   EXPECT_EQ(doc["events"][1]["partition"], -1);
   const auto& st = doc["status"];
