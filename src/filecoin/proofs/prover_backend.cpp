@@ -252,10 +252,13 @@ result<std::unique_ptr<prover_backend>> make_prover_backend(
                                 std::to_string(gpu_device);
       if (!dp) return status(dp.error().code(), where + ": " + dp.error().message());
       if (on_host) {
+        // No ring size here: the engine's plan sets it next (set_memory_knobs; its log line
+        // gives ring_bytes), and the default this backend starts with would mislead (a 16 GiB
+        // card's 1 GiB ring was logged as 3.22 GB).
         logf(log, log_level::info,
              "proving on GPU %d with %.2f GB of parameters in page-locked host memory, streamed "
-             "to the device through a %.2f GB ring",
-             gpu_device, double((*dp)->host_bytes()) / 1e9, double((*dp)->ring_bytes()) / 1e9);
+             "to the device through a ring during every proof",
+             gpu_device, double((*dp)->host_bytes()) / 1e9);
       } else {
         logf(log, log_level::info, "proving on GPU %d (%.2f GB of parameters resident)", gpu_device,
              double((*dp)->bytes()) / 1e9);
