@@ -36,13 +36,14 @@ uint64_t classify_transient(uint64_t n, bool density) {
 }
 
 // What a split streamed in chunks of `per` points (host residency, prover_gpu.cu's
-// split_stream) holds from start to end: the chunks' bounds among the others, one piece of
-// gathered bases and scalars, and one msm_accumulator of the others (every term other at worst).
+// split_stream) holds from start to end: the ones' device total (batch_accumulator), the chunks'
+// bounds among the others, one piece of gathered bases and scalars, and one msm_accumulator of
+// the others (every term other at worst).
 uint64_t split_stream_bytes(uint64_t count, uint64_t point, uint64_t xyzz, uint64_t per,
                             const gpu_memory_knobs& k) {
   if (count == 0) return 0;
   const uint64_t piece = std::min({count, per, k.gather_points});
-  return 4 * ((count + per - 1) / per + 1) + piece * (point + fr_bytes) +
+  return xyzz + 4 * ((count + per - 1) / per + 1) + piece * (point + fr_bytes) +
          msm::cuda::msm_accumulator_bytes(count, piece, xyzz,
                                           gpu_others_group_bytes(k.msm_group_bytes));
 }
