@@ -36,13 +36,14 @@ uint64_t classify_transient(uint64_t n, bool density) {
 }
 
 // What a split streamed in chunks of `per` points (host residency, prover_gpu.cu's
-// split_stream) holds from start to end: the chunks' bounds among the others, one piece of
-// gathered bases and scalars, and one msm_accumulator of the others (every term other at worst).
+// split_stream) holds from start to end: the ones' device total (batch_accumulator), the chunks'
+// bounds among the others, one piece of gathered bases and scalars, and one msm_accumulator of
+// the others (every term other at worst).
 uint64_t split_stream_bytes(uint64_t count, uint64_t point, uint64_t xyzz, uint64_t per,
                             const gpu_memory_knobs& k) {
   if (count == 0) return 0;
   const uint64_t piece = std::min({count, per, k.gather_points});
-  return 4 * ((count + per - 1) / per + 1) + piece * (point + fr_bytes) +
+  return xyzz + 4 * ((count + per - 1) / per + 1) + piece * (point + fr_bytes) +
          msm::cuda::msm_accumulator_bytes(count, piece, xyzz,
                                           gpu_others_group_bytes(k.msm_group_bytes));
 }
@@ -207,6 +208,18 @@ constexpr std::pair<uint64_t, uint64_t> knob_steps[] = {
 constexpr uint64_t ring_steps[] = {uint64_t(3) << 30, uint64_t(1) << 30, uint64_t(256) << 20,
                                    uint64_t(64) << 20, gpu_min_ring_bytes};
 constexpr uint64_t small_ring_bytes = uint64_t(256) << 20;
+// A ring between a step and the next larger one, tried just before the step with the same MSM
+// groups only (never for narrower groups than the step would get: a narrow window costs more
+// than a small ring, and ring against window has not been measured). Each chunk has a fixed
+// cost, so twice the ring is half the chunks: a 32 GiB PoRep on a 16 GiB card streams through
+// 2 GiB (512 MiB chunks) where 1 GiB was the largest step that fit (H, L and A measured
+// 1,108 + 281 ms there against 1,003 + 163 ms through the 24 GiB card's 3 GiB ring;
+// bench/results/h100/2026-12-07-others-piece-mps-caps.md). 0: none.
+uint64_t ring_between(uint64_t ring) {
+  if (ring == (uint64_t(1) << 30)) return uint64_t(2) << 30;
+  if (ring == (uint64_t(256) << 20)) return uint64_t(512) << 20;
+  return 0;
+}
 
 }  // namespace
 
@@ -270,10 +283,13 @@ std::vector<gpu_plan> gpu_plan_candidates(const gpu_plan_request& r) {
             k.ring_after_abc = after;
             for (uint64_t ring : ring_steps) {
               if ((ring < small_ring_bytes) != small_rings) continue;
-              k.ring_bytes = ring;
               for (size_t i = first; i < last; ++i) {
                 with_knobs(i);
-                out.push_back(make_plan(r, gpu_residency::host, 1, k));
+                for (uint64_t each : {ring_between(ring), ring}) {
+                  if (each == 0) continue;
+                  k.ring_bytes = each;
+                  out.push_back(make_plan(r, gpu_residency::host, 1, k));
+                }
               }
             }
           }

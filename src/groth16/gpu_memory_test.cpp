@@ -364,6 +364,41 @@ gpu_plan_request snap32g_request(unsigned budget_gib) {
 // A ring under 256 MiB comes after every a, b, c mode with a larger one: on a 16 GiB card a
 // 32 GiB SnapDeals evaluates a, b, c in turn to stream through a ring of 256 MiB or more, instead
 // of keeping a, b, c beside a 64 MiB ring (whose H MSM took 11.1 s a partition, measured).
+// A ring between two steps (2 GiB between 3 and 1): half the chunks of the smaller step, taken
+// only with the MSM groups the smaller step would get. A 16 GiB card (15 GiB budget) proving a
+// 32 GiB PoRep partition keeps its 1 GiB groups and a, b, c in turn and streams through 2 GiB;
+// a 32 GiB WindowPoSt on the same card keeps its 4 GiB groups and 1 GiB ring (the 2 GiB ring
+// fits there only beside 1 GiB groups).
+TEST(GpuMemory, ARingBetweenStepsKeepsTheGroupsOfTheSmallerStep) {
+  gpu_plan_request porep;
+  porep.q = porep32g;
+  porep.program_bytes = uint64_t(389) << 20;
+  porep.device_budget = uint64_t(15) << 30;
+  const auto p = choose_gpu_plan(porep);
+  ASSERT_TRUE(p.ok()) << p.error().to_string();
+  EXPECT_EQ(p->residency, gpu_residency::host);
+  EXPECT_EQ(p->knobs.ring_bytes, uint64_t(2) << 30) << p->to_json();
+  EXPECT_EQ(p->knobs.msm_group_bytes, uint64_t(1) << 30) << p->to_json();
+  EXPECT_TRUE(p->knobs.abc_in_turn && p->knobs.interleave_queries) << p->to_json();
+  EXPECT_LE(p->device_peak_bytes, porep.device_budget);
+
+  gpu_plan_request post;
+  post.q = wpost32g;
+  post.program_bytes = 27679972 - gpu_ntt_table_bytes(wpost32g);
+  post.device_budget = uint64_t(15) << 30;
+  const auto w = choose_gpu_plan(post);
+  ASSERT_TRUE(w.ok()) << w.error().to_string();
+  EXPECT_EQ(w->knobs.ring_bytes, uint64_t(1) << 30) << w->to_json();
+  EXPECT_EQ(w->knobs.msm_group_bytes, uint64_t(4) << 30) << w->to_json();
+  bool between_with_narrower_groups_fits = false;
+  for (const gpu_plan& c : gpu_plan_candidates(post)) {
+    between_with_narrower_groups_fits |=
+        c.residency == gpu_residency::host && c.knobs.ring_bytes == uint64_t(2) << 30 &&
+        c.knobs.msm_group_bytes < (uint64_t(4) << 30) && c.device_peak_bytes <= post.device_budget;
+  }
+  EXPECT_TRUE(between_with_narrower_groups_fits) << "the case the order decides";
+}
+
 TEST(GpuMemory, SmallRingsComeLast) {
   const gpu_plan_request r = snap32g_request(15);
   const auto got = choose_gpu_plan(r);

@@ -570,6 +570,7 @@ struct split_stream {
   split_stream(const run_t& run, const ring_t& ring, size_t qi, const fr_t* d_aux,
                const device_split& sp)
       : run(run), d_aux(d_aux), sp(sp), bounds(ring.queries[qi].chunks + 1, 0) {
+    if (sp.num_one != 0) ones.emplace(run.ctx, run.strm);
     const size_t per = ring.queries[qi].per, chunks = ring.queries[qi].chunks;
     piece = std::min({per, std::max<size_t>(run.gather_points, 1), sp.num_other});
     if (sp.num_other == 0) return;
@@ -599,7 +600,7 @@ struct split_stream {
     gs = device_buffer<fr_t>(piece);
   }
   void chunk(size_t k, const G* d, size_t first, size_t len) {
-    if (sp.num_one != 0) ones += batch_dev(run, d, sp.ones.data() + first / 64, len);
+    if (ones) ones->add(d, sp.ones.data() + first / 64, len);
     for (size_t i = bounds[k]; i < bounds[k + 1]; i += piece) {
       const size_t n = std::min<size_t>(piece, bounds[k + 1] - i);
       gather(d, sp.base_idx.data() + i, n, gb.data(), run.strm.get(), uint32_t(first));
@@ -607,14 +608,18 @@ struct split_stream {
       others->add(gb.data(), gs.data(), n);
     }
   }
-  jacobian result() { return others ? ones + others->result() : ones; }
+  jacobian result() {
+    const jacobian o = ones ? ones->result() : jacobian::infinity();
+    return others ? o + others->result() : o;
+  }
 
   const run_t& run;
   const fr_t* d_aux;
   const device_split& sp;
   std::vector<uint32_t> bounds;  ///< the others of chunk k: [bounds[k], bounds[k + 1])
   size_t piece = 0;
-  jacobian ones = jacobian::infinity();
+  /// The ones' sum, chunk by chunk on the device (no host round trip a chunk).
+  std::optional<msm::cuda::batch_accumulator<G>> ones;
   std::optional<msm::cuda::msm_accumulator<G>> others;
   device_buffer<G> gb;
   device_buffer<fr_t> gs;

@@ -331,14 +331,22 @@ __global__ void batch_start_kernel(const uint32_t* count, const uint32_t* rank, 
   for (uint32_t t = ts.first; t < ts.last; ++t) start[t] = uint32_t(wi);
 }
 
-/// Thread t adds the selected bases of ranks [t·per, min(ones, (t + 1)·per)).
+/// Thread t adds the selected bases of ranks [t·per, min(ones, (t + 1)·per)); ones = the last
+/// word's count and rank, read here (no host round trip), so a launch may cover more threads than
+/// the ones need: those leave infinity.
 template <class A, class X>
 __global__ void batch_add_kernel(const A* bases, const uint64_t* words, size_t n,
-                                 const uint32_t* rank, const uint32_t* start, uint32_t ones,
+                                 const uint32_t* rank, const uint32_t* start,
+                                 const uint32_t* last_count, const uint32_t* last_rank,
                                  uint32_t per, uint32_t threads, X* out) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= threads) return;
+  const uint32_t ones = *last_count + *last_rank;
   const uint32_t first = t * per;
+  if (t >= (ones + per - 1) / per) {
+    out[t] = X::infinity();
+    return;
+  }
   size_t wi = start[t];
   uint64_t w = bitmap_word(words, wi, n);
   for (uint32_t skip = first - rank[wi]; skip != 0; --skip) w &= w - 1;  // earlier threads' ones
@@ -360,16 +368,22 @@ typename group_t<G>::host_xyzz to_host(const typename group_t<G>::X& p) {
   return r;
 }
 
-/// Sums m device points into one, reducing by blocks of chunk inputs; returns the host point.
-template <class G>
-typename group_t<G>::host_xyzz sum_all(device_buffer<typename group_t<G>::X>& a, size_t m,
-                                       const stream& strm) {
-  using X = typename group_t<G>::X;
+/// A sum left on the device: the point at `at`, in one of the two buffers it was reduced through.
+template <class X>
+struct device_sum {
+  device_buffer<X> a, b;
+  const X* at = nullptr;
+};
+
+/// Sums the m ≥ 1 points of `a` into one on the device, by blocks of 1,024 inputs (through a
+/// buffer of ⌈m/1024⌉ points), enqueued on `strm`.
+template <class X>
+device_sum<X> sum_on_device(device_buffer<X> a, size_t m, const stream& strm) {
   cudaStream_t st = strm.get();
   constexpr size_t CHUNK = 1024;
-  device_buffer<X> b(blocks_for(m, CHUNK));
-  X* src = a.data();
-  X* dst = b.data();
+  device_sum<X> r{std::move(a), device_buffer<X>(blocks_for(m, CHUNK))};
+  X* src = r.a.data();
+  X* dst = r.b.data();
   while (m > 1) {
     const size_t blocks = (m + CHUNK - 1) / CHUNK;
     constexpr unsigned T = SUM_THREADS<X>;
@@ -378,9 +392,8 @@ typename group_t<G>::host_xyzz sum_all(device_buffer<typename group_t<G>::X>& a,
     std::swap(src, dst);
     m = blocks;
   }
-  X r;
-  copy_to_host(&r, src, sizeof(r), strm);
-  return to_host<G>(r);
+  r.at = src;
+  return r;
 }
 
 /// The buffers of one pass (digits, sort, bucket bounds, partial-sum plans, range slots, merge
@@ -598,34 +611,68 @@ typename group_t<G>::jacobian msm_host_impl(std::span<const G> bases,
   return msm_device_impl<G>(db.data(), ds.data(), n, cfg, strm);
 }
 
+/// The words' counts of ones and ranks (rank_bitmap_words) over a bitmap of n bits.
+struct bitmap_ranks {
+  bitmap_ranks(const uint64_t* d_words, size_t n, const stream& strm)
+      : nwords((n + 63) / 64), count(nwords), rank(nwords) {
+    rank_bitmap_words(d_words, n, count.data(), rank.data(), strm);
+  }
+  size_t nwords;
+  device_buffer<uint32_t> count, rank;
+};
+
+/// Enqueues Σ d_bases[i] over the set bits of d_words[0, n) on `threads` threads of `per` ones
+/// (at least ⌈ones/per⌉; the rest add nothing) into one device point; the sum's buffers are
+/// returned with it.
+template <class G>
+device_sum<typename group_t<G>::X> enqueue_batch_sum(const G* d_bases, const uint64_t* d_words,
+                                                     size_t n, const bitmap_ranks& r, uint32_t per,
+                                                     uint32_t threads, const stream& strm) {
+  cudaStream_t st = strm.get();
+  using A = typename group_t<G>::A;
+  using X = typename group_t<G>::X;
+  device_buffer<uint32_t> start(threads);
+  batch_start_kernel<<<blocks_for(r.nwords, 256), 256, 0, st>>>(r.count.data(), r.rank.data(),
+                                                                r.nwords, per, start.data());
+  CUZK_CUDA_LAUNCH_OK();
+  device_buffer<X> partial(threads);
+  batch_add_kernel<A, X><<<blocks_for(threads, 128), 128, 0, st>>>(
+      reinterpret_cast<const A*>(d_bases), d_words, n, r.rank.data(), start.data(),
+      r.count.data() + r.nwords - 1, r.rank.data() + r.nwords - 1, per, threads, partial.data());
+  CUZK_CUDA_LAUNCH_OK();
+  return sum_on_device(std::move(partial), threads, strm);
+}
+
+/// total += p, one thread (an infinite p leaves it).
+template <class X>
+__global__ void add_point_kernel(X* total, const X* p) {
+  const X q = *p;
+  if (q.is_infinity()) return;
+  X t = *total;
+  t.add(q);
+  *total = t;
+}
+
 template <class G>
 typename group_t<G>::jacobian batch_add_device_impl(const G* d_bases, const uint64_t* d_words,
                                                     size_t n, const batch_config& cfg,
                                                     const stream& strm) {
-  cudaStream_t st = strm.get();
-  using A = typename group_t<G>::A;
   using X = typename group_t<G>::X;
   using J = typename group_t<G>::jacobian;
   if (n == 0) return J::infinity();
-  const size_t nwords = (n + 63) / 64;
-  device_buffer<uint32_t> count(nwords), rank(nwords);
-  rank_bitmap_words(d_words, n, count.data(), rank.data(), strm);
+  const bitmap_ranks r(d_words, n, strm);
+  // One query on the device whole: the threads sized by its ones (read back once), so a sparse
+  // bitmap still spreads over every multiprocessor.
   uint32_t last[2];
-  read_last(count.data() + nwords - 1, rank.data() + nwords - 1, last, strm);
+  read_last(r.count.data() + r.nwords - 1, r.rank.data() + r.nwords - 1, last, strm);
   const uint32_t ones = last[0] + last[1];  // ≤ n < 2^32
   if (ones == 0) return J::infinity();
   const uint32_t per = batch_per_thread(ones, cfg.per_thread);
-  const uint32_t threads = (ones + per - 1) / per;
-  device_buffer<uint32_t> start(threads);
-  batch_start_kernel<<<blocks_for(nwords, 256), 256, 0, st>>>(count.data(), rank.data(), nwords,
-                                                              per, start.data());
-  CUZK_CUDA_LAUNCH_OK();
-  device_buffer<X> partial(threads);
-  batch_add_kernel<A, X><<<blocks_for(threads, 128), 128, 0, st>>>(
-      reinterpret_cast<const A*>(d_bases), d_words, n, rank.data(), start.data(), ones, per,
-      threads, partial.data());
-  CUZK_CUDA_LAUNCH_OK();
-  return sum_all<G>(partial, threads, strm).to_jacobian();
+  const device_sum<X> d =
+      enqueue_batch_sum(d_bases, d_words, n, r, per, (ones + per - 1) / per, strm);
+  X h;
+  copy_to_host(&h, d.at, sizeof(h), strm);
+  return to_host<G>(h).to_jacobian();
 }
 
 template <class G>
@@ -729,6 +776,61 @@ static_assert(sizeof(group_t<ec::g1_affine_t>::X) == G1_XYZZ_BYTES &&
               "the plans size buckets by these");
 template class msm_accumulator<ec::g1_affine_t>;
 template class msm_accumulator<ec::g2_affine_t>;
+
+template <class Affine>
+struct batch_accumulator<Affine>::impl {
+  impl(device_context& ctx, const stream& s) : ctx(ctx), strm(s), total(1) {
+    total.zero(s);  // XYZZ with ZZ = 0: infinity
+  }
+  device_context& ctx;
+  const stream& strm;
+  device_buffer<typename group_t<Affine>::X> total;
+};
+
+template <class Affine>
+batch_accumulator<Affine>::batch_accumulator(device_context& ctx, const stream& s) {
+  device_scope scope(ctx);
+  impl_ = std::make_unique<impl>(ctx, s);
+}
+
+template <class Affine>
+batch_accumulator<Affine>::~batch_accumulator() {
+  if (impl_) {
+    device_scope scope(impl_->ctx);
+    impl_.reset();
+  }
+}
+
+template <class Affine>
+void batch_accumulator<Affine>::add(const Affine* d_bases, const uint64_t* d_words, size_t n,
+                                    const batch_config& cfg) {
+  if (n == 0) return;
+  if (n >= (size_t(1) << 32)) precondition_failed(__func__, "%zu bits exceed 2^32 - 1", n);
+  impl& m = *impl_;
+  device_scope scope(m.ctx);
+  using X = typename group_t<Affine>::X;
+  const bitmap_ranks r(d_words, n, m.strm);
+  // Threads for every bit a one (the count stays on the device): batch_per_thread gives the
+  // same per for a chunk's ones as for its bits up to 16·2^19 bits (every ring slot's chunk).
+  const uint32_t per = batch_per_thread(n, cfg.per_thread);
+  const device_sum<X> d =
+      enqueue_batch_sum(d_bases, d_words, n, r, per, uint32_t((n + per - 1) / per), m.strm);
+  add_point_kernel<X><<<1, 1, 0, m.strm.get()>>>(m.total.data(), d.at);
+  CUZK_CUDA_LAUNCH_OK();
+}
+
+template <class Affine>
+typename batch_accumulator<Affine>::jacobian batch_accumulator<Affine>::result() {
+  impl& m = *impl_;
+  device_scope scope(m.ctx);
+  typename group_t<Affine>::X h;
+  copy_to_host(&h, m.total.data(), sizeof(h), m.strm);
+  m.total.zero(m.strm);
+  return to_host<Affine>(h).to_jacobian();
+}
+
+template class batch_accumulator<ec::g1_affine_t>;
+template class batch_accumulator<ec::g2_affine_t>;
 
 unsigned choose_window_gpu(size_t n, bool g2) {
   return window_by_cost(n, g2 ? G2_XYZZ_BYTES : G1_XYZZ_BYTES);

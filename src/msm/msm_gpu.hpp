@@ -94,6 +94,36 @@ ec::g1_jacobian_t batch_add_device(device_context& ctx, const stream& s,
 ec::g2_jacobian_t batch_add_g2_device(device_context& ctx, const stream& s,
                                       const ec::g2_affine_t* d_bases, const uint64_t* d_words,
                                       size_t n, const batch_config& cfg = {});
+/// Batch additions chunk after chunk, summed on the device (a streamed query's ones, chunk by
+/// chunk): add() enqueues Σ d_bases[i] over the set bits of d_words (as batch_add_device) on the
+/// stream given at construction and adds it to a device total, reading nothing back — the count
+/// of a chunk's ones stays on the device, and the threads its bits could need beyond them add
+/// nothing — so a chunk costs no host round trip. result() reads the total once and resets it.
+/// Device bytes: one XYZZ point throughout, and per add() batch_add_scratch_bytes(n) from the
+/// stream-ordered pool, back in the stream's order.
+template <class Affine>
+class batch_accumulator {
+  static_assert(std::is_same_v<Affine, ec::g1_affine_t> || std::is_same_v<Affine, ec::g2_affine_t>);
+
+ public:
+  using jacobian = std::conditional_t<std::is_same_v<Affine, ec::g1_affine_t>, ec::g1_jacobian_t,
+                                      ec::g2_jacobian_t>;
+  /// The total at infinity on ctx's device, ordered on `s` (which must outlive it).
+  batch_accumulator(device_context& ctx, const stream& s);
+  ~batch_accumulator();
+  batch_accumulator(const batch_accumulator&) = delete;
+  batch_accumulator& operator=(const batch_accumulator&) = delete;
+  /// total += Σ d_bases[i] over the set bits of d_words[0, ⌈n/64⌉) (bits past n ignored), n < 2^32.
+  void add(const Affine* d_bases, const uint64_t* d_words, size_t n, const batch_config& cfg = {});
+  /// The total of every add() since construction or the last result(); returns when it is on the
+  /// host, and leaves the total at infinity.
+  jacobian result();
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
 /// Host arrays (mask.count == bases.size()).
 ec::g1_jacobian_t batch_add(device_context& ctx, const stream& s,
                             std::span<const ec::g1_affine_t> bases, bitmap_view mask,

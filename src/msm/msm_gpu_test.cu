@@ -348,6 +348,64 @@ TEST(MsmGpuG2, BatchAdd) {
   }
 }
 
+/// Σ bases over the set bits of words through one batch_accumulator, chunk by chunk (chunk
+/// lengths summing to b.size(), each but the last a whole number of words: ring chunks), with a
+/// per-thread count (0: batch_per_thread's); then once more, the total having been reset by
+/// result().
+template <class Affine>
+auto batch_in_chunks(std::span<const Affine> b, const std::vector<uint64_t>& words,
+                     const std::vector<size_t>& chunks, uint32_t per = 0) {
+  cuzk::gpu::device_buffer<Affine> db(b.size());
+  cuzk::gpu::device_buffer<uint64_t> dw(words.size());
+  db.upload(b.data(), b.size(), test::gpu_stream());
+  dw.upload(words.data(), words.size(), test::gpu_stream());
+  cuda::batch_accumulator<Affine> acc(test::gpu_ctx(), test::gpu_stream());
+  const auto once = [&] {
+    size_t first = 0;
+    for (size_t len : chunks) {
+      acc.add(db.data() + first, dw.data() + first / 64, len, {per});
+      first += len;
+    }
+    return acc.result();
+  };
+  const auto r = once();
+  EXPECT_TRUE(once() == r) << "the total reused after result()";
+  EXPECT_TRUE(acc.result().is_infinity()) << "result() leaves the total at infinity";
+  return r;
+}
+
+// A streamed query's ones summed chunk by chunk on the device (no count read back a chunk: the
+// threads a chunk's bits could need beyond its ones add nothing), against the CPU's batch
+// addition of the whole: dense and sparse chunks, a chunk without ones, one of every bit, a
+// partial last word, per-thread counts forced; G1 and G2.
+TEST(MsmGpu, BatchAccumulatorSumsChunksOnTheDevice) {
+  auto rng = test::test_rng::from_env("MsmGpu.BatchAccumulatorSumsChunksOnTheDevice");
+  const std::vector<size_t> chunks = {65536, 4096, 64, 128 * 64, 100000 - 100000 % 64, 1077};
+  size_t n = 0;
+  for (size_t len : chunks) n += len;
+  bases_t b = make_bases(n, rng);
+  std::vector<uint64_t> words((n + 63) / 64);
+  for (auto& w : words) w = rng() | rng();                                 // ~75 % ones
+  for (size_t i = 65536 / 64; i < (65536 + 4096) / 64; ++i) words[i] = 0;  // a chunk of none
+  for (size_t i = (65536 + 4096) / 64; i < (65536 + 4096 + 64) / 64; ++i) words[i] = ~uint64_t(0);
+  for (size_t i = (65536 + 4096 + 64) / 64; i < (65536 + 4096 + 64 + 128 * 64) / 64; ++i)
+    words[i] = rng() & rng() & rng();  // ~12 %
+  const std::span<const g1_affine_t> bs{b.pts.data(), n};
+  const auto want = msm::batch_add(bs, {words, n}, pool());
+  for (uint32_t per : {0u, 1u, 7u, 256u})
+    EXPECT_TRUE(batch_in_chunks(bs, words, chunks, per) == want) << "per_thread=" << per;
+  std::vector<uint64_t> none(words.size(), 0);
+  EXPECT_TRUE(batch_in_chunks(bs, none, chunks).is_infinity());
+
+  const std::vector<size_t> g2_chunks = {4096, 64, 3000};
+  g2_bases_t g2 = make_g2_bases(4096 + 64 + 3000, rng);
+  std::vector<uint64_t> g2_words((g2.pts.size() + 63) / 64);
+  for (auto& w : g2_words) w = rng() & rng();
+  const std::span<const g2_affine_t> g2s(g2.pts);
+  EXPECT_TRUE(batch_in_chunks(g2s, g2_words, g2_chunks) ==
+              msm::batch_add(g2s, {g2_words, g2.pts.size()}, pool()));
+}
+
 /// Σ k_i·b_i through one msm_accumulator, the terms added in chunks of the given lengths (which
 /// sum to b.size()), chunks of at most max_chunk; `again` adds the terms a second time after a
 /// first result() (which must then equal the second).

@@ -39,7 +39,9 @@ expect() {
 expect 141GiB 0 '"mode":"resident","lanes":2' '"parameter_bytes":47373896256' '"rows":130278869'
 expect 80GiB 0 '"mode":"resident"'
 expect 24GiB 0 '"mode":"streamed"' '"host_bytes":47373896256'
-expect 16GiB 0 '"mode":"streamed"' '"abc":"device in turn"' '"host_bytes":47373896256'
+# 16 GiB: a 2 GiB ring (between the 3 and 1 GiB steps) with the 1 GiB groups of the 1 GiB step.
+expect 16GiB 0 '"mode":"streamed"' '"abc":"device in turn"' '"host_bytes":47373896256' \
+  '"ring_bytes":2147483648' '"msm_group_bytes":1073741824'
 expect 12GiB 1 '"plan":null' 'the smallest'
 # 32 GiB SnapDeals on a 12 GiB card: a, b, c in turn fill the card, so the ring is taken after
 # them, 256 MiB (64 MiB chunks) where a ring beside them could be 64 MiB at most.
