@@ -1366,9 +1366,9 @@ struct device_backend final : filecoin::proofs::prover_backend {
     }
     return inner->start(asg, pool, t);
   }
-  void set_memory_knobs(const groth16::gpu_memory_knobs& k) override {
+  status set_memory_knobs(const groth16::gpu_memory_knobs& k) override {
     ++faults.knob_sets[device];
-    inner->set_memory_knobs(k);
+    return inner->set_memory_knobs(k);
   }
   std::unique_ptr<filecoin::proofs::prover_backend> inner;
   int device;

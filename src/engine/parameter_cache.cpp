@@ -277,8 +277,9 @@ result<srs_entry*> engine_impl::acquire_srs_locked(const circuit_params& c, size
           : filecoin::proofs::srs_residency::device;
   const bool on_host = residency == filecoin::proofs::srs_residency::host;
   const uint64_t host_need = on_host ? bytes : 0;
-  // The device's copy: every query but ic, which stays on the host (gpu_parameter_bytes).
-  const uint64_t device_need = on_host ? 0 : plan.parameter_bytes;
+  // The device's copy: every query but ic, which stays on the host (gpu_parameter_bytes), or a
+  // partially resident plan's queries beside the host copy.
+  const uint64_t device_need = plan.parameter_bytes;
   if (host_need > host_budget_ || device_need > wk.device_budget) {
     return fail(cuzk::status(status_code::resource_exhausted,
                              c.id + " parameters need " + gib(bytes) + " of " +
@@ -345,7 +346,14 @@ result<srs_entry*> engine_impl::acquire_srs_locked(const circuit_params& c, size
   }
   // Charge what the backend really holds.
   e->backend = std::move(*backend);
-  if (wk.device >= 0) e->backend->set_memory_knobs(plan.knobs);
+  if (wk.device >= 0) {
+    // Parameters in host memory: a partially resident plan's queries go to the device here.
+    const cuzk::status kept = e->backend->set_memory_knobs(plan.knobs);
+    if (!kept.ok()) {
+      return fail(
+          cuzk::status(kept.code(), c.params_path + " on " + wk.name + ": " + kept.message()));
+    }
+  }
   recharge_locked(*e);
   e->loaded_bytes = bytes;
   e->loading = false;
@@ -409,8 +417,10 @@ bool engine_impl::step_down_plan_locked(srs_entry& e) {
   req.program_bytes = e.gpu.fixed_bytes - groth16::gpu_ntt_table_bytes(e.backend_sizes);
   req.max_lanes = e.gpu.lanes;
   for (const groth16::gpu_plan& p : groth16::gpu_plan_candidates(req)) {
-    // The parameters and the readied plan stay as they are: the same residency and a, b, c.
+    // The parameters and the readied plan stay as they are: the same residency, queries on the
+    // device and a, b, c.
     if (p.residency != e.gpu.residency || p.knobs.abc_on_device != e.gpu.knobs.abc_on_device ||
+        p.knobs.resident_queries != e.gpu.knobs.resident_queries ||
         p.device_peak_bytes >= e.gpu.device_peak_bytes)
       continue;
     logf(cfg_.log, log_level::warn,
@@ -418,7 +428,13 @@ bool engine_impl::step_down_plan_locked(srs_entry& e) {
          e.circuit.id.c_str(), workers_[e.worker]->name.c_str(), p.to_json().c_str());
     e.gpu = p;
     e.working_bytes = p.proof_peak + groth16::gpu_ntt_table_bytes(e.backend_sizes);
-    e.backend->set_memory_knobs(p.knobs);
+    // The same queries on the device: nothing is copied, nothing can fail for want of memory.
+    const cuzk::status st = e.backend->set_memory_knobs(p.knobs);
+    if (!st.ok()) {
+      logf(cfg_.log, log_level::warn, "engine: %s on %s: the smaller plan's knobs: %s",
+           e.circuit.id.c_str(), workers_[e.worker]->name.c_str(), st.to_string().c_str());
+      return false;
+    }
     return true;
   }
   return false;

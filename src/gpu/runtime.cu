@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -338,8 +339,10 @@ stream::stream(const device_context& ctx, stream_priority priority) : device_(ct
   // CUDA's priorities count down: the range's "greatest" is its lowest number (-5 on sm_90).
   int least = 0, greatest = 0;
   CUZK_CUDA_OK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-  CUZK_CUDA_OK(cudaStreamCreateWithPriority(
-      &s, cudaStreamNonBlocking, priority == stream_priority::greatest ? greatest : least));
+  const int level = priority == stream_priority::greatest ? greatest
+                    : priority == stream_priority::raised ? std::max(greatest, least - 1)
+                                                          : least;
+  CUZK_CUDA_OK(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, level));
   s_ = s;
 }
 stream::~stream() {

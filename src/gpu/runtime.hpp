@@ -179,7 +179,10 @@ class device_scope {
 
 /// A stream's scheduling priority on its device: when SMs free up, the block scheduler starts
 /// the pending blocks of the greatest-priority streams first (running blocks are not preempted).
-enum class stream_priority { normal, greatest };
+/// `raised` is one step above normal (below greatest where the device has three levels or more:
+/// express work still goes first): a proof's stream that must keep up with its own long kernels
+/// on a second stream.
+enum class stream_priority { normal, raised, greatest };
 
 /// A non-blocking CUDA stream on a context's device (no implicit ordering with the legacy default
 /// stream or other streams). The destructor waits for the stream's work, so buffers destroyed

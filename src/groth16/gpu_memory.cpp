@@ -88,9 +88,14 @@ gpu_proof_memory gpu_proof_bytes(const query_sizes& q, gpu_residency where, bool
   const uint64_t ring = host ? k.ring_bytes : 0;
   const bool interleave = host && witness_on_device && k.interleave_queries;
   const size_t slots = gpu_ring_slots(k.ring_bytes, interleave);
-  const auto per = [&](uint64_t point) {
-    return host ? gpu_ring_points_per_chunk(k.ring_bytes, slots, point) : 0;
+  // Partially resident: the queries kept on the device take the resident path's MSMs.
+  const unsigned resident = host ? k.resident_queries : gpu_all_queries;
+  const auto streamed = [&](unsigned query) { return (resident & query) == 0; };
+  // Points per chunk of a streamed query (0: on the device).
+  const auto per = [&](unsigned query, uint64_t point) {
+    return streamed(query) ? gpu_ring_points_per_chunk(k.ring_bytes, slots, point) : 0;
   };
+  const bool g1_inputs_uploaded = streamed(gpu_query_a) || streamed(gpu_query_b_g1);
   const uint64_t aux = n_aux * fr_bytes, witness = aux + n_in * fr_bytes;
   r.witness = witness_on_device ? witness : 0;
   // a, b, c evaluated (or uploaded) and transformed; the quotient reads all three, or (in turn)
@@ -99,52 +104,76 @@ gpu_proof_memory gpu_proof_bytes(const query_sizes& q, gpu_residency where, bool
   r.abc = r.witness + domain_buffers * m * fr_bytes + (k.ring_after_abc ? 0 : ring);
   // h in a's buffer; b and c back in the pool. Host residency: one msm_accumulator over the
   // streamed chunks.
-  r.msm_h = r.witness + m * fr_bytes + ring +
-            (host ? msm::cuda::msm_accumulator_bytes(q.h, std::min(q.h, per(g1_bytes)), g1_xyzz,
-                                                     k.msm_group_bytes)
-                  : msm::cuda::msm_scratch_bytes(q.h, g1_xyzz, k.msm_group_bytes));
+  const uint64_t h_msm =
+      streamed(gpu_query_h)
+          ? msm::cuda::msm_accumulator_bytes(q.h, std::min(q.h, per(gpu_query_h, g1_bytes)),
+                                             g1_xyzz, k.msm_group_bytes)
+          : msm::cuda::msm_scratch_bytes(q.h, g1_xyzz, k.msm_group_bytes);
+  r.msm_h = r.witness + m * fr_bytes + ring + h_msm;
   // aux on the device (uploaded now when a, b, c came from the host), the three splits built
   // one after the other (L over every aux, A and B over their densities).
   const uint64_t held = aux + (witness_on_device ? n_in * fr_bytes : 0) + ring;
   const uint64_t splits = split_bytes(n_aux) + split_bytes(na) + split_bytes(nb);
   r.split = held + splits + classify_transient(n_aux, true);
   // The MSMs over the splits, one at a time.
-  const uint64_t lab = std::max({split_msm_bytes(n_aux, g1_bytes, g1_xyzz, per(g1_bytes), k),
-                                 split_msm_bytes(na, g1_bytes, g1_xyzz, per(g1_bytes), k),
-                                 split_msm_bytes(nb, g1_bytes, g1_xyzz, per(g1_bytes), k),
-                                 split_msm_bytes(nb, g2_bytes, g2_xyzz, per(g2_bytes), k),
-                                 inputs_msm_bytes(n_in, g1_bytes, g1_xyzz, host, k),
-                                 inputs_msm_bytes(n_in, g2_bytes, g2_xyzz, host, k)});
+  const uint64_t b_msm =
+      std::max({split_msm_bytes(nb, g1_bytes, g1_xyzz, per(gpu_query_b_g1, g1_bytes), k),
+                split_msm_bytes(nb, g2_bytes, g2_xyzz, per(gpu_query_b_g2, g2_bytes), k),
+                inputs_msm_bytes(n_in, g1_bytes, g1_xyzz, g1_inputs_uploaded, k),
+                inputs_msm_bytes(n_in, g2_bytes, g2_xyzz, streamed(gpu_query_b_g2), k)});
+  const uint64_t lab =
+      std::max({split_msm_bytes(n_aux, g1_bytes, g1_xyzz, per(gpu_query_l, g1_bytes), k),
+                split_msm_bytes(na, g1_bytes, g1_xyzz, per(gpu_query_a, g1_bytes), k), b_msm});
   r.msm_lab = held + splits + lab;
   if (interleave) {
     // L and A split while h is held; then H, L and A streamed together (every accumulator, the
-    // gather pieces and one chunk's batch addition at a time); then, h and those splits freed,
-    // B's split and B1, B2 one after the other (and A's inputs).
+    // gather pieces and one chunk's batch addition at a time) while the device's own among them
+    // are summed one after another on a second stream; then, h and those splits freed, B's split
+    // and B1, B2 one after the other (and A's inputs).
     const uint64_t held_h = witness + m * fr_bytes + ring;
     const uint64_t splits_la = split_bytes(n_aux) + split_bytes(na);
-    const uint64_t batch = std::max(
-        msm::cuda::batch_add_scratch_bytes(std::min<uint64_t>(n_aux, per(g1_bytes)), g1_xyzz),
-        msm::cuda::batch_add_scratch_bytes(std::min<uint64_t>(na, per(g1_bytes)), g1_xyzz));
-    r.msm_h = held_h + splits_la +
-              msm::cuda::msm_accumulator_bytes(q.h, std::min(q.h, per(g1_bytes)), g1_xyzz,
-                                               k.msm_group_bytes) +
-              split_stream_bytes(n_aux, g1_bytes, g1_xyzz, per(g1_bytes), k) +
-              split_stream_bytes(na, g1_bytes, g1_xyzz, per(g1_bytes), k) + batch;
+    uint64_t batch = 0, streams = 0, side = 0;
+    for (const auto& [query, count] : {std::pair{gpu_query_l, n_aux}, std::pair{gpu_query_a, na}}) {
+      if (streamed(query)) {
+        const uint64_t each = per(query, g1_bytes);
+        batch = std::max(batch, msm::cuda::batch_add_scratch_bytes(std::min(count, each), g1_xyzz));
+        streams += split_stream_bytes(count, g1_bytes, g1_xyzz, each, k);
+      } else {
+        side = std::max(side, split_msm_bytes(count, g1_bytes, g1_xyzz, 0, k));
+      }
+    }
+    if (streamed(gpu_query_h)) {
+      streams += h_msm;
+    } else {
+      side = std::max(side, h_msm);
+    }
+    r.msm_h = held_h + splits_la + streams + batch + side;
     const uint64_t held_b = witness + ring;
     r.split = std::max(held_h + splits_la + classify_transient(n_aux, true),
                        held_b + split_bytes(nb) + classify_transient(n_aux, true));
-    r.msm_lab = held_b + split_bytes(nb) +
-                std::max({split_msm_bytes(nb, g1_bytes, g1_xyzz, per(g1_bytes), k),
-                          split_msm_bytes(nb, g2_bytes, g2_xyzz, per(g2_bytes), k),
-                          inputs_msm_bytes(n_in, g1_bytes, g1_xyzz, true, k),
-                          inputs_msm_bytes(n_in, g2_bytes, g2_xyzz, true, k)});
+    r.msm_lab = held_b + split_bytes(nb) + b_msm;
   }
   return r;
 }
 
-uint64_t gpu_parameter_bytes(const query_sizes& q, gpu_residency where) {
-  if (where == gpu_residency::host) return 0;
-  return uint64_t(q.h + q.l + q.a + q.b_g1) * g1_bytes + uint64_t(q.b_g2) * g2_bytes;
+uint64_t gpu_parameter_bytes(const query_sizes& q, gpu_residency where, unsigned resident_queries) {
+  const unsigned kept = where == gpu_residency::device ? gpu_all_queries : resident_queries;
+  const auto bytes = [&](unsigned query, uint64_t count, uint64_t point) {
+    return (kept & query) != 0 ? count * point : 0;
+  };
+  return bytes(gpu_query_h, q.h, g1_bytes) + bytes(gpu_query_l, q.l, g1_bytes) +
+         bytes(gpu_query_a, q.a, g1_bytes) + bytes(gpu_query_b_g1, q.b_g1, g1_bytes) +
+         bytes(gpu_query_b_g2, q.b_g2, g2_bytes);
+}
+
+std::string gpu_query_names(unsigned queries) {
+  std::string out;
+  for (const auto& [query, name] :
+       {std::pair{gpu_query_h, "h"}, std::pair{gpu_query_l, "l"}, std::pair{gpu_query_a, "a"},
+        std::pair{gpu_query_b_g1, "b_g1"}, std::pair{gpu_query_b_g2, "b_g2"}}) {
+    if ((queries & query) != 0) out.append(out.empty() ? "" : ",").append(name);
+  }
+  return out;
 }
 
 uint64_t gpu_ntt_table_bytes(const query_sizes& q) {
@@ -161,20 +190,26 @@ gpu_plan make_plan(const gpu_plan_request& r, gpu_residency where, unsigned lane
   k.abc_in_turn = k.abc_in_turn && k.abc_on_device;
   k.interleave_queries = k.interleave_queries && k.abc_on_device && where == gpu_residency::host;
   k.ring_after_abc = k.ring_after_abc && where == gpu_residency::host;
+  k.resident_queries = where == gpu_residency::host ? k.resident_queries & gpu_all_queries : 0;
   gpu_plan p;
   p.residency = where;
   p.lanes = lanes;
   p.knobs = k;
   if (where == gpu_residency::host) {
-    // No larger than two halves of the largest query (and a bitmap word of points of slack):
-    // a small circuit streams through a small ring.
-    const uint64_t largest =
-        std::max({uint64_t(r.q.h), uint64_t(r.q.l), uint64_t(r.q.a), uint64_t(r.q.b_g1)}) *
-        g1_bytes;
-    const uint64_t enough = 2 * (std::max(largest, uint64_t(r.q.b_g2) * g2_bytes) + 64 * g2_bytes);
+    // No larger than two halves of the largest streamed query (and a bitmap word of points of
+    // slack): a small circuit streams through a small ring.
+    uint64_t largest = 0;
+    for (const auto& [query, bytes] : {std::pair{gpu_query_h, uint64_t(r.q.h) * g1_bytes},
+                                       std::pair{gpu_query_l, uint64_t(r.q.l) * g1_bytes},
+                                       std::pair{gpu_query_a, uint64_t(r.q.a) * g1_bytes},
+                                       std::pair{gpu_query_b_g1, uint64_t(r.q.b_g1) * g1_bytes},
+                                       std::pair{gpu_query_b_g2, uint64_t(r.q.b_g2) * g2_bytes}}) {
+      if ((k.resident_queries & query) == 0) largest = std::max(largest, bytes);
+    }
+    const uint64_t enough = 2 * (largest + 64 * g2_bytes);
     p.knobs.ring_bytes = std::max(gpu_min_ring_bytes, std::min(k.ring_bytes, enough));
   }
-  p.parameter_bytes = gpu_parameter_bytes(r.q, where);
+  p.parameter_bytes = gpu_parameter_bytes(r.q, where, k.resident_queries);
   p.fixed_bytes = (k.abc_on_device ? r.program_bytes : 0) + gpu_ntt_table_bytes(r.q);
   const gpu_proof_memory m = gpu_proof_bytes(r.q, where, k.abc_on_device, p.knobs);
   p.proof_peak = m.peak();
@@ -188,7 +223,7 @@ gpu_plan make_plan(const gpu_plan_request& r, gpu_residency where, unsigned lane
   p.host_bytes =
       (where == gpu_residency::host ? points : 0) +
       (r.witness_on_device && !k.abc_on_device ? 3 * (uint64_t(r.q.h) + 1) * fr_bytes : 0);
-  p.streamed_bytes = where == gpu_residency::host ? points : 0;
+  p.streamed_bytes = where == gpu_residency::host ? points - p.parameter_bytes : 0;
   return p;
 }
 
@@ -215,6 +250,18 @@ constexpr uint64_t small_ring_bytes = uint64_t(256) << 20;
 // 2 GiB (512 MiB chunks) where 1 GiB was the largest step that fit (H, L and A measured
 // 1,108 + 281 ms there against 1,003 + 163 ms through the 24 GiB card's 3 GiB ring;
 // bench/results/h100/2026-12-07-others-piece-mps-caps.md). 0: none.
+// The queries partially resident plans keep on the device, most first. H first: the costliest
+// streamed MSM (its window narrowed to the ring's chunks; +0.20 s of a 24 GiB card's 1.89 s
+// against one resident lane), then L and A (+0.08 s together), then B's G1 half; B2 (G2, the
+// most bytes a point) streams last. Each query kept takes its bytes off every proof's link
+// (12.9 GB for a 32 GiB PoRep's H: 0.24 s at an H100's 54 GB/s).
+constexpr unsigned partial_residency_steps[] = {
+    gpu_query_h | gpu_query_l | gpu_query_a | gpu_query_b_g1,
+    gpu_query_h | gpu_query_l | gpu_query_a,
+    gpu_query_h | gpu_query_l,
+    gpu_query_h,
+};
+
 uint64_t ring_between(uint64_t ring) {
   if (ring == (uint64_t(1) << 30)) return uint64_t(2) << 30;
   if (ring == (uint64_t(256) << 20)) return uint64_t(512) << 20;
@@ -252,6 +299,28 @@ std::vector<gpu_plan> gpu_plan_candidates(const gpu_plan_request& r) {
       with_knobs(i);
       out.push_back(make_plan(r, gpu_residency::device, 1, k));
     }
+    // Then partially resident: the parameters in host memory, the costliest queries kept on the
+    // device as well (gpu_memory_knobs::resident_queries), a, b, c on the device and the rest
+    // interleaved, with MSM groups of 4 GiB or more (the streamed plans' 24 GiB card runs
+    // 4 GiB groups) and rings of 1 GiB or more.
+    k.abc_on_device = true;
+    k.interleave_queries = true;
+    for (const unsigned kept : partial_residency_steps) {
+      k.resident_queries = kept;
+      for (const bool in_turn : {false, true}) {
+        k.abc_in_turn = in_turn;
+        for (size_t i = 0; i < 2; ++i) {
+          with_knobs(i);
+          for (uint64_t ring : {uint64_t(3) << 30, uint64_t(2) << 30, uint64_t(1) << 30}) {
+            k.ring_bytes = ring;
+            out.push_back(make_plan(r, gpu_residency::host, 1, k));
+          }
+        }
+      }
+    }
+    k.resident_queries = 0;
+    k.interleave_queries = false;
+    k.abc_in_turn = false;
   }
   struct abc_mode {
     bool on_device, in_turn;
@@ -332,24 +401,29 @@ result<gpu_plan> choose_gpu_plan(const gpu_plan_request& r) {
 
 std::string gpu_plan::to_json() const {
   char buf[640];
-  std::snprintf(buf, sizeof buf,
-                "{\"mode\":\"%s\",\"lanes\":%u,\"device_peak_bytes\":%llu,"
-                "\"parameter_bytes\":%llu,\"fixed_bytes\":%llu,\"proof_peak_bytes\":%llu,"
-                "\"lane_bytes\":%llu,\"host_bytes\":%llu,\"streamed_bytes\":%llu,"
-                "\"msm_group_bytes\":%llu,\"gather_points\":%llu,\"ring_bytes\":%llu,"
-                "\"abc\":\"%s\",\"interleaved\":%s,\"ring_after_abc\":%s}",
-                residency == gpu_residency::device ? "resident" : "streamed", lanes,
-                (unsigned long long)device_peak_bytes, (unsigned long long)parameter_bytes,
-                (unsigned long long)fixed_bytes, (unsigned long long)proof_peak,
-                (unsigned long long)lane_bytes, (unsigned long long)host_bytes,
-                (unsigned long long)streamed_bytes, (unsigned long long)knobs.msm_group_bytes,
-                (unsigned long long)knobs.gather_points,
-                (unsigned long long)(residency == gpu_residency::host ? knobs.ring_bytes : 0),
-                !knobs.abc_on_device ? "host"
-                : knobs.abc_in_turn  ? "device in turn"
-                                     : "device",
-                knobs.interleave_queries ? "true" : "false",
-                knobs.ring_after_abc ? "true" : "false");
+  std::snprintf(
+      buf, sizeof buf,
+      "{\"mode\":\"%s\",\"lanes\":%u,\"device_peak_bytes\":%llu,"
+      "\"parameter_bytes\":%llu,\"fixed_bytes\":%llu,\"proof_peak_bytes\":%llu,"
+      "\"lane_bytes\":%llu,\"host_bytes\":%llu,\"streamed_bytes\":%llu,"
+      "\"msm_group_bytes\":%llu,\"gather_points\":%llu,\"ring_bytes\":%llu,"
+      "\"abc\":\"%s\",\"interleaved\":%s,\"ring_after_abc\":%s,"
+      "\"resident_queries\":\"%s\"}",
+      residency == gpu_residency::device ? "resident"
+      : knobs.resident_queries != 0      ? "partial"
+                                         : "streamed",
+      lanes, (unsigned long long)device_peak_bytes, (unsigned long long)parameter_bytes,
+      (unsigned long long)fixed_bytes, (unsigned long long)proof_peak,
+      (unsigned long long)lane_bytes, (unsigned long long)host_bytes,
+      (unsigned long long)streamed_bytes, (unsigned long long)knobs.msm_group_bytes,
+      (unsigned long long)knobs.gather_points,
+      (unsigned long long)(residency == gpu_residency::host ? knobs.ring_bytes : 0),
+      !knobs.abc_on_device ? "host"
+      : knobs.abc_in_turn  ? "device in turn"
+                           : "device",
+      knobs.interleave_queries ? "true" : "false", knobs.ring_after_abc ? "true" : "false",
+      residency == gpu_residency::device ? "h,l,a,b_g1,b_g2"
+                                         : gpu_query_names(knobs.resident_queries).c_str());
   return buf;
 }
 

@@ -55,6 +55,12 @@ struct gpu_memory_knobs {
   /// L and A phase 8.30 → 3.31 s on an H100
   /// (bench/results/h100/2026-12-07-engine-gpu-snap-caps.md).
   bool ring_after_abc = false;
+  /// Parameters in host memory: the queries (gpu_query bits) also kept on the device, a
+  /// partially resident plan. Their MSMs read the device copy and cross no link; the rest stream
+  /// through the ring. With interleave_queries, the resident ones among H, L and A are summed on a
+  /// second stream while the others stream (prover_gpu.cu), so the link stays busy beside H's
+  /// kernels instead of waiting for them.
+  unsigned resident_queries = 0;
   bool operator==(const gpu_memory_knobs&) const = default;
 };
 
@@ -96,6 +102,18 @@ inline uint64_t gpu_others_group_bytes(uint64_t msm_group_bytes) {
 /// Where the parameters' points are for a proof.
 enum class gpu_residency { device, host };
 
+/// The five queries as bits of gpu_memory_knobs::resident_queries.
+enum gpu_query : unsigned {
+  gpu_query_h = 1u << 0,
+  gpu_query_l = 1u << 1,
+  gpu_query_a = 1u << 2,
+  gpu_query_b_g1 = 1u << 3,
+  gpu_query_b_g2 = 1u << 4,
+};
+constexpr unsigned gpu_all_queries = 0x1f;
+/// "h,l,a" for the bits set (lower case, in that order; "" for none).
+std::string gpu_query_names(unsigned queries);
+
 /// One proof's device bytes beyond the parameters, the compiled plan and the NTT tables, at each
 /// phase of prover_gpu.cu's start (the largest is the proof's peak), for query sizes q (the
 /// witness counts follow: inputs = ic, aux = l, domain m = h + 1, a and b terms at most a − ic
@@ -117,8 +135,10 @@ struct gpu_proof_memory {
 gpu_proof_memory gpu_proof_bytes(const query_sizes& q, gpu_residency where, bool witness_on_device,
                                  const gpu_memory_knobs& knobs);
 
-/// Device bytes a circuit's parameters hold resident: the five queries (query_bytes).
-uint64_t gpu_parameter_bytes(const query_sizes& q, gpu_residency where);
+/// Device bytes a circuit's parameters hold resident: the five queries (query_bytes), or in host
+/// residency those of `resident_queries` (gpu_query bits; a partially resident plan).
+uint64_t gpu_parameter_bytes(const query_sizes& q, gpu_residency where,
+                             unsigned resident_queries = 0);
 /// Device bytes of the NTT tables for the domain of q (one copy per device and domain size).
 uint64_t gpu_ntt_table_bytes(const query_sizes& q);
 

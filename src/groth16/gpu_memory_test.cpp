@@ -208,8 +208,10 @@ TEST(GpuMemory, CandidatesRunFromFastestToSmallest) {
     return x.residency == y.residency && x.knobs.abc_on_device == y.knobs.abc_on_device &&
            x.knobs.abc_in_turn == y.knobs.abc_in_turn && x.knobs.ring_bytes == y.knobs.ring_bytes &&
            x.knobs.ring_after_abc == y.knobs.ring_after_abc &&
-           x.knobs.interleave_queries == y.knobs.interleave_queries;
+           x.knobs.interleave_queries == y.knobs.interleave_queries &&
+           x.knobs.resident_queries == y.knobs.resident_queries;
   };
+  const uint64_t points = query_bytes(r.q) - uint64_t(r.q.ic) * sizeof(g1_affine_t);
   for (size_t i = 1; i < c.size(); ++i) {
     // Each block shrinks step by step.
     for (size_t j = i; j-- > 0;) {
@@ -218,7 +220,13 @@ TEST(GpuMemory, CandidatesRunFromFastestToSmallest) {
       break;
     }
     if (c[i].residency == gpu_residency::host) {
-      EXPECT_EQ(c[i].parameter_bytes, 0u);
+      // Streamed, or partially resident: the queries kept on the device cross no link.
+      EXPECT_EQ(c[i].parameter_bytes,
+                gpu_parameter_bytes(r.q, gpu_residency::host, c[i].knobs.resident_queries));
+      EXPECT_EQ(c[i].streamed_bytes + c[i].parameter_bytes, points);
+      EXPECT_GE(c[i].host_bytes, points);
+    } else {
+      EXPECT_EQ(c[i].knobs.resident_queries, 0u);
     }
     if (!c[i].knobs.abc_on_device) {
       EXPECT_EQ(c[i].fixed_bytes, gpu_ntt_table_bytes(r.q));
@@ -444,6 +452,86 @@ TEST(GpuMemory, A12GiBCardTakesItsSnapRingAfterABC) {
       largest_before = std::max(largest_before, p.knobs.ring_bytes);
   }
   EXPECT_EQ(largest_before, uint64_t(64) << 20) << "the case this knob decides";
+}
+
+// Partially resident plans (gpu_memory_knobs::resident_queries) come between the resident and
+// the streamed ones: a 32 GiB PoRep on a 32 or 40 GiB card keeps H on the device, on a 48 GiB
+// card H and L; 24 GiB streams everything, 64 GiB keeps everything.
+TEST(GpuMemory, PartiallyResidentBetweenResidentAndStreamed) {
+  gpu_plan_request r;
+  r.q = porep32g;
+  r.program_bytes = uint64_t(389) << 20;
+  const std::vector<gpu_plan> c = gpu_plan_candidates(r);
+  size_t last_device = 0, first_partial = c.size(), last_partial = 0, first_streamed = c.size();
+  for (size_t i = 0; i < c.size(); ++i) {
+    const bool host = c[i].residency == gpu_residency::host;
+    const unsigned kept = c[i].knobs.resident_queries;
+    if (!host) last_device = i;
+    if (host && kept != 0) {
+      first_partial = std::min(first_partial, i);
+      last_partial = i;
+      // Only with H among them, and the rest interleaved from the witness on the device.
+      EXPECT_NE(kept & gpu_query_h, 0u);
+      EXPECT_TRUE(c[i].knobs.interleave_queries && c[i].knobs.abc_on_device);
+    }
+    if (host && kept == 0) first_streamed = std::min(first_streamed, i);
+  }
+  EXPECT_LT(last_device, first_partial);
+  EXPECT_LT(last_partial, first_streamed);
+  const auto on = [&](unsigned card_gib) {
+    r.device_budget = (uint64_t(card_gib) - 1) << 30;
+    const auto got = choose_gpu_plan(r);
+    EXPECT_TRUE(got.ok());
+    EXPECT_LE(got->device_peak_bytes, r.device_budget);
+    return *got;
+  };
+  EXPECT_EQ(on(24).knobs.resident_queries, 0u);
+  EXPECT_EQ(on(24).residency, gpu_residency::host);
+  EXPECT_EQ(on(32).knobs.resident_queries, unsigned(gpu_query_h)) << on(32).to_json();
+  EXPECT_EQ(on(40).knobs.resident_queries, unsigned(gpu_query_h)) << on(40).to_json();
+  EXPECT_EQ(on(48).knobs.resident_queries, unsigned(gpu_query_h | gpu_query_l)) << on(48).to_json();
+  EXPECT_EQ(on(64).residency, gpu_residency::device);
+  // H's bytes: 2^27 − 1 G1 points of 96 B.
+  EXPECT_EQ(on(32).parameter_bytes, ((uint64_t(1) << 27) - 1) * 96);
+  EXPECT_NE(on(48).to_json().find("\"mode\":\"partial\""), std::string::npos);
+  EXPECT_NE(on(48).to_json().find("\"resident_queries\":\"h,l\""), std::string::npos);
+  EXPECT_EQ(gpu_query_names(gpu_all_queries), "h,l,a,b_g1,b_g2");
+  EXPECT_EQ(gpu_query_names(0), "");
+}
+
+// H on the device: its MSM over the resident bases takes the resident path's scratch in place
+// of the streamed accumulator, beside L's and A's streams (interleaved) or alone; a query kept
+// on the device needs no chunk of the ring, the rest the same.
+TEST(GpuMemory, AResidentQueryTakesTheResidentPathsScratch) {
+  gpu_memory_knobs k;
+  k.msm_group_bytes = uint64_t(4) << 30;
+  k.interleave_queries = true;
+  gpu_memory_knobs kept = k;
+  kept.resident_queries = gpu_query_h;
+  const uint64_t scratch =
+      msm::cuda::msm_scratch_bytes(porep32g.h, msm::cuda::G1_XYZZ_BYTES, k.msm_group_bytes);
+  for (const bool interleave : {true, false}) {
+    k.interleave_queries = kept.interleave_queries = interleave;
+    // Four slots interleaved, two otherwise.
+    const size_t per = gpu_ring_points_per_chunk(
+        k.ring_bytes, gpu_ring_slots(k.ring_bytes, interleave), sizeof(g1_affine_t));
+    const uint64_t acc = msm::cuda::msm_accumulator_bytes(porep32g.h, per, msm::cuda::G1_XYZZ_BYTES,
+                                                          k.msm_group_bytes);
+    const gpu_proof_memory streamed = gpu_proof_bytes(porep32g, gpu_residency::host, true, k);
+    const gpu_proof_memory partial = gpu_proof_bytes(porep32g, gpu_residency::host, true, kept);
+    EXPECT_EQ(int64_t(partial.msm_h) - int64_t(streamed.msm_h), int64_t(scratch) - int64_t(acc))
+        << interleave;
+    EXPECT_EQ(partial.abc, streamed.abc) << interleave;
+    EXPECT_EQ(partial.msm_lab, streamed.msm_lab) << interleave;
+  }
+  // Every query kept: the device residency's MSM phases, plus the ring.
+  gpu_memory_knobs all = k;
+  all.interleave_queries = false;
+  all.resident_queries = gpu_all_queries;
+  gpu_memory_knobs dev = all;
+  dev.resident_queries = 0;
+  EXPECT_EQ(gpu_proof_bytes(porep32g, gpu_residency::host, true, all).msm_lab,
+            gpu_proof_bytes(porep32g, gpu_residency::device, true, dev).msm_lab + all.ring_bytes);
 }
 
 }  // namespace

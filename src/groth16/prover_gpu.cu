@@ -19,7 +19,11 @@
 // Pippenger pass over the chunks (msm::cuda::msm_accumulator: buckets kept across them, reduced
 // once), the splits per chunk (the ones of the chunk's bitmap words by batch addition; the
 // others whose base index falls in it — classify writes them in ascending order — gathered into
-// one accumulator per query).
+// one accumulator per query). A partially resident plan (gpu_memory_knobs::resident_queries)
+// keeps some queries on the device as well: their MSMs read the device copy, only the others
+// stream; with H, L and A interleaved, the device's own among them are summed on a second
+// stream and host thread while the rest stream on the call's (raised-priority) stream, so the
+// link keeps fetching beside H's kernels.
 // Every kernel, copy and MSM of one start() is ordered on a stream of its own on the parameters'
 // device context; nothing waits for the whole device.
 // Every CUDA call throws gpu_error (CUZK_CUDA_OK); the public functions catch it and return a
@@ -35,6 +39,7 @@
 #include <cstring>
 #include <cub/device/device_scan.cuh>
 #include <deque>
+#include <future>
 #include <mutex>
 #include <new>
 #include <optional>
@@ -85,7 +90,8 @@ struct device_parameters::impl {
   verifying_key vk;
   query_sizes q{};
   residency where = residency::device;
-  // Device residency.
+  // Device residency; in host residency, a partially resident plan's queries (the others empty;
+  // set_memory_knobs changes them only between proofs).
   device_buffer<g1_affine_t> h, l, a, b_g1;
   device_buffer<g2_affine_t> b_g2;
   // Host residency: the queries page-locked, and the ring each start() streams them through.
@@ -712,8 +718,19 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   // Express work (express_scope) runs on the device's greatest-priority stream and never takes
   // the compute lock: the engine admitted it beside the other provers' working sets.
   const bool express = express_requested();
-  const cuzk::gpu::stream strm(
-      p.ctx, express ? cuzk::gpu::stream_priority::greatest : cuzk::gpu::stream_priority::normal);
+  // gpu_memory_knobs::interleave_queries: H, L and A share one interleaved stream of chunks
+  // (their splits built first, from the witness on the device).
+  const bool interleave = p.where == residency::host && abc != nullptr &&
+                          p.interleave_queries.load(std::memory_order_relaxed);
+  // Which queries are on the device (all in device residency; a partially resident plan's in
+  // host residency). Interleaved, those among H, L and A are summed on a second stream (`side`)
+  // beside the streamed ones, whose chunks this call's stream, raised above it, keeps taking.
+  const bool on_dev_h = p.h.size() != 0, on_dev_l = p.l.size() != 0, on_dev_a = p.a.size() != 0,
+             on_dev_b1 = p.b_g1.size() != 0, on_dev_b2 = p.b_g2.size() != 0;
+  const bool side = interleave && (on_dev_h || on_dev_l || on_dev_a);
+  const cuzk::gpu::stream strm(p.ctx, express ? cuzk::gpu::stream_priority::greatest
+                                      : side  ? cuzk::gpu::stream_priority::raised
+                                              : cuzk::gpu::stream_priority::normal);
   // Every buffer below is taken from the device's pool and returned in this stream's order: no
   // device-wide synchronization, which would stall another prover's kernels on this call's
   // upload (and this call on its).
@@ -721,8 +738,8 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   cuzk::gpu::event ev[11], ev_up, ev_abc,
       ev_turn;  // ev_up: witness uploaded, ev_abc: a, b, c evaluated, ev_turn: device taken
   // Interleaved H, L, A: each accumulator set up (0–2), the chunks consumed (3), H's and L's
-  // results (4, 5); A's is ev[6].
-  cuzk::gpu::event ev_il[6];
+  // results (4, 5), A's (6). On the side stream: its start, then H, L and A done.
+  cuzk::gpu::event ev_il[7], ev_side[4];
   // The device's compute lock, held from after the witness upload (device residency: another
   // prover's kernels run meanwhile) or from the start (the parameters streamed from the host:
   // the ring's copies and buffers belong to the turn) until this call's work has finished and
@@ -761,23 +778,23 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   // Host residency: the ring and the whole schedule of chunks (H, L, A, B1, B2: the bases of
   // the split's compacted index spaces), before a, b, c, so the first copies overlap them, or
   // (gpu_memory_knobs::ring_after_abc) once their domain buffers are back in the pool.
-  // gpu_memory_knobs::interleave_queries: H, L and A share one interleaved stream of chunks
-  // (their splits built first, from the witness on the device).
-  const bool interleave = p.where == residency::host && abc != nullptr &&
-                          p.interleave_queries.load(std::memory_order_relaxed);
   const bool ring_after_abc =
       p.where == residency::host && p.ring_after_abc.load(std::memory_order_relaxed);
-  size_t q_h = 0, q_l = 0, q_a = 0, q_b1 = 0, q_b2 = 0;
+  // The queries' indices in the ring's schedule (none: on the device).
+  constexpr size_t not_streamed = SIZE_MAX;
+  size_t q_h = not_streamed, q_l = not_streamed, q_a = not_streamed, q_b1 = not_streamed,
+         q_b2 = not_streamed;
   const auto take_ring = [&] {
     const size_t ring_bytes = p.ring_bytes.load(std::memory_order_relaxed);
     ring.emplace(p.ctx, ring_bytes, gpu_ring_slots(ring_bytes, interleave));
     const size_t na = asg.a_aux_density.popcount(), nb = asg.b_aux_density.popcount();
-    q_h = ring->add_query(p.host_h.data(), m - 1, sizeof(g1_affine_t));
-    q_l = ring->add_query(p.host_l.data(), n_aux, sizeof(g1_affine_t));
-    q_a = ring->add_query(p.host_a.data() + n_in, na, sizeof(g1_affine_t));
-    if (interleave) ring->interleave(q_h);
-    q_b1 = ring->add_query(p.host_b_g1.data() + nb_in, nb, sizeof(g1_affine_t));
-    q_b2 = ring->add_query(p.host_b_g2.data() + nb_in, nb, sizeof(g2_affine_t));
+    // Only the queries not on the device (a partially resident plan keeps some there).
+    if (!on_dev_h) q_h = ring->add_query(p.host_h.data(), m - 1, sizeof(g1_affine_t));
+    if (!on_dev_l) q_l = ring->add_query(p.host_l.data(), n_aux, sizeof(g1_affine_t));
+    if (!on_dev_a) q_a = ring->add_query(p.host_a.data() + n_in, na, sizeof(g1_affine_t));
+    if (interleave && !ring->queries.empty()) ring->interleave(0);
+    if (!on_dev_b1) q_b1 = ring->add_query(p.host_b_g1.data() + nb_in, nb, sizeof(g1_affine_t));
+    if (!on_dev_b2) q_b2 = ring->add_query(p.host_b_g2.data() + nb_in, nb, sizeof(g2_affine_t));
   };
   if (p.where == residency::host && !ring_after_abc) take_ring();
   device_buffer<fr_t> db, dc;
@@ -839,6 +856,8 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   if (ring_after_abc) ring->issue_until(ring->slots, &ev[4]);
 
   ring_t* rg = ring ? &*ring : nullptr;
+  // The ring for a query that streams; null for one on the device.
+  const auto ring_unless = [&](bool on_device) { return on_device ? nullptr : rg; };
   const query_view<g1_affine_t> qh{p.h.data(), p.host_h.data()}, ql{p.l.data(), p.host_l.data()},
       qa{p.a.data(), p.host_a.data()}, qb1{p.b_g1.data(), p.host_b_g1.data()};
   const query_view<g2_affine_t> qb2{p.b_g2.data(), p.host_b_g2.data()};
@@ -852,34 +871,77 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     split_a = classify(aux, n_aux, &asg.a_aux_density, run);
     ev[5].record(strm);
     {
-      msm_stream<g1_affine_t> sh(run, *ring, q_h, da.data());
+      std::optional<msm_stream<g1_affine_t>> sh;
+      std::optional<split_stream<g1_affine_t>> sl, sa;
+      size_t block = 0;
+      if (!on_dev_h) {
+        sh.emplace(run, *ring, q_h, da.data());
+        block += ring->queries[q_h].chunks;
+      }
       ev_il[0].record(strm);
-      split_stream<g1_affine_t> sl(run, *ring, q_l, aux, split_l);
+      if (!on_dev_l) {
+        sl.emplace(run, *ring, q_l, aux, split_l);
+        block += ring->queries[q_l].chunks;
+      }
       ev_il[1].record(strm);
-      split_stream<g1_affine_t> sa(run, *ring, q_a, aux, split_a);
+      if (!on_dev_a) {
+        sa.emplace(run, *ring, q_a, aux, split_a);
+        block += ring->queries[q_a].chunks;
+      }
       ev_il[2].record(strm);
-      const size_t block =
-          ring->queries[q_h].chunks + ring->queries[q_l].chunks + ring->queries[q_a].chunks;
+      // The device's own among H, L and A, one after another on a second stream from a thread of
+      // its own (its buffers taken in that stream's order), beside the chunks below. Its future
+      // is destroyed (joined) before da and the splits it reads.
+      struct side_parts {
+        g1_jacobian_t h = g1_jacobian_t::infinity(), l = g1_jacobian_t::infinity(),
+                      a = g1_jacobian_t::infinity();
+      };
+      std::future<side_parts> side_work;
+      if (side) {
+        side_work = std::async(std::launch::async, [&] {
+          const device_scope scope(p.ctx);
+          const cuzk::gpu::stream side_strm(p.ctx);
+          const cuzk::gpu::stream_ordered_allocations side_order(side_strm);
+          side_strm.wait(ev[5]);  // h, the witness and the splits are ready
+          ev_side[0].record(side_strm);
+          const run_t side_run{p.ctx, side_strm, *stg, pool, msm_cfg, run.gather_points};
+          side_parts sp;
+          if (on_dev_h) sp.h = msm_dev(side_run, p.h.data(), da.data(), m - 1);
+          ev_side[1].record(side_strm);
+          if (on_dev_l) sp.l = split_msm(side_run, p.l.data(), aux, split_l);
+          ev_side[2].record(side_strm);
+          if (on_dev_a) sp.a = split_msm(side_run, p.a.data() + n_in, aux, split_a);
+          ev_side[3].record(side_strm);
+          return sp;
+        });
+      }
       for (size_t i = 0; i < block; ++i) {
         ring->consume_next(run, [&](const ring_t::chunk_t& c, const void* dp) {
           const auto* bases = static_cast<const g1_affine_t*>(dp);
           const size_t first = c.k * ring->queries[c.query].per;
           const size_t len = c.bytes / sizeof(g1_affine_t);
           if (c.query == q_h) {
-            sh.chunk(bases, first, len);
+            sh->chunk(bases, first, len);
           } else if (c.query == q_l) {
-            sl.chunk(c.k, bases, first, len);
+            sl->chunk(c.k, bases, first, len);
           } else {
-            sa.chunk(c.k, bases, first, len);
+            sa->chunk(c.k, bases, first, len);
           }
         });
       }
       ev_il[3].record(strm);
-      out.h = sh.result();
+      if (sh) out.h = sh->result();
       ev_il[4].record(strm);
-      out.l = sl.result();
+      if (sl) out.l = sl->result();
       ev_il[5].record(strm);
-      out.a_part = sa.result();
+      if (sa) out.a_part = sa->result();
+      ev_il[6].record(strm);
+      if (side) {
+        const side_parts sp = side_work.get();
+        if (on_dev_h) out.h = sp.h;
+        if (on_dev_l) out.l = sp.l;
+        if (on_dev_a) out.a_part = sp.a;
+      }
     }
     da = device_buffer<fr_t>();
     split_l = device_split();
@@ -890,7 +952,8 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     ev[7].record(strm);
     ev[8].record(strm);
   } else {
-    out.h = msm_query(run, rg, q_h, qh, da.data(), m - 1);  // deg h ≤ m − 2: m − 1 coefficients
+    // deg h ≤ m − 2: m − 1 coefficients.
+    out.h = msm_query(run, ring_unless(on_dev_h), q_h, qh, da.data(), m - 1);
     da = device_buffer<fr_t>();
     ev[5].record(strm);
 
@@ -906,11 +969,11 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     split_b = classify(aux, n_aux, &asg.b_aux_density, run);
     ev[6].record(strm);
 
-    out.l = split_msm_query(run, rg, q_l, ql, aux, split_l);
+    out.l = split_msm_query(run, ring_unless(on_dev_l), q_l, ql, aux, split_l);
     ev[7].record(strm);
 
     out.a_part = msm_inputs(run, qa, asg.inputs) +
-                 split_msm_query(run, rg, q_a, qa.from(n_in), aux, split_a);
+                 split_msm_query(run, ring_unless(on_dev_a), q_a, qa.from(n_in), aux, split_a);
     ev[8].record(strm);
   }
 
@@ -918,10 +981,10 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   for (size_t j = 0; j < n_in; ++j)
     if (b_in.test(j)) b_inputs.push_back(asg.inputs[j]);
   out.b_g1 = msm_inputs(run, qb1, std::span<const fr_t>(b_inputs)) +
-             split_msm_query(run, rg, q_b1, qb1.from(nb_in), aux, split_b);
+             split_msm_query(run, ring_unless(on_dev_b1), q_b1, qb1.from(nb_in), aux, split_b);
   ev[9].record(strm);
   out.b_g2 = msm_inputs(run, qb2, std::span<const fr_t>(b_inputs)) +
-             split_msm_query(run, rg, q_b2, qb2.from(nb_in), aux, split_b);
+             split_msm_query(run, ring_unless(on_dev_b2), q_b2, qb2.from(nb_in), aux, split_b);
   ev[10].record(strm);
   ev[10].synchronize();
   p.ctx.put_stager(std::move(stg));
@@ -950,7 +1013,12 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
     // result; the three add up to the phase, ev[6] − ev[5].
     tm.msm_h = ev_il[0].since(ev[5]) + rg->query_ms(q_h) + ev_il[4].since(ev_il[3]);
     tm.msm_l = ev_il[1].since(ev_il[0]) + rg->query_ms(q_l) + ev_il[5].since(ev_il[4]);
-    tm.msm_a = ev_il[2].since(ev_il[1]) + rg->query_ms(q_a) + ev[6].since(ev_il[5]);
+    tm.msm_a = ev_il[2].since(ev_il[1]) + rg->query_ms(q_a) + ev_il[6].since(ev_il[5]);
+    // A partially resident plan's device MSMs: their spans on the side stream, which overlap
+    // the streamed ones' (the three then add up to more than the phase).
+    if (on_dev_h) tm.msm_h = ev_side[1].since(ev_side[0]);
+    if (on_dev_l) tm.msm_l = ev_side[2].since(ev_side[1]);
+    if (on_dev_a) tm.msm_a = ev_side[3].since(ev_side[2]);
   } else {
     tm.msm_h = ev[5].since(ev[4]);
     tm.split = ev[6].since(ev[5]);
@@ -1001,16 +1069,46 @@ size_t device_parameters::ring_bytes() const {
   return impl_->ring_bytes.load(std::memory_order_relaxed);
 }
 
-void device_parameters::set_memory_knobs(const gpu_memory_knobs& knobs) {
+status device_parameters::set_memory_knobs(const gpu_memory_knobs& knobs) {
   impl_->msm_group_bytes.store(knobs.msm_group_bytes, std::memory_order_relaxed);
   impl_->gather_points.store(std::max<uint64_t>(knobs.gather_points, 1), std::memory_order_relaxed);
   impl_->abc_in_turn.store(knobs.abc_in_turn, std::memory_order_relaxed);
   impl_->interleave_queries.store(knobs.interleave_queries, std::memory_order_relaxed);
   impl_->ring_after_abc.store(knobs.ring_after_abc, std::memory_order_relaxed);
   // The ring must hold a chunk of 64 G2 points in each half (host_resident's smallest).
-  if (impl_->where == residency::host)
-    impl_->ring_bytes.store(std::max<size_t>(knobs.ring_bytes, size_t(gpu_min_ring_bytes)),
-                            std::memory_order_relaxed);
+  if (impl_->where != residency::host) return status();
+  impl_->ring_bytes.store(std::max<size_t>(knobs.ring_bytes, size_t(gpu_min_ring_bytes)),
+                          std::memory_order_relaxed);
+  // A partially resident plan's queries: the ones no longer kept freed first, then the new ones
+  // copied from the page-locked arrays (≈ 50 GB/s: a 32 GiB PoRep's H, 12.9 GB, in ≈ 0.3 s).
+  impl& p = *impl_;
+  const unsigned want = knobs.resident_queries & gpu_all_queries;
+  try {
+    const device_scope scope(p.ctx.ordinal());
+    const cuzk::gpu::plain_allocations outlive_any_call;
+    const auto drop = [&](auto& dev, unsigned query) {
+      if ((want & query) == 0) dev = std::remove_reference_t<decltype(dev)>();
+    };
+    drop(p.h, gpu_query_h);
+    drop(p.l, gpu_query_l);
+    drop(p.a, gpu_query_a);
+    drop(p.b_g1, gpu_query_b_g1);
+    drop(p.b_g2, gpu_query_b_g2);
+    const auto keep = [&](auto& dev, const auto& host, unsigned query) {
+      if ((want & query) == 0 || dev.size() != 0 || host.count == 0) return;
+      std::remove_reference_t<decltype(dev)> copy(host.count);
+      CUZK_CUDA_OK(cudaMemcpy(copy.data(), host.data(), host.bytes(), cudaMemcpyHostToDevice));
+      dev = std::move(copy);
+    };
+    keep(p.h, p.host_h, gpu_query_h);
+    keep(p.l, p.host_l, gpu_query_l);
+    keep(p.a, p.host_a, gpu_query_a);
+    keep(p.b_g1, p.host_b_g1, gpu_query_b_g1);
+    keep(p.b_g2, p.host_b_g2, gpu_query_b_g2);
+  } catch (const cuzk::gpu::gpu_error& e) {
+    return cuda_status(e, "groth16::cuda::device_parameters::set_memory_knobs (resident queries)");
+  }
+  return status();
 }
 
 gpu_memory_knobs device_parameters::memory_knobs() const {
@@ -1021,6 +1119,13 @@ gpu_memory_knobs device_parameters::memory_knobs() const {
   k.abc_in_turn = impl_->abc_in_turn.load(std::memory_order_relaxed);
   k.interleave_queries = impl_->interleave_queries.load(std::memory_order_relaxed);
   k.ring_after_abc = impl_->ring_after_abc.load(std::memory_order_relaxed);
+  if (impl_->where == residency::host) {
+    const impl& p = *impl_;
+    k.resident_queries = (p.h.size() != 0 ? gpu_query_h : 0) | (p.l.size() != 0 ? gpu_query_l : 0) |
+                         (p.a.size() != 0 ? gpu_query_a : 0) |
+                         (p.b_g1.size() != 0 ? gpu_query_b_g1 : 0) |
+                         (p.b_g2.size() != 0 ? gpu_query_b_g2 : 0);
+  }
   return k;
 }
 

@@ -94,7 +94,8 @@ class device_parameters {
   cuzk::gpu::device_context& context() const;
   const verifying_key& vk() const;
   residency where() const;
-  /// Device bytes held by the bases (0 in host residency: its ring lives for one start()).
+  /// Device bytes held by the bases (in host residency those of a partially resident plan's
+  /// queries, gpu_memory_knobs::resident_queries; its ring lives for one start()).
   size_t bytes() const;
   /// Page-locked host bytes held by the bases (0 in device residency).
   size_t host_bytes() const;
@@ -105,7 +106,11 @@ class device_parameters {
   /// later start() (abc_on_device is which start() is called), and in host residency the ring
   /// (at least gpu_min_ring_bytes). Safe beside running start()s: each reads them once. The
   /// knobs in effect: memory_knobs().
-  void set_memory_knobs(const gpu_memory_knobs& knobs);
+  /// In host residency, resident_queries also copies those queries from the page-locked arrays
+  /// to the device (and frees the ones no longer named): only while no start() runs, and an
+  /// error (out of device memory) leaves the queries copied so far on the device (bytes() and
+  /// memory_knobs() tell which).
+  status set_memory_knobs(const gpu_memory_knobs& knobs);
   gpu_memory_knobs memory_knobs() const;
 
   /// Device pointers to the queries (for cudaMemcpy or kernels; never dereference on the host),

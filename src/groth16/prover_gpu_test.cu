@@ -166,13 +166,24 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
     // slots) and a ring of four slots of 256 G1 points, each query after the last or H, L and A
     // interleaved (interleave_queries), a, b, c in turn or not, the ring taken before a, b, c or
     // after them (ring_after_abc).
+    // Partially resident (resident_queries): some queries kept on the device, the rest
+    // streamed, each query after the last or interleaved (the device's own among H, L and A on
+    // a second stream).
     const auto prove_with = [&](cuda::device_parameters& where, bool in_turn, bool interleave,
-                                bool ring_after_abc, const std::string& how) {
+                                bool ring_after_abc, const std::string& how,
+                                unsigned resident = 0) {
       gpu_memory_knobs k = where.memory_knobs();
       k.abc_in_turn = in_turn;
       k.interleave_queries = interleave;
       k.ring_after_abc = ring_after_abc;
-      where.set_memory_knobs(k);
+      k.resident_queries = resident;
+      const cuzk::status set = where.set_memory_knobs(k);
+      ASSERT_TRUE(set.ok()) << how << ": " << set.to_string();
+      // An empty query has nothing to keep.
+      const query_sizes q = where.sizes();
+      if (q.b_g1 == 0) k.resident_queries &= ~unsigned(gpu_query_b_g1);
+      if (q.b_g2 == 0) k.resident_queries &= ~unsigned(gpu_query_b_g2);
+      if (where.where() == cuda::residency::device) k.resident_queries = 0;
       EXPECT_EQ(where.memory_knobs(), k) << how;
       prover_timings tm;
       auto got = start_and_finalize(where.vk(), r, s, &tm, [&](prover_timings* t) {
@@ -208,6 +219,20 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
           }
         }
       }
+      for (const unsigned resident :
+           {unsigned(gpu_query_h), unsigned(gpu_query_h | gpu_query_l),
+            unsigned(gpu_query_l | gpu_query_a), unsigned(gpu_query_h | gpu_query_b_g2),
+            unsigned(gpu_query_h | gpu_query_l | gpu_query_a | gpu_query_b_g1), gpu_all_queries}) {
+        for (bool interleave : {false, true}) {
+          prove_with(**hp, false, interleave, false,
+                     "host residency, ring " + std::to_string(ring) + ", on the device: " +
+                         gpu_query_names(resident) + (interleave ? ", interleaved" : ""),
+                     resident);
+        }
+      }
+      // Back to every query streamed: the device copies freed.
+      prove_with(**hp, false, true, false, "host residency, every query streamed again", 0);
+      EXPECT_EQ((*hp)->bytes(), 0u);
     }
     if (rows != 64) continue;
     // Misuse: a, b, c given as well; a program for another witness.
@@ -705,12 +730,19 @@ TEST(Groth16Gpu, DeviceSplitMatchesCpu) {
       small.gather_points = 7;
       small.msm_group_bytes = 1;
       for (auto* d : {dp.get(), hp->get()}) {
-        d->set_memory_knobs(small);
+        ASSERT_TRUE(d->set_memory_knobs(small).ok());
         EXPECT_EQ(d->memory_knobs().gather_points, 7u);
         auto pieces = cuda::create_proof(*d, asg, r, s, pool());
         ASSERT_TRUE(pieces.ok()) << what << ": " << pieces.error().to_string();
         EXPECT_EQ(encode_proof(*pieces), encode_proof(*cpu)) << what << " small knobs";
       }
+      // Partially resident: H and B2 kept on the device, L, A and B1 streamed.
+      gpu_memory_knobs partial = small;
+      partial.resident_queries = gpu_query_h | gpu_query_b_g2;
+      ASSERT_TRUE((*hp)->set_memory_knobs(partial).ok());
+      auto mixed = cuda::create_proof(**hp, asg, r, s, pool());
+      ASSERT_TRUE(mixed.ok()) << what << ": " << mixed.error().to_string();
+      EXPECT_EQ(encode_proof(*mixed), encode_proof(*cpu)) << what << " partially resident";
       ++t;
     }
   }
@@ -743,14 +775,17 @@ TEST(Groth16Gpu, DevicePeakWithinModel) {
   defaults.ring_bytes = cuda::default_ring_bytes;
   gpu_memory_knobs small_ring_after = small;
   small_ring_after.ring_after_abc = true;
+  gpu_memory_knobs small_partial = small;
+  small_partial.resident_queries = gpu_query_h | gpu_query_l;
   for (const run_case& c :
        {run_case{"device, default knobs", false, defaults},
         run_case{"device, small knobs", false, small}, run_case{"host, small knobs", true, small},
-        run_case{"host, small knobs, ring after a, b, c", true, small_ring_after}}) {
+        run_case{"host, small knobs, ring after a, b, c", true, small_ring_after},
+        run_case{"host, small knobs, H and L on the device", true, small_partial}}) {
     auto dp = c.host ? cuda::device_parameters::host_resident(params, 0, c.knobs.ring_bytes)
                      : cuda::device_parameters::upload(params, 0);
     ASSERT_TRUE(dp.ok()) << c.name << ": " << dp.error().to_string();
-    (*dp)->set_memory_knobs(c.knobs);
+    ASSERT_TRUE((*dp)->set_memory_knobs(c.knobs).ok()) << c.name;
     prover_timings tm;
     auto pf = cuda::create_proof(**dp, asg, fr_t::random(rng), fr_t::random(rng), pool(), &tm);
     ASSERT_TRUE(pf.ok()) << c.name << ": " << pf.error().to_string();
@@ -770,7 +805,7 @@ TEST(Groth16Gpu, DevicePeakWithinModel) {
                                            density_kind::full, false, rng);
   auto hp = cuda::device_parameters::host_resident(params, 0, small.ring_bytes);
   ASSERT_TRUE(hp.ok()) << hp.error().to_string();
-  (*hp)->set_memory_knobs(small);
+  ASSERT_TRUE((*hp)->set_memory_knobs(small).ok());
   prover_timings tm;
   auto pf =
       cuda::create_proof(**hp, mixed.view(), fr_t::random(rng), fr_t::random(rng), pool(), &tm);

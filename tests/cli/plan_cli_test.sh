@@ -39,6 +39,10 @@ expect() {
 expect 141GiB 0 '"mode":"resident","lanes":2' '"parameter_bytes":47373896256' '"rows":130278869'
 expect 80GiB 0 '"mode":"resident"'
 expect 24GiB 0 '"mode":"streamed"' '"host_bytes":47373896256'
+# 48 GiB: partially resident, H and L ((2^27 − 1 + 130,169,893) × 96 bytes) on the device beside
+# the host copy; the rest, 47,373,896,256 − 25,381,211,520 bytes, streamed.
+expect 48GiB 0 '"mode":"partial"' '"resident_queries":"h,l"' '"parameter_bytes":25381211520' \
+  '"streamed_bytes":21992684736' '"host_bytes":47373896256'
 # 16 GiB: a 2 GiB ring (between the 3 and 1 GiB steps) with the 1 GiB groups of the 1 GiB step.
 expect 16GiB 0 '"mode":"streamed"' '"abc":"device in turn"' '"host_bytes":47373896256' \
   '"ring_bytes":2147483648' '"msm_group_bytes":1073741824'

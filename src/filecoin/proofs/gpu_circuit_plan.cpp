@@ -137,7 +137,13 @@ std::string gpu_plan_table(const std::vector<gpu_circuit_shape>& shapes,
       const auto plan = gpu_plan_on_card(s, uint64_t(g) * gib_bytes, lanes);
       std::string cell = "—";
       if (plan) {
-        cell = plan->residency == groth16::gpu_residency::device ? "resident" : "streamed";
+        cell = plan->residency == groth16::gpu_residency::device ? "resident"
+               : plan->knobs.resident_queries != 0               ? "partial ("
+                                                                 : "streamed";
+        if (plan->knobs.resident_queries != 0) {
+          cell.append(groth16::gpu_query_names(plan->knobs.resident_queries));
+          cell.append(" on the device)");
+        }
         if (plan->lanes > 1) cell += " ×" + std::to_string(plan->lanes);
         if (plan->knobs.msm_group_bytes != groth16::gpu_memory_knobs{}.msm_group_bytes)
           cell += ", MSM groups " + gib_text(plan->knobs.msm_group_bytes);

@@ -117,9 +117,9 @@ class gpu_backend final : public prover_backend {
     return dp_->bytes() + (program_ ? program_->device_bytes() : 0);
   }
   // Where a, b, c are evaluated takes effect at the next prepare_plan.
-  void set_memory_knobs(const groth16::gpu_memory_knobs& k) override {
-    dp_->set_memory_knobs(k);
+  status set_memory_knobs(const groth16::gpu_memory_knobs& k) override {
     abc_on_device_ = k.abc_on_device;
+    return dp_->set_memory_knobs(k);
   }
   result<std::unique_ptr<host_pin>> pin_host(const void* data, size_t bytes) override {
     struct registered final : host_pin {

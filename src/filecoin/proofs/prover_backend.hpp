@@ -41,8 +41,10 @@ class prover_backend {
   /// Device bytes the backend holds (the resident parameters; 0 on the CPU).
   virtual uint64_t device_bytes() const = 0;
   /// The GPU's memory knobs for every later proof (groth16::gpu_memory_knobs, from the device's
-  /// plan: groth16::choose_gpu_plan); nothing on the CPU.
-  virtual void set_memory_knobs(const groth16::gpu_memory_knobs&) {}
+  /// plan: groth16::choose_gpu_plan); nothing on the CPU. Parameters in host memory: a partially
+  /// resident plan's queries are copied to the device now (only while no proof runs), so the
+  /// status says whether they fit (resource_exhausted when not).
+  virtual status set_memory_knobs(const groth16::gpu_memory_knobs&) { return status(); }
   /// The heavy part of one proof with the backend's parameters.
   virtual result<groth16::proof_parts> start(const groth16::assignment& asg, thread_pool& pool,
                                              groth16::prover_timings* timings) = 0;
