@@ -221,7 +221,10 @@ struct srs_status {
   /// In host memory: the CPU's, or a GPU's kept in page-locked host memory and streamed to the
   /// device by every proof (its budget could not hold them with the prover's working set).
   bool in_host_memory = false;
-  uint64_t bytes = 0;
+  uint64_t bytes = 0;  ///< host and device bytes together
+  /// Of `bytes`, those on the device: every query resident, or (in_host_memory) the queries a
+  /// partially resident plan keeps there beside the host copy; 0 when streamed whole.
+  uint64_t device_bytes = 0;
   unsigned ref_count = 0;  ///< jobs using it now
   double idle_seconds = 0;
   bool loading = false;

@@ -354,7 +354,7 @@ engine_status engine_impl::status() {
   }
   for (const auto& [key, e] : srs_) {
     st.srs.push_back({e->circuit.id, workers_[e->worker]->name, e->in_host_memory,
-                      e->host_charged + e->device_charged, e->refs,
+                      e->host_charged + e->device_charged, e->device_charged, e->refs,
                       std::chrono::duration<double>(now - e->last_used).count(), e->loading,
                       e->loaded_bytes.load(), e->load_total_bytes,
                       ms_between(started_at_, e->load_started) / 1000});

@@ -144,7 +144,9 @@ std::string status_json(const engine::engine_status& st, bool serving, uint64_t 
     if (i) o += ",";
     o += "{\"circuit_id\":" + quoted(s.circuit_id) + ",\"worker\":" + quoted(s.worker) +
          ",\"in_host_memory\":" + (s.in_host_memory ? "true" : "false") +
-         ",\"bytes\":" + std::to_string(s.bytes) + ",\"ref_count\":" + std::to_string(s.ref_count) +
+         ",\"bytes\":" + std::to_string(s.bytes) +
+         ",\"device_bytes\":" + std::to_string(s.device_bytes) +
+         ",\"ref_count\":" + std::to_string(s.ref_count) +
          ",\"idle_seconds\":" + number(s.idle_seconds) +
          ",\"loading\":" + (s.loading ? "true" : "false") +
          ",\"loaded_bytes\":" + std::to_string(s.loaded_bytes) +

@@ -39,6 +39,14 @@ engine::engine_status sample_status(const std::string& job_id) {
   s.worker = "cpu";
   s.bytes = 1 << 20;
   st.srs.push_back(s);
+  // A GPU's, partially resident: in host memory, some queries on the device too.
+  engine::srs_status partial;
+  partial.circuit_id = "porep-32g";
+  partial.worker = "gpu 0";
+  partial.in_host_memory = true;
+  partial.bytes = 3 << 20;
+  partial.device_bytes = 1 << 20;
+  st.srs.push_back(partial);
   return st;
 }
 
@@ -106,6 +114,9 @@ TEST(timeline_json, parses_with_any_request_id_and_lists_every_lane) {
   EXPECT_EQ(st["jobs"][0]["state"], "running");
   EXPECT_EQ(st["jobs"][0]["partitions_done"], 4);
   EXPECT_EQ(st["srs"][0]["circuit_id"], "porep-2k");
+  EXPECT_EQ(st["srs"][0]["device_bytes"], 0);
+  EXPECT_EQ(st["srs"][1]["in_host_memory"], true);
+  EXPECT_EQ(st["srs"][1]["device_bytes"], 1 << 20);
 }
 
 // A tenant's view on the status listener: its own jobs with their ids; another tenant's leave the
