@@ -2,6 +2,7 @@
 #include "groth16/gpu_memory.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 
 #include "msm/msm_gpu_plan.hpp"
@@ -156,14 +157,25 @@ gpu_proof_memory gpu_proof_bytes(const query_sizes& q, gpu_residency where, bool
   return r;
 }
 
+namespace {
+
+// Each query's gpu_query bit and the bytes of its points.
+std::array<std::pair<unsigned, uint64_t>, 5> query_point_bytes(const query_sizes& q) {
+  return {{{gpu_query_h, uint64_t(q.h) * g1_bytes},
+           {gpu_query_l, uint64_t(q.l) * g1_bytes},
+           {gpu_query_a, uint64_t(q.a) * g1_bytes},
+           {gpu_query_b_g1, uint64_t(q.b_g1) * g1_bytes},
+           {gpu_query_b_g2, uint64_t(q.b_g2) * g2_bytes}}};
+}
+
+}  // namespace
+
 uint64_t gpu_parameter_bytes(const query_sizes& q, gpu_residency where, unsigned resident_queries) {
   const unsigned kept = where == gpu_residency::device ? gpu_all_queries : resident_queries;
-  const auto bytes = [&](unsigned query, uint64_t count, uint64_t point) {
-    return (kept & query) != 0 ? count * point : 0;
-  };
-  return bytes(gpu_query_h, q.h, g1_bytes) + bytes(gpu_query_l, q.l, g1_bytes) +
-         bytes(gpu_query_a, q.a, g1_bytes) + bytes(gpu_query_b_g1, q.b_g1, g1_bytes) +
-         bytes(gpu_query_b_g2, q.b_g2, g2_bytes);
+  uint64_t total = 0;
+  for (const auto& [query, bytes] : query_point_bytes(q))
+    if ((kept & query) != 0) total += bytes;
+  return total;
 }
 
 std::string gpu_query_names(unsigned queries) {
@@ -199,13 +211,8 @@ gpu_plan make_plan(const gpu_plan_request& r, gpu_residency where, unsigned lane
     // No larger than two halves of the largest streamed query (and a bitmap word of points of
     // slack): a small circuit streams through a small ring.
     uint64_t largest = 0;
-    for (const auto& [query, bytes] : {std::pair{gpu_query_h, uint64_t(r.q.h) * g1_bytes},
-                                       std::pair{gpu_query_l, uint64_t(r.q.l) * g1_bytes},
-                                       std::pair{gpu_query_a, uint64_t(r.q.a) * g1_bytes},
-                                       std::pair{gpu_query_b_g1, uint64_t(r.q.b_g1) * g1_bytes},
-                                       std::pair{gpu_query_b_g2, uint64_t(r.q.b_g2) * g2_bytes}}) {
+    for (const auto& [query, bytes] : query_point_bytes(r.q))
       if ((k.resident_queries & query) == 0) largest = std::max(largest, bytes);
-    }
     const uint64_t enough = 2 * (largest + 64 * g2_bytes);
     p.knobs.ring_bytes = std::max(gpu_min_ring_bytes, std::min(k.ring_bytes, enough));
   }

@@ -94,6 +94,13 @@ struct device_parameters::impl {
   // set_memory_knobs changes them only between proofs).
   device_buffer<g1_affine_t> h, l, a, b_g1;
   device_buffer<g2_affine_t> b_g2;
+  /// The queries on the device (gpu_query bits): every one in device residency, a partially
+  /// resident plan's in host residency.
+  unsigned on_device() const {
+    return (h.size() != 0 ? gpu_query_h : 0) | (l.size() != 0 ? gpu_query_l : 0) |
+           (a.size() != 0 ? gpu_query_a : 0) | (b_g1.size() != 0 ? gpu_query_b_g1 : 0) |
+           (b_g2.size() != 0 ? gpu_query_b_g2 : 0);
+  }
   // Host residency: the queries page-locked, and the ring each start() streams them through.
   pinned_array<g1_affine_t> host_h, host_l, host_a, host_b_g1;
   pinned_array<g2_affine_t> host_b_g2;
@@ -725,8 +732,10 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   // Which queries are on the device (all in device residency; a partially resident plan's in
   // host residency). Interleaved, those among H, L and A are summed on a second stream (`side`)
   // beside the streamed ones, whose chunks this call's stream, raised above it, keeps taking.
-  const bool on_dev_h = p.h.size() != 0, on_dev_l = p.l.size() != 0, on_dev_a = p.a.size() != 0,
-             on_dev_b1 = p.b_g1.size() != 0, on_dev_b2 = p.b_g2.size() != 0;
+  const unsigned kept = p.on_device();
+  const bool on_dev_h = (kept & gpu_query_h) != 0, on_dev_l = (kept & gpu_query_l) != 0,
+             on_dev_a = (kept & gpu_query_a) != 0, on_dev_b1 = (kept & gpu_query_b_g1) != 0,
+             on_dev_b2 = (kept & gpu_query_b_g2) != 0;
   const bool side = interleave && (on_dev_h || on_dev_l || on_dev_a);
   const cuzk::gpu::stream strm(p.ctx, express ? cuzk::gpu::stream_priority::greatest
                                       : side  ? cuzk::gpu::stream_priority::raised
@@ -1119,13 +1128,7 @@ gpu_memory_knobs device_parameters::memory_knobs() const {
   k.abc_in_turn = impl_->abc_in_turn.load(std::memory_order_relaxed);
   k.interleave_queries = impl_->interleave_queries.load(std::memory_order_relaxed);
   k.ring_after_abc = impl_->ring_after_abc.load(std::memory_order_relaxed);
-  if (impl_->where == residency::host) {
-    const impl& p = *impl_;
-    k.resident_queries = (p.h.size() != 0 ? gpu_query_h : 0) | (p.l.size() != 0 ? gpu_query_l : 0) |
-                         (p.a.size() != 0 ? gpu_query_a : 0) |
-                         (p.b_g1.size() != 0 ? gpu_query_b_g1 : 0) |
-                         (p.b_g2.size() != 0 ? gpu_query_b_g2 : 0);
-  }
+  if (impl_->where == residency::host) k.resident_queries = impl_->on_device();
   return k;
 }
 
