@@ -309,8 +309,8 @@ constexpr uint64_t small_ring_bytes = uint64_t(256) << 20;
 // 1,108 + 281 ms there against 1,003 + 163 ms through the 24 GiB card's 3 GiB ring;
 // bench/results/h100/2026-12-07-others-piece-mps-caps.md). 0: none.
 // The queries partially resident plans keep on the device, most first. H first: the costliest
-// streamed MSM (its window narrowed to the ring's chunks; +0.20 s of a 24 GiB card's 1.89 s
-// against one resident lane), then L and A (+0.08 s together), then B's G1 half; B2 (G2, the
+// streamed MSM (16 bits against the resident 22, and each chunk's kept buckets; +0.20 s of a
+// 24 GiB card's 1.89 s against one resident lane), then L and A (+0.08 s together), then B's G1 half; B2 (G2, the
 // most bytes a point) streams last. Each query kept takes its bytes off every proof's link
 // (12.9 GB for a 32 GiB PoRep's H: 0.24 s at an H100's 54 GB/s).
 constexpr unsigned partial_residency_steps[] = {
@@ -402,7 +402,7 @@ std::vector<gpu_plan> gpu_plan_candidates(const gpu_plan_request& r) {
         // only where no ring taken before them fits, since a larger ring after them comes with
         // narrower MSM groups, which have not been measured against a smaller ring's wider ones
         // (a 32 GiB PoRep on a 20 GiB card would trade a 1 GiB ring and 12 GiB groups for 3 GiB
-        // and 1 GiB: H's window 20 → 16 bits and each L or A chunk's others in 19 passes).
+        // and 1 GiB: each L or A chunk's others in 19 passes).
         const size_t smallest = std::size(knob_steps) - 1;
         for (const auto& [first, last] :
              {std::pair{size_t(0), smallest}, std::pair{smallest, smallest + 1}}) {
