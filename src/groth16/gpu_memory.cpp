@@ -310,9 +310,9 @@ constexpr uint64_t small_ring_bytes = uint64_t(256) << 20;
 // bench/results/h100/2026-12-07-others-piece-mps-caps.md). 0: none.
 // The queries partially resident plans keep on the device, most first. H first: the costliest
 // streamed MSM (16 bits against the resident 22, and each chunk's kept buckets; +0.20 s of a
-// 24 GiB card's 1.89 s against one resident lane), then L and A (+0.08 s together), then B's G1 half; B2 (G2, the
-// most bytes a point) streams last. Each query kept takes its bytes off every proof's link
-// (12.9 GB for a 32 GiB PoRep's H: 0.24 s at an H100's 54 GB/s).
+// 24 GiB card's 1.89 s against one resident lane), then L and A (+0.08 s together), then B's G1
+// half; B2 (G2, the most bytes a point) streams last. Each query kept takes its bytes off every
+// proof's link (12.9 GB for a 32 GiB PoRep's H: 0.24 s at an H100's 54 GB/s).
 constexpr unsigned partial_residency_steps[] = {
     gpu_query_h | gpu_query_l | gpu_query_a | gpu_query_b_g1,
     gpu_query_h | gpu_query_l | gpu_query_a,
