@@ -2,7 +2,8 @@
 // GPU micro-benchmarks on device-resident data (CUDA builds only): BM_gpu_ntt/<lg> (forward fft,
 // nr order: no permutation pass, the prover's form), BM_gpu_ntt_nn/<lg> (natural order),
 // BM_gpu_ntt_rn/<lg> (DIT), BM_gpu_msm_g1/<lg> and BM_gpu_msm_g2/<lg> (uniform 255-bit scalars;
-// BM_gpu_msm_g1_window/<lg>/<c> at a forced window width), BM_gpu_batch_add/<lg> (50 % density
+// BM_gpu_msm_g1_window/<lg>/<c> at a forced window width; BM_gpu_msm_g1_accumulator/<ring>/<c>/<g>:
+// a streamed 2^27 in ring chunks), BM_gpu_batch_add/<lg> (50 % density
 // bitmap), BM_gpu_groth16_prove/<lg> (a whole GPU proof, start + finalize, over a synthetic
 // assignment of 2^lg rows and 2^lg aux shaped like a PoRep partition: A density 99.7 %, B
 // density 25.4 %, aux 45 % zeros, 45 % ones, 10 % uniform; the SRS resident on the device) and
@@ -38,6 +39,7 @@
 #include "gpu/device_memory.cuh"
 #include "gpu/host_registration.hpp"
 #include "groth16/abc_gpu.hpp"
+#include "groth16/gpu_memory.hpp"
 #include "groth16/prover_gpu.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/setup_gpu.hpp"
@@ -45,6 +47,7 @@
 #include "groth16/verifier.hpp"
 #include "msm/msm_cpu.hpp"
 #include "msm/msm_gpu.hpp"
+#include "msm/msm_gpu_plan.hpp"
 #include "ntt/ntt_gpu.hpp"
 #if defined(CUZK_BENCH_PLANS)
 #include "filecoin/circuits/stacked_circuit.hpp"
@@ -196,6 +199,49 @@ void BM_gpu_msm_g1_window(benchmark::State& state) {
 BENCHMARK(BM_gpu_msm_g1_window)
     ->ArgsProduct({{24}, {17, 19, 20, 21, 22}})
     ->ArgsProduct({{27}, {18, 20, 21, 22, 23}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// BM_gpu_msm_g1_accumulator/<ring GiB>/<c>/<g>: a streamed H of a 32 GiB PoRep partition
+// without its link: 2^27 − 1 terms added to one msm_accumulator in the chunks a ring of four
+// slots gives (2 GiB: 5,592,320 points, 24 chunks; 3 GiB: 16), at window c with g windows a pass
+// (device_group_bytes sized to g windows of a chunk; g ≥ the windows: one pass a chunk). What a
+// wider window saves in term additions against what it costs in kept-bucket additions (each
+// chunk's buckets added into the kept ones: chunks × windows × 2^(c−1)) and in passes.
+void BM_gpu_msm_g1_accumulator(benchmark::State& state) {
+  const size_t n = (size_t(1) << 27) - 1;
+  const size_t chunk = cuzk::groth16::gpu_ring_points_per_chunk(uint64_t(state.range(0)) << 30,
+                                                                cuzk::groth16::gpu_ring_max_slots,
+                                                                sizeof(cuzk::ec::g1_affine_t));
+  device_buffer<cuzk::ec::g1_affine_t> bases(n);
+  device_buffer<cuzk::ff::fr_t> scalars(n);
+  fill(bases.data(), 12 * n, 6, FP_TOP, 7);
+  fill(scalars.data(), 4 * n, 4, FR_TOP, 8);
+  const unsigned c = unsigned(state.range(1));
+  const size_t windows = (cuzk::msm::cuda::SCALAR_BITS + c - 1) / c;
+  const size_t g = std::min<size_t>(size_t(state.range(2)), windows);
+  cuzk::msm::msm_config cfg;
+  cfg.window_bits = c;
+  cfg.device_group_bytes =
+      g * cuzk::msm::cuda::group_window_bytes(chunk, c, cuzk::msm::cuda::G1_XYZZ_BYTES);
+  cuzk::msm::cuda::msm_accumulator<cuzk::ec::g1_affine_t> acc(bench_ctx(), bench_stream(), n, chunk,
+                                                              cfg);
+  for (auto _ : state) {
+    for (size_t first = 0; first < n; first += chunk)
+      acc.add(bases.data() + first, scalars.data() + first, std::min(chunk, n - first));
+    benchmark::DoNotOptimize(acc.result());
+  }
+  state.counters["window"] = double(acc.window_bits());
+  state.counters["passes_a_chunk"] = double((windows + g - 1) / g);
+  state.counters["chunks"] = double((n + chunk - 1) / chunk);
+  state.counters["device_GiB"] =
+      double(cuzk::msm::cuda::msm_accumulator_bytes(n, chunk, cuzk::msm::cuda::G1_XYZZ_BYTES,
+                                                    cfg.device_group_bytes, c)) /
+      double(size_t(1) << 30);
+}
+BENCHMARK(BM_gpu_msm_g1_accumulator)
+    ->ArgsProduct({{2, 3}, {16, 18, 19, 20, 22}, {1, 2, 16}})
+    ->Iterations(2)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

@@ -105,10 +105,10 @@ gpu_proof_memory gpu_proof_bytes(const query_sizes& q, gpu_residency where, bool
   r.abc = r.witness + domain_buffers * m * fr_bytes + (k.ring_after_abc ? 0 : ring);
   // h in a's buffer; b and c back in the pool. Host residency: one msm_accumulator over the
   // streamed chunks.
-  const uint64_t h_msm =
+  const uint64_t h_msm = r.h_msm =
       streamed(gpu_query_h)
           ? msm::cuda::msm_accumulator_bytes(q.h, std::min(q.h, per(gpu_query_h, g1_bytes)),
-                                             g1_xyzz, k.msm_group_bytes)
+                                             g1_xyzz, gpu_h_group_bytes(k), k.h_window_bits)
           : msm::cuda::msm_scratch_bytes(q.h, g1_xyzz, k.msm_group_bytes);
   r.msm_h = r.witness + m * fr_bytes + ring + h_msm;
   // aux on the device (uploaded now when a, b, c came from the host), the three splits built
@@ -219,11 +219,62 @@ gpu_plan make_plan(const gpu_plan_request& r, gpu_residency where, unsigned lane
   p.parameter_bytes = gpu_parameter_bytes(r.q, where, k.resident_queries);
   p.fixed_bytes = (k.abc_on_device ? r.program_bytes : 0) + gpu_ntt_table_bytes(r.q);
   const gpu_proof_memory m = gpu_proof_bytes(r.q, where, k.abc_on_device, p.knobs);
-  p.proof_peak = m.peak();
   // A lane beside the proving one holds its uploaded witness while it waits for the device.
   p.lane_bytes = m.witness;
-  p.device_peak_bytes =
-      p.parameter_bytes + p.fixed_bytes + p.proof_peak + uint64_t(lanes - 1) * p.lane_bytes;
+  const uint64_t beside_proof = p.parameter_bytes + p.fixed_bytes + uint64_t(lanes - 1) * m.witness;
+  p.proof_peak = m.peak();
+  p.device_peak_bytes = beside_proof + p.proof_peak;
+  if (where == gpu_residency::host && (k.resident_queries & gpu_query_h) == 0 &&
+      p.device_peak_bytes <= r.device_budget) {
+    // H streamed, in a plan that fits: its window and windows a pass by the streamed MSM's cost
+    // (msm::cuda::accumulator_cost) among those that fit the budget beside the rest of the plan;
+    // for each window the most windows a pass that fit (the accumulator's bytes grow with them).
+    // Only the H phase changes with them. A plan that does not fit with msm_group_bytes' choice
+    // is not made to fit by a narrower H: which plans fit, and so the ring, groups and a, b, c
+    // mode chosen, stay as measured (a 16 GiB card's WindowPoSt would otherwise trade its 4 GiB
+    // groups and 1 GiB ring for 1 GiB groups and a 3 GiB ring, unmeasured).
+    const uint64_t chunk = std::min<uint64_t>(
+        r.q.h, gpu_ring_points_per_chunk(
+                   p.knobs.ring_bytes,
+                   gpu_ring_slots(p.knobs.ring_bytes, r.witness_on_device && k.interleave_queries),
+                   g1_bytes));
+    const uint64_t other_phases = std::max({m.abc, m.split, m.msm_lab});
+    const auto peak_with = [&](unsigned c, uint64_t group_bytes) {
+      const uint64_t h_phase =
+          m.msm_h - m.h_msm +
+          msm::cuda::msm_accumulator_bytes(r.q.h, chunk, g1_xyzz, group_bytes, c);
+      return beside_proof + std::max(other_phases, h_phase);
+    };
+    const auto group_bytes = [&](unsigned c, unsigned g) {
+      return g * msm::cuda::group_window_bytes(chunk, c, g1_xyzz);
+    };
+    const auto fits = [&](unsigned c, unsigned g) {
+      return peak_with(c, group_bytes(c, g)) <= r.device_budget;
+    };
+    double best = -1;
+    for (unsigned c = msm::cuda::WINDOW_MIN; c <= msm::cuda::WINDOW_MAX; ++c) {
+      if (!fits(c, 1)) continue;
+      unsigned lo = 1, hi = (msm::cuda::SCALAR_BITS + c - 1) / c;  // lo fits; the most that do
+      while (lo < hi) {
+        const unsigned mid = (lo + hi + 1) / 2;
+        if (fits(c, mid)) {
+          lo = mid;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      const double cost = msm::cuda::accumulator_cost(r.q.h, chunk, c, lo, g1_xyzz);
+      if (best < 0 || cost < best) {
+        best = cost;
+        p.knobs.h_window_bits = c;
+        p.knobs.h_group_bytes = group_bytes(c, lo);
+      }
+    }
+    if (best >= 0) {
+      p.device_peak_bytes = peak_with(p.knobs.h_window_bits, p.knobs.h_group_bytes);
+      p.proof_peak = p.device_peak_bytes - beside_proof;
+    }
+  }
   const uint64_t points = query_bytes(r.q) - uint64_t(r.q.ic) * sizeof(g1_affine_t);
   // Parameters in host memory, and the a, b, c the host evaluates (the engine charges them with
   // the plan: prover_backend::plan_memory_of).
@@ -258,10 +309,10 @@ constexpr uint64_t small_ring_bytes = uint64_t(256) << 20;
 // 1,108 + 281 ms there against 1,003 + 163 ms through the 24 GiB card's 3 GiB ring;
 // bench/results/h100/2026-12-07-others-piece-mps-caps.md). 0: none.
 // The queries partially resident plans keep on the device, most first. H first: the costliest
-// streamed MSM (its window narrowed to the ring's chunks; +0.20 s of a 24 GiB card's 1.89 s
-// against one resident lane), then L and A (+0.08 s together), then B's G1 half; B2 (G2, the
-// most bytes a point) streams last. Each query kept takes its bytes off every proof's link
-// (12.9 GB for a 32 GiB PoRep's H: 0.24 s at an H100's 54 GB/s).
+// streamed MSM (16 bits against the resident 22, and each chunk's kept buckets; +0.20 s of a
+// 24 GiB card's 1.89 s against one resident lane), then L and A (+0.08 s together), then B's G1
+// half; B2 (G2, the most bytes a point) streams last. Each query kept takes its bytes off every
+// proof's link (12.9 GB for a 32 GiB PoRep's H: 0.24 s at an H100's 54 GB/s).
 constexpr unsigned partial_residency_steps[] = {
     gpu_query_h | gpu_query_l | gpu_query_a | gpu_query_b_g1,
     gpu_query_h | gpu_query_l | gpu_query_a,
@@ -351,7 +402,7 @@ std::vector<gpu_plan> gpu_plan_candidates(const gpu_plan_request& r) {
         // only where no ring taken before them fits, since a larger ring after them comes with
         // narrower MSM groups, which have not been measured against a smaller ring's wider ones
         // (a 32 GiB PoRep on a 20 GiB card would trade a 1 GiB ring and 12 GiB groups for 3 GiB
-        // and 1 GiB: H's window 20 → 16 bits and each L or A chunk's others in 19 passes).
+        // and 1 GiB: each L or A chunk's others in 19 passes).
         const size_t smallest = std::size(knob_steps) - 1;
         for (const auto& [first, last] :
              {std::pair{size_t(0), smallest}, std::pair{smallest, smallest + 1}}) {
@@ -407,7 +458,7 @@ result<gpu_plan> choose_gpu_plan(const gpu_plan_request& r) {
 }
 
 std::string gpu_plan::to_json() const {
-  char buf[640];
+  char buf[720];
   std::snprintf(
       buf, sizeof buf,
       "{\"mode\":\"%s\",\"lanes\":%u,\"device_peak_bytes\":%llu,"
@@ -415,7 +466,7 @@ std::string gpu_plan::to_json() const {
       "\"lane_bytes\":%llu,\"host_bytes\":%llu,\"streamed_bytes\":%llu,"
       "\"msm_group_bytes\":%llu,\"gather_points\":%llu,\"ring_bytes\":%llu,"
       "\"abc\":\"%s\",\"interleaved\":%s,\"ring_after_abc\":%s,"
-      "\"resident_queries\":\"%s\"}",
+      "\"resident_queries\":\"%s\",\"h_window_bits\":%u,\"h_group_bytes\":%llu}",
       residency == gpu_residency::device ? "resident"
       : knobs.resident_queries != 0      ? "partial"
                                          : "streamed",
@@ -430,7 +481,8 @@ std::string gpu_plan::to_json() const {
                            : "device",
       knobs.interleave_queries ? "true" : "false", knobs.ring_after_abc ? "true" : "false",
       residency == gpu_residency::device ? "h,l,a,b_g1,b_g2"
-                                         : gpu_query_names(knobs.resident_queries).c_str());
+                                         : gpu_query_names(knobs.resident_queries).c_str(),
+      knobs.h_window_bits, (unsigned long long)knobs.h_group_bytes);
   return buf;
 }
 

@@ -61,6 +61,14 @@ struct gpu_memory_knobs {
   /// second stream while the others stream (prover_gpu.cu), so the link stays busy beside H's
   /// kernels instead of waiting for them.
   unsigned resident_queries = 0;
+  /// Parameters in host memory, H streamed: its accumulator's window width and the device bytes
+  /// of its window groups (msm_config::window_bits, device_group_bytes). 0: msm_group_bytes'
+  /// choice (msm::cuda::plan_accumulator: buckets within a quarter of the group bytes). The
+  /// planner widens H's window into what the plan leaves of the budget (gpu_memory.cpp
+  /// widen_streamed_h): H is the streamed path's costliest MSM, and its window the part of its
+  /// cost that memory buys.
+  unsigned h_window_bits = 0;
+  uint64_t h_group_bytes = 0;
   bool operator==(const gpu_memory_knobs&) const = default;
 };
 
@@ -99,6 +107,12 @@ inline uint64_t gpu_others_group_bytes(uint64_t msm_group_bytes) {
   return std::max<uint64_t>(msm_group_bytes / 8, uint64_t(64) << 20);
 }
 
+/// The device bytes of a streamed H's window groups: its own where the planner widened its
+/// window (gpu_memory_knobs::h_group_bytes), else every MSM's.
+inline uint64_t gpu_h_group_bytes(const gpu_memory_knobs& k) {
+  return k.h_group_bytes != 0 ? k.h_group_bytes : k.msm_group_bytes;
+}
+
 /// Where the parameters' points are for a proof.
 enum class gpu_residency { device, host };
 
@@ -121,6 +135,7 @@ std::string gpu_query_names(unsigned queries);
 struct gpu_proof_memory {
   uint64_t abc = 0;      ///< a, b, c over the domain (+ the witness when it is on the device)
   uint64_t msm_h = 0;    ///< h and the H MSM
+  uint64_t h_msm = 0;    ///< the H MSM's own bytes within msm_h (a streamed H: its accumulator)
   uint64_t split = 0;    ///< the 0/1 splits of L, A and B being built
   uint64_t msm_lab = 0;  ///< the L, A, B1, B2 MSMs over the splits
   uint64_t peak() const;

@@ -185,7 +185,12 @@ TEST(GpuMemory, TheRingAfterABCIsTakenWhereOnlyItFits) {
     r.device_budget = late.device_peak_bytes;
     const auto got = choose_gpu_plan(r);
     ASSERT_TRUE(got.ok()) << got.error().to_string();
-    EXPECT_EQ(got->to_json(), late.to_json()) << i;
+    // The same plan, H's window chosen within the budget (the candidates above had none).
+    gpu_memory_knobs same = got->knobs;
+    same.h_window_bits = 0;
+    same.h_group_bytes = 0;
+    EXPECT_EQ(same, late.knobs) << i << ": " << got->to_json();
+    EXPECT_LE(got->device_peak_bytes, r.device_budget) << i;
     ++taken;
   }
   EXPECT_GT(lower, 0u) << "no plan whose peak is the transforms: the case this knob decides";
@@ -532,6 +537,66 @@ TEST(GpuMemory, AResidentQueryTakesTheResidentPathsScratch) {
   dev.resident_queries = 0;
   EXPECT_EQ(gpu_proof_bytes(porep32g, gpu_residency::host, true, all).msm_lab,
             gpu_proof_bytes(porep32g, gpu_residency::device, true, dev).msm_lab + all.ring_bytes);
+}
+
+// A streamed H's window and windows a pass (gpu_memory_knobs::h_window_bits, h_group_bytes) are
+// chosen by the streamed MSM's cost within the plan's budget; the rest of the plan (mode, ring,
+// groups, a, b, c) is the one the default window chose, and the plan's peak is the formula's for
+// the chosen knobs.
+TEST(GpuMemory, AStreamedHsWindowIsChosenByItsCostWithinTheBudget) {
+  using msm::cuda::accumulator_cost;
+  constexpr size_t xyzz = msm::cuda::G1_XYZZ_BYTES;
+  // The measured order (BM_gpu_msm_g1_accumulator, 2^27 terms, 25 chunks of 5,592,320): one
+  // pass of 16 windows of 16 bits beats 19 and 22 bits, and one window a pass costs more.
+  const size_t n = porep32g.h, chunk = 5592320;
+  EXPECT_LT(accumulator_cost(n, chunk, 16, 16, xyzz), accumulator_cost(n, chunk, 19, 14, xyzz));
+  EXPECT_LT(accumulator_cost(n, chunk, 19, 14, xyzz), accumulator_cost(n, chunk, 22, 12, xyzz));
+  EXPECT_LT(accumulator_cost(n, chunk, 16, 16, xyzz), accumulator_cost(n, chunk, 16, 1, xyzz));
+  // Resident, one chunk: the window_cost's optimum (22 bits) stays the cheapest.
+  EXPECT_LT(accumulator_cost(n, n, 22, 12, xyzz), accumulator_cost(n, n, 16, 16, xyzz));
+
+  for (const uint64_t card_gib : {16u, 20u, 24u, 32u, 48u}) {
+    gpu_plan_request r;
+    r.q = porep32g;
+    r.program_bytes = uint64_t(389) << 20;
+    r.device_budget = (card_gib - 1) << 30;
+    const auto got = choose_gpu_plan(r);
+    ASSERT_TRUE(got.ok()) << card_gib << ": " << got.error().to_string();
+    const gpu_proof_memory m = gpu_proof_bytes(r.q, got->residency, true, got->knobs);
+    EXPECT_EQ(got->proof_peak, m.peak()) << got->to_json();
+    EXPECT_LE(got->device_peak_bytes, r.device_budget) << got->to_json();
+    if (got->residency == gpu_residency::device || (got->knobs.resident_queries & gpu_query_h)) {
+      EXPECT_EQ(got->knobs.h_window_bits, 0u) << got->to_json();
+      continue;
+    }
+    // 16 bits on 16 to 24 GiB cards (two radix passes; its kept buckets the fewest of the
+    // cheap windows), the most windows a pass that fit.
+    EXPECT_EQ(got->knobs.h_window_bits, 16u) << got->to_json();
+    const size_t per = gpu_ring_points_per_chunk(
+        got->knobs.ring_bytes, gpu_ring_slots(got->knobs.ring_bytes, true), sizeof(g1_affine_t));
+    gpu_memory_knobs more = got->knobs;
+    more.h_group_bytes += msm::cuda::group_window_bytes(per, 16, xyzz);
+    const unsigned group = msm::cuda::plan_groups(per, 16, xyzz, got->knobs.h_group_bytes).group;
+    const unsigned passes = (16 + group - 1) / group;
+    if (passes > 1) {
+      EXPECT_GT(got->device_peak_bytes - got->proof_peak +
+                    gpu_proof_bytes(r.q, got->residency, true, more).peak(),
+                r.device_budget)
+          << "a window more a pass would have fitted: " << got->to_json();
+    }
+    // The plan the default window chose (candidates planned for no budget keep it): only H's
+    // knobs differ.
+    gpu_plan_request unplanned = r;
+    unplanned.device_budget = 0;
+    for (const gpu_plan& c : gpu_plan_candidates(unplanned)) {
+      if (c.device_peak_bytes > r.device_budget) continue;
+      gpu_memory_knobs a = c.knobs, b = got->knobs;
+      a.h_window_bits = b.h_window_bits = 0;
+      a.h_group_bytes = b.h_group_bytes = 0;
+      EXPECT_EQ(a, b) << "the first that fits with the default window: " << got->to_json();
+      break;
+    }
+  }
 }
 
 }  // namespace

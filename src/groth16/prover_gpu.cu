@@ -108,6 +108,8 @@ struct device_parameters::impl {
   std::atomic<size_t> ring_bytes{0};
   std::atomic<uint64_t> msm_group_bytes{gpu_memory_knobs{}.msm_group_bytes};
   std::atomic<uint64_t> gather_points{gpu_memory_knobs{}.gather_points};
+  std::atomic<unsigned> h_window_bits{gpu_memory_knobs{}.h_window_bits};
+  std::atomic<uint64_t> h_group_bytes{gpu_memory_knobs{}.h_group_bytes};
   std::atomic<bool> abc_in_turn{gpu_memory_knobs{}.abc_in_turn};
   std::atomic<bool> interleave_queries{gpu_memory_knobs{}.interleave_queries};
   std::atomic<bool> ring_after_abc{gpu_memory_knobs{}.ring_after_abc};
@@ -142,6 +144,7 @@ struct run_t {
   thread_pool& pool;
   msm::msm_config msm_cfg;  // its device_group_bytes: gpu_memory_knobs::msm_group_bytes
   size_t gather_points;     // gpu_memory_knobs::gather_points
+  msm::msm_config h_cfg;    // a streamed H's: gpu_memory_knobs::h_window_bits, h_group_bytes
 };
 
 /// One start()'s turn on the device (gpu::device_compute_lock): take() blocks until the other
@@ -566,7 +569,7 @@ void for_each_chunk(const run_t& run, ring_t& ring, size_t qi, F&& f) {
 template <class G>
 struct msm_stream {
   msm_stream(const run_t& run, const ring_t& ring, size_t qi, const fr_t* d_s)
-      : d_s(d_s), acc(run.ctx, run.strm, ring.queries[qi].n, ring.queries[qi].per, run.msm_cfg) {}
+      : d_s(d_s), acc(run.ctx, run.strm, ring.queries[qi].n, ring.queries[qi].per, run.h_cfg) {}
   void chunk(const G* d, size_t first, size_t len) { acc.add(d, d_s + first, len); }
   auto result() { return acc.result(); }
   const fr_t* d_s;
@@ -760,8 +763,15 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
   std::unique_ptr<cuzk::gpu::stager> stg = p.ctx.take_stager();
   msm::msm_config msm_cfg;
   msm_cfg.device_group_bytes = p.msm_group_bytes.load(std::memory_order_relaxed);
+  msm::msm_config h_cfg = msm_cfg;
+  h_cfg.window_bits = p.h_window_bits.load(std::memory_order_relaxed);
+  gpu_memory_knobs h_knobs;
+  h_knobs.msm_group_bytes = msm_cfg.device_group_bytes;
+  h_knobs.h_group_bytes = p.h_group_bytes.load(std::memory_order_relaxed);
+  h_cfg.device_group_bytes = gpu_h_group_bytes(h_knobs);
   const run_t run{p.ctx, strm,    *stg,
-                  pool,  msm_cfg, size_t(p.gather_points.load(std::memory_order_relaxed))};
+                  pool,  msm_cfg, size_t(p.gather_points.load(std::memory_order_relaxed)),
+                  h_cfg};
   const device_pool_peak peak(p.ctx.ordinal());
   const size_t n_aux = asg.num_aux();
   const size_t n_in = asg.num_inputs();
@@ -913,7 +923,7 @@ proof_parts start_impl(const device_parameters::impl& p, const device_abc_progra
           const cuzk::gpu::stream_ordered_allocations side_order(side_strm);
           side_strm.wait(ev[5]);  // h, the witness and the splits are ready
           ev_side[0].record(side_strm);
-          const run_t side_run{p.ctx, side_strm, *stg, pool, msm_cfg, run.gather_points};
+          const run_t side_run{p.ctx, side_strm, *stg, pool, msm_cfg, run.gather_points, h_cfg};
           side_parts sp;
           if (on_dev_h) sp.h = msm_dev(side_run, p.h.data(), da.data(), m - 1);
           ev_side[1].record(side_strm);
@@ -1081,6 +1091,8 @@ size_t device_parameters::ring_bytes() const {
 status device_parameters::set_memory_knobs(const gpu_memory_knobs& knobs) {
   impl_->msm_group_bytes.store(knobs.msm_group_bytes, std::memory_order_relaxed);
   impl_->gather_points.store(std::max<uint64_t>(knobs.gather_points, 1), std::memory_order_relaxed);
+  impl_->h_window_bits.store(knobs.h_window_bits, std::memory_order_relaxed);
+  impl_->h_group_bytes.store(knobs.h_group_bytes, std::memory_order_relaxed);
   impl_->abc_in_turn.store(knobs.abc_in_turn, std::memory_order_relaxed);
   impl_->interleave_queries.store(knobs.interleave_queries, std::memory_order_relaxed);
   impl_->ring_after_abc.store(knobs.ring_after_abc, std::memory_order_relaxed);
@@ -1124,6 +1136,8 @@ gpu_memory_knobs device_parameters::memory_knobs() const {
   gpu_memory_knobs k;
   k.msm_group_bytes = impl_->msm_group_bytes.load(std::memory_order_relaxed);
   k.gather_points = impl_->gather_points.load(std::memory_order_relaxed);
+  k.h_window_bits = impl_->h_window_bits.load(std::memory_order_relaxed);
+  k.h_group_bytes = impl_->h_group_bytes.load(std::memory_order_relaxed);
   k.ring_bytes = impl_->ring_bytes.load(std::memory_order_relaxed);
   k.abc_in_turn = impl_->abc_in_turn.load(std::memory_order_relaxed);
   k.interleave_queries = impl_->interleave_queries.load(std::memory_order_relaxed);

@@ -230,6 +230,22 @@ TEST(Groth16Gpu, DeviceEvaluatedAbcMatchesHostAbc) {
                      resident);
         }
       }
+      // H's window widened and one window a pass (gpu_memory_knobs::h_window_bits,
+      // h_group_bytes: what the planner's widen_streamed_h sets), each query after the last or
+      // interleaved; prove_with keeps the two knobs it does not set.
+      gpu_memory_knobs wide = (**hp).memory_knobs();
+      wide.h_window_bits = 13;
+      wide.h_group_bytes = 1;
+      ASSERT_TRUE((**hp).set_memory_knobs(wide).ok());
+      for (bool interleave : {false, true}) {
+        prove_with(**hp, false, interleave, false,
+                   "host residency, ring " + std::to_string(ring) +
+                       ", H's window 13 bits, one window a pass" +
+                       (interleave ? ", interleaved" : ""));
+      }
+      wide.h_window_bits = 0;
+      wide.h_group_bytes = 0;
+      ASSERT_TRUE((**hp).set_memory_knobs(wide).ok());
       // Back to every query streamed: the device copies freed.
       prove_with(**hp, false, true, false, "host residency, every query streamed again", 0);
       EXPECT_EQ((*hp)->bytes(), 0u);
@@ -777,11 +793,16 @@ TEST(Groth16Gpu, DevicePeakWithinModel) {
   small_ring_after.ring_after_abc = true;
   gpu_memory_knobs small_partial = small;
   small_partial.resident_queries = gpu_query_h | gpu_query_l;
+  // H's buckets the largest buffer of its phase (15 windows of 2^17 XYZZ points, 377 MB).
+  gpu_memory_knobs small_wide_h = small;
+  small_wide_h.h_window_bits = 18;
+  small_wide_h.h_group_bytes = size_t(256) << 20;
   for (const run_case& c :
        {run_case{"device, default knobs", false, defaults},
         run_case{"device, small knobs", false, small}, run_case{"host, small knobs", true, small},
         run_case{"host, small knobs, ring after a, b, c", true, small_ring_after},
-        run_case{"host, small knobs, H and L on the device", true, small_partial}}) {
+        run_case{"host, small knobs, H and L on the device", true, small_partial},
+        run_case{"host, small knobs, H's window 18 bits", true, small_wide_h}}) {
     auto dp = c.host ? cuda::device_parameters::host_resident(params, 0, c.knobs.ring_bytes)
                      : cuda::device_parameters::upload(params, 0);
     ASSERT_TRUE(dp.ok()) << c.name << ": " << dp.error().to_string();

@@ -99,14 +99,18 @@ inline double window_cost(size_t n, unsigned c, size_t xyzz_bytes) {
          (1.08 * double(n) + bucket_weight(xyzz_bytes) * double(size_t(1) << (c - 1)));
 }
 
+/// The windows the GPU MSMs choose among by cost (wider: more bucket memory than it saves).
+constexpr unsigned WINDOW_MIN = 5;
+constexpr unsigned WINDOW_MAX = 22;
+
 /// The window width for n terms: the c ≤ 22 of least window_cost. G1: 2^24 → 20, 2^26 and 2^27
 /// → 22; G2: 2^22 → 16, 2^26 → 20.
 inline unsigned window_by_cost(size_t n, size_t xyzz_bytes = G1_XYZZ_BYTES) {
-  unsigned best = 5;
+  unsigned best = WINDOW_MIN;
   double best_cost = 0;
-  for (unsigned c = 5; c <= 22; ++c) {
+  for (unsigned c = WINDOW_MIN; c <= WINDOW_MAX; ++c) {
     const double cost = window_cost(n, c, xyzz_bytes);
-    if (c == 5 || cost < best_cost) {
+    if (c == WINDOW_MIN || cost < best_cost) {
       best = c;
       best_cost = cost;
     }
@@ -219,14 +223,15 @@ struct accumulator_plan {
 inline accumulator_plan plan_accumulator(size_t total, size_t max_chunk, size_t xyzz_bytes,
                                          size_t group_bytes = GROUP_BYTES,
                                          unsigned window_bits = 0) {
-  unsigned c = 5;
+  unsigned c = WINDOW_MIN;
   if (window_bits != 0) {
     c = std::clamp(window_bits, 2u, 24u);
   } else {
     double best = -1;
-    for (unsigned w = 5; w <= 22; ++w) {
+    for (unsigned w = WINDOW_MIN; w <= WINDOW_MAX; ++w) {
       const size_t windows = (SCALAR_BITS + w - 1) / w;
-      if (w > 5 && windows * (size_t(1) << (w - 1)) * xyzz_bytes > group_bytes / 4) continue;
+      if (w > WINDOW_MIN && windows * (size_t(1) << (w - 1)) * xyzz_bytes > group_bytes / 4)
+        continue;
       const double cost = window_cost(total, w, xyzz_bytes);
       if (best < 0 || cost < best) {
         best = cost;
@@ -236,6 +241,34 @@ inline accumulator_plan plan_accumulator(size_t total, size_t max_chunk, size_t 
   }
   const unsigned windows = (SCALAR_BITS + c - 1) / c;
   return {c, windows, plan_groups(std::max<size_t>(max_chunk, 1), c, xyzz_bytes, group_bytes)};
+}
+
+/// A streamed MSM's cost (msm_accumulator over `total` G1 terms in chunks of at most `chunk`) at
+/// window c with `group` windows a pass, in units of one term's bucket accumulation in one
+/// window: per window each term accumulated and sorted (SORT_WEIGHT a radix pass of 8 bits:
+/// ⌈c/8⌉ of them) and the buckets' final sums (bucket_weight); per chunk each window's 2^(c−1)
+/// buckets added into the kept ones (KEPT_BUCKET_WEIGHT each, XYZZ + XYZZ), the chunk's fixed
+/// work (CHUNK_WEIGHT) and its passes' (PASS_WEIGHT each: launches, the digits' read of the
+/// chunk's scalars, a group's occupancy). A wider window saves term additions and costs
+/// kept-bucket additions a chunk and, past 16 bits, a third radix pass; fewer windows a pass
+/// cost passes. Fitted to BM_gpu_msm_g1_accumulator on an H200 (2^27 terms through 2 and 3 GiB
+/// rings, windows 16–22, 1, 2 or all windows a pass: 30 runs within 6 %;
+/// bench/results/h200/2026-12-07-streamed-h-window.md): accumulation 0.353 ns a term and
+/// window, a radix pass 26 ps, a kept bucket 1.56 ns, a chunk 4.39 ms, a pass 0.58 ms.
+constexpr double SORT_WEIGHT = 0.0747;
+constexpr double KEPT_BUCKET_WEIGHT = 4.42;
+constexpr double CHUNK_WEIGHT = 12.45e6;
+constexpr double PASS_WEIGHT = 1.64e6;
+inline double accumulator_cost(size_t total, size_t chunk, unsigned c, unsigned group,
+                               size_t xyzz_bytes) {
+  const double chunks = double((total + chunk - 1) / std::max<size_t>(chunk, 1));
+  const unsigned windows = (SCALAR_BITS + c - 1) / c;
+  const unsigned passes = (windows + group - 1) / std::max(group, 1u);
+  const double buckets = double(size_t(1) << (c - 1));
+  return double(windows) * (double(total) * (1 + SORT_WEIGHT * double((c + 7) / 8)) +
+                            bucket_weight(xyzz_bytes) * buckets) +
+         chunks * (double(windows) * KEPT_BUCKET_WEIGHT * buckets + CHUNK_WEIGHT +
+                   double(passes) * PASS_WEIGHT);
 }
 
 /// Device bytes an msm_accumulator holds from construction to destruction: every window's

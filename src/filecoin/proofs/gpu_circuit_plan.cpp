@@ -153,6 +153,8 @@ std::string gpu_plan_table(const std::vector<gpu_circuit_shape>& shapes,
         if (plan->residency == groth16::gpu_residency::host) {
           cell += ", ring " + gib_text(plan->knobs.ring_bytes);
           if (plan->knobs.ring_after_abc) cell += " after abc";
+          if (plan->knobs.h_window_bits != 0)
+            cell += ", H window " + std::to_string(plan->knobs.h_window_bits);
         }
         cell += ", " + gib_text(plan->device_peak_bytes);
       }
