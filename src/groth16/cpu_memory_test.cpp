@@ -12,7 +12,7 @@
 #include <new>
 
 #include "groth16/prover_cpu.hpp"
-#include "groth16/split_cases.hpp"
+#include "groth16/split_cases_test_util.hpp"
 #include "test_rng.hpp"
 
 namespace {

@@ -28,7 +28,7 @@
 #include "groth16/prover_cpu.hpp"
 #include "groth16/prover_gpu.hpp"
 #include "groth16/setup.hpp"
-#include "groth16/split_cases.hpp"
+#include "groth16/split_cases_test_util.hpp"
 #include "groth16/test_circuits.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/abc_plan.hpp"
