@@ -177,6 +177,9 @@ struct srs_entry {
   groth16::query_sizes backend_sizes{};  // the parameters' query sizes
   std::unique_ptr<filecoin::proofs::prover_backend> backend;
   uint64_t host_charged = 0, device_charged = 0;
+  // The CPU prover's working set beside its parameters (groth16::cpu_proof_bytes for its pool;
+  // its worker proves one partition at a time), charged with them; 0 on a GPU.
+  uint64_t host_working = 0;
   unsigned refs = 0;
   bool loading = false;
   clock_type::time_point last_used = clock_type::now();

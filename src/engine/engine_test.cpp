@@ -27,6 +27,7 @@
 #include "engine/proof_kind.hpp"
 #include "groth16/params_io.hpp"
 #include "groth16/proof.hpp"
+#include "groth16/prover_cpu.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/matrix_cs.hpp"
@@ -216,6 +217,12 @@ std::unique_ptr<shared_params> chain_params(const std::string& dir, const std::s
   return p;
 }
 
+// The CPU prover's working set the engine charges beside a chain's parameters on the CPU
+// (groth16::cpu_proof_bytes for config()'s two prover threads); 0 on a GPU.
+uint64_t cpu_working(const shared_params& p) {
+  return on_gpu() ? 0 : groth16::cpu_proof_bytes(p.sizes, 2);
+}
+
 // The device bytes of the plan the engine takes for a chain's parameters on a budget that holds
 // its fastest plan: the first of groth16::gpu_plan_candidates, with the compiled a, b, c program
 // when the kind has one (plan_mode::compiled).
@@ -302,7 +309,7 @@ class engine_test : public ::testing::Test {
   }
   static std::pair<engine_config, engine_parts> one_of_two_circuits_fits() {
     engine_config c = config();
-    c.host_memory_budget = g_params->bytes * 19 / 10;
+    c.host_memory_budget = g_params->bytes * 19 / 10 + cpu_working(*g_params);
     // On a GPU the parameters are on the device: its budget holds one of them the same way.
     if (on_gpu()) c.device_memory_budget = one_circuit_device_budget(std::max(1u, c.gpu_lanes));
     return {c, two_circuit_parts()};
@@ -364,7 +371,8 @@ TEST_F(engine_test, concurrent_jobs_complete_and_verify) {
   if (on_gpu()) {
     EXPECT_GT(st.srs[0].bytes, g_params->bytes);
   } else {
-    EXPECT_EQ(st.srs[0].bytes, g_params->bytes + 3 * (SQUARINGS + 1 + 2) * sizeof(fr_t));
+    EXPECT_EQ(st.srs[0].bytes,
+              g_params->bytes + 3 * (SQUARINGS + 1 + 2) * sizeof(fr_t) + cpu_working(*g_params));
   }
   // The timeline has every phase of every job, each on a named lane, in time order per job.
   const auto events = e->timeline(0);
@@ -833,7 +841,8 @@ TEST_F(engine_test, synthesis_pool_size_and_worker_cap) {
 TEST_F(engine_test, waiting_jobs_wake_when_memory_frees) {
   engine_config c = config(4);
   const uint64_t one_buffer = synthesis_shape{SQUARINGS + 1, SQUARINGS + 1, 2}.bytes();
-  c.host_memory_budget = g_params->bytes + one_buffer + one_buffer / 2 + 64 * 16;
+  c.host_memory_budget =
+      g_params->bytes + cpu_working(*g_params) + one_buffer + one_buffer / 2 + 64 * 16;
   auto e = make(c, parts(plan_mode::none));
   std::vector<std::string> ids;
   for (uint64_t s = 0; s < 12; ++s) ids.push_back(e->submit(request(100 + s, 2, 5))->job_id);

@@ -8,6 +8,7 @@
 // of device memory; the preload and evict calls of the public API.
 #include "engine/engine_impl.hpp"
 #include "groth16/params_io.hpp"
+#include "groth16/prover_cpu.hpp"
 
 namespace cuzk::engine {
 
@@ -197,9 +198,9 @@ cuzk::status engine_impl::ready_plan_locked(srs_entry& e, job& j) {
 
 void engine_impl::recharge_locked(srs_entry& e) {
   prover_worker& wk = *workers_[e.worker];
-  host_used_ = host_used_ - e.host_charged + e.backend->host_bytes();
+  host_used_ = host_used_ - e.host_charged + e.backend->host_bytes() + e.host_working;
   wk.device_used = wk.device_used - e.device_charged + e.backend->device_bytes();
-  e.host_charged = e.backend->host_bytes();
+  e.host_charged = e.backend->host_bytes() + e.host_working;
   e.device_charged = e.backend->device_bytes();
 }
 
@@ -276,14 +277,19 @@ result<srs_entry*> engine_impl::acquire_srs_locked(const circuit_params& c, size
           ? filecoin::proofs::srs_residency::host
           : filecoin::proofs::srs_residency::device;
   const bool on_host = residency == filecoin::proofs::srs_residency::host;
-  const uint64_t host_need = on_host ? bytes : 0;
+  // The CPU prover's own working set comes with its parameters: one partition's buffers and
+  // transforms, the splits, an MSM's prepared terms and its threads' buckets.
+  const uint64_t host_working =
+      wk.device < 0 ? groth16::cpu_proof_bytes(file->sizes(), wk.pool->size()) : 0;
+  const uint64_t host_need = (on_host ? bytes : 0) + host_working;
   // The device's copy: every query but ic, which stays on the host (gpu_parameter_bytes), or a
   // partially resident plan's queries beside the host copy.
   const uint64_t device_need = plan.parameter_bytes;
   if (host_need > host_budget_ || device_need > wk.device_budget) {
     return fail(cuzk::status(status_code::resource_exhausted,
-                             c.id + " parameters need " + gib(bytes) + " of " +
-                                 (on_host ? "host" : wk.name) + " memory, the budget is " +
+                             c.id + " parameters need " + gib(bytes) +
+                                 (host_working ? " and the CPU prover " + gib(host_working) : "") +
+                                 " of " + (on_host ? "host" : wk.name) + " memory, the budget is " +
                                  gib(on_host ? host_budget_ : wk.device_budget)));
   }
   if (wk.device >= 0) {
@@ -311,6 +317,7 @@ result<srs_entry*> engine_impl::acquire_srs_locked(const circuit_params& c, size
   e->working_bytes =
       wk.device >= 0 ? plan.proof_peak + groth16::gpu_ntt_table_bytes(file->sizes()) : 0;
   e->host_charged = host_need;
+  e->host_working = host_working;
   e->device_charged = device_need;
   host_used_ += host_need;
   wk.device_used += device_need;

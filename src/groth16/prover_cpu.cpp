@@ -4,6 +4,7 @@
 // inverse coset FFT natural→natural (the h coefficients must come out in natural order).
 #include "groth16/prover_cpu.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <string>
@@ -156,6 +157,19 @@ result<proof_parts> start(const parameters& params, const assignment& asg, threa
   tm.msm_b_g2 = ms_since(t0);
   tm.start = ms_since(t_start);
   return out;
+}
+
+uint64_t cpu_proof_bytes(const query_sizes& q, unsigned threads) {
+  const uint64_t m = uint64_t(q.h) + 1, fr = sizeof(fr_t);
+  // A's and B's aux terms (their inputs are few and dense: their MSMs prepare at most as many).
+  const size_t na = q.a > q.ic ? q.a - q.ic : 0, nb = q.b_g1;
+  const uint64_t splits = msm::split_bytes(q.l, q.l, false) + msm::split_bytes(q.l, na, true) +
+                          msm::split_bytes(q.l, nb, true);
+  const uint64_t terms =
+      std::max({msm::msm_terms_bytes(q.h, false), msm::msm_terms_bytes(q.l, true),
+                msm::msm_terms_bytes(na, true), msm::msm_terms_bytes(nb, true)});
+  return std::max(3 * m * fr, uint64_t(q.h) * fr + splits + terms +
+                                  uint64_t(threads) * msm::msm_thread_bytes());
 }
 
 result<proof> create_proof(const parameters& params, const assignment& asg, const fr_t& r,

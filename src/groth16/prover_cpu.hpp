@@ -46,6 +46,13 @@ result<proof> create_proof(const parameters& params, const assignment& asg, cons
 result<proof> create_proof(const parameters& params, const assignment& asg, thread_pool& pool,
                            prover_timings* timings = nullptr);
 
+/// Host bytes one start() on a pool of `threads` allocates beyond the parameters and the
+/// assignment, at its peak over any witness (every aux term neither 0 nor 1): the transforms'
+/// three coset vectors (3·m Fr, m = h + 1); or h (m − 1 Fr) beside the three splits, the largest
+/// MSM's prepared terms (msm::msm_terms_bytes: H's m − 1, or a split's others) and each thread's
+/// buckets (msm::msm_thread_bytes). 32 GiB PoRep: max(12.9, 4.3 + 5.3 + 6.2 GB + threads × 19 MB).
+uint64_t cpu_proof_bytes(const query_sizes& q, unsigned threads);
+
 /// A uniform Fr element from the OS CSPRNG (64 bytes reduced mod r).
 result<ff::fr_t> os_random_fr();
 

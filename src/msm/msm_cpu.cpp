@@ -96,6 +96,8 @@ constexpr unsigned BATCH_MIN_BUCKETS = 256;
 // Batch size: up to BATCH_MAX additions share one inversion, and at most nb/BATCH_BUCKET_RATIO so
 // that few additions find their bucket already queued.
 constexpr size_t BATCH_MAX = 2048, BATCH_BUCKET_RATIO = 4;
+// Selected points a batch_add task sums by its tree of batch-affine additions.
+constexpr size_t BATCH_ADD_BLOCK = 4096;
 
 struct plan_t {
   unsigned c = 0, splits = 1;
@@ -147,6 +149,14 @@ struct terms_t {
 /// sidx(j) = sel[j] and bidx(j) = sel[j] (bases_by_scalar) or j (compacted bases). Terms with a
 /// zero scalar or an infinity base are dropped. The window is chosen once the nonzero count is
 /// known.
+}  // namespace
+
+uint64_t msm_terms_bytes(size_t n, bool masked) {
+  return uint64_t(n) * (sizeof(uint32_t) + sizeof(kword_t) + (masked ? sizeof(uint32_t) : 0));
+}
+
+namespace {
+
 template <class Field>
 terms_t prepare_terms(const affine_t<Field>* bases, std::span<const fr_t> scalars,
                       const uint32_t* sel, size_t n, bool bases_by_scalar, thread_pool& pool,
@@ -540,7 +550,7 @@ jacobian_t<Field> batch_add_impl(std::span<const affine_t<Field>> bases, bitmap_
   using xyzz = xyzz_t<Field>;
   assert(mask.count == bases.size());
   const std::vector<uint32_t> sel = set_bits(mask);
-  constexpr size_t BLOCK = 4096, TAIL = 16;
+  constexpr size_t BLOCK = BATCH_ADD_BLOCK, TAIL = 16;
   const size_t blocks = (sel.size() + BLOCK - 1) / BLOCK;
   std::vector<xyzz> partial(blocks, xyzz::infinity());
   pool.parallel_for(blocks, [&](size_t t) {
@@ -609,6 +619,22 @@ ec::g1_jacobian_t batch_add(std::span<const ec::g1_affine_t> bases, bitmap_view 
 ec::g2_jacobian_t batch_add(std::span<const ec::g2_affine_t> bases, bitmap_view mask,
                             thread_pool& pool) {
   return batch_add_impl<ff::fp2_t>(bases, mask, pool);
+}
+
+uint64_t split_bytes(size_t scalars, size_t kept, bool density) {
+  const uint64_t bitmaps = 2 * sizeof(uint64_t) * ((uint64_t(kept) + 63) / 64);
+  if (!density) return bitmaps;
+  return bitmaps + uint64_t(kept) * sizeof(fr_t) +
+         sizeof(size_t) * ((uint64_t(scalars) + 63) / 64 + 1);
+}
+
+uint64_t msm_thread_bytes() {
+  using affine = affine_t<ff::fp2_t>;
+  using xyzz = xyzz_t<ff::fp2_t>;
+  const uint64_t buckets = uint64_t(1) << (MAX_WINDOW - 1);
+  const uint64_t window = buckets * (1 + sizeof(affine) + sizeof(xyzz)) +
+                          4 * BATCH_MAX * (sizeof(uint32_t) + sizeof(affine));
+  return std::max(window, uint64_t(BATCH_ADD_BLOCK) * 2 * sizeof(affine));
 }
 
 witness_split_t split_witness(std::span<const fr_t> scalars, const bitmap_view* density,

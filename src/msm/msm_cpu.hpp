@@ -96,4 +96,18 @@ struct witness_split_t {
 witness_split_t split_witness(std::span<const ff::fr_t> scalars, const bitmap_view* density,
                               thread_pool& pool);
 
+/// Host bytes an MSM over n nonzero terms allocates beyond its inputs: each term prepared (its
+/// base index and its recoded scalar), and for msm_masked (masked) each selected index first.
+/// The per-thread buckets come on top (msm_thread_bytes).
+uint64_t msm_terms_bytes(size_t n, bool masked);
+/// Host bytes each thread of an MSM's pool holds at most while it runs a task of msm, msm_masked
+/// or batch_add, whatever the terms: a window's buckets at the widest window for G2 points (the
+/// largest: state, affine and XYZZ buckets, the batch's indices, points and deferred additions),
+/// or a batch addition's block.
+uint64_t msm_thread_bytes();
+/// Host bytes split_witness allocates over `scalars` scalars of which `kept` are classified (the
+/// density's set bits; all without one): the ones and others bitmaps over the kept, and with a
+/// density their compacted scalars and the density words' ranks.
+uint64_t split_bytes(size_t scalars, size_t kept, bool density);
+
 }  // namespace cuzk::msm
