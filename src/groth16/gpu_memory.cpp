@@ -233,11 +233,11 @@ gpu_plan make_plan(const gpu_plan_request& r, gpu_residency where, unsigned lane
     // is not made to fit by a narrower H: which plans fit, and so the ring, groups and a, b, c
     // mode chosen, stay as measured (a 16 GiB card's WindowPoSt would otherwise trade its 4 GiB
     // groups and 1 GiB ring for 1 GiB groups and a 3 GiB ring, unmeasured).
+    // H's chunk as gpu_proof_bytes streams it (k.interleave_queries is normalized above).
     const uint64_t chunk = std::min<uint64_t>(
-        r.q.h, gpu_ring_points_per_chunk(
-                   p.knobs.ring_bytes,
-                   gpu_ring_slots(p.knobs.ring_bytes, r.witness_on_device && k.interleave_queries),
-                   g1_bytes));
+        r.q.h, gpu_ring_points_per_chunk(p.knobs.ring_bytes,
+                                         gpu_ring_slots(p.knobs.ring_bytes, k.interleave_queries),
+                                         g1_bytes));
     const uint64_t other_phases = std::max({m.abc, m.split, m.msm_lab});
     const auto peak_with = [&](unsigned c, uint64_t group_bytes) {
       const uint64_t h_phase =
