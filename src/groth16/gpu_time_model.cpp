@@ -58,6 +58,7 @@ gpu_time_prediction gpu_predicted_time(const query_sizes& q, const gpu_plan& pla
   const gpu_memory_knobs& k = plan.knobs;
   if (!k.abc_on_device) {
     p.modelled = false;
+    p.why = "a, b, c evaluated on the host: the host's cores set the time";
     return p;
   }
   const double msm_ms = profile.msm_h_ms + profile.msm_lab_ms;
@@ -70,8 +71,12 @@ gpu_time_prediction gpu_predicted_time(const query_sizes& q, const gpu_plan& pla
     return p;
   }
   p.resident_ms = one_lane;
-  const bool interleave = k.interleave_queries;
-  const size_t slots = gpu_ring_slots(k.ring_bytes, interleave);
+  if (!k.interleave_queries) {
+    p.modelled = false;
+    p.why = "the queries streamed one after another: not measured since the streamed MSMs changed";
+    return p;
+  }
+  const size_t slots = gpu_ring_slots(k.ring_bytes, true);
   const uint64_t per_g1 = gpu_ring_points_per_chunk(k.ring_bytes, slots, g1_bytes);
   const uint64_t per_g2 = gpu_ring_points_per_chunk(k.ring_bytes, slots, g2_bytes);
   const auto streamed = [&](unsigned query) { return (k.resident_queries & query) == 0; };

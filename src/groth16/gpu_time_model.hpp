@@ -44,9 +44,12 @@ struct gpu_time_reference {
 
 /// The prediction, and what it is made of (milliseconds per proof).
 struct gpu_time_prediction {
-  /// False where the plan evaluates a, b, c on the host: the host's cores, not the card, then
-  /// set the time, and no figure is given.
+  /// False (and no figure) where the model has no measured term for the plan: a, b, c
+  /// evaluated on the host (the host's cores set the time), or host residency whose queries
+  /// stream one after another instead of interleaved (its costs were measured only before the
+  /// streamed MSMs' later changes). `why` says which.
   bool modelled = true;
+  std::string why;
   double ms = 0;                 ///< the proof's GPU time, steady state
   double resident_ms = 0;        ///< the measured resident proof it starts from (scaled)
   double streamed_h_ms = 0;      ///< a streamed H above the resident H
@@ -61,7 +64,8 @@ struct gpu_time_prediction {
 ///   host residency: the resident proof (one lane) + a streamed H's extra cost + each streamed
 ///   split query's chunks × its per-chunk cost; the MSMs take at least the streamed bytes at
 ///   the link's rate; a ring after a, b, c adds one slot's copy. Not modelled
-///   (modelled = false) where a, b, c are evaluated on the host. Not modelled (modelled = false)
+///   (modelled = false) where a, b, c are evaluated on the host or the queries do not
+///   interleave. Not modelled (modelled = false)
 ///   where a, b, c are evaluated on the host.
 gpu_time_prediction gpu_predicted_time(const query_sizes& q, const gpu_plan& plan,
                                        const gpu_time_profile& profile,

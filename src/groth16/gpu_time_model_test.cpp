@@ -107,10 +107,18 @@ TEST(GpuTimeModel, KeepingQueriesOnTheDeviceTakesTheirStreamedCostAway) {
               double(uint64_t(256) << 20) / 54e9 * 1e3, 1e-6);
 }
 
-TEST(GpuTimeModel, ABCOnTheHostIsNotModelled) {
+TEST(GpuTimeModel, WhatWasNotMeasuredIsNotModelled) {
   gpu_plan p = plan_for(15);
   p.knobs.abc_on_device = false;
-  EXPECT_FALSE(gpu_predicted_time(porep32g, p, porep_like()).modelled);
+  const gpu_time_prediction host_abc = gpu_predicted_time(porep32g, p, porep_like());
+  EXPECT_FALSE(host_abc.modelled);
+  EXPECT_NE(host_abc.why.find("host"), std::string::npos);
+  p = plan_for(15);
+  p.knobs.interleave_queries = false;
+  const gpu_time_prediction in_turn = gpu_predicted_time(porep32g, p, porep_like());
+  EXPECT_FALSE(in_turn.modelled);
+  EXPECT_NE(in_turn.why.find("one after another"), std::string::npos);
+  EXPECT_TRUE(gpu_predicted_time(porep32g, plan_for(15), porep_like()).modelled);
 }
 
 TEST(GpuTimeModel, AProfileScalesWithTheRows) {

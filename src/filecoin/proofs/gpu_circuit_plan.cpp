@@ -159,10 +159,7 @@ std::string predicted_json(const gpu_circuit_shape& s, const groth16::gpu_plan& 
   std::string out = "{\"card\":\"" + reference.card + "\",\"host_link_bytes_per_s\":" +
                     std::to_string(uint64_t(reference.link_bytes_per_s)) + ",\"record\":\"" +
                     s.time_profile.record + "\",";
-  if (!t.modelled)
-    return out +
-           "\"s_per_partition\":null,\"why\":\"a, b, c evaluated on the host: the host's "
-           "cores set the time\"}";
+  if (!t.modelled) return out + "\"s_per_partition\":null,\"why\":\"" + t.why + "\"}";
   return out + "\"s_per_partition\":" + seconds(t.ms) +
          ",\"s_per_proof\":" + seconds(t.ms * s.partitions) +
          ",\"resident_s\":" + seconds(t.resident_ms) +
