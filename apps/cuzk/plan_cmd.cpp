@@ -2,11 +2,11 @@
 // `cuzk plan`: the device-memory plan the engine would choose for a circuit on a GPU of a given
 // size, without a GPU or parameter files (filecoin/proofs/gpu_circuit_plan.hpp).
 //   plan --circuit porep|window-post|winning-post|snap --registered-proof NAME --gpu-memory SIZE
-//        [--lanes N]
+//        [--lanes N] [--host-link GB/s]
 //       one JSON object: the circuit, the card, its budget (the card minus 1 GiB, as the daemon's
 //       gpus.memory_budget = "auto"), and the plan (mode resident|streamed, lanes,
-//       device_peak_bytes, host_bytes, streamed_bytes, the knobs) or the refusal naming the
-//       smallest card.
+//       device_peak_bytes, host_bytes, streamed_bytes, the knobs) with its predicted time on
+//       the reference card (groth16/gpu_time_model.hpp) or the refusal naming the smallest card.
 //   plan --table [--lanes N]
 //       docs/hardware.md's table: every 32/64 GiB circuit × 8 … 141 GiB cards (CI compares it).
 // Exit codes: 0 a plan (or the table), 1 no plan fits the card, 2 bad input.
@@ -28,6 +28,7 @@ namespace {
 struct plan_args {
   std::string circuit, proof_name, gpu_memory;
   unsigned lanes = engine::engine_config{}.gpu_lanes;
+  double host_link_gbps = groth16::gpu_time_reference{}.link_bytes_per_s / 1e9;
   bool table = false;
 };
 
@@ -64,7 +65,9 @@ int run_plan(const plan_args& a) {
     return shape.error().code() == status_code::invalid_argument ? EXIT_BAD : EXIT_FAIL;
   }
   const auto plan = filecoin::proofs::gpu_plan_on_card(*shape, *card, std::max(1u, a.lanes));
-  std::printf("%s\n", filecoin::proofs::gpu_plan_json(*shape, *card, plan).c_str());
+  groth16::gpu_time_reference reference;
+  reference.link_bytes_per_s = a.host_link_gbps * 1e9;
+  std::printf("%s\n", filecoin::proofs::gpu_plan_json(*shape, *card, plan, reference).c_str());
   return plan ? EXIT_OK : EXIT_FAIL;
 }
 
@@ -85,6 +88,11 @@ void add_plan_command(CLI::App& root, command_runner& chosen) {
                    "the card's memory: 24GiB, 80GB, 16384MiB, … (the budget is 1 GiB less)");
   plan->add_option("--lanes", args->lanes,
                    "prover lanes per GPU (gpus.gpu_workers_per_device; default 2)");
+  plan->add_option(
+          "--host-link", args->host_link_gbps,
+          "the card's host link in GB/s for the predicted time (default the reference "
+          "H100's measured PCIe 5.0 x16; ≈ 25 for PCIe 4.0 x16: RTX 3090/4090, A6000, L40S)")
+      ->check(CLI::Range(0.1, 1000.0));
   plan->add_flag("--table", args->table,
                  "print docs/hardware.md's table (every 32/64 GiB circuit × 8 … 141 GiB cards)");
   plan->footer(std::string(REGISTERED_PROOFS_HELP) + "\n" + REGISTERED_POST_PROOFS_HELP + "\n" +

@@ -35,6 +35,39 @@ gpu_circuit_shape shape_from(const r1cs::abc_plan& plan) {
   return s;
 }
 
+// Each circuit's resident 32 GiB proof on the reference card (groth16::gpu_time_reference: an
+// H100 80GB HBM3, one prover lane, every proof verified), and the rows it was measured at.
+struct measured_profile {
+  groth16::gpu_time_profile profile;
+  uint64_t rows;
+};
+
+// PoRep: p2–p10 mean of one lane on the whole card, its MSMs timed one by one (H 804, L + A 82,
+// B1 + B2 76 ms); two lanes 1,375 ms a partition. The others are about a tenth of a split's terms
+// (2^23.6 of 130 M: groth16::gpu_others_group_bytes).
+const measured_profile porep_profile{{1461, 1375, 804, 158, 0.1,
+                                      "bench/results/h100/2026-12-07-others-piece-mps-caps.md, "
+                                      "bench/results/h100/2026-12-06-device-memory-plans.md"},
+                                     130278869};
+// WindowPoSt: one lane on the whole card (4 GiB groups), H 0.83, L 0.99, A 0.76, B1 0.71,
+// B2 1.85 s: the witness is dense. Two lanes not measured.
+const measured_profile window_post_profile{
+    {5680, 0, 830, 4310, 1.0, "bench/results/h100/2026-12-07-others-piece-mps-caps.md"}, 125305057};
+// WinningPoSt: 48–50 ms a proof beside the PoRep runs (resident; its MSMs not timed apart).
+const measured_profile winning_post_profile{
+    {50, 0, 0, 0, 1.0, "bench/results/h100/2026-12-07-others-piece-mps-caps.md"}, 370723};
+// SnapDeals: one lane at a 48 GiB cap, 1.41 s a partition, its H 0.84 s and B2 37 ms; L and A
+// 39 and 37 ms, B1 as B2 (the H200's split: the witness is bits, its splits batch additions);
+// two lanes on the whole card 1.29 s.
+const measured_profile snap_profile{{1410, 1290, 840, 150, 0.1,
+                                     "bench/results/h100/2026-12-07-engine-gpu-snap-caps.md, "
+                                     "bench/results/h200/2026-12-03-post-snap32g.md"},
+                                    81049504};
+
+groth16::gpu_time_profile profile_for(const measured_profile& m, uint64_t rows) {
+  return m.profile.scaled(double(rows) / double(m.rows));
+}
+
 std::string gib_text(uint64_t bytes) {
   char b[32];
   std::snprintf(b, sizeof b, "%.2f", double(bytes) / double(gib_bytes));
@@ -51,6 +84,7 @@ result<gpu_circuit_shape> gpu_circuit_shape_of(std::string_view circuit,
   };
   result<r1cs::abc_plan> plan = status(status_code::internal, "no plan");
   gpu_circuit_shape meta;
+  const measured_profile* measured = nullptr;
   if (circuit == "porep") {
     const auto proof = porep::parse_registered_seal_proof(proof_name);
     if (!proof) return bad(proof.error().message());
@@ -61,6 +95,7 @@ result<gpu_circuit_shape> gpu_circuit_shape_of(std::string_view circuit,
     meta.proof = std::string(porep::name_of(*proof));
     meta.params_id = circuits::porep_param_id(*cfg);
     meta.partitions = cfg->partitions();
+    measured = &porep_profile;
   } else if (circuit == "window-post" || circuit == "winning-post") {
     const auto proof = post::parse_registered_post_proof(proof_name);
     if (!proof) return bad(proof.error().message());
@@ -72,6 +107,7 @@ result<gpu_circuit_shape> gpu_circuit_shape_of(std::string_view circuit,
     plan = circuits::fallback_post_abc_plan(*cfg);
     meta.proof = std::string(post::name_of(*proof));
     meta.params_id = circuits::post_param_id(*cfg);
+    measured = circuit == "window-post" ? &window_post_profile : &winning_post_profile;
   } else if (circuit == "snap") {
     const auto proof = snap::parse_registered_update_proof(proof_name);
     if (!proof) return bad(proof.error().message());
@@ -81,6 +117,7 @@ result<gpu_circuit_shape> gpu_circuit_shape_of(std::string_view circuit,
     meta.proof = std::string(snap::name_of(*proof));
     meta.params_id = circuits::update_param_id(*cfg);
     meta.partitions = cfg->partitions;
+    measured = &snap_profile;
   } else {
     return bad("the circuit is porep, window-post, winning-post or snap");
   }
@@ -92,6 +129,7 @@ result<gpu_circuit_shape> gpu_circuit_shape_of(std::string_view circuit,
   s.proof = meta.proof;
   s.params_id = meta.params_id;
   s.partitions = meta.partitions;
+  s.time_profile = profile_for(*measured, s.rows);
   return s;
 }
 
@@ -109,15 +147,40 @@ result<groth16::gpu_plan> gpu_plan_on_card(const gpu_circuit_shape& s, uint64_t 
   return groth16::choose_gpu_plan(req);
 }
 
+std::string predicted_json(const gpu_circuit_shape& s, const groth16::gpu_plan& plan,
+                           const groth16::gpu_time_reference& reference) {
+  const groth16::gpu_time_prediction t =
+      groth16::gpu_predicted_time(s.q, plan, s.time_profile, reference);
+  const auto seconds = [](double ms) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3f", ms / 1e3);
+    return std::string(b);
+  };
+  std::string out = "{\"card\":\"" + reference.card + "\",\"host_link_bytes_per_s\":" +
+                    std::to_string(uint64_t(reference.link_bytes_per_s)) + ",\"record\":\"" +
+                    s.time_profile.record + "\",";
+  if (!t.modelled) return out + "\"s_per_partition\":null,\"why\":\"" + t.why + "\"}";
+  return out + "\"s_per_partition\":" + seconds(t.ms) +
+         ",\"s_per_proof\":" + seconds(t.ms * s.partitions) +
+         ",\"resident_s\":" + seconds(t.resident_ms) +
+         ",\"streamed_h_s\":" + seconds(t.streamed_h_ms) +
+         ",\"streamed_split_s\":" + seconds(t.streamed_split_ms) +
+         ",\"link_s\":" + seconds(t.link_ms) +
+         ",\"link_bound\":" + (t.link_bound ? "true" : "false") + "}";
+}
+
 std::string gpu_plan_json(const gpu_circuit_shape& s, uint64_t card_bytes,
-                          const result<groth16::gpu_plan>& plan) {
+                          const result<groth16::gpu_plan>& plan,
+                          const groth16::gpu_time_reference& reference) {
   std::string out = "{\"circuit\":\"" + s.circuit + "\",\"registered_proof\":\"" + s.proof +
                     "\",\"params_id\":\"" + s.params_id + "\",\"rows\":" + std::to_string(s.rows) +
                     ",\"partitions\":" + std::to_string(s.partitions) +
                     ",\"card_bytes\":" + std::to_string(card_bytes) +
                     ",\"device_budget_bytes\":" + std::to_string(automatic_budget(card_bytes)) +
                     ",";
-  if (plan) return out + "\"plan\":" + plan->to_json() + "}";
+  if (plan)
+    return out + "\"plan\":" + plan->to_json() +
+           ",\"predicted\":" + predicted_json(s, *plan, reference) + "}";
   return out + "\"plan\":null,\"refused\":\"" + plan.error().message() + "\"}";
 }
 
@@ -156,7 +219,14 @@ std::string gpu_plan_table(const std::vector<gpu_circuit_shape>& shapes,
           if (plan->knobs.h_window_bits != 0)
             cell += ", H window " + std::to_string(plan->knobs.h_window_bits);
         }
-        cell += ", " + gib_text(plan->device_peak_bytes);
+        cell += ", " + gib_text(plan->device_peak_bytes) + " GiB";
+        const groth16::gpu_time_prediction t =
+            groth16::gpu_predicted_time(s.q, *plan, s.time_profile);
+        if (t.modelled) {
+          char b[32];
+          std::snprintf(b, sizeof b, ", %.2f s", t.ms / 1e3);
+          cell += b;
+        }
       }
       t += " " + cell + " |";
     }

@@ -14,6 +14,7 @@
 
 #include "cuzk/status.hpp"
 #include "groth16/gpu_memory.hpp"
+#include "groth16/gpu_time_model.hpp"
 #include "groth16/keys.hpp"
 
 namespace cuzk::filecoin::proofs {
@@ -27,6 +28,9 @@ struct gpu_circuit_shape {
   uint64_t rows = 0;           ///< R1CS rows (constraints + inputs)
   uint64_t program_bytes = 0;  ///< the compiled a, b, c plan (the engine charges it as device)
   unsigned partitions = 1;     ///< partitions of one proof (PoRep 10, SnapDeals 16 at 32 GiB)
+  /// Its resident proof measured on the reference card (the 32 GiB sector's, scaled by the rows
+  /// for 64 GiB): what the plan's predicted time starts from.
+  groth16::gpu_time_profile time_profile;
 };
 
 /// The shape of `circuit` ("porep", "window-post", "winning-post" or "snap") for the registered
@@ -43,10 +47,13 @@ uint64_t automatic_budget(uint64_t card_bytes);
 result<groth16::gpu_plan> gpu_plan_on_card(const gpu_circuit_shape& s, uint64_t card_bytes,
                                            unsigned lanes);
 /// `plan` (gpu_plan_on_card's) as one JSON object: the circuit, the card, the budget, then the
-/// plan (groth16::gpu_plan::to_json), or "plan":null and "refused" with the reason and the
+/// plan (groth16::gpu_plan::to_json) and its predicted time on the reference card with its host
+/// link (groth16::gpu_predicted_time: "predicted", s_per_partition and what it is made of), or
+/// "plan":null and "refused" with the reason and the
 /// smallest card that would prove it.
 std::string gpu_plan_json(const gpu_circuit_shape& s, uint64_t card_bytes,
-                          const result<groth16::gpu_plan>& plan);
+                          const result<groth16::gpu_plan>& plan,
+                          const groth16::gpu_time_reference& reference = {});
 
 /// The markdown table of docs/hardware.md: one row per shape, one column per card size in GiB;
 /// each cell the mode and lanes ("resident ×2", "streamed", "—" when refused), the knobs that
