@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdio>
 
+#include "groth16/gpu_time_model.hpp"
 #include "msm/msm_gpu_plan.hpp"
 #include "ntt/ntt_tile.hpp"
 
@@ -429,6 +430,56 @@ std::vector<gpu_plan> gpu_plan_candidates(const gpu_plan_request& r) {
   return out;
 }
 
+namespace {
+
+// The witness's split terms neither 0 nor 1 that the planner prices streamed plans for: a
+// witness of bits (PoRep, SnapDeals). The planner sees only the query sizes; a dense witness
+// (WindowPoSt) weighs each chunk more, which favours the fewer chunks further.
+constexpr double PLAN_OTHERS_SHARE = 0.1;
+// The narrowest MSM groups the planner trades for a larger ring, unless the first plan that fits
+// already has narrower ones: the split MSMs' others take more passes a chunk with narrower
+// groups, which gpu_streamed_cost_of does not price (4 GiB measured on every streamed circuit).
+constexpr uint64_t PLAN_TRADE_GROUP_BYTES = uint64_t(4) << 30;
+
+// The plan among `c` (gpu_plan_candidates' order) that fits `budget`: the first that fits, or
+// where it holds its parameters in host memory and interleaves, the fitting plan of the same
+// residency, queries on the device and a, b, c mode (in turn or not: not priced), interleaved,
+// with MSM groups no narrower than its (or PLAN_TRADE_GROUP_BYTES), whose streamed cost
+// (gpu_streamed_cost_of) is least; the earlier on a tie. A 32 GiB PoRep on a 20 GiB card took a 1
+// GiB ring with 12 GiB groups there (2,146 ms a partition on an H100) where the 16 GiB card's plan,
+// which fits it too, takes 1,993 ms (bench/results/h100/2026-12-07-predicted-time.md).
+std::optional<gpu_plan> fastest_fitting(const std::vector<gpu_plan>& c, uint64_t budget,
+                                        const query_sizes& q) {
+  const auto fits = [&](const gpu_plan& p) { return p.device_peak_bytes <= budget; };
+  const auto first = std::find_if(c.begin(), c.end(), fits);
+  if (first == c.end()) return std::nullopt;
+  const gpu_plan& f = *first;
+  const auto comparable = [&](const gpu_plan& p) {
+    return p.residency == gpu_residency::host && p.knobs.interleave_queries &&
+           p.knobs.abc_on_device && p.knobs.abc_in_turn == f.knobs.abc_in_turn &&
+           p.knobs.resident_queries == f.knobs.resident_queries;
+  };
+  if (!comparable(f)) return f;
+  const uint64_t narrowest = std::min(f.knobs.msm_group_bytes, PLAN_TRADE_GROUP_BYTES);
+  const gpu_time_reference reference;
+  const auto cost = [&](const gpu_plan& p) {
+    return gpu_streamed_cost_of(q, p.knobs, PLAN_OTHERS_SHARE, reference.link_bytes_per_s).total();
+  };
+  const gpu_plan* best = &f;
+  double best_cost = cost(f);
+  for (auto it = first + 1; it != c.end(); ++it) {
+    if (!fits(*it) || !comparable(*it) || it->knobs.msm_group_bytes < narrowest) continue;
+    const double each = cost(*it);
+    if (each < best_cost) {
+      best = &*it;
+      best_cost = each;
+    }
+  }
+  return *best;
+}
+
+}  // namespace
+
 std::optional<gpu_plan> choose_gpu_plan_beside(const gpu_plan_request& r, const gpu_plan& whole,
                                                uint64_t held, uint64_t held_peak) {
   if (held + held_peak >= r.device_budget) return std::nullopt;
@@ -436,15 +487,12 @@ std::optional<gpu_plan> choose_gpu_plan_beside(const gpu_plan_request& r, const 
   beside.device_budget = r.device_budget - held - held_peak;
   if (whole.device_peak_bytes <= beside.device_budget) return std::nullopt;
   beside.max_lanes = 1;
-  for (const gpu_plan& p : gpu_plan_candidates(beside))
-    if (p.device_peak_bytes <= beside.device_budget) return p;
-  return std::nullopt;
+  return fastest_fitting(gpu_plan_candidates(beside), beside.device_budget, r.q);
 }
 
 result<gpu_plan> choose_gpu_plan(const gpu_plan_request& r) {
   const std::vector<gpu_plan> c = gpu_plan_candidates(r);
-  for (const gpu_plan& p : c)
-    if (p.device_peak_bytes <= r.device_budget) return p;
+  if (auto p = fastest_fitting(c, r.device_budget, r.q)) return *p;
   uint64_t least = c.front().device_peak_bytes;
   for (const gpu_plan& p : c) least = std::min(least, p.device_peak_bytes);
   char msg[320];

@@ -184,14 +184,18 @@ struct gpu_plan_request {
 
 /// The plans in the order of preference: resident with max_lanes lanes, then fewer, then the
 /// smaller knobs, then the parameters in host memory (one lane) with default and smaller knobs
-/// and rings. The first whose device_peak_bytes fits the budget is the plan.
+/// and rings.
 std::vector<gpu_plan> gpu_plan_candidates(const gpu_plan_request& r);
-/// The first candidate that fits; resource_exhausted naming the smallest device that would
-/// prove the circuit (the last candidate's peak) when none does.
+/// The first candidate that fits — or, where that one streams its parameters interleaved, the
+/// least costly by gpu_streamed_cost_of (gpu_time_model.hpp) among the fitting candidates like it
+/// (the same residency, queries on the device and a, b, c mode, MSM groups of 4 GiB or its own
+/// at the narrowest); resource_exhausted naming the smallest device that would prove the
+/// circuit (the last candidate's peak) when none does.
 result<gpu_plan> choose_gpu_plan(const gpu_plan_request& r);
 /// The plan for a circuit that must prove now beside circuits already on the device, which hold
 /// `held` bytes there and need `held_peak` more while their proofs run (their proof peak and the
-/// witnesses of their other lanes): the fastest one-lane plan within budget − held − held_peak.
+/// witnesses of their other lanes): the one-lane plan choose_gpu_plan would take within
+/// budget − held − held_peak.
 /// nullopt when `whole` (choose_gpu_plan(r), the plan for the whole budget) fits beside them as
 /// it is, or when no plan fits what they leave (the circuit then waits for them to end).
 /// A 32 GiB WindowPoSt beside two 32 GiB PoRep lanes on a 141 GB card: resident with one lane

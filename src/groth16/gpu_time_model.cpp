@@ -51,6 +51,41 @@ gpu_time_profile gpu_time_profile::scaled(double factor) const {
   return s;
 }
 
+gpu_streamed_cost gpu_streamed_cost_of(const query_sizes& q, const gpu_memory_knobs& k,
+                                       double others_share, double link_bytes_per_s) {
+  gpu_streamed_cost cost;
+  const size_t slots = gpu_ring_slots(k.ring_bytes, true);
+  const uint64_t per_g1 = gpu_ring_points_per_chunk(k.ring_bytes, slots, g1_bytes);
+  const uint64_t per_g2 = gpu_ring_points_per_chunk(k.ring_bytes, slots, g2_bytes);
+  const auto streamed = [&](unsigned query) { return (k.resident_queries & query) == 0; };
+  if (streamed(gpu_query_h) && q.h > 0) {
+    // The streamed H against the resident one (one chunk, the resident window, one pass).
+    const uint64_t chunk = std::min<uint64_t>(q.h, per_g1);
+    const auto acc = msm::cuda::plan_accumulator(q.h, chunk, msm::cuda::G1_XYZZ_BYTES,
+                                                 gpu_h_group_bytes(k), k.h_window_bits);
+    const unsigned c_resident = msm::cuda::window_by_cost(q.h);
+    const double streamed_h =
+        msm::cuda::accumulator_cost(q.h, chunk, acc.c, acc.groups.group, msm::cuda::G1_XYZZ_BYTES);
+    const double resident_h = msm::cuda::accumulator_cost(
+        q.h, q.h, c_resident, (msm::cuda::SCALAR_BITS + c_resident - 1) / c_resident,
+        msm::cuda::G1_XYZZ_BYTES);
+    cost.h_ms = std::max(0.0, streamed_h - resident_h) * ACCUMULATOR_UNIT_MS;
+  }
+  const double g1_chunk_ms = SPLIT_CHUNK_MS_G1 + others_share * SPLIT_OTHERS_CHUNK_MS_G1;
+  const double g2_chunk_ms = SPLIT_CHUNK_MS_G2 + others_share * SPLIT_OTHERS_CHUNK_MS_G2;
+  for (const auto& [query, points] :
+       {std::pair{gpu_query_l, uint64_t(q.l)}, std::pair{gpu_query_a, uint64_t(q.a)},
+        std::pair{gpu_query_b_g1, uint64_t(q.b_g1)}})
+    if (streamed(query) && points > 0)
+      cost.split_ms += SPLIT_QUERY_MS_G1 + double(chunks_of(points, per_g1)) * g1_chunk_ms;
+  if (streamed(gpu_query_b_g2) && q.b_g2 > 0)
+    cost.split_ms += SPLIT_QUERY_MS_G2 + double(chunks_of(q.b_g2, per_g2)) * g2_chunk_ms;
+  // The ring taken after a, b, c: its first slot's copy is no longer hidden behind them.
+  if (k.ring_after_abc)
+    cost.first_slot_ms = double(gpu_ring_slot_bytes(k.ring_bytes, slots)) / link_bytes_per_s * 1e3;
+  return cost;
+}
+
 gpu_time_prediction gpu_predicted_time(const query_sizes& q, const gpu_plan& plan,
                                        const gpu_time_profile& profile,
                                        const gpu_time_reference& reference) {
@@ -76,40 +111,14 @@ gpu_time_prediction gpu_predicted_time(const query_sizes& q, const gpu_plan& pla
     p.why = "the queries streamed one after another: not measured since the streamed MSMs changed";
     return p;
   }
-  const size_t slots = gpu_ring_slots(k.ring_bytes, true);
-  const uint64_t per_g1 = gpu_ring_points_per_chunk(k.ring_bytes, slots, g1_bytes);
-  const uint64_t per_g2 = gpu_ring_points_per_chunk(k.ring_bytes, slots, g2_bytes);
-  const auto streamed = [&](unsigned query) { return (k.resident_queries & query) == 0; };
-  if (streamed(gpu_query_h) && q.h > 0) {
-    // The streamed H against the resident one (one chunk, the resident window, one pass).
-    const uint64_t chunk = std::min<uint64_t>(q.h, per_g1);
-    const auto acc = msm::cuda::plan_accumulator(q.h, chunk, msm::cuda::G1_XYZZ_BYTES,
-                                                 gpu_h_group_bytes(k), k.h_window_bits);
-    const unsigned c_resident = msm::cuda::window_by_cost(q.h);
-    const double streamed_h =
-        msm::cuda::accumulator_cost(q.h, chunk, acc.c, acc.groups.group, msm::cuda::G1_XYZZ_BYTES);
-    const double resident_h = msm::cuda::accumulator_cost(
-        q.h, q.h, c_resident, (msm::cuda::SCALAR_BITS + c_resident - 1) / c_resident,
-        msm::cuda::G1_XYZZ_BYTES);
-    p.streamed_h_ms = std::max(0.0, streamed_h - resident_h) * ACCUMULATOR_UNIT_MS;
-  }
-  const double g1_chunk_ms = SPLIT_CHUNK_MS_G1 + profile.others_share * SPLIT_OTHERS_CHUNK_MS_G1;
-  const double g2_chunk_ms = SPLIT_CHUNK_MS_G2 + profile.others_share * SPLIT_OTHERS_CHUNK_MS_G2;
-  for (const auto& [query, points] :
-       {std::pair{gpu_query_l, uint64_t(q.l)}, std::pair{gpu_query_a, uint64_t(q.a)},
-        std::pair{gpu_query_b_g1, uint64_t(q.b_g1)}})
-    if (streamed(query) && points > 0)
-      p.streamed_split_ms += SPLIT_QUERY_MS_G1 + double(chunks_of(points, per_g1)) * g1_chunk_ms;
-  if (streamed(gpu_query_b_g2) && q.b_g2 > 0)
-    p.streamed_split_ms += SPLIT_QUERY_MS_G2 + double(chunks_of(q.b_g2, per_g2)) * g2_chunk_ms;
+  const gpu_streamed_cost extra =
+      gpu_streamed_cost_of(q, k, profile.others_share, reference.link_bytes_per_s);
+  p.streamed_h_ms = extra.h_ms;
+  p.streamed_split_ms = extra.split_ms;
   p.link_ms = double(plan.streamed_bytes) / reference.link_bytes_per_s * 1e3;
   const double kernels_ms = msm_ms + p.streamed_h_ms + p.streamed_split_ms;
   p.link_bound = p.link_ms > kernels_ms;
-  // The ring taken after a, b, c: its first slot's copy is no longer hidden behind them.
-  const double first_slot_ms = k.ring_after_abc ? double(gpu_ring_slot_bytes(k.ring_bytes, slots)) /
-                                                      reference.link_bytes_per_s * 1e3
-                                                : 0.0;
-  p.ms = rest_ms + STREAMED_PROOF_MS + std::max(kernels_ms, p.link_ms) + first_slot_ms;
+  p.ms = rest_ms + STREAMED_PROOF_MS + std::max(kernels_ms, p.link_ms) + extra.first_slot_ms;
   return p;
 }
 

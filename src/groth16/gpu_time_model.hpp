@@ -58,6 +58,20 @@ struct gpu_time_prediction {
   bool link_bound = false;       ///< the link, not the kernels, sets the MSMs' time
 };
 
+/// What the parameters in host memory add to a proof's MSMs above their resident time, in ms,
+/// for queries interleaved with a, b, c on the device (knobs k): a streamed H's extra cost
+/// (msm::cuda::accumulator_cost at k's window, windows a pass and chunks against the resident
+/// window in one chunk), each streamed split query's fixed and per-chunk cost for a witness whose
+/// split terms are `others_share` neither 0 nor 1, and with the ring taken after a, b, c its
+/// first slot's copy at the link's rate. The planner orders streamed plans by it
+/// (choose_gpu_plan).
+struct gpu_streamed_cost {
+  double h_ms = 0, split_ms = 0, first_slot_ms = 0;
+  double total() const { return h_ms + split_ms + first_slot_ms; }
+};
+gpu_streamed_cost gpu_streamed_cost_of(const query_sizes& q, const gpu_memory_knobs& k,
+                                       double others_share, double link_bytes_per_s);
+
 /// The time `plan` takes per proof of a circuit of query sizes q on the reference card, from the
 /// circuit's resident profile:
 ///   device residency: the resident proof (two_lanes_ms with two lanes or more);

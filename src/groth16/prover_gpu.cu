@@ -565,11 +565,16 @@ void for_each_chunk(const run_t& run, ring_t& ring, size_t qi, F&& f) {
 }
 
 /// One MSM over a streamed query (H): one Pippenger pass over its chunks (msm_accumulator: the
-/// buckets of every window kept across them, reduced once) against the device scalars d_s.
+/// buckets of every window kept across them, reduced once) against the device scalars d_s. Its
+/// pass is sized for the largest chunk, never more than the query (a query smaller than a slot:
+/// gpu_proof_bytes counts min(points, slot points), and a slot's worth overshot it by 33 MB for
+/// a 2^20-point H at 18 bits).
 template <class G>
 struct msm_stream {
   msm_stream(const run_t& run, const ring_t& ring, size_t qi, const fr_t* d_s)
-      : d_s(d_s), acc(run.ctx, run.strm, ring.queries[qi].n, ring.queries[qi].per, run.h_cfg) {}
+      : d_s(d_s),
+        acc(run.ctx, run.strm, ring.queries[qi].n,
+            std::min(ring.queries[qi].n, ring.queries[qi].per), run.h_cfg) {}
   void chunk(const G* d, size_t first, size_t len) { acc.add(d, d_s + first, len); }
   auto result() { return acc.result(); }
   const fr_t* d_s;

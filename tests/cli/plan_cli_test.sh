@@ -47,6 +47,10 @@ expect 48GiB 0 '"mode":"partial"' '"resident_queries":"h,l"' '"parameter_bytes":
 # 16 GiB: a 2 GiB ring (between the 3 and 1 GiB steps) with the 1 GiB groups of the 1 GiB step.
 expect 16GiB 0 '"mode":"streamed"' '"abc":"device in turn"' '"host_bytes":47373896256' \
   '"ring_bytes":2147483648' '"msm_group_bytes":1073741824'
+# 20 GiB: of the streamed plans like the first that fits (a 1 GiB ring, 12 GiB groups: 2,146 ms a
+# partition on an H100), the least costly: a 2 GiB ring with 4 GiB groups.
+expect 20GiB 0 '"mode":"streamed"' '"ring_bytes":2147483648' '"msm_group_bytes":4294967296' \
+  '"abc":"device",'
 expect 12GiB 1 '"plan":null' 'the smallest'
 # 32 GiB SnapDeals on a 12 GiB card: a, b, c in turn fill the card, so the ring is taken after
 # them, 256 MiB (64 MiB chunks) where a ring beside them could be 64 MiB at most.
@@ -79,6 +83,8 @@ near() {
   fi
 }
 near porep StackedDrg32GiBV1_1 16GiB 1.99 bench/results/h100/2026-12-07-others-piece-mps-caps.md
+near porep StackedDrg32GiBV1_1 24GiB 1.891 bench/results/h100/2026-12-07-predicted-time.md
+near porep StackedDrg32GiBV1_1 32GiB 1.712 bench/results/h100/2026-12-07-predicted-time.md
 near porep StackedDrg32GiBV1_1 48GiB 1.63 bench/results/h100/2026-12-07-partial-residency.md
 near porep StackedDrg32GiBV1_1 80GiB 1.375 bench/results/h100/2026-12-06-device-memory-plans.md
 near window-post StackedDrgWindow32GiBV1_2 16GiB 7.44 bench/results/h100/2026-12-07-others-piece-mps-caps.md
