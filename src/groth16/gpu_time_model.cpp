@@ -98,14 +98,14 @@ gpu_time_prediction gpu_predicted_time(const query_sizes& q, const gpu_plan& pla
   }
   const double msm_ms = profile.msm_h_ms + profile.msm_lab_ms;
   const double rest_ms = std::max(0.0, profile.resident_ms - msm_ms);
-  const double one_lane = profile.resident_ms;
+  p.resident_ms =
+      plan.residency == gpu_residency::device && plan.lanes > 1 && profile.two_lanes_ms > 0
+          ? profile.two_lanes_ms
+          : profile.resident_ms;
   if (plan.residency == gpu_residency::device) {
-    const double two = profile.two_lanes_ms > 0 ? profile.two_lanes_ms / profile.resident_ms : 1.0;
-    p.resident_ms = one_lane * (plan.lanes > 1 ? two : 1.0);
     p.ms = p.resident_ms;
     return p;
   }
-  p.resident_ms = one_lane;
   if (!k.interleave_queries) {
     p.modelled = false;
     p.why = "the queries streamed one after another: not measured since the streamed MSMs changed";

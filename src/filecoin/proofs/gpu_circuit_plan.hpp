@@ -49,8 +49,7 @@ result<groth16::gpu_plan> gpu_plan_on_card(const gpu_circuit_shape& s, uint64_t 
 /// `plan` (gpu_plan_on_card's) as one JSON object: the circuit, the card, the budget, then the
 /// plan (groth16::gpu_plan::to_json) and its predicted time on the reference card with its host
 /// link (groth16::gpu_predicted_time: "predicted", s_per_partition and what it is made of), or
-/// "plan":null and "refused" with the reason and the
-/// smallest card that would prove it.
+/// "plan":null and "refused" with the reason and the smallest card that would prove it.
 std::string gpu_plan_json(const gpu_circuit_shape& s, uint64_t card_bytes,
                           const result<groth16::gpu_plan>& plan,
                           const groth16::gpu_time_reference& reference = {});
