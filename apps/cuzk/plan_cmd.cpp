@@ -14,7 +14,9 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -92,7 +94,15 @@ void add_plan_command(CLI::App& root, command_runner& chosen) {
           "--host-link", args->host_link_gbps,
           "the card's host link in GB/s for the predicted time (default the reference "
           "H100's measured PCIe 5.0 x16; ≈ 25 for PCIe 4.0 x16: RTX 3090/4090, A6000, L40S)")
-      ->check(CLI::Range(0.1, 1000.0));
+      ->check(CLI::Range(0.1, 1000.0))
+      // CLI::Range lets NaN through (every comparison with it is false): it would print "nan"
+      // into the JSON.
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            return std::isfinite(std::strtod(v.c_str(), nullptr)) ? std::string()
+                                                                  : "not a finite number: " + v;
+          },
+          "FINITE"));
   plan->add_flag("--table", args->table,
                  "print docs/hardware.md's table (every 32/64 GiB circuit × 8 … 141 GiB cards)");
   plan->footer(std::string(REGISTERED_PROOFS_HELP) + "\n" + REGISTERED_POST_PROOFS_HELP + "\n" +

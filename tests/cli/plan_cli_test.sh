@@ -110,6 +110,12 @@ bad_input "a --gpu-memory past 2^64" --circuit porep --registered-proof StackedD
   --gpu-memory 99999999999999999999
 bad_input "a zero --host-link" --circuit porep --registered-proof StackedDrg32GiBV1_1 \
   --gpu-memory 24GiB --host-link 0
+bad_input "a huge --host-link" --circuit porep --registered-proof StackedDrg32GiBV1_1 \
+  --gpu-memory 24GiB --host-link 1e400
+bad_input "a NaN --host-link" --circuit porep --registered-proof StackedDrg32GiBV1_1 \
+  --gpu-memory 24GiB --host-link nan
+bad_input "a negative --host-link" --circuit porep --registered-proof StackedDrg32GiBV1_1 \
+  --gpu-memory 24GiB --host-link -25
 bad_input "a --host-link not a number" --circuit porep --registered-proof StackedDrg32GiBV1_1 \
   --gpu-memory 24GiB --host-link fast
 bad_input "a negative --gpu-memory" --circuit porep --registered-proof StackedDrg32GiBV1_1 \
