@@ -4,12 +4,12 @@
 // BM_gpu_ntt_rn/<lg> (DIT), BM_gpu_msm_g1/<lg> and BM_gpu_msm_g2/<lg> (uniform 255-bit scalars;
 // BM_gpu_msm_g1_window/<lg>/<c> at a forced window width; BM_gpu_msm_g1_accumulator/<ring>/<c>/<g>:
 // a streamed 2^27 in ring chunks; BM_gpu_split_stream/...: a streamed split query's chunks),
-// BM_gpu_batch_add/<lg> (50 % density bitmap), BM_gpu_groth16_prove/<lg> (a whole GPU proof, start + finalize, over a synthetic
-// assignment of 2^lg rows and 2^lg aux shaped like a PoRep partition: A density 99.7 %, B
-// density 25.4 %, aux 45 % zeros, 45 % ones, 10 % uniform; the SRS resident on the device) and
-// BM_gpu_groth16_prove_porep32g (the same at the exact size of a 32 GiB PoRep partition;
-// BM_gpu_groth16_prove_porep32g_plan, in cuzk-microbench only, with CUZK_BENCH_32G=1: the real
-// compiled plan and a blank-circuit witness through the engine's device a, b, c path).
+// BM_gpu_batch_add/<lg> (50 % density bitmap), BM_gpu_groth16_prove/<lg> (a whole GPU proof, start
+// + finalize, over a synthetic assignment of 2^lg rows and 2^lg aux shaped like a PoRep partition:
+// A density 99.7 %, B density 25.4 %, aux 45 % zeros, 45 % ones, 10 % uniform; the SRS resident on
+// the device) and BM_gpu_groth16_prove_porep32g (the same at the exact size of a 32 GiB PoRep
+// partition; BM_gpu_groth16_prove_porep32g_plan, in cuzk-microbench only, with CUZK_BENCH_32G=1:
+// the real compiled plan and a blank-circuit witness through the engine's device a, b, c path).
 // Inputs are generated on the device (the prover's on the host); bases are random coordinates,
 // not curve points, which times the same arithmetic (as the sppark reference measurements do) but
 // gives a meaningless sum. Not so BM_gpu_groth16_prove_verified/<lg>: a real circuit with
@@ -313,6 +313,43 @@ void BM_gpu_split_stream(benchmark::State& state) {
 BENCHMARK(BM_gpu_split_stream)
     ->ArgsProduct({{0, 1}, {512, 768}, {0, 1, 2, 4, 8}, {128, 512}})
     ->Iterations(3)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// BM_gpu_split_ones/<g2>/<slot MiB>/<per>: BM_gpu_split_stream's ones alone (a 50 % bitmap,
+// chunk by chunk into one batch_accumulator) with `per` ones a thread (batch_config::per_thread;
+// 0: batch_per_thread of the chunk's bits, what the prover takes). A chunk's threads are sized
+// for all its bits ones (its count stays on the device), so at 50 % half of them add nothing.
+template <class Affine>
+void split_ones_bench(benchmark::State& state, size_t n) {
+  const size_t per = cuzk::groth16::gpu_slot_points(uint64_t(state.range(1)) << 20, sizeof(Affine));
+  const size_t chunks = (n + per - 1) / per;
+  device_buffer<Affine> bases(per);
+  device_buffer<uint64_t> words((n + 63) / 64);
+  fill(bases.data(), sizeof(Affine) / 8 * per, 6, FP_TOP, 11);
+  fill(words.data(), words.size(), 0, 0, 12);
+  cuzk::msm::cuda::batch_config cfg;
+  cfg.per_thread = uint32_t(state.range(2));
+  cuzk::msm::cuda::batch_accumulator<Affine> ones(bench_ctx(), bench_stream());
+  for (auto _ : state) {
+    for (size_t first = 0; first < n; first += per)
+      ones.add(bases.data(), words.data() + first / 64, std::min(per, n - first), cfg);
+    benchmark::DoNotOptimize(ones.result());
+  }
+  state.counters["chunks"] = double(chunks);
+  state.counters["ms_a_chunk"] = benchmark::Counter(
+      double(chunks), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+void BM_gpu_split_ones(benchmark::State& state) {
+  if (state.range(0) == 0) {
+    split_ones_bench<cuzk::ec::g1_affine_t>(state, 130278869);
+  } else {
+    split_ones_bench<cuzk::ec::g2_affine_t>(state, 33090833);
+  }
+}
+BENCHMARK(BM_gpu_split_ones)
+    ->ArgsProduct({{0, 1}, {512}, {0, 8, 16, 32, 64, 128}})
+    ->Iterations(5)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
