@@ -246,6 +246,23 @@ BENCHMARK(BM_gpu_msm_g1_accumulator)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+/// f(point, n) with a G1 point and a 32 GiB PoRep partition's L query (130,278,869 points) when the
+/// benchmark's first argument is 0, else a G2 point and its B2 query (25.4 %: 33,090,833).
+template <class F>
+void on_porep_split_shape(benchmark::State& state, F&& f) {
+  if (state.range(0) == 0) {
+    f(cuzk::ec::g1_affine_t{}, size_t(130278869));
+  } else {
+    f(cuzk::ec::g2_affine_t{}, size_t(33090833));
+  }
+}
+/// A streamed split benchmark's chunks of a query and the milliseconds a chunk took.
+void count_chunks(benchmark::State& state, size_t chunks) {
+  state.counters["chunks"] = double(chunks);
+  state.counters["ms_a_chunk"] = benchmark::Counter(
+      double(chunks), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
 // BM_gpu_split_stream/<g2>/<slot MiB>/<chunks a pass>/<others group MiB>: a streamed split query
 // of a 32 GiB PoRep partition without its link (G1: L's 130,278,869 points; G2: B's 25.4 %,
 // 33,090,833), in the chunks of a ring slot: per chunk the batch addition of its ones (a 50 %
@@ -297,18 +314,13 @@ void split_stream_bench(benchmark::State& state, size_t n) {
   const size_t windows = (cuzk::msm::cuda::SCALAR_BITS + sized.window_bits - 1) / sized.window_bits;
   const size_t a_pass = sized.group_bytes / cuzk::msm::cuda::group_window_bytes(
                                                 sized.max_chunk, sized.window_bits, xyzz);
-  state.counters["chunks"] = double(chunks);
+  count_chunks(state, chunks);
   state.counters["window"] = double(others.window_bits());
   state.counters["passes_a_flush"] = double((windows + a_pass - 1) / std::max<size_t>(a_pass, 1));
-  state.counters["ms_a_chunk"] = benchmark::Counter(
-      double(chunks), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 void BM_gpu_split_stream(benchmark::State& state) {
-  if (state.range(0) == 0) {
-    split_stream_bench<cuzk::ec::g1_affine_t>(state, 130278869);
-  } else {
-    split_stream_bench<cuzk::ec::g2_affine_t>(state, 33090833);
-  }
+  on_porep_split_shape(
+      state, [&](auto point, size_t n) { split_stream_bench<decltype(point)>(state, n); });
 }
 BENCHMARK(BM_gpu_split_stream)
     ->ArgsProduct({{0, 1}, {512, 768}, {0, 1, 2, 4, 8}, {128, 512}})
@@ -336,16 +348,11 @@ void split_ones_bench(benchmark::State& state, size_t n) {
       ones.add(bases.data(), words.data() + first / 64, std::min(per, n - first), cfg);
     benchmark::DoNotOptimize(ones.result());
   }
-  state.counters["chunks"] = double(chunks);
-  state.counters["ms_a_chunk"] = benchmark::Counter(
-      double(chunks), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  count_chunks(state, chunks);
 }
 void BM_gpu_split_ones(benchmark::State& state) {
-  if (state.range(0) == 0) {
-    split_ones_bench<cuzk::ec::g1_affine_t>(state, 130278869);
-  } else {
-    split_ones_bench<cuzk::ec::g2_affine_t>(state, 33090833);
-  }
+  on_porep_split_shape(state,
+                       [&](auto point, size_t n) { split_ones_bench<decltype(point)>(state, n); });
 }
 BENCHMARK(BM_gpu_split_ones)
     ->ArgsProduct({{0, 1}, {512}, {0, 8, 16, 32, 64, 128}})

@@ -243,6 +243,15 @@ inline accumulator_plan plan_accumulator(size_t total, size_t max_chunk, size_t 
   return {c, windows, plan_groups(std::max<size_t>(max_chunk, 1), c, xyzz_bytes, group_bytes)};
 }
 
+/// The adds of `total` terms `chunk` at a time, and the passes over `windows` windows `group` at
+/// a time.
+inline size_t adds_of(size_t total, size_t chunk) {
+  return (total + chunk - 1) / std::max<size_t>(chunk, 1);
+}
+inline unsigned passes_of(unsigned windows, unsigned group) {
+  return (windows + group - 1) / std::max(group, 1u);
+}
+
 /// A streamed MSM's cost (msm_accumulator over `total` G1 terms in chunks of at most `chunk`) at
 /// window c with `group` windows a pass, in units of one term's bucket accumulation in one
 /// window: per window each term accumulated and sorted (SORT_WEIGHT a radix pass of 8 bits:
@@ -261,9 +270,9 @@ constexpr double CHUNK_WEIGHT = 12.45e6;
 constexpr double PASS_WEIGHT = 1.64e6;
 inline double accumulator_cost(size_t total, size_t chunk, unsigned c, unsigned group,
                                size_t xyzz_bytes) {
-  const double chunks = double((total + chunk - 1) / std::max<size_t>(chunk, 1));
+  const double chunks = double(adds_of(total, chunk));
   const unsigned windows = (SCALAR_BITS + c - 1) / c;
-  const unsigned passes = (windows + group - 1) / std::max(group, 1u);
+  const unsigned passes = passes_of(windows, group);
   const double buckets = double(size_t(1) << (c - 1));
   return double(windows) * (double(total) * (1 + SORT_WEIGHT * double((c + 7) / 8)) +
                             bucket_weight(xyzz_bytes) * buckets) +
@@ -297,8 +306,8 @@ constexpr double GATHERED_ADD_MS_G2 = 4.1;
 constexpr double GATHERED_PASS_MS = 0.79;
 inline double gathered_pass_cost_ms(size_t total, size_t pass, unsigned windows, unsigned group,
                                     size_t xyzz_bytes) {
-  const double adds = double((total + pass - 1) / std::max<size_t>(pass, 1));
-  const double passes = adds * double((windows + group - 1) / std::max(group, 1u));
+  const double adds = double(adds_of(total, pass));
+  const double passes = adds * double(passes_of(windows, group));
   return adds * (xyzz_bytes > G1_XYZZ_BYTES ? GATHERED_ADD_MS_G2 : GATHERED_ADD_MS_G1) +
          passes * GATHERED_PASS_MS;
 }
