@@ -3,13 +3,13 @@
 // nr order: no permutation pass, the prover's form), BM_gpu_ntt_nn/<lg> (natural order),
 // BM_gpu_ntt_rn/<lg> (DIT), BM_gpu_msm_g1/<lg> and BM_gpu_msm_g2/<lg> (uniform 255-bit scalars;
 // BM_gpu_msm_g1_window/<lg>/<c> at a forced window width; BM_gpu_msm_g1_accumulator/<ring>/<c>/<g>:
-// a streamed 2^27 in ring chunks), BM_gpu_batch_add/<lg> (50 % density
-// bitmap), BM_gpu_groth16_prove/<lg> (a whole GPU proof, start + finalize, over a synthetic
-// assignment of 2^lg rows and 2^lg aux shaped like a PoRep partition: A density 99.7 %, B
-// density 25.4 %, aux 45 % zeros, 45 % ones, 10 % uniform; the SRS resident on the device) and
-// BM_gpu_groth16_prove_porep32g (the same at the exact size of a 32 GiB PoRep partition;
-// BM_gpu_groth16_prove_porep32g_plan, in cuzk-microbench only, with CUZK_BENCH_32G=1: the real
-// compiled plan and a blank-circuit witness through the engine's device a, b, c path).
+// a streamed 2^27 in ring chunks; BM_gpu_split_stream/...: a streamed split query's chunks),
+// BM_gpu_batch_add/<lg> (50 % density bitmap), BM_gpu_groth16_prove/<lg> (a whole GPU proof, start
+// + finalize, over a synthetic assignment of 2^lg rows and 2^lg aux shaped like a PoRep partition:
+// A density 99.7 %, B density 25.4 %, aux 45 % zeros, 45 % ones, 10 % uniform; the SRS resident on
+// the device) and BM_gpu_groth16_prove_porep32g (the same at the exact size of a 32 GiB PoRep
+// partition; BM_gpu_groth16_prove_porep32g_plan, in cuzk-microbench only, with CUZK_BENCH_32G=1:
+// the real compiled plan and a blank-circuit witness through the engine's device a, b, c path).
 // Inputs are generated on the device (the prover's on the host); bases are random coordinates,
 // not curve points, which times the same arithmetic (as the sppark reference measurements do) but
 // gives a meaningless sum. Not so BM_gpu_groth16_prove_verified/<lg>: a real circuit with
@@ -31,6 +31,7 @@
 #include <span>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -242,6 +243,120 @@ void BM_gpu_msm_g1_accumulator(benchmark::State& state) {
 BENCHMARK(BM_gpu_msm_g1_accumulator)
     ->ArgsProduct({{2, 3}, {16, 18, 19, 20, 22}, {1, 2, 16}})
     ->Iterations(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+/// f(point, n) with a G1 point and a 32 GiB PoRep partition's L query (130,278,869 points) when the
+/// benchmark's first argument is 0, else a G2 point and its B2 query (25.4 %: 33,090,833).
+template <class F>
+void on_porep_split_shape(benchmark::State& state, F&& f) {
+  if (state.range(0) == 0) {
+    f(cuzk::ec::g1_affine_t{}, size_t(130278869));
+  } else {
+    f(cuzk::ec::g2_affine_t{}, size_t(33090833));
+  }
+}
+/// A streamed split benchmark's chunks of a query and the milliseconds a chunk took.
+void count_chunks(benchmark::State& state, size_t chunks) {
+  state.counters["chunks"] = double(chunks);
+  state.counters["ms_a_chunk"] = benchmark::Counter(
+      double(chunks), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+// BM_gpu_split_stream/<g2>/<slot MiB>/<chunks a pass>/<others group MiB>: a streamed split query
+// of a 32 GiB PoRep partition without its link (G1: L's 130,278,869 points; G2: B's 25.4 %,
+// 33,090,833), in the chunks of a ring slot: per chunk the batch addition of its ones (a 50 %
+// bitmap) and a tenth of its points "other", whose gathered terms go to one msm_accumulator
+// (window and windows a pass as the prover sizes them within the plan's bytes:
+// msm::cuda::accumulator_within_plan) every <chunks a pass> chunks; 0: the ones alone. What a
+// chunk costs beside its terms, and what passing several chunks' others at once saves.
+template <class Affine>
+void split_stream_bench(benchmark::State& state, size_t n) {
+  constexpr size_t point_words = sizeof(Affine) / 8;
+  constexpr size_t xyzz = std::is_same_v<Affine, cuzk::ec::g1_affine_t>
+                              ? cuzk::msm::cuda::G1_XYZZ_BYTES
+                              : cuzk::msm::cuda::G2_XYZZ_BYTES;
+  const size_t per = cuzk::groth16::gpu_slot_points(uint64_t(state.range(1)) << 20, sizeof(Affine));
+  const size_t chunks = (n + per - 1) / per, others_a_chunk = per / 10;
+  const size_t k = size_t(state.range(2)), total_others = others_a_chunk * chunks;
+  const size_t group = size_t(state.range(3)) << 20;
+  device_buffer<Affine> bases(per);
+  device_buffer<uint64_t> words((n + 63) / 64);
+  fill(bases.data(), point_words * per, 6, FP_TOP, 11);
+  fill(words.data(), words.size(), 0, 0, 12);
+  const cuzk::msm::cuda::accumulator_sizing sized = cuzk::msm::cuda::accumulator_within_plan(
+      total_others, per, std::max<size_t>(k, 1) * others_a_chunk, xyzz, group);
+  const size_t capacity = std::max<size_t>(k, 1) * others_a_chunk;
+  device_buffer<Affine> gathered(capacity);
+  device_buffer<cuzk::ff::fr_t> scalars(capacity);
+  fill(gathered.data(), point_words * capacity, 6, FP_TOP, 13);
+  fill(scalars.data(), 4 * capacity, 4, FR_TOP, 14);
+  cuzk::msm::msm_config cfg;
+  cfg.window_bits = sized.window_bits;
+  cfg.device_group_bytes = sized.group_bytes;
+  cuzk::msm::cuda::msm_accumulator<Affine> others(bench_ctx(), bench_stream(), total_others,
+                                                  capacity, cfg);
+  cuzk::msm::cuda::batch_accumulator<Affine> ones(bench_ctx(), bench_stream());
+  for (auto _ : state) {
+    size_t pending = 0;
+    for (size_t c = 0; c < chunks; ++c) {
+      const size_t first = c * per;
+      ones.add(bases.data(), words.data() + first / 64, std::min(per, n - first));
+      if (k == 0) continue;
+      if (++pending == k || c + 1 == chunks) {
+        others.add(gathered.data(), scalars.data(), pending * others_a_chunk);
+        pending = 0;
+      }
+    }
+    benchmark::DoNotOptimize(ones.result());
+    if (k != 0) benchmark::DoNotOptimize(others.result());
+  }
+  const size_t windows = (cuzk::msm::cuda::SCALAR_BITS + sized.window_bits - 1) / sized.window_bits;
+  const size_t a_pass = sized.group_bytes / cuzk::msm::cuda::group_window_bytes(
+                                                sized.max_chunk, sized.window_bits, xyzz);
+  count_chunks(state, chunks);
+  state.counters["window"] = double(others.window_bits());
+  state.counters["passes_a_flush"] = double((windows + a_pass - 1) / std::max<size_t>(a_pass, 1));
+}
+void BM_gpu_split_stream(benchmark::State& state) {
+  on_porep_split_shape(
+      state, [&](auto point, size_t n) { split_stream_bench<decltype(point)>(state, n); });
+}
+BENCHMARK(BM_gpu_split_stream)
+    ->ArgsProduct({{0, 1}, {512, 768}, {0, 1, 2, 4, 8}, {128, 512}})
+    ->Iterations(3)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// BM_gpu_split_ones/<g2>/<slot MiB>/<per>: BM_gpu_split_stream's ones alone (a 50 % bitmap,
+// chunk by chunk into one batch_accumulator) with `per` ones a thread (batch_config::per_thread;
+// 0: batch_per_thread of the chunk's bits, what the prover takes). A chunk's threads are sized
+// for all its bits ones (its count stays on the device), so at 50 % half of them add nothing.
+template <class Affine>
+void split_ones_bench(benchmark::State& state, size_t n) {
+  const size_t per = cuzk::groth16::gpu_slot_points(uint64_t(state.range(1)) << 20, sizeof(Affine));
+  const size_t chunks = (n + per - 1) / per;
+  device_buffer<Affine> bases(per);
+  device_buffer<uint64_t> words((n + 63) / 64);
+  fill(bases.data(), sizeof(Affine) / 8 * per, 6, FP_TOP, 11);
+  fill(words.data(), words.size(), 0, 0, 12);
+  cuzk::msm::cuda::batch_config cfg;
+  cfg.per_thread = uint32_t(state.range(2));
+  cuzk::msm::cuda::batch_accumulator<Affine> ones(bench_ctx(), bench_stream());
+  for (auto _ : state) {
+    for (size_t first = 0; first < n; first += per)
+      ones.add(bases.data(), words.data() + first / 64, std::min(per, n - first), cfg);
+    benchmark::DoNotOptimize(ones.result());
+  }
+  count_chunks(state, chunks);
+}
+void BM_gpu_split_ones(benchmark::State& state) {
+  on_porep_split_shape(state,
+                       [&](auto point, size_t n) { split_ones_bench<decltype(point)>(state, n); });
+}
+BENCHMARK(BM_gpu_split_ones)
+    ->ArgsProduct({{0, 1}, {512}, {0, 8, 16, 32, 64, 128}})
+    ->Iterations(5)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

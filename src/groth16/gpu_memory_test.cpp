@@ -48,8 +48,9 @@ TEST(GpuMemory, MsmScratchFollowsTheGroupBudget) {
   EXPECT_EQ(msm::cuda::batch_add_scratch_bytes(0, 192), 0u);
 }
 
-TEST(GpuMemory, AStreamedSplitsOthersTakeTheirPlannedBytesInFewerPasses) {
+TEST(GpuMemory, AStreamedSplitsOthersAreGatheredIntoFewerAddsWithinTheirPlannedBytes) {
   using msm::cuda::accumulator_within_plan;
+  using msm::cuda::gathered_pass_cost_ms;
   using msm::cuda::msm_accumulator_bytes;
   using msm::cuda::plan_accumulator;
   const auto passes = [](size_t total, size_t chunk, size_t group, unsigned c) {
@@ -57,20 +58,34 @@ TEST(GpuMemory, AStreamedSplitsOthersTakeTheirPlannedBytesInFewerPasses) {
     return (a.windows + a.groups.group - 1) / a.groups.group;
   };
   // 32 GiB PoRep's L others (≈ 13 M) through 768 MiB chunks (24 GiB card: 4 GiB groups, the
-  // others an eighth) and 256 MiB chunks (16 GiB: 1 GiB groups), a tenth of each chunk others.
+  // others an eighth) and 256 MiB chunks (1 GiB groups), a tenth of each chunk others: planned
+  // for a whole chunk of others, 6 and 10 passes an add of one chunk; sized, the others of 8 and
+  // of 10 chunks an add (2 adds of 6 passes, 5 of 10) instead of 16 adds of one pass and 47 of
+  // two (by the fitted costs 39.5 → 12.8 ms and 153 → 48 ms).
   struct streamed {
-    size_t chunk, group;
+    size_t chunk, group, gathered;
     unsigned planned_passes, sized_passes;
+    size_t adds;
   };
-  for (const streamed& t :
-       {streamed{8388608, size_t(512) << 20, 6, 1}, streamed{2796160, size_t(128) << 20, 10, 2}}) {
-    const size_t total = 13000000;
+  for (const streamed& t : {streamed{8388608, size_t(512) << 20, 6710880, 6, 6, 2},
+                            streamed{2796160, size_t(128) << 20, 2796160, 10, 10, 5}}) {
+    const size_t total = 13000000, one_chunk = t.chunk / 10;
     const auto planned = plan_accumulator(total, t.chunk, 192, t.group);
-    const auto sized = accumulator_within_plan(total, t.chunk, t.chunk / 10, 192, t.group);
-    EXPECT_EQ(sized.max_chunk, t.chunk / 10);
+    const auto sized = accumulator_within_plan(total, t.chunk, one_chunk, 192, t.group);
+    EXPECT_EQ(sized.max_chunk, t.gathered) << t.chunk;
+    EXPECT_EQ((total + sized.max_chunk - 1) / sized.max_chunk, t.adds) << t.chunk;
     EXPECT_EQ(sized.window_bits, planned.c);
     EXPECT_EQ(passes(total, t.chunk, t.group, 0), t.planned_passes);
-    EXPECT_EQ(passes(total, sized.max_chunk, sized.group_bytes, sized.window_bits), t.sized_passes);
+    const unsigned sized_passes =
+        passes(total, sized.max_chunk, sized.group_bytes, sized.window_bits);
+    EXPECT_EQ(sized_passes, t.sized_passes);
+    // Cheaper than one chunk's others an add with as many windows a pass as fit (the sizing
+    // before the others were gathered across chunks).
+    const unsigned one_chunk_passes = passes(total, one_chunk, t.group, planned.c);
+    const unsigned one_chunk_group = (planned.windows + one_chunk_passes - 1) / one_chunk_passes;
+    EXPECT_LT(gathered_pass_cost_ms(total, sized.max_chunk, planned.windows,
+                                    (planned.windows + sized_passes - 1) / sized_passes, 192),
+              gathered_pass_cost_ms(total, one_chunk, planned.windows, one_chunk_group, 192));
     EXPECT_LE(
         msm_accumulator_bytes(total, sized.max_chunk, 192, sized.group_bytes, sized.window_bits),
         msm_accumulator_bytes(total, t.chunk, 192, t.group));

@@ -26,6 +26,11 @@ constexpr double ACCUMULATOR_UNIT_MS = 352.8e-9;
 //     (B2's G2 chunks 3.4 ms);
 //   32 GiB WindowPoSt (dense) at 16 GiB: L + A ≈ +0.45 s over 81 chunks, B1 +0.13 s over 33, B2
 //     +0.78 s over 66 (G1 ≈ 4.8 ms a chunk, G2 11.4).
+// Since a split's others are gathered across chunks (prover_gpu.cu split_stream) the split
+// queries' chunks cost less than this (L and A ≈ 0.5–0.9 ms a chunk above resident) and B1 and B2,
+// streamed after the interleaved H, L and A, wait ≈ 70 ms for the link, which the sum of kernels
+// below does not count; the totals still agree: 32 GiB PoRep 1.956 s predicted at 16 GiB (1.928
+// measured), 1.837 at 24 (1.841) (bench/results/h100/2026-12-08-split-others-gathered.md).
 // A streamed proof also pays ≈ 20 ms outside its MSMs (its a, b, c beside the ring: 53 against
 // 31 ms at 24 GiB).
 constexpr double SPLIT_CHUNK_MS_G1 = 1.9;

@@ -583,8 +583,10 @@ struct msm_stream {
 
 /// A split MSM over a streamed query (L, A, B1, B2): per chunk the ones of its bitmap words by
 /// batch addition, and the others whose base index falls in it (a range of the ascending
-/// base_idx) gathered, in pieces of at most run.gather_points, into one Pippenger pass over the
-/// whole query (msm_accumulator).
+/// base_idx) gathered into one buffer of `piece` terms, which goes to one Pippenger accumulator
+/// over the whole query (msm_accumulator) whenever it is full, and once at the end: a pass over
+/// the others of several chunks (gathered bases are copies, so the ring's slot is free once its
+/// chunk is gathered), sized within the plan's bytes by msm::cuda::accumulator_within_plan.
 template <class G>
 struct split_stream {
   using jacobian = typename msm::cuda::msm_accumulator<G>::jacobian;
@@ -602,9 +604,9 @@ struct split_stream {
       CUZK_CUDA_LAUNCH_OK();
       d_bounds.download(bounds.data(), chunks + 1, run.strm);
     }
-    // The plan bounds a chunk's others by its points (gpu_memory.cpp split_stream_bytes); sized
-    // by the most any chunk holds, the same bytes take more windows a pass
-    // (msm::cuda::accumulator_within_plan).
+    // The plan bounds a chunk's others by its points (gpu_memory.cpp split_stream_bytes); where
+    // chunks hold fewer (at most `most`), the same bytes take the others of several chunks a
+    // pass, or more windows a pass (msm::cuda::accumulator_within_plan).
     size_t most = 0;
     for (size_t k = 0; k < chunks; ++k) most = std::max<size_t>(most, bounds[k + 1] - bounds[k]);
     msm::msm_config cfg = run.msm_cfg;
@@ -622,23 +624,34 @@ struct split_stream {
   }
   void chunk(size_t k, const G* d, size_t first, size_t len) {
     if (ones) ones->add(d, sp.ones.data() + first / 64, len);
-    for (size_t i = bounds[k]; i < bounds[k + 1]; i += piece) {
-      const size_t n = std::min<size_t>(piece, bounds[k + 1] - i);
-      gather(d, sp.base_idx.data() + i, n, gb.data(), run.strm.get(), uint32_t(first));
-      gather(d_aux, sp.aux_idx.data() + i, n, gs.data(), run.strm.get());
-      others->add(gb.data(), gs.data(), n);
+    for (size_t i = bounds[k]; i < bounds[k + 1];) {
+      const size_t n = std::min<size_t>(piece - gathered, bounds[k + 1] - i);
+      gather(d, sp.base_idx.data() + i, n, gb.data() + gathered, run.strm.get(), uint32_t(first));
+      gather(d_aux, sp.aux_idx.data() + i, n, gs.data() + gathered, run.strm.get());
+      gathered += n;
+      i += n;
+      if (gathered == piece) flush();
     }
   }
   jacobian result() {
+    flush();
     const jacobian o = ones ? ones->result() : jacobian::infinity();
     return others ? o + others->result() : o;
+  }
+  /// Sums the gathered others (enqueued after their gathers; the next gathers are ordered after
+  /// the sum on the same stream).
+  void flush() {
+    if (gathered == 0) return;
+    others->add(gb.data(), gs.data(), gathered);
+    gathered = 0;
   }
 
   const run_t& run;
   const fr_t* d_aux;
   const device_split& sp;
   std::vector<uint32_t> bounds;  ///< the others of chunk k: [bounds[k], bounds[k + 1])
-  size_t piece = 0;
+  size_t piece = 0;              ///< the others gathered for one pass
+  size_t gathered = 0;           ///< the others in gb and gs, not yet summed
   /// The ones' sum, chunk by chunk on the device (no host round trip a chunk).
   std::optional<msm::cuda::batch_accumulator<G>> ones;
   std::optional<msm::cuda::msm_accumulator<G>> others;

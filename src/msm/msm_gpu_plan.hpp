@@ -243,6 +243,15 @@ inline accumulator_plan plan_accumulator(size_t total, size_t max_chunk, size_t 
   return {c, windows, plan_groups(std::max<size_t>(max_chunk, 1), c, xyzz_bytes, group_bytes)};
 }
 
+/// The adds of `total` terms `chunk` at a time, and the passes over `windows` windows `group` at
+/// a time.
+inline size_t adds_of(size_t total, size_t chunk) {
+  return (total + chunk - 1) / std::max<size_t>(chunk, 1);
+}
+inline unsigned passes_of(unsigned windows, unsigned group) {
+  return (windows + group - 1) / std::max(group, 1u);
+}
+
 /// A streamed MSM's cost (msm_accumulator over `total` G1 terms in chunks of at most `chunk`) at
 /// window c with `group` windows a pass, in units of one term's bucket accumulation in one
 /// window: per window each term accumulated and sorted (SORT_WEIGHT a radix pass of 8 bits:
@@ -261,9 +270,9 @@ constexpr double CHUNK_WEIGHT = 12.45e6;
 constexpr double PASS_WEIGHT = 1.64e6;
 inline double accumulator_cost(size_t total, size_t chunk, unsigned c, unsigned group,
                                size_t xyzz_bytes) {
-  const double chunks = double((total + chunk - 1) / std::max<size_t>(chunk, 1));
+  const double chunks = double(adds_of(total, chunk));
   const unsigned windows = (SCALAR_BITS + c - 1) / c;
-  const unsigned passes = (windows + group - 1) / std::max(group, 1u);
+  const unsigned passes = passes_of(windows, group);
   const double buckets = double(size_t(1) << (c - 1));
   return double(windows) * (double(total) * (1 + SORT_WEIGHT * double((c + 7) / 8)) +
                             bucket_weight(xyzz_bytes) * buckets) +
@@ -283,15 +292,36 @@ inline size_t msm_accumulator_bytes(size_t total, size_t max_chunk, size_t xyzz_
          pass_scratch_bytes(max_chunk, a.c, a.groups, xyzz_bytes, a.windows);
 }
 
+/// What a choice of pass costs an accumulator of gathered terms (a streamed split's others: the
+/// others of one or more chunks gathered, then added) beyond the terms themselves, which cost the
+/// same at one window whatever the passes: each add() of `pass` terms its fixed work and the
+/// addition of its buckets into the kept ones (G1 1.68 ms, G2 4.1), and each pass of it over a
+/// group of windows 0.79 ms (digits, sorts and ≈ 25 kernels). Fitted on an H100 to
+/// BM_gpu_split_stream (32 GiB PoRep's L and B2 shapes, a tenth of each chunk others, 1 to 8
+/// chunks an add, 128 and 512 MiB groups: G1's 16 runs within 7 %;
+/// bench/results/h100/2026-12-08-split-others-gathered.md), where those costs were 25–45 % of an
+/// add-per-chunk split's time.
+constexpr double GATHERED_ADD_MS_G1 = 1.68;
+constexpr double GATHERED_ADD_MS_G2 = 4.1;
+constexpr double GATHERED_PASS_MS = 0.79;
+inline double gathered_pass_cost_ms(size_t total, size_t pass, unsigned windows, unsigned group,
+                                    size_t xyzz_bytes) {
+  const double adds = double(adds_of(total, pass));
+  const double passes = adds * double(passes_of(windows, group));
+  return adds * (xyzz_bytes > G1_XYZZ_BYTES ? GATHERED_ADD_MS_G2 : GATHERED_ADD_MS_G1) +
+         passes * GATHERED_PASS_MS;
+}
+
 /// An accumulator planned for chunks of `planned_chunk` terms within `group_bytes` whose chunks
 /// turn out to hold at most `chunk` (a split's others: the plan bounds every term of a chunk
-/// other, a PoRep chunk holds about a tenth): the same window, and group bytes that put as many
-/// windows in each pass as the planned bytes allow — a pass per chunk costs its digits over the
-/// chunk and ≈ 25 kernels whatever its terms (24 GiB PoRep: 6 passes of 3 windows for L's and A's
-/// others planned, 1 of 16 sized by the chunk's others). Never more bytes than planned: where no
-/// group of the smaller chunks fits them, the planned chunk and groups.
+/// other, a PoRep chunk holds about a tenth): the same window, and of the adds the planned bytes
+/// allow the least costly by gathered_pass_cost_ms — `max_chunk` terms an add (from `chunk`,
+/// doubling, up to planned_chunk: the others of several chunks gathered, then added at once),
+/// each add with as many windows a pass as fit. 24 GiB PoRep, L's others: 6 passes of 3 windows
+/// an add of a whole chunk planned; one pass of 16 an add of one chunk's others; 3 adds of 4 passes
+/// for ≈ 8 chunks' others. Never more bytes than planned: the planned chunk and groups always fit.
 struct accumulator_sizing {
-  size_t max_chunk;      ///< msm_accumulator's max_chunk_terms
+  size_t max_chunk;      ///< msm_accumulator's max_chunk_terms: the terms of one add
   unsigned window_bits;  ///< msm_config::window_bits
   size_t group_bytes;    ///< msm_config::device_group_bytes
 };
@@ -299,14 +329,25 @@ inline accumulator_sizing accumulator_within_plan(size_t total, size_t planned_c
                                                   size_t xyzz_bytes, size_t group_bytes) {
   const accumulator_plan planned = plan_accumulator(total, planned_chunk, xyzz_bytes, group_bytes);
   const size_t budget = msm_accumulator_bytes(total, planned_chunk, xyzz_bytes, group_bytes);
-  chunk = std::clamp<size_t>(chunk, 1, std::max<size_t>(planned_chunk, 1));
-  const size_t per_window = group_window_bytes(chunk, planned.c, xyzz_bytes);
-  for (unsigned g = planned.windows; g >= 1; --g) {
-    const size_t bytes = g * per_window;
-    if (msm_accumulator_bytes(total, chunk, xyzz_bytes, bytes, planned.c) <= budget)
-      return {chunk, planned.c, bytes};
+  planned_chunk = std::max<size_t>(planned_chunk, 1);
+  chunk = std::clamp<size_t>(chunk, 1, planned_chunk);
+  accumulator_sizing best{planned_chunk, planned.c, group_bytes};
+  double best_cost = -1;
+  for (size_t pass = chunk;; pass = std::min(2 * pass, planned_chunk)) {
+    const size_t per_window = group_window_bytes(pass, planned.c, xyzz_bytes);
+    for (unsigned g = planned.windows; g >= 1; --g) {
+      if (msm_accumulator_bytes(total, pass, xyzz_bytes, g * per_window, planned.c) > budget)
+        continue;
+      const double cost = gathered_pass_cost_ms(total, pass, planned.windows, g, xyzz_bytes);
+      if (best_cost < 0 || cost < best_cost) {
+        best = {pass, planned.c, g * per_window};
+        best_cost = cost;
+      }
+      break;
+    }
+    if (pass == planned_chunk) break;
   }
-  return {planned_chunk, planned.c, group_bytes};
+  return best;
 }
 
 /// Batch addition (0/1 scalars): every thread adds the same number of selected bases, wherever
