@@ -267,8 +267,8 @@ void count_chunks(benchmark::State& state, size_t chunks) {
 // of a 32 GiB PoRep partition without its link (G1: L's 130,278,869 points; G2: B's 25.4 %,
 // 33,090,833), in the chunks of a ring slot: per chunk the batch addition of its ones (a 50 %
 // bitmap) and a tenth of its points "other", whose gathered terms go to one msm_accumulator
-// (window and windows a pass as the prover sizes them within the plan's bytes:
-// msm::cuda::accumulator_within_plan) every <chunks a pass> chunks; 0: the ones alone. What a
+// (the planned window, as many windows a pass as fit the plan's bytes:
+// msm::cuda::widest_group_within) every <chunks a pass> chunks; 0: the ones alone. What a
 // chunk costs beside its terms, and what passing several chunks' others at once saves.
 template <class Affine>
 void split_stream_bench(benchmark::State& state, size_t n) {
@@ -284,16 +284,22 @@ void split_stream_bench(benchmark::State& state, size_t n) {
   device_buffer<uint64_t> words((n + 63) / 64);
   fill(bases.data(), point_words * per, 6, FP_TOP, 11);
   fill(words.data(), words.size(), 0, 0, 12);
-  const cuzk::msm::cuda::accumulator_sizing sized = cuzk::msm::cuda::accumulator_within_plan(
-      total_others, per, std::max<size_t>(k, 1) * others_a_chunk, xyzz, group);
+  // k chunks' others an add, as the prover's sizing takes them (msm::cuda::accumulator_within_plan
+  // compares these): the planned window, and as many windows a pass as fit the bytes planned for
+  // a whole chunk of others.
   const size_t capacity = std::max<size_t>(k, 1) * others_a_chunk;
+  const auto planned = cuzk::msm::cuda::plan_accumulator(total_others, per, xyzz, group);
+  const unsigned a_pass =
+      std::max(1u, cuzk::msm::cuda::widest_group_within(
+                       total_others, capacity, planned.c, xyzz,
+                       cuzk::msm::cuda::msm_accumulator_bytes(total_others, per, xyzz, group)));
   device_buffer<Affine> gathered(capacity);
   device_buffer<cuzk::ff::fr_t> scalars(capacity);
   fill(gathered.data(), point_words * capacity, 6, FP_TOP, 13);
   fill(scalars.data(), 4 * capacity, 4, FR_TOP, 14);
   cuzk::msm::msm_config cfg;
-  cfg.window_bits = sized.window_bits;
-  cfg.device_group_bytes = sized.group_bytes;
+  cfg.window_bits = planned.c;
+  cfg.device_group_bytes = a_pass * cuzk::msm::cuda::group_window_bytes(capacity, planned.c, xyzz);
   cuzk::msm::cuda::msm_accumulator<Affine> others(bench_ctx(), bench_stream(), total_others,
                                                   capacity, cfg);
   cuzk::msm::cuda::batch_accumulator<Affine> ones(bench_ctx(), bench_stream());
@@ -311,12 +317,9 @@ void split_stream_bench(benchmark::State& state, size_t n) {
     benchmark::DoNotOptimize(ones.result());
     if (k != 0) benchmark::DoNotOptimize(others.result());
   }
-  const size_t windows = (cuzk::msm::cuda::SCALAR_BITS + sized.window_bits - 1) / sized.window_bits;
-  const size_t a_pass = sized.group_bytes / cuzk::msm::cuda::group_window_bytes(
-                                                sized.max_chunk, sized.window_bits, xyzz);
   count_chunks(state, chunks);
   state.counters["window"] = double(others.window_bits());
-  state.counters["passes_a_flush"] = double((windows + a_pass - 1) / std::max<size_t>(a_pass, 1));
+  state.counters["passes_a_flush"] = double(cuzk::msm::cuda::passes_of(planned.windows, a_pass));
 }
 void BM_gpu_split_stream(benchmark::State& state) {
   on_porep_split_shape(

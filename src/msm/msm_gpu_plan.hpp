@@ -312,14 +312,27 @@ inline double gathered_pass_cost_ms(size_t total, size_t pass, unsigned windows,
          passes * GATHERED_PASS_MS;
 }
 
+/// The most windows a pass (at most the window's count) whose msm_accumulator over `total`
+/// terms, added `pass` at a time at window c, holds at most `budget` device bytes; 0 where not
+/// even one window a pass does. Its group bytes: the count × group_window_bytes(pass, c, xyzz).
+inline unsigned widest_group_within(size_t total, size_t pass, unsigned c, size_t xyzz_bytes,
+                                    size_t budget) {
+  const unsigned windows = (SCALAR_BITS + c - 1) / c;
+  const size_t per_window = group_window_bytes(pass, c, xyzz_bytes);
+  for (unsigned g = windows; g >= 1; --g)
+    if (msm_accumulator_bytes(total, pass, xyzz_bytes, g * per_window, c) <= budget) return g;
+  return 0;
+}
+
 /// An accumulator planned for chunks of `planned_chunk` terms within `group_bytes` whose chunks
 /// turn out to hold at most `chunk` (a split's others: the plan bounds every term of a chunk
 /// other, a PoRep chunk holds about a tenth): the same window, and of the adds the planned bytes
 /// allow the least costly by gathered_pass_cost_ms — `max_chunk` terms an add (from `chunk`,
 /// doubling, up to planned_chunk: the others of several chunks gathered, then added at once),
-/// each add with as many windows a pass as fit. 24 GiB PoRep, L's others: 6 passes of 3 windows
-/// an add of a whole chunk planned; one pass of 16 an add of one chunk's others; 3 adds of 4 passes
-/// for ≈ 8 chunks' others. Never more bytes than planned: the planned chunk and groups always fit.
+/// each add with as many windows a pass as fit (widest_group_within). 24 GiB PoRep, L's others
+/// (16 chunks of ≈ 0.84 M): 6 passes of 3 windows an add of a whole chunk planned; one pass of 16
+/// an add of one chunk's others; 2 adds of 6 passes for 8 chunks' others. Never more bytes than
+/// planned: the planned chunk and groups always fit.
 struct accumulator_sizing {
   size_t max_chunk;      ///< msm_accumulator's max_chunk_terms: the terms of one add
   unsigned window_bits;  ///< msm_config::window_bits
@@ -334,16 +347,11 @@ inline accumulator_sizing accumulator_within_plan(size_t total, size_t planned_c
   accumulator_sizing best{planned_chunk, planned.c, group_bytes};
   double best_cost = -1;
   for (size_t pass = chunk;; pass = std::min(2 * pass, planned_chunk)) {
-    const size_t per_window = group_window_bytes(pass, planned.c, xyzz_bytes);
-    for (unsigned g = planned.windows; g >= 1; --g) {
-      if (msm_accumulator_bytes(total, pass, xyzz_bytes, g * per_window, planned.c) > budget)
-        continue;
-      const double cost = gathered_pass_cost_ms(total, pass, planned.windows, g, xyzz_bytes);
-      if (best_cost < 0 || cost < best_cost) {
-        best = {pass, planned.c, g * per_window};
-        best_cost = cost;
-      }
-      break;
+    const unsigned g = widest_group_within(total, pass, planned.c, xyzz_bytes, budget);
+    const double cost = gathered_pass_cost_ms(total, pass, planned.windows, g, xyzz_bytes);
+    if (g != 0 && (best_cost < 0 || cost < best_cost)) {
+      best = {pass, planned.c, g * group_window_bytes(pass, planned.c, xyzz_bytes)};
+      best_cost = cost;
     }
     if (pass == planned_chunk) break;
   }
